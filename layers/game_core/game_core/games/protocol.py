@@ -1,0 +1,148 @@
+"""The one small protocol every game implements.
+
+A game is rules as data plus pure functions. It never sees AWS, the wall clock or the global
+`random`: time arrives as numbers in a `Resolution`, chance as an injected `random.Random`.
+
+Simultaneous secret moves are resolved together: the match layer collects every participant's
+submissions for the open phase and hands them to `resolve` at once. A move-by-move game (Abstrac)
+is the same thing with one actor per phase. Hidden information leaves a game only through
+`view(state, player)`; every message to a participant is rendered from that participant's view.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Model(BaseModel):
+    """Base of every settings, state and submission model: strict about unknown fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GameSettings(Model):
+    """Every game's settings extend this: the rule set and the host's overrides."""
+
+    rule_set: str = "default"
+
+
+@dataclass(frozen=True)
+class PhaseKind:
+    """A phase of the timeline as the state machine knows it: a name and what it accepts.
+
+    `name` is the state name in the game's ASL and the name players see.
+    """
+
+    name: str
+    accepts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OpenPhase:
+    """The phase a state is waiting on now.
+
+    `actors` are the participants who can act in it (early close waits for these only).
+    `seconds` is the phase's own time limit when the game sets one (a mover's clock); None means
+    the match's phase duration setting.
+    `closes_on_submit` resolves the phase as soon as every actor has submitted, whatever the
+    match's early-close setting (a move in a move-by-move game takes effect when it is made).
+    """
+
+    name: str
+    accepts: tuple[str, ...]
+    actors: tuple[str, ...]
+    seconds: int | None = None
+    closes_on_submit: bool = False
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What the match layer tells a game when it resolves the open phase.
+
+    `submissions[player][kind]` holds each participant's last valid submission of each kind the
+    phase accepts; a missing key means that participant sent nothing of that kind.
+    `elapsed_seconds` is how long the phase was open, pauses excluded, host extensions included;
+    `extension_seconds` is what the host added; `timed_out` is true when the deadline passed.
+    """
+
+    submissions: dict[str, dict[str, Any]]
+    rng: random.Random
+    elapsed_seconds: int = 0
+    extension_seconds: int = 0
+    timed_out: bool = True
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: str
+    place: int
+    score: str
+    """Exact score as text (an integer, or a fraction like "11/7" where the rules divide)."""
+    tied_with: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    """The final result. Ties left standing after every tie-break are reported with all names."""
+
+    standings: tuple[Standing, ...]
+    tol: tuple[str, ...]
+    ec: tuple[str, ...]
+    garnets: dict[str, int]
+    undecided: tuple[str, ...] = ()
+    """Players tied across a ToL or EC boundary that the host must decide."""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "standings": [
+                {"place": s.place, "player": s.player, "score": s.score, "tied_with": list(s.tied_with)}
+                for s in self.standings
+            ],
+            "tol": list(self.tol),
+            "ec": list(self.ec),
+            "undecided": list(self.undecided),
+            "garnets": dict(sorted(self.garnets.items())),
+            "details": self.details,
+        }
+
+
+class Game(Protocol):
+    """What every game module exposes as `GAME`."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    Settings: type[GameSettings]
+    State: type[Model]
+    submissions: dict[str, type[Model]]
+    """The pydantic model of each submission kind."""
+    min_players: int
+    max_players: int
+
+    def timeline(self, settings: GameSettings) -> tuple[PhaseKind, ...]:
+        """Every phase kind the game can open, in timeline order (the ASL's states)."""
+
+    def setup(self, settings: GameSettings, players: tuple[str, ...], rng: random.Random) -> Model:
+        """The state before the first phase opens."""
+
+    def open_phase(self, state: Model) -> OpenPhase | None:
+        """The phase the state waits on, or None when the match is over."""
+
+    def check(self, state: Model, player: str, kind: str, submission: Model, garnets: int) -> list[str]:
+        """Every reason the submission is illegal in this position (empty when legal)."""
+
+    def garnet_cost(self, kind: str, submission: Model) -> int:
+        """Garnets the submission spends when its phase resolves."""
+
+    def resolve(self, state: Model, resolution: Resolution) -> Model:
+        """Resolve the open phase: the new state, with its reveals recorded in it."""
+
+    def view(self, state: Model, player: str | None) -> dict[str, Any]:
+        """What `player` may know now (None: the public). Messages are rendered from this alone."""
+
+    def result(self, state: Model) -> Result:
+        """The final result; only called once `open_phase` returns None."""
