@@ -1,0 +1,267 @@
+"""The `deal` rule set: the original deal-by-deal Abstrac.
+
+Each deal lays the 24 cards face up in a line (the host's fixed line for that deal, else a shuffle
+from the match's random source); the deal's starter moves first and players alternate taking the
+top 1-3 cards until the line is empty. The first deal's starter is `first_starter` (default the
+first player); it alternates each deal.
+
+Deal score = base points x the cards the opponent took. Zero swap: a player whose base is 0 while
+the opponent's is not scores what the opponent would have scored (the opponent's base x the zero
+player's cards) and the opponent scores 0; both bases 0: both score 0.
+
+The match ends after a deal at whose end someone's total is at the target (400, 500 or 600) or
+more and the totals differ; the higher total wins. Equal totals (at or past the target) play more
+deals until a deal ends with the totals different.
+
+Clock (see clocks.py): `start_periods` periods (5) at the start, +1 for each player at the start of
+every later deal; a move's first period is free, each further period it starts uses one up;
+needing more than the periods left (a timeout) loses the match.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from game_core.games.abstrac.cards import DECK, SUIT_TO_COLOUR, points
+from game_core.games.abstrac.clocks import PeriodClock, periods_used, used_seconds
+from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, submitted
+from game_core.games.abstrac.models import DealMove, DealPart, DealRecord, Settings, State, Take
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, Standing
+
+MOVE = PhaseKind("Move", ("take",))
+TIMELINE = (MOVE,)
+
+
+def deal_line(settings: Settings, number: int, rng: random.Random) -> tuple[list[str], str]:
+    """Deal `number`'s line (top first) and where it came from."""
+    if settings.deal_lines and number <= len(settings.deal_lines):
+        return list(settings.deal_lines[number - 1]), "host"
+    line = list(DECK)
+    rng.shuffle(line)
+    return line, "shuffle"
+
+
+def setup(state: State, rng: random.Random) -> DealPart:
+    settings = state.settings
+    starter = settings.first_starter or state.players[0]
+    line, source = deal_line(settings, 1, rng)
+    return DealPart(
+        starter=starter,
+        to_move=starter,
+        line=line,
+        line_source=source,
+        taken={p: [] for p in state.players},
+        totals={p: 0 for p in state.players},
+        clocks={p: PeriodClock(periods_left=settings.start_periods) for p in state.players},
+    )
+
+
+def deal_scores(base: dict[str, int], cards: dict[str, int]) -> tuple[dict[str, int], bool]:
+    """Each player's deal score from both bases and card counts, and whether the zero swap applied."""
+    a, b = list(base)
+    if base[a] == 0 and base[b] == 0:
+        return {a: 0, b: 0}, False
+    if base[a] == 0:
+        return {a: base[b] * cards[a], b: 0}, True
+    if base[b] == 0:
+        return {a: 0, b: base[a] * cards[b]}, True
+    return {a: base[a] * cards[b], b: base[b] * cards[a]}, False
+
+
+def open_phase(state: State) -> OpenPhase | None:
+    part = state.deal
+    assert part is not None
+    if part.over or part.to_move is None:
+        return None
+    seconds = part.clocks[part.to_move].allowance(state.settings.period_seconds)
+    return OpenPhase(MOVE.name, MOVE.accepts, (part.to_move,), seconds=seconds, closes_on_submit=True)
+
+
+def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
+    part = state.deal
+    assert part is not None
+    if part.over or part.to_move is None:
+        return ["the match is over; no more moves are taken"]
+    reasons: list[str] = []
+    if player != part.to_move:
+        reasons.append(f"it is {part.to_move}'s move, not {player}'s")
+    if kind != "take":
+        reasons.append(f"the {MOVE.name} phase takes a 'take' move, not {kind!r}")
+        return reasons
+    assert isinstance(submission, Take)
+    remaining = len(part.line) - part.position
+    if not 1 <= submission.count <= 3:
+        reasons.append(f"a move takes 1, 2 or 3 cards, not {submission.count}")
+    if submission.count > remaining:
+        reasons.append(f"only {remaining} cards remain in the line, and the move takes {submission.count}")
+    return reasons
+
+
+def _finish_deal(state: State, rng: random.Random) -> None:
+    part = state.deal
+    assert part is not None
+    base = {p: points(part.taken[p]) for p in state.players}
+    counts = {p: len(part.taken[p]) for p in state.players}
+    scores, swapped = deal_scores(base, counts)
+    for p in state.players:
+        part.totals[p] += scores[p]
+    part.finished.append(
+        DealRecord(
+            number=part.number,
+            starter=part.starter,
+            line=list(part.line),
+            taken={p: list(part.taken[p]) for p in state.players},
+            base=base,
+            scores=scores,
+            zero_swap=swapped,
+            totals_after=dict(part.totals),
+        )
+    )
+    a, b = state.players
+    if max(part.totals.values()) >= state.settings.target and part.totals[a] != part.totals[b]:
+        part.over, part.to_move = True, None
+        return
+    part.number += 1
+    part.starter = other(state.players, part.starter)
+    part.to_move = part.starter
+    part.line, part.line_source = deal_line(state.settings, part.number, rng)
+    part.position = 0
+    part.taken = {p: [] for p in state.players}
+    for clock in part.clocks.values():
+        clock.periods_left += 1
+
+
+def resolve(state: State, resolution: Resolution) -> State:
+    state = state.model_copy(deep=True)
+    part = state.deal
+    assert part is not None
+    mover = part.to_move
+    if part.over or mover is None:
+        return state
+    period = state.settings.period_seconds
+    clock = part.clocks[mover]
+    elapsed, extension = resolution.elapsed_seconds, resolution.extension_seconds
+    move = submitted(resolution, mover, "take", Take)
+    if move is None:
+        if not (resolution.timed_out or clock.out_of_time(period, elapsed, extension)):
+            clock.pending = used_seconds(clock.pending, elapsed, extension)
+            return state
+        part.moves.append(
+            DealMove(
+                deal=part.number,
+                player=mover,
+                elapsed=elapsed,
+                extension=extension,
+                periods_used=clock.periods_left,
+            )
+        )
+        clock.periods_left, clock.pending = 0, 0
+        part.lost_on_time = mover
+        part.over, part.to_move = True, None
+        return state
+    refuse_if_illegal(check(state, mover, "take", move))
+    used = min(periods_used(used_seconds(clock.pending, elapsed, extension), period), clock.periods_left)
+    clock.periods_left -= used
+    clock.pending = 0
+    cards = part.line[part.position : part.position + move.count]
+    part.moves.append(
+        DealMove(
+            deal=part.number,
+            player=mover,
+            count=move.count,
+            cards=cards,
+            elapsed=elapsed,
+            extension=extension,
+            periods_used=used,
+            periods_after=clock.periods_left,
+        )
+    )
+    part.taken[mover].extend(cards)
+    part.position += move.count
+    if part.position == len(part.line):
+        _finish_deal(state, resolution.rng)
+    else:
+        part.to_move = other(state.players, mover)
+    return state
+
+
+def _record_json(record: DealRecord) -> dict[str, Any]:
+    return {
+        "number": record.number,
+        "starter": record.starter,
+        "line": list(record.line),
+        "zero_swap": record.zero_swap,
+        "players": {
+            p: {**hand_json(cards), "base": record.base[p], "score": record.scores[p]}
+            for p, cards in record.taken.items()
+        },
+        "totals_after": dict(record.totals_after),
+    }
+
+
+def view(state: State) -> dict[str, Any]:
+    part = state.deal
+    assert part is not None
+    settings = state.settings
+    return {
+        "game": "abstrac",
+        "rule_set": "deal",
+        "card_codes": "number 1-6 then colour R, Y, G, B (the text's suits A, B, C, D)",
+        "suits": dict(SUIT_TO_COLOUR),
+        "players": list(state.players),
+        "target": settings.target,
+        "deal": part.number,
+        "starter": part.starter,
+        "to_move": part.to_move,
+        "over": part.over,
+        "line": part.line[part.position :],
+        "line_source": part.line_source,
+        "taken": {p: hand_json(part.taken[p]) for p in state.players},
+        "totals": dict(part.totals),
+        "deals": [_record_json(record) for record in part.finished],
+        "clocks": {
+            p: {
+                "period_seconds": settings.period_seconds,
+                "periods_left": part.clocks[p].periods_left,
+                "used_on_current_move": part.clocks[p].pending,
+            }
+            for p in state.players
+        },
+        "moves": [move.model_dump(mode="json") for move in part.moves],
+        "lost_on_time": part.lost_on_time,
+    }
+
+
+def result(state: State) -> Result:
+    part = state.deal
+    assert part is not None
+    a, b = state.players
+    if part.lost_on_time is not None:
+        loser = part.lost_on_time
+        winner = other(state.players, loser)
+        how = f"{loser} ran out of time (no period left) and loses"
+    else:
+        winner = a if part.totals[a] > part.totals[b] else b
+        loser = other(state.players, winner)
+        how = f"{winner} wins {part.totals[winner]} to {part.totals[loser]}"
+    return Result(
+        standings=(
+            Standing(winner, 1, str(part.totals[winner])),
+            Standing(loser, 2, str(part.totals[loser])),
+        ),
+        tol=(),
+        ec=(loser,),
+        garnets={p: 0 for p in state.players},
+        details={
+            "rule_set": "deal",
+            "ended_by": "clock" if part.lost_on_time is not None else "score",
+            "how": how,
+            "winner": winner,
+            "loser": loser,
+            "target": state.settings.target,
+            "totals": dict(part.totals),
+            "lost_on_time": part.lost_on_time,
+            "deals": [_record_json(record) for record in part.finished],
+        },
+    )

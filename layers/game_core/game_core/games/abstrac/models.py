@@ -1,0 +1,158 @@
+"""Settings, state and submissions of Abstrac (both rule sets)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from game_core.games.abstrac.cards import DECK, Card, LineCard, sorted_cards
+from game_core.games.abstrac.clocks import PeriodClock, ReserveClock
+from game_core.games.protocol import GameSettings, Model
+
+
+class Settings(GameSettings):
+    """`rule_set` "row" (default: Death Match 12) or "deal" (the original deal-by-deal game).
+
+    Fields of the other rule set are ignored.
+    """
+
+    rule_set: Literal["row", "deal"] = "row"
+
+    # row
+    protected: str | None = None
+    """The protected player (the non-EC, apple.singer in the text): names the starter and wins the
+    last tie-break. Default: the first player."""
+    move_seconds: int = Field(default=86400, gt=0)
+    reserve_seconds: int = Field(default=172800, ge=0)
+    on_empty_reserve: Literal["lose", "smallest_move"] = "lose"
+
+    # deal
+    first_starter: str | None = None
+    """Who starts the first deal. Default: the first player."""
+    target: Literal[400, 500, 600] = 400
+    period_seconds: int = Field(default=86400, gt=0)
+    start_periods: int = Field(default=5, ge=0)
+    deal_lines: list[list[LineCard]] | None = None
+    """The host's fixed lines, top (first taken) first: deal k uses line k; deals beyond the list
+    are shuffled with the match's random source."""
+
+    @field_validator("deal_lines")
+    @classmethod
+    def _lines_are_decks(cls, lines: list[list[str]] | None) -> list[list[str]] | None:
+        for index, line in enumerate(lines or [], start=1):
+            missing = [card for card in DECK if card not in line]
+            doubled = sorted_cards([card for card in DECK if line.count(card) > 1])
+            if missing or doubled or len(line) != len(DECK):
+                problems = []
+                if missing:
+                    problems.append(f"missing {', '.join(missing)}")
+                if doubled:
+                    problems.append(f"more than once: {', '.join(doubled)}")
+                if not problems:
+                    problems.append(f"{len(line)} cards")
+                detail = "; ".join(problems)
+                raise ValueError(f"deal line {index} must hold the 24 cards once each ({detail})")
+        return lines
+
+
+class Starter(Model):
+    """Row: the protected player names who lays first."""
+
+    starter: str
+
+
+class Lay(Model):
+    """Row: 1-3 unused cards, laid at the back of the row in the order listed."""
+
+    cards: list[Card]
+
+
+class Pick(Model):
+    """Row: take this many cards (1-3) from the front of the row."""
+
+    count: int
+
+
+class Take(Model):
+    """Deal: take this many cards (1-3) from the top of the line."""
+
+    count: int
+
+
+class RowMove(Model):
+    player: str
+    kind: Literal["starter", "lay", "pick"]
+    starter: str | None = None
+    cards: list[str] = []
+    elapsed: int = 0
+    extension: int = 0
+    overtime: int = 0
+    reserve_after: int = 0
+    by_service: bool = False
+    """Played by the service after the player ran out of time (on_empty_reserve="smallest_move")."""
+
+
+class RowPart(Model):
+    protected: str
+    stage: Literal["starter", "lay", "pick", "over"] = "starter"
+    to_move: str | None = None
+    starter: str | None = None
+    row: list[str] = []
+    """Every card laid so far, front first."""
+    picked: int = 0
+    """How many cards have been taken from the front."""
+    last_layer: str | None = None
+    taken: dict[str, list[str]]
+    clocks: dict[str, ReserveClock]
+    moves: list[RowMove] = []
+    lost_on_time: str | None = None
+
+
+class DealMove(Model):
+    deal: int
+    player: str
+    count: int = 0
+    cards: list[str] = []
+    elapsed: int = 0
+    extension: int = 0
+    periods_used: int = 0
+    periods_after: int = 0
+
+
+class DealRecord(Model):
+    """A finished deal."""
+
+    number: int
+    starter: str
+    line: list[str]
+    taken: dict[str, list[str]]
+    base: dict[str, int]
+    scores: dict[str, int]
+    zero_swap: bool
+    totals_after: dict[str, int]
+
+
+class DealPart(Model):
+    number: int = 1
+    starter: str
+    line: list[str]
+    """This deal's whole line, top first."""
+    line_source: Literal["host", "shuffle"]
+    position: int = 0
+    """How many cards have been taken from the top."""
+    to_move: str | None = None
+    taken: dict[str, list[str]]
+    totals: dict[str, int]
+    finished: list[DealRecord] = []
+    clocks: dict[str, PeriodClock]
+    moves: list[DealMove] = []
+    lost_on_time: str | None = None
+    over: bool = False
+
+
+class State(Model):
+    settings: Settings
+    players: list[str]
+    row: RowPart | None = None
+    deal: DealPart | None = None
