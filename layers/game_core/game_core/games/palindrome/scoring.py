@@ -1,0 +1,195 @@
+"""Scoring the final strings: the ten criteria of the rule text, as the rulings read them."""
+
+from __future__ import annotations
+
+from math import isqrt
+
+from game_core.games.protocol import Model
+
+SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+DETERMINISTIC_BOUND = 3_317_044_064_679_887_385_961_981
+"""Miller-Rabin with the 13 primes 2..41 as bases is exact below this bound."""
+TRIAL_PRIMES = tuple(p for p in range(2, 1000) if all(p % q for q in range(2, isqrt(p) + 1)))
+
+
+def _strong_probable_prime(n: int, base: int) -> bool:
+    """Miller-Rabin round: n (odd, > base) is a strong probable prime to `base`."""
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    x = pow(base, d, n)
+    if x in (1, n - 1):
+        return True
+    for _ in range(s - 1):
+        x = x * x % n
+        if x == n - 1:
+            return True
+    return False
+
+
+def _jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a/n) for odd n > 0."""
+    a %= n
+    result = 1
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                result = -result
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a %= n
+    return result if n == 1 else 0
+
+
+def _strong_lucas_probable_prime(n: int) -> bool:
+    """Strong Lucas test with Selfridge's parameters (method A): P = 1, Q = (1 - D) / 4 for the
+    first D in 5, -7, 9, -11, ... with (D/n) = -1. n is odd, > 2 and not a perfect square."""
+    d_param = 5
+    while True:
+        j = _jacobi(d_param, n)
+        if j == -1:
+            break
+        if j == 0 and abs(d_param) != n:
+            return False
+        d_param = -d_param - 2 if d_param > 0 else -d_param + 2
+    p, q = 1, (1 - d_param) // 4
+    d, s = n + 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    # U_1, V_1, Q^1; then walk the bits of d below the top one.
+    u, v, qk = 1, p, q % n
+    for bit in bin(d)[3:]:
+        u, v = u * v % n, (v * v - 2 * qk) % n
+        qk = qk * qk % n
+        if bit == "1":
+            u, v = (p * u + v) % n, (d_param * u + p * v) % n
+            u = (u + n if u % 2 else u) // 2 % n
+            v = (v + n if v % 2 else v) // 2 % n
+            qk = qk * q % n
+    if u == 0 or v == 0:
+        return True
+    for _ in range(s - 1):
+        v = (v * v - 2 * qk) % n
+        qk = qk * qk % n
+        if v == 0:
+            return True
+    return False
+
+
+def bpsw(n: int) -> bool:
+    """Baillie-PSW: a strong probable prime to base 2 that is also a strong Lucas probable prime."""
+    if n < 2:
+        return False
+    for p in TRIAL_PRIMES:
+        if n % p == 0:
+            return n == p
+    if isqrt(n) ** 2 == n:
+        return False
+    return _strong_probable_prime(n, 2) and _strong_lucas_probable_prime(n)
+
+
+def is_prime(n: int) -> bool:
+    """Exact below 3.3e24 (deterministic Miller-Rabin); BPSW above (no known counterexample)."""
+    if n < 2:
+        return False
+    for p in TRIAL_PRIMES:
+        if n % p == 0:
+            return n == p
+    if n < DETERMINISTIC_BOUND:
+        return all(_strong_probable_prime(n, b) for b in SMALL_PRIMES)
+    return bpsw(n)
+
+
+def to_int(digits: str) -> int:
+    """A digit string's base-10 value, in chunks (int() refuses strings beyond 4300 digits)."""
+    value = 0
+    for i in range(0, len(digits), 1000):
+        chunk = digits[i : i + 1000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
+
+
+def value_key(digits: str) -> tuple[int, str]:
+    """Orders non-empty digit strings by integer value without converting them (0110 == 110)."""
+    stripped = digits.lstrip("0")
+    return (len(stripped), stripped)
+
+
+def is_palindrome(digits: str) -> bool:
+    return digits == digits[::-1]
+
+
+class StringScore(Model):
+    string: str
+    scoring: bool
+    """Non-empty and a palindrome; otherwise every criterion is 0."""
+    primality: int = 0
+    accumulation: int = 0
+    length: int = 0
+    identical: int = 0
+    normality: int = 0
+    differences: int = 0
+    repetition: int = 0
+    zeros: int = 0
+    maximal: int = 0
+    exodia: int = 0
+    total: int = 0
+
+
+CRITERIA = (
+    "primality",
+    "accumulation",
+    "length",
+    "identical",
+    "normality",
+    "differences",
+    "repetition",
+    "zeros",
+    "maximal",
+    "exodia",
+)
+
+
+def score_string(digits: str, *, identical: bool, normal: bool, maximal: bool) -> StringScore:
+    """One string's score. `identical`: a different player built the same string; `normal`: the
+    owner's three strings have one length; `maximal`: its value is the largest among all non-empty
+    strings of all players."""
+    if not digits or not is_palindrome(digits):
+        return StringScore(string=digits, scoring=False)
+    total_digits = sum(int(d) for d in digits)
+    distinct = len(set(digits))
+    score = StringScore(
+        string=digits,
+        scoring=True,
+        primality=2 if is_prime(to_int(digits)) else 0,
+        accumulation=total_digits.bit_length() - 1 if total_digits >= 1 else 0,
+        length=len(digits) // 2,
+        identical=2 if identical else 0,
+        normality=1 if normal else 0,
+        differences=distinct - 2 if distinct > 2 else 0,
+        repetition=2 if distinct == 1 and len(digits) >= 4 else 0,
+        zeros=digits.count("0"),
+        maximal=3 if maximal else 0,
+        exodia=8 if len(digits) == 20 and all(digits.count(d) == 2 for d in "0123456789") else 0,
+    )
+    score.total = sum(getattr(score, criterion) for criterion in CRITERIA)
+    return score
+
+
+def score_all(strings: dict[str, list[str]]) -> dict[str, list[StringScore]]:
+    """Every player's three string scores; `strings` maps each player to their three strings."""
+    non_empty = [s for owned in strings.values() for s in owned if s]
+    top = max((value_key(s) for s in non_empty), default=None)
+    scores: dict[str, list[StringScore]] = {}
+    for player, owned in strings.items():
+        others = {s for other, theirs in strings.items() if other != player for s in theirs if s}
+        normal = len({len(s) for s in owned}) == 1
+        scores[player] = [
+            score_string(s, identical=s in others, normal=normal, maximal=bool(s) and value_key(s) == top)
+            for s in owned
+        ]
+    return scores
