@@ -1,0 +1,153 @@
+"""Write each game's state machine (ASL) from its timeline.
+
+    match-asl              rewrite statemachines/<game>.asl.json for every game
+    match-asl --check      exit 1 if a committed file differs from what would be written
+
+Each phase of the timeline (every rule set's) is a state of that name: it waits on a task token
+for the phase's remaining time. A host act or early close wakes it; either way the clock is read
+again and the phase resolves when due, or the machine waits again. "Next phase" routes to the
+state named by the match's open phase, so fixed timelines and move loops share one shape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import typing
+from pathlib import Path
+from typing import Any
+
+from game_core.games import registry
+from game_core.games.protocol import Game
+from game_core.service.phases import MATCH_CANCELLED, MATCH_OVER
+
+FUNCTION = "${PhaseStepFunctionArn}"
+LAMBDA_ERRORS = [
+    "Lambda.ServiceException",
+    "Lambda.AWSLambdaException",
+    "Lambda.SdkClientException",
+    "Lambda.TooManyRequestsException",
+    "Conflict",
+]
+
+
+def rule_sets(game: Game) -> tuple[str, ...]:
+    annotation = game.Settings.model_fields["rule_set"].annotation
+    return typing.get_args(annotation) or (game.Settings().rule_set,)
+
+
+def phase_names(game: Game) -> list[str]:
+    names: list[str] = []
+    for rule_set in rule_sets(game):
+        for kind in game.timeline(game.Settings.model_validate({"rule_set": rule_set})):
+            if kind.name not in names:
+                names.append(kind.name)
+    return names
+
+
+def step(name: str, payload: dict[str, str], next_state: str) -> dict[str, Any]:
+    return {
+        "Type": "Task",
+        "Comment": name,
+        "Resource": "arn:aws:states:::lambda:invoke",
+        "Parameters": {"FunctionName": FUNCTION, "Payload": payload},
+        "OutputPath": "$.Payload",
+        "Retry": [{"ErrorEquals": LAMBDA_ERRORS, "IntervalSeconds": 1, "MaxAttempts": 5, "BackoffRate": 2.0}],
+        "Next": next_state,
+    }
+
+
+def wait_for_phase(name: str) -> dict[str, Any]:
+    return {
+        "Type": "Task",
+        "Comment": f"{name}: open until its deadline, or until a host act or early close wakes it",
+        "Resource": "arn:aws:states:::lambda:invoke.waitForTaskToken",
+        "Parameters": {
+            "FunctionName": FUNCTION,
+            "Payload": {
+                "step": "wait",
+                "match_id.$": "$.match_id",
+                "phase_number.$": "$.phase_number",
+                "clock_version.$": "$.clock_version",
+                "token.$": "$$.Task.Token",
+            },
+        },
+        "TimeoutSecondsPath": "$.wait_seconds",
+        "ResultPath": None,
+        "Catch": [{"ErrorEquals": ["States.Timeout"], "ResultPath": None, "Next": "Check clock"}],
+        "Next": "Check clock",
+    }
+
+
+def definition(game: Game) -> dict[str, Any]:
+    names = phase_names(game)
+    current = {"step": "current", "match_id.$": "$.match_id"}
+    states: dict[str, Any] = {
+        "Start": step("Read the match's open phase", current, "Next phase"),
+        "Next phase": {
+            "Type": "Choice",
+            "Choices": [{"Variable": "$.phase", "StringEquals": name, "Next": name} for name in names]
+            + [
+                {"Variable": "$.phase", "StringEquals": MATCH_OVER, "Next": MATCH_OVER},
+                {"Variable": "$.phase", "StringEquals": MATCH_CANCELLED, "Next": MATCH_CANCELLED},
+            ],
+            "Default": "Unknown phase",
+        },
+    }
+    states |= {name: wait_for_phase(name) for name in names}
+    states |= {
+        "Check clock": step("Re-read the deadline, pause and resolve requests", current, "Due?"),
+        "Due?": {
+            "Type": "Choice",
+            "Choices": [
+                {"Variable": "$.phase", "StringEquals": MATCH_CANCELLED, "Next": MATCH_CANCELLED},
+                {"Variable": "$.due", "BooleanEquals": True, "Next": "Resolve phase"},
+            ],
+            "Default": "Next phase",
+        },
+        "Resolve phase": step(
+            "Resolve the open phase, announce it, open the next",
+            {"step": "resolve", "match_id.$": "$.match_id", "phase_number.$": "$.phase_number"},
+            "Next phase",
+        ),
+        MATCH_OVER: {"Type": "Succeed"},
+        MATCH_CANCELLED: {"Type": "Succeed"},
+        "Unknown phase": {"Type": "Fail", "Error": "UnknownPhase", "Cause": "the match's phase has no state"},
+    }
+    return {
+        "Comment": f"{game.title}: one state per phase of the timeline",
+        "StartAt": "Start",
+        "States": states,
+    }
+
+
+def render(game_id: str) -> str:
+    return json.dumps(definition(registry.load(game_id)), indent=2, ensure_ascii=False) + "\n"
+
+
+def asl_path(root: Path, game_id: str) -> Path:
+    return root / "statemachines" / f"{game_id}.asl.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="match-asl", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path.cwd())
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    stale = []
+    for game_id in registry.AVAILABLE:
+        path, text = asl_path(args.root, game_id), render(game_id)
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(str(path))
+        else:
+            path.write_text(text, encoding="utf-8")
+    if stale:
+        print("stale (run match-asl):", *stale, sep="\n  ", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,40 @@
+"""Print a game's JSON Schemas (settings and each submission kind) and its timeline.
+
+match-schemas crates [--rule-set mm5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from game_core.games import registry
+
+
+def describe(game_id: str, rule_set: str | None) -> dict:
+    game = registry.load(game_id)
+    settings = game.Settings.model_validate({"rule_set": rule_set} if rule_set else {})
+    return {
+        "game": game.id,
+        "title": game.title,
+        "players": {"min": game.min_players, "max": game.max_players},
+        "rule_set": settings.rule_set,
+        "settings_schema": game.Settings.model_json_schema(),
+        "submission_schemas": {kind: model.model_json_schema() for kind, model in game.submissions.items()},
+        "timeline": [{"phase": kind.name, "accepts": list(kind.accepts)} for kind in game.timeline(settings)],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="match-schemas", description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=registry.AVAILABLE)
+    parser.add_argument("--rule-set")
+    args = parser.parse_args(argv)
+    json.dump(describe(args.game, args.rule_set), sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""The open phase's clock: deadline, host extensions, pauses, and "resolve now".
+
+Pure: every function takes `now` and returns a new clock. All times are UTC.
+`version` changes on every host act, so a waiting state machine can tell that the deadline it
+was waiting for is stale (see service.phases).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+
+from game_core.errors import Illegal
+from game_core.games.protocol import Model
+
+
+def utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC)
+
+
+def iso(moment: datetime) -> str:
+    return utc(moment).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class PhaseClock(Model):
+    name: str
+    number: int
+    """1 for the first phase opened in the match, then 2, 3, ...: names repeat in move loops."""
+    accepts: tuple[str, ...]
+    actors: tuple[str, ...]
+    opened_at: datetime
+    deadline: datetime
+    closes_on_submit: bool = False
+    paused_at: datetime | None = None
+    paused_seconds: int = 0
+    extension_seconds: int = 0
+    resolve_requested: bool = False
+    version: int = 0
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+    def is_past_deadline(self, now: datetime) -> bool:
+        return not self.paused and now >= self.deadline
+
+    def is_due(self, now: datetime) -> bool:
+        return self.resolve_requested or self.is_past_deadline(now)
+
+    def seconds_to_wait(self, now: datetime, while_paused: int) -> int:
+        """Whole seconds a waiting state machine should sleep before looking again (>= 1)."""
+        if self.paused:
+            return while_paused
+        return max(1, math.ceil((self.deadline - now).total_seconds()))
+
+    def elapsed_seconds(self, now: datetime) -> int:
+        paused_now = (now - self.paused_at).total_seconds() if self.paused_at else 0
+        return int((now - self.opened_at).total_seconds() - self.paused_seconds - paused_now)
+
+    def extend(self, seconds: int) -> PhaseClock:
+        if seconds <= 0:
+            raise Illegal(f"an extension must be a positive number of seconds, not {seconds}")
+        return self.model_copy(
+            update={
+                "deadline": self.deadline + timedelta(seconds=seconds),
+                "extension_seconds": self.extension_seconds + seconds,
+                "version": self.version + 1,
+            }
+        )
+
+    def pause(self, now: datetime) -> PhaseClock:
+        if self.paused:
+            raise Illegal("the match is already paused")
+        return self.model_copy(update={"paused_at": now, "version": self.version + 1})
+
+    def resume(self, now: datetime) -> PhaseClock:
+        if self.paused_at is None:
+            raise Illegal("the match is not paused")
+        paused_for = now - self.paused_at
+        return self.model_copy(
+            update={
+                "paused_at": None,
+                "deadline": self.deadline + paused_for,
+                "paused_seconds": self.paused_seconds + int(paused_for.total_seconds()),
+                "version": self.version + 1,
+            }
+        )
+
+    def request_resolution(self) -> PhaseClock:
+        return self.model_copy(update={"resolve_requested": True, "version": self.version + 1})
+
+
+def open_clock(
+    name: str,
+    number: int,
+    accepts: tuple[str, ...],
+    actors: tuple[str, ...],
+    now: datetime,
+    seconds: int,
+    closes_on_submit: bool,
+) -> PhaseClock:
+    return PhaseClock(
+        name=name,
+        number=number,
+        accepts=accepts,
+        actors=actors,
+        opened_at=now,
+        deadline=now + timedelta(seconds=seconds),
+        closes_on_submit=closes_on_submit,
+    )

@@ -1,0 +1,180 @@
+"""The match lifecycle as pure functions: start, accept a submission, resolve the open phase.
+
+The game decides what is legal and what happens; this module decides when: which phase is open,
+whether a submission is late, who may act, what it costs in garnets, and which randomness and
+clock readings a resolution gets (all recorded, so a replay is exact).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from game_core.errors import Illegal, Late, Malformed, NotOpen
+from game_core.games.protocol import Game, Model, Resolution
+from game_core.match.clock import iso, open_clock
+from game_core.match.model import Match, PhaseRecord
+
+
+def setup_rng(seed: int) -> random.Random:
+    return random.Random(f"{seed}:setup")
+
+
+def phase_rng(seed: int, number: int) -> random.Random:
+    return random.Random(f"{seed}:phase:{number}")
+
+
+def game_state(game: Game, match: Match) -> Model:
+    return game.State.model_validate(match.state)
+
+
+def start(match: Match, game: Game, now: datetime) -> Match:
+    settings = game.Settings.model_validate(match.settings)
+    state = game.setup(settings, match.player_ids, setup_rng(match.seed))
+    return open_next(match, game, state, now)
+
+
+def open_next(match: Match, game: Game, state: Model, now: datetime) -> Match:
+    """Store the new state and open the phase it waits on, or finish the match."""
+    opening = game.open_phase(state)
+    update: dict[str, Any] = {"state": state.model_dump(mode="json"), "version": match.version + 1}
+    if opening is None:
+        update |= {"phase": None, "status": "finished", "result": game.result(state).to_json()}
+    else:
+        update["phase"] = open_clock(
+            opening.name,
+            match.phases_resolved + 1,
+            opening.accepts,
+            opening.actors,
+            now,
+            opening.seconds or match.phase_seconds,
+            opening.closes_on_submit,
+        )
+    return match.model_copy(update=update)
+
+
+@dataclass(frozen=True)
+class Accepted:
+    kind: str
+    submission: dict[str, Any]
+    garnet_cost: int
+
+
+def parse_submission(game: Game, kind: str, payload: Any) -> Model:
+    model = game.submissions.get(kind)
+    if model is None:
+        raise Malformed(f"unknown submission kind {kind!r}; this game knows {', '.join(game.submissions)}")
+    try:
+        return model.model_validate(payload)
+    except ValidationError as error:
+        reasons = [
+            f"{'.'.join(str(part) for part in problem['loc']) or kind}: {problem['msg']}"
+            for problem in error.errors()
+        ]
+        raise Malformed(f"the {kind} submission is malformed", reasons) from None
+
+
+def accept(
+    match: Match,
+    game: Game,
+    player: str,
+    phase_name: str,
+    kind: str,
+    payload: Any,
+    garnets: int,
+    now: datetime,
+) -> Accepted:
+    """Validate one submission against the open phase; raise the error type that says why not."""
+    if match.status != "running" or match.phase is None:
+        raise NotOpen(f"the match is {match.status}; nothing can be submitted")
+    phase = match.phase
+    if phase_name != phase.name:
+        raise Late(
+            f"{phase_name!r} is not the open phase; {phase.name!r} is open until {iso(phase.deadline)}"
+        )
+    if phase.is_past_deadline(now) or phase.resolve_requested:
+        raise Late(f"{phase.name!r} closed at {iso(min(phase.deadline, now))}; it is being resolved")
+    if player not in phase.actors:
+        raise Illegal(f"{player} cannot act in {phase.name!r}; waiting for {', '.join(phase.actors)}")
+    if kind not in phase.accepts:
+        accepted = ", ".join(phase.accepts) or "nothing"
+        raise Illegal(f"{phase.name!r} does not accept a {kind!r} submission; it accepts {accepted}")
+    submission = parse_submission(game, kind, payload)
+    state = game_state(game, match)
+    reasons = game.check(state, player, kind, submission, garnets)
+    cost = game.garnet_cost(kind, submission)
+    if cost > garnets:
+        reasons.append(f"it spends {cost} garnets but your balance is {garnets}")
+    if reasons:
+        raise Illegal(f"the {kind} submission is not allowed", reasons)
+    return Accepted(kind, submission.model_dump(mode="json"), cost)
+
+
+def everyone_has_submitted(match: Match, submitted: set[str]) -> bool:
+    return match.phase is not None and set(match.phase.actors) <= submitted
+
+
+def closes_early(match: Match, submitted: set[str]) -> bool:
+    """Early close: the match setting, or a phase that closes on its actors' submissions."""
+    phase = match.phase
+    return (
+        phase is not None
+        and (match.early_close or phase.closes_on_submit)
+        and everyone_has_submitted(match, submitted)
+    )
+
+
+@dataclass(frozen=True)
+class Resolved:
+    match: Match
+    record: PhaseRecord
+    spending: dict[str, int]
+
+
+def resolve(match: Match, game: Game, submissions: dict[str, dict[str, Any]], now: datetime) -> Resolved:
+    """Resolve the open phase with every actor's last valid submissions, then open the next one."""
+    phase = match.phase
+    if phase is None:
+        raise NotOpen(f"the match is {match.status}; there is no phase to resolve")
+    record = PhaseRecord(
+        number=phase.number,
+        name=phase.name,
+        submissions={player: submissions[player] for player in sorted(submissions)},
+        elapsed_seconds=phase.elapsed_seconds(now),
+        extension_seconds=phase.extension_seconds,
+        timed_out=not phase.resolve_requested,
+    )
+    state = apply_record(game, game_state(game, match), match.seed, record)
+    spending = {
+        player: cost
+        for player, kinds in record.submissions.items()
+        if (
+            cost := sum(
+                game.garnet_cost(kind, parse_submission(game, kind, body)) for kind, body in kinds.items()
+            )
+        )
+    }
+    advanced = match.model_copy(update={"phases_resolved": phase.number})
+    return Resolved(open_next(advanced, game, state, now), record, spending)
+
+
+def apply_record(game: Game, state: Model, seed: int, record: PhaseRecord) -> Model:
+    """One phase's resolution from its record: the same inputs live and in replay."""
+    parsed = {
+        player: {kind: parse_submission(game, kind, body) for kind, body in kinds.items()}
+        for player, kinds in record.submissions.items()
+    }
+    return game.resolve(
+        state,
+        Resolution(
+            submissions=parsed,
+            rng=phase_rng(seed, record.number),
+            elapsed_seconds=record.elapsed_seconds,
+            extension_seconds=record.extension_seconds,
+            timed_out=record.timed_out,
+        ),
+    )

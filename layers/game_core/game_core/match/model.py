@@ -1,0 +1,100 @@
+"""What a match is, independent of where it is stored."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field
+
+from game_core.games.protocol import Model
+from game_core.match.clock import PhaseClock
+
+
+def secret_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class PlayerEntry(Model):
+    """A seat as the host lists it in the settings file."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")
+    name: str = ""
+    email: str | None = None
+    garnets: int = Field(default=0, ge=0)
+    """Starting balance for a player the service has never seen; ignored for a known player."""
+
+
+class MatchRequest(Model):
+    """The host's settings file for a new match."""
+
+    game: str
+    settings: dict[str, Any] = Field(default_factory=dict)
+    players: list[PlayerEntry]
+    phase_seconds: int = Field(default=86_400, ge=1)
+    early_close: bool = False
+    seed: int | None = None
+    paused_wait_seconds: int = Field(default=3_600, ge=1)
+    """How long a paused state machine sleeps between looks (a resume wakes it at once anyway)."""
+
+
+class Participant(Model):
+    id: str
+    name: str
+    email: str | None = None
+    secret_hash: str
+
+
+MatchStatus = Literal["running", "finished", "cancelled"]
+
+
+class Match(Model):
+    match_id: str
+    game: str
+    settings: dict[str, Any]
+    seed: int
+    players: tuple[Participant, ...]
+    phase_seconds: int
+    early_close: bool
+    paused_wait_seconds: int
+    created_at: datetime
+    starting_garnets: dict[str, int]
+    status: MatchStatus = "running"
+    state: dict[str, Any] = Field(default_factory=dict)
+    phase: PhaseClock | None = None
+    phases_resolved: int = 0
+    result: dict[str, Any] | None = None
+    version: int = 0
+
+    @property
+    def player_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.players)
+
+    def participant(self, player_id: str) -> Participant | None:
+        return next((p for p in self.players if p.id == player_id), None)
+
+
+class PhaseRecord(Model):
+    """Everything a phase's resolution depended on: enough to replay it exactly."""
+
+    number: int
+    name: str
+    submissions: dict[str, dict[str, Any]]
+    elapsed_seconds: int
+    extension_seconds: int
+    timed_out: bool
+
+
+class MatchRecord(Model):
+    """The exported match: replaying it gives the live result, byte for byte."""
+
+    match_id: str
+    game: str
+    settings: dict[str, Any]
+    seed: int
+    players: list[str]
+    starting_garnets: dict[str, int]
+    phases: list[PhaseRecord]
+    status: MatchStatus
+    result: dict[str, Any] | None = None

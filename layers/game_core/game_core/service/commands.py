@@ -1,0 +1,103 @@
+"""Host commands and state machine steps as models, each dispatched to one use case.
+
+The same models serve the Lambda console (the sample events in `events/`) and the host CLI.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from game_core.games.protocol import Model
+from game_core.match.model import MatchRequest
+from game_core.service import host, phases
+from game_core.service.matches import create_match, export_record, match_status
+from game_core.service.ports import Ports
+
+
+class Create(Model):
+    command: Literal["create"]
+    match: MatchRequest
+
+
+class Status(Model):
+    command: Literal["status"]
+    match_id: str
+
+
+class Extend(Model):
+    command: Literal["extend"]
+    match_id: str
+    seconds: int = Field(gt=0)
+
+
+class Pause(Model):
+    command: Literal["pause"]
+    match_id: str
+
+
+class Resume(Model):
+    command: Literal["resume"]
+    match_id: str
+
+
+class ResolveNow(Model):
+    command: Literal["resolve_now"]
+    match_id: str
+
+
+class Cancel(Model):
+    command: Literal["cancel"]
+    match_id: str
+
+
+class Export(Model):
+    command: Literal["export"]
+    match_id: str
+
+
+HostCommand = Annotated[
+    Create | Status | Extend | Pause | Resume | ResolveNow | Cancel | Export, Field(discriminator="command")
+]
+
+
+def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
+    match command:
+        case Create(match=request):
+            return create_match(ports, request)
+        case Status(match_id=match_id):
+            return match_status(ports, match_id)
+        case Extend(match_id=match_id, seconds=seconds):
+            return host.extend(ports, match_id, seconds)
+        case Pause(match_id=match_id):
+            return host.pause(ports, match_id)
+        case Resume(match_id=match_id):
+            return host.resume(ports, match_id)
+        case ResolveNow(match_id=match_id):
+            return host.resolve_now(ports, match_id)
+        case Cancel(match_id=match_id):
+            return host.cancel(ports, match_id)
+        case Export(match_id=match_id):
+            return export_record(ports, match_id).model_dump(mode="json")
+    raise AssertionError(f"unhandled command {command!r}")
+
+
+class PhaseStep(Model):
+    """What the state machine sends to the phase-step function."""
+
+    step: Literal["current", "wait", "resolve"]
+    match_id: str
+    phase_number: int = 0
+    clock_version: int = 0
+    token: str | None = None
+
+
+def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
+    if step.step == "wait":
+        assert step.token, "the wait step needs the task token"
+        phases.wait(ports, step.match_id, step.phase_number, step.clock_version, step.token)
+        return {}
+    if step.step == "resolve":
+        return phases.resolve(ports, step.match_id, step.phase_number)
+    return phases.current(ports, step.match_id)

@@ -1,0 +1,92 @@
+"""Use cases around a whole match: create, status, export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game_core.errors import Illegal
+from game_core.games import registry
+from game_core.match import engine
+from game_core.match.clock import iso
+from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
+from game_core.service.notices import open_phase_summary, progress_notices
+from game_core.service.ports import Event, Ports
+
+
+def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
+    """Create and start a match. The webhook secrets are returned once and stored only as hashes."""
+    game = registry.load(request.game)
+    ids = [p.id for p in request.players]
+    reasons = []
+    if len(set(ids)) != len(ids):
+        reasons.append("player ids must be unique")
+    if not game.min_players <= len(ids) <= game.max_players:
+        reasons.append(f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(ids)}")
+    if reasons:
+        raise Illegal("the match cannot be created", reasons)
+    settings = game.Settings.model_validate(request.settings)
+    secrets = {p.id: ports.ids.secret() for p in request.players}
+    now = ports.clock.now()
+    balances = ports.store.balances(tuple(ids))
+    starting = {p.id: balances.get(p.id, p.garnets) for p in request.players}
+    match = Match(
+        match_id=ports.ids.match_id(),
+        game=game.id,
+        settings=settings.model_dump(mode="json"),
+        seed=request.seed if request.seed is not None else ports.ids.seed(),
+        players=tuple(
+            Participant(id=p.id, name=p.name or p.id, email=p.email, secret_hash=secret_hash(secrets[p.id]))
+            for p in request.players
+        ),
+        phase_seconds=request.phase_seconds,
+        early_close=request.early_close,
+        paused_wait_seconds=request.paused_wait_seconds,
+        created_at=now,
+        starting_garnets=starting,
+    )
+    match = engine.start(match, game, now)
+    ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}))
+    execution = ports.workflow.start(match)
+    for notice in progress_notices(match, game, f"{game.title}: the match begins"):
+        ports.notifier.publish(match, notice)
+    return {
+        "match_id": match.match_id,
+        "execution": execution,
+        "secrets": secrets,
+        "open": open_phase_summary(match),
+    }
+
+
+def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
+    """Phase, deadline and who has submitted: never what."""
+    match = ports.store.get(match_id)
+    status: dict[str, Any] = {
+        "match_id": match.match_id,
+        "game": match.game,
+        "status": match.status,
+        "phases_resolved": match.phases_resolved,
+        "open": open_phase_summary(match),
+    }
+    if match.phase is not None:
+        submitted = ports.store.submissions(match_id, match.phase.number)
+        status["submitted"] = sorted(submitted)
+        status["waiting_for"] = sorted(set(match.phase.actors) - set(submitted))
+    if match.result is not None:
+        status["result"] = match.result
+    status["checked_at"] = iso(ports.clock.now())
+    return status
+
+
+def export_record(ports: Ports, match_id: str) -> MatchRecord:
+    match = ports.store.get(match_id)
+    return MatchRecord(
+        match_id=match.match_id,
+        game=match.game,
+        settings=match.settings,
+        seed=match.seed,
+        players=list(match.player_ids),
+        starting_garnets=match.starting_garnets,
+        phases=ports.store.phase_records(match_id),
+        status=match.status,
+        result=match.result,
+    )

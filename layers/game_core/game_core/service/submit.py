@@ -1,0 +1,76 @@
+"""Submitting: one use case for every channel (webhook, e-mail, ...)."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from game_core.errors import NotFound, Unauthorized
+from game_core.games import registry
+from game_core.match import engine
+from game_core.match.model import Match, secret_hash
+from game_core.service.host import request_resolution
+from game_core.service.ports import Event, Ports
+
+
+@dataclass(frozen=True)
+class SubmissionRequest:
+    match_id: str
+    player: str
+    phase: str
+    kind: str
+    submission: Any
+    channel: str
+
+
+def authenticate_webhook(match: Match, player: str, secret: str) -> None:
+    participant = match.participant(player)
+    if participant is None:
+        raise NotFound(f"{player} is not a player of match {match.match_id}")
+    if not hmac.compare_digest(participant.secret_hash, secret_hash(secret)):
+        raise Unauthorized("the webhook secret does not match this player")
+
+
+def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None) -> dict[str, Any]:
+    """Accept the player's submission for the open phase, or raise why not (nothing is lost:
+    a refused submission leaves the previous valid one in place)."""
+    match = match or ports.store.get(request.match_id)
+    if match.participant(request.player) is None:
+        raise NotFound(f"{request.player} is not a player of match {match.match_id}")
+    game = registry.load(match.game)
+    now = ports.clock.now()
+    balance = ports.store.balances((request.player,)).get(request.player, 0)
+    accepted = engine.accept(
+        match, game, request.player, request.phase, request.kind, request.submission, balance, now
+    )
+    assert match.phase is not None  # accept() refuses when no phase is open
+    event = Event(
+        "submission_accepted",
+        now,
+        {
+            "player": request.player,
+            "phase": match.phase.name,
+            "number": match.phase.number,
+            "kind": request.kind,
+            "channel": request.channel,
+        },
+    )
+    ports.store.put_submission(match, request.player, accepted, event)
+    submitted = set(ports.store.submissions(match.match_id, match.phase.number))
+    if engine.closes_early(match, submitted):
+        request_resolution(ports, match.match_id, reason="every participant who can act has submitted")
+    return {
+        "accepted": True,
+        "match_id": match.match_id,
+        "phase": match.phase.name,
+        "kind": accepted.kind,
+        "submission": accepted.submission,
+        "garnet_cost": accepted.garnet_cost,
+    }
+
+
+def submit_by_webhook(ports: Ports, request: SubmissionRequest, secret: str) -> dict[str, Any]:
+    match = ports.store.get(request.match_id)
+    authenticate_webhook(match, request.player, secret)
+    return submit(ports, request, match)

@@ -1,0 +1,257 @@
+"""The whole stack on one machine: moto as AWS, the real ASL on moto's Step Functions
+interpreter, the real handlers invoked in-process.
+
+    with LocalStack() as stack:
+        created = stack.host({"command": "create", "match": {...}})
+        stack.submit(match_id, player, secret, {"phase": ..., "kind": ..., "submission": ...})
+
+Resources are read from template.yaml (functions) and statemachines/ (the committed ASL), so the
+local stack is the deployed one minus API Gateway, whose event the `submit` helper builds exactly
+as an HTTP API (payload 2.0) would.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+import uuid
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import boto3
+import yaml
+from game_core.games import registry
+from moto import mock_aws
+
+from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
+
+ROOT = Path(__file__).resolve().parent.parent
+REGION = "us-east-1"
+ROLE = "arn:aws:iam::123456789012:role/match-service"
+HTTP_API_ROUTE = "POST /matches/{match_id}/players/{player_id}/submissions"
+
+
+class _CfnLoader(yaml.SafeLoader):
+    """YAML with CloudFormation's short tags read as plain values (enough to list resources)."""
+
+
+_CfnLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
+    """Logical id -> (code folder, handler) of every function in template.yaml."""
+    template = yaml.load((root / "template.yaml").read_text(), Loader=_CfnLoader)
+    return {
+        name: (root / resource["Properties"]["CodeUri"], resource["Properties"]["Handler"])
+        for name, resource in template["Resources"].items()
+        if isinstance(resource, dict) and resource.get("Type") == "AWS::Serverless::Function"
+    }
+
+
+def _zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("app.py", "# runs in-process: see local_stack.lambda_adapter\n")
+    return buffer.getvalue()
+
+
+class LocalStack:
+    def __init__(self, log_level: str = "WARNING") -> None:
+        self.log_level = log_level
+        self.lambdas = InProcessLambdas()
+        self.state_machines: dict[str, str] = {}
+        self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
+        self._restore = lambda: None
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def __enter__(self) -> LocalStack:
+        os.environ.update(
+            {
+                "TZ": "UTC",  # moto compares TimestampPath against local time
+                "AWS_DEFAULT_REGION": REGION,
+                "AWS_ACCESS_KEY_ID": "local",
+                "AWS_SECRET_ACCESS_KEY": "local",
+                "POWERTOOLS_LOG_LEVEL": self.log_level,
+                "POWERTOOLS_METRICS_NAMESPACE": "MatchService",
+            }
+        )
+        time.tzset()
+        self._mock.start()
+        self._restore = install(self.lambdas)
+        self._create_resources()
+        from game_core.aws.wiring import ports_from_environment
+
+        ports_from_environment.cache_clear()
+        for name, (code_dir, handler) in template_functions().items():
+            self.lambdas.register(name, load_handler(code_dir, handler))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._restore()
+        self._mock.stop()
+
+    def client(self, service: str) -> Any:
+        return boto3.client(service, region_name=REGION)
+
+    def _create_resources(self) -> None:
+        dynamodb = self.client("dynamodb")
+        dynamodb.create_table(
+            TableName="matches",
+            BillingMode="PAY_PER_REQUEST",
+            AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in ("pk", "sk")],
+            KeySchema=[
+                {"AttributeName": "pk", "KeyType": "HASH"},
+                {"AttributeName": "sk", "KeyType": "RANGE"},
+            ],
+        )
+        sns = self.client("sns")
+        self.public_topic = sns.create_topic(Name="public-notices")["TopicArn"]
+        self.private_topic = sns.create_topic(Name="private-notices")["TopicArn"]
+        self.client("iam").create_role(RoleName="match-service", AssumeRolePolicyDocument="{}")
+        lambdas = self.client("lambda")
+        functions = {}
+        for name in template_functions():
+            functions[name] = lambdas.create_function(
+                FunctionName=name,
+                Runtime="python3.11",
+                Role=ROLE,
+                Handler="app.handler",
+                Code={"ZipFile": _zip()},
+            )["FunctionArn"]
+        sfn = self.client("stepfunctions")
+        for game_id in registry.AVAILABLE:
+            definition = (ROOT / "statemachines" / f"{game_id}.asl.json").read_text()
+            definition = definition.replace("${PhaseStepFunctionArn}", functions["PhaseStepFunction"])
+            self.state_machines[game_id] = sfn.create_state_machine(
+                name=f"match-{game_id}", definition=definition, roleArn=ROLE
+            )["stateMachineArn"]
+        os.environ.update(
+            {
+                "TABLE_NAME": "matches",
+                "PUBLIC_TOPIC_ARN": self.public_topic,
+                "PRIVATE_TOPIC_ARN": self.private_topic,
+                "STATE_MACHINES": json.dumps(self.state_machines),
+            }
+        )
+
+    # -- what a user of the stack does -----------------------------------------------------
+
+    def invoke(self, function: str, event: dict[str, Any]) -> Any:
+        response = self.client("lambda").invoke(FunctionName=function, Payload=json.dumps(event).encode())
+        payload = json.loads(response["Payload"].read())
+        if response.get("FunctionError"):
+            raise RuntimeError(
+                f"{function} failed: {payload.get('errorType')}: {payload.get('errorMessage')}"
+            )
+        return payload
+
+    def host(self, command: dict[str, Any]) -> dict[str, Any]:
+        reply: dict[str, Any] = self.invoke("HostCommandsFunction", command)
+        return reply
+
+    def submit(
+        self,
+        match_id: str,
+        player: str,
+        secret: str,
+        body: dict[str, Any] | str,
+        delivery_id: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """POST a submission through the webhook function, as API Gateway's HTTP API calls it."""
+        event = http_api_event(match_id, player, secret, body, delivery_id or str(uuid.uuid4()))
+        reply = self.invoke("SubmitWebhookFunction", event)
+        return int(reply["statusCode"]), json.loads(reply["body"])
+
+    def subscribe(self, players: list[str]) -> Inbox:
+        return Inbox(self, players)
+
+    def execution(self, match_id: str, game_id: str) -> dict[str, Any]:
+        arn = self.state_machines[game_id].replace(":stateMachine:", ":execution:") + f":{match_id}"
+        description: dict[str, Any] = self.client("stepfunctions").describe_execution(executionArn=arn)
+        return description
+
+    def wait_for_execution(self, match_id: str, game_id: str, timeout: float = 120) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = str(self.execution(match_id, game_id)["status"])
+            if status != "RUNNING":
+                return status
+            time.sleep(0.2)
+        raise TimeoutError(f"execution of {match_id} still running after {timeout} s")
+
+
+def http_api_event(
+    match_id: str, player: str, secret: str, body: dict[str, Any] | str, delivery_id: str
+) -> dict[str, Any]:
+    path = f"/matches/{match_id}/players/{player}/submissions"
+    return {
+        "version": "2.0",
+        "routeKey": HTTP_API_ROUTE,
+        "rawPath": path,
+        "rawQueryString": "",
+        "headers": {
+            "authorization": f"Bearer {secret}",
+            "content-type": "application/json",
+            "idempotency-key": delivery_id,
+        },
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "local",
+            "domainName": "local.execute-api",
+            "http": {
+                "method": "POST",
+                "path": path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "127.0.0.1",
+                "userAgent": "local-stack",
+            },
+            "requestId": delivery_id,
+            "routeKey": HTTP_API_ROUTE,
+            "stage": "$default",
+            "time": "30/Nov/2026:00:00:00 +0000",
+            "timeEpoch": 0,
+        },
+        "pathParameters": {"match_id": match_id, "player_id": player},
+        "body": body if isinstance(body, str) else json.dumps(body),
+        "isBase64Encoded": False,
+    }
+
+
+class Inbox:
+    """SQS queues subscribed to the topics: the public one, and one per player filtered on the
+    `recipient` attribute, as a player's own subscription would be."""
+
+    def __init__(self, stack: LocalStack, players: list[str]) -> None:
+        self.sqs = stack.client("sqs")
+        sns = stack.client("sns")
+        self.queues: dict[str | None, str] = {}
+        for player in [None, *players]:
+            name = f"inbox-{player or 'public'}-{uuid.uuid4().hex[:6]}"
+            url = self.sqs.create_queue(QueueName=name)["QueueUrl"]
+            arn = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
+                "QueueArn"
+            ]
+            attributes = {"RawMessageDelivery": "true"}
+            topic = stack.public_topic
+            if player is not None:
+                topic = stack.private_topic
+                attributes["FilterPolicy"] = json.dumps({"recipient": [player]})
+            sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn, Attributes=attributes)
+            self.queues[player] = url
+
+    def receive(self, player: str | None = None) -> list[dict[str, Any]]:
+        """Everything delivered so far to the public (None) or to one player, oldest first."""
+        messages = []
+        while True:
+            batch = self.sqs.receive_message(QueueUrl=self.queues[player], MaxNumberOfMessages=10).get(
+                "Messages", []
+            )
+            if not batch:
+                return messages
+            for message in batch:
+                messages.append(json.loads(message["Body"]))
+                self.sqs.delete_message(QueueUrl=self.queues[player], ReceiptHandle=message["ReceiptHandle"])
