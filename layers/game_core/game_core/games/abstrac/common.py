@@ -27,6 +27,11 @@ def submitted(resolution: Resolution, player: str, kind: str, model: type[M]) ->
     return model.model_validate(raw)
 
 
+def remain(count: int, noun: str) -> str:
+    """ "2 cards remain", "1 card remains"."""
+    return f"{count} {noun} remains" if count == 1 else f"{count} {noun}s remain"
+
+
 def refuse_if_illegal(reasons: list[str]) -> None:
     """The match layer hands over only checked submissions; one that is illegal now is a fault."""
     if reasons:

@@ -25,7 +25,7 @@ from typing import Any
 
 from game_core.games.abstrac.cards import DECK, SUIT_TO_COLOUR, points
 from game_core.games.abstrac.clocks import PeriodClock, periods_used, used_seconds
-from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, submitted
+from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, remain, submitted
 from game_core.games.abstrac.models import DealMove, DealPart, DealRecord, Settings, State, Take
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, Standing
 
@@ -94,7 +94,7 @@ def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
     if not 1 <= submission.count <= 3:
         reasons.append(f"a move takes 1, 2 or 3 cards, not {submission.count}")
     if submission.count > remaining:
-        reasons.append(f"only {remaining} cards remain in the line, and the move takes {submission.count}")
+        reasons.append(f"only {remain(remaining, 'card')} in the line, and the move takes {submission.count}")
     return reasons
 
 

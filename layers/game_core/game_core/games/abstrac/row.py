@@ -29,7 +29,7 @@ from game_core.games.abstrac.cards import (
     sorted_cards,
 )
 from game_core.games.abstrac.clocks import ReserveClock, overtime, used_seconds
-from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, submitted
+from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, remain, submitted
 from game_core.games.abstrac.models import Lay, Pick, RowMove, RowPart, Starter, State
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, Standing
 
@@ -96,7 +96,7 @@ def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
         if not 1 <= len(cards) <= 3:
             reasons.append(f"a laying move lays 1, 2 or 3 cards, not {len(cards)}")
         if len(cards) > len(left):
-            reasons.append(f"only {len(left)} unused cards remain, and the move lays {len(cards)}")
+            reasons.append(f"only {remain(len(left), 'unused card')}, and the move lays {len(cards)}")
         for card in sorted_cards(list(dict.fromkeys(cards))):
             if cards.count(card) > 1:
                 reasons.append(f"{card} is named {cards.count(card)} times")
@@ -108,7 +108,9 @@ def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
         if not 1 <= submission.count <= 3:
             reasons.append(f"a picking move takes 1, 2 or 3 cards, not {submission.count}")
         if submission.count > remaining:
-            reasons.append(f"only {remaining} cards remain in the row, and the move takes {submission.count}")
+            reasons.append(
+                f"only {remain(remaining, 'card')} in the row, and the move takes {submission.count}"
+            )
     return reasons
 
 
