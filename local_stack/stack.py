@@ -30,6 +30,7 @@ from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 
 ROOT = Path(__file__).resolve().parent.parent
 REGION = "us-east-1"
+STACK_NAME = "local"
 ROLE = "arn:aws:iam::123456789012:role/match-service"
 HTTP_API_ROUTE = "POST /matches/{match_id}/players/{player_id}/submissions"
 
@@ -127,14 +128,14 @@ class LocalStack:
             definition = (ROOT / "statemachines" / f"{game_id}.asl.json").read_text()
             definition = definition.replace("${PhaseStepFunctionArn}", functions["PhaseStepFunction"])
             self.state_machines[game_id] = sfn.create_state_machine(
-                name=f"match-{game_id}", definition=definition, roleArn=ROLE
+                name=f"{STACK_NAME}-{game_id}", definition=definition, roleArn=ROLE
             )["stateMachineArn"]
         os.environ.update(
             {
                 "TABLE_NAME": "matches",
                 "PUBLIC_TOPIC_ARN": self.public_topic,
                 "PRIVATE_TOPIC_ARN": self.private_topic,
-                "STATE_MACHINES": json.dumps(self.state_machines),
+                "STATE_MACHINE_ARN_PREFIX": f"arn:aws:states:{REGION}:123456789012:stateMachine:{STACK_NAME}-",
             }
         )
 

@@ -13,13 +13,14 @@ _STALE_TOKEN_ERRORS = {"TaskTimedOut", "TaskDoesNotExist", "InvalidToken"}
 
 
 class StepFunctionsWorkflow:
-    def __init__(self, client: Any, state_machines: dict[str, str]) -> None:
+    def __init__(self, client: Any, arn_prefix: str) -> None:
         self.client = client
-        self.state_machines = state_machines
+        self.arn_prefix = arn_prefix
+        """A game's state machine is `<prefix><game id>` (the template names them so)."""
 
     def start(self, match: Match) -> str:
         execution = self.client.start_execution(
-            stateMachineArn=self.state_machines[match.game],
+            stateMachineArn=self.arn_prefix + match.game,
             name=match.match_id,
             input=json.dumps({"match_id": match.match_id}),
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import uuid
@@ -40,9 +39,7 @@ def ports_from_environment() -> Ports:
         notifier=SnsNotifier(
             boto3.client("sns"), os.environ["PUBLIC_TOPIC_ARN"], os.environ["PRIVATE_TOPIC_ARN"]
         ),
-        workflow=StepFunctionsWorkflow(
-            boto3.client("stepfunctions"), json.loads(os.environ.get("STATE_MACHINES", "{}"))
-        ),
+        workflow=StepFunctionsWorkflow(boto3.client("stepfunctions"), os.environ.get("STATE_MACHINE_ARN_PREFIX", "")),
         clock=SystemClock(),
         ids=RandomIds(),
     )

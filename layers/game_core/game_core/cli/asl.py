@@ -1,6 +1,6 @@
 """Write each game's state machine (ASL) from its timeline.
 
-    match-asl              rewrite statemachines/<game>.asl.json for every game
+    match-asl              rewrite statemachines/<game>.asl.json and template.yaml's state machines
     match-asl --check      exit 1 if a committed file differs from what would be written
 
 Each phase of the timeline (every rule set's) is a state of that name: it waits on a task token
@@ -122,6 +122,32 @@ def definition(game: Game) -> dict[str, Any]:
     }
 
 
+TEMPLATE_BEGIN = "  # BEGIN state machines (written by match-asl from the game registry; do not edit)\n"
+TEMPLATE_END = "  # END state machines\n"
+
+
+def state_machine_resource(game_id: str) -> str:
+    logical_id = "".join(part.capitalize() for part in game_id.split("_")) + "StateMachine"
+    return f"""  {logical_id}:
+    Type: AWS::Serverless::StateMachine
+    Properties:
+      Name: !Sub "${{AWS::StackName}}-{game_id}"
+      DefinitionUri: statemachines/{game_id}.asl.json
+      DefinitionSubstitutions:
+        PhaseStepFunctionArn: !GetAtt PhaseStepFunction.Arn
+      Policies:
+        - LambdaInvokePolicy: {{ FunctionName: !Ref PhaseStepFunction }}
+"""
+
+
+def render_template(template: str) -> str:
+    """template.yaml with its state machine block rewritten for every available game."""
+    head, _, rest = template.partition(TEMPLATE_BEGIN)
+    _, _, tail = rest.partition(TEMPLATE_END)
+    block = "".join(state_machine_resource(game_id) for game_id in registry.AVAILABLE)
+    return head + TEMPLATE_BEGIN + block + TEMPLATE_END + tail
+
+
 def render(game_id: str) -> str:
     return json.dumps(definition(registry.load(game_id)), indent=2, ensure_ascii=False) + "\n"
 
@@ -136,8 +162,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
     stale = []
-    for game_id in registry.AVAILABLE:
-        path, text = asl_path(args.root, game_id), render(game_id)
+    outputs = {asl_path(args.root, game_id): render(game_id) for game_id in registry.AVAILABLE}
+    template = args.root / "template.yaml"
+    outputs[template] = render_template(template.read_text(encoding="utf-8"))
+    for path, text in outputs.items():
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(str(path))
