@@ -6,8 +6,10 @@ import random
 
 import pytest
 from abstrac_support import PLAYERS, cards, mover, new, play, reasons, roundtrip
+from game_core.errors import Illegal
 from game_core.games.abstrac import GAME
 from game_core.games.abstrac.models import State
+from game_core.games.protocol import Resolution
 
 from local_stack.bots.abstrac import choose
 
@@ -273,3 +275,47 @@ def test_bot_prefers_a_pick_that_completes_a_combination():
     phase = GAME.open_phase(state)
     picks = {choose(GAME.view(state, "A"), phase, "A", random.Random(s))["pick"]["count"] for s in range(10)}
     assert picks == {2}
+
+
+@pytest.mark.parametrize(
+    ("players", "settings", "expected"),
+    [
+        (("A", "B", "C"), {}, ["Abstrac is for exactly 2 different players, not 3"]),
+        (("A",), {}, ["Abstrac is for exactly 2 different players, not 1"]),
+        (("A", "B"), {"protected": "C"}, ["protected names C, who is not a player in this match"]),
+        (
+            ("A", "B"),
+            {"rule_set": "deal", "first_starter": "Z"},
+            ["first_starter names Z, who is not a player in this match"],
+        ),
+    ],
+)
+def test_setup_refuses_settings_that_do_not_fit(players, settings, expected):
+    with pytest.raises(Illegal) as refused:
+        GAME.setup(GAME.Settings(**settings), players, random.Random(0))
+    assert refused.value.reasons == expected
+
+
+def test_resolve_takes_json_submissions_and_ignores_non_movers():
+    state = new()
+    resolved = GAME.resolve(
+        state,
+        Resolution(
+            submissions={"A": {"starter": {"starter": "B"}}, "B": {"starter": {"starter": "B"}}},
+            rng=random.Random(0),
+            timed_out=False,
+        ),
+    )
+    assert mover(resolved) == "B"
+    # the input state is left as it was
+    assert mover(state) == "A"
+
+
+def test_resolve_refuses_an_illegal_submission_rather_than_guessing():
+    state = play(new(), "starter", {"starter": "A"})
+    state = play(state, "lay", {"cards": ["1R"]})
+    with pytest.raises(Illegal):
+        GAME.resolve(
+            state,
+            Resolution(submissions={"B": {"lay": {"cards": ["1R"]}}}, rng=random.Random(0), timed_out=False),
+        )
