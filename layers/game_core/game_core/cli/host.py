@@ -1,0 +1,77 @@
+"""The host's command line: the same commands as the AWS console's sample events, sent to the
+host-commands function on AWS or on the local stack (`bin/local-stack`).
+
+    match-host create settings.json           prints the match id and each player's webhook secret
+    match-host status MATCH_ID                 phase, deadline, who has submitted (never what)
+    match-host extend MATCH_ID 3600            seconds to add to the open phase's deadline
+    match-host pause|resume|resolve-now|cancel MATCH_ID
+    match-host export MATCH_ID > record.json   the match record (replay it with match-replay)
+
+Targets: --local (the local stack at http://127.0.0.1:5055), or AWS with the usual credentials and
+--function (default: $MATCH_HOST_FUNCTION), the HostCommandsFunction of the deployed stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+import boto3
+
+LOCAL_ENDPOINT = "http://127.0.0.1:5055"
+SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export")
+
+
+def build_command(args: argparse.Namespace) -> dict[str, Any]:
+    if args.command == "create":
+        with open(args.settings, encoding="utf-8") as settings:
+            loaded = json.load(settings)
+        # Either the match settings alone or the whole console event (events/host_create.json).
+        return {"command": "create", "match": loaded.get("match", loaded) if "command" in loaded else loaded}
+    if args.command == "extend":
+        return {"command": "extend", "match_id": args.match_id, "seconds": args.seconds}
+    return {"command": args.command.replace("-", "_"), "match_id": args.match_id}
+
+
+def send(command: dict[str, Any], function: str, endpoint: str | None) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if endpoint:
+        extra = {"endpoint_url": endpoint, "region_name": "us-east-1",
+                 "aws_access_key_id": "local", "aws_secret_access_key": "local"}
+    client = boto3.client("lambda", **extra)
+    response = client.invoke(FunctionName=function, Payload=json.dumps(command).encode())
+    reply: dict[str, Any] = json.loads(response["Payload"].read())
+    if response.get("FunctionError"):
+        return {"ok": False, "error": reply.get("errorType"), "message": reply.get("errorMessage")}
+    return reply
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="match-host", description=__doc__.splitlines()[0])
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--local", action="store_true", help=f"the local stack at {LOCAL_ENDPOINT}")
+    target.add_argument("--endpoint", help="another endpoint (a moto server, say)")
+    parser.add_argument("--function", default=os.environ.get("MATCH_HOST_FUNCTION", "HostCommandsFunction"))
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("create").add_argument("settings", help="the match settings file (JSON)")
+    extend = commands.add_parser("extend")
+    extend.add_argument("match_id")
+    extend.add_argument("seconds", type=int)
+    for name in SIMPLE:
+        commands.add_parser(name).add_argument("match_id")
+    args = parser.parse_args(argv)
+    endpoint = LOCAL_ENDPOINT if args.local else args.endpoint
+    reply = send(build_command(args), args.function, endpoint)
+    ok = reply.get("ok", False)
+    if args.command == "export" and ok:
+        reply.pop("ok")  # the bare record, ready for match-replay
+    json.dump(reply, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
