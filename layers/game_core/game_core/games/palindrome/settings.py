@@ -80,7 +80,9 @@ def pack_problems(rules: RuleSet, packs: list[str]) -> list[str]:
             problems.append(f"pack {number} ({pack!r}) is not {rules.pack_size} digits")
     counts = Counter("".join(packs))
     short = [d for d in DIGITS if counts[d] < rules.digit_minimum]
-    if short:
+    if len(short) == 1:
+        problems.append(f"digit {short[0]} appears fewer than {rules.digit_minimum} times among the packs")
+    elif short:
         problems.append(
             f"digits {', '.join(short)} appear fewer than {rules.digit_minimum} times among the packs"
         )
