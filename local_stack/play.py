@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from typing import Any
 
 from game_core.games import registry
-from game_core.games.protocol import OpenPhase
-from local_stack.bots import bot_for
-from local_stack.stack import Inbox, LocalStack
+from local_stack.runner import run_match
+from local_stack.stack import LocalStack
 
 DEFAULT_PLAYERS = {"crates": 12, "palindrome": 9, "abstrac": 2}
 
@@ -36,76 +34,31 @@ def compact(value: Any, limit: int = 400) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-class Seat:
-    """One bot: acts once per phase number it can act in, from its latest private notice."""
-
-    def __init__(self, game_id: str, player: str, secret: str, seed: int) -> None:
-        self.player, self.secret = player, secret
-        self.choose = bot_for(game_id)
-        self.rng = random.Random(f"bot:{seed}:{player}")
-        self.acted: set[int] = set()
-
-    def act(self, stack: LocalStack, match_id: str, notice: dict[str, Any]) -> None:
-        opened = notice.get("open")
-        if not opened or opened["number"] in self.acted or self.player not in opened["actors"]:
-            return
-        self.acted.add(opened["number"])
-        phase = OpenPhase(opened["phase"], tuple(opened["accepts"]), tuple(opened["actors"]))
-        for kind, submission in self.choose(notice["view"], phase, self.player, self.rng).items():
-            body = {"phase": phase.name, "kind": kind, "submission": submission}
-            status, reply = stack.submit(match_id, self.player, self.secret, body)
-            outcome = "accepted" if status == 200 else f"REFUSED {status}: {reply.get('reasons')}"
-            say(f"    {self.player} -> {phase.name} ({kind}) {outcome}")
+def show(kind: str, data: dict[str, Any]) -> None:
+    if kind == "created":
+        opened = data["open"]
+        say(f"match {data['match_id']} created; {opened['phase']} open until {opened['deadline']}")
+    elif kind == "announcement":
+        say(f"\n== {data['subject']}")
+        say(f"   {compact(data['view'].get('public', data['view']))}")
+        if "result" in data:
+            show_result(data["result"])
+    elif kind == "submitted":
+        body, reply = data["body"], data["reply"]
+        outcome = "accepted" if data["status"] == 200 else f"REFUSED {data['status']}: {reply.get('reasons')}"
+        say(f"    {data['player']} -> {body['phase']} ({body['kind']}) {outcome}")
 
 
-def play(game_id: str, players: int, rule_set: str | None, phase_seconds: int, early_close: bool, seed: int) -> int:
-    game = registry.load(game_id)
-    settings = {"rule_set": rule_set} if rule_set else {}
-    seats = [f"p{i:02d}" for i in range(1, players + 1)]
-    with LocalStack() as stack:
-        say(f"local stack up: moto, {len(stack.state_machines)} state machines, handlers in-process")
-        inbox: Inbox = stack.subscribe(seats)
-        created = stack.host({"command": "create", "match": {
-            "game": game_id, "settings": settings, "players": [{"id": p} for p in seats],
-            "phase_seconds": phase_seconds, "early_close": early_close, "seed": seed,
-        }})
-        if not created["ok"]:
-            say(f"could not create the match: {created['reasons']}")
-            return 1
-        match_id = created["match_id"]
-        say(f"match {match_id}: {game.title}, {players} players, phases of {phase_seconds} s, seed {seed}")
-        bots = {p: Seat(game_id, p, created["secrets"][p], seed) for p in seats}
-        started = time.monotonic()
-        while True:
-            for announcement in inbox.receive(None):
-                say(f"\n== {announcement['subject']}")
-                say(f"   {compact(announcement['view'].get('public', announcement['view']))}")
-                if "result" in announcement:
-                    print_result(announcement["result"])
-            for player, bot in bots.items():
-                notices = inbox.receive(player)
-                if notices:
-                    bot.act(stack, match_id, notices[-1])
-            status = stack.execution(match_id, game_id)["status"]
-            if status != "RUNNING":
-                for announcement in inbox.receive(None):
-                    say(f"\n== {announcement['subject']}")
-                    if "result" in announcement:
-                        print_result(announcement["result"])
-                say(f"\nstate machine {status} after {time.monotonic() - started:.1f} s")
-                return 0 if status == "SUCCEEDED" else 1
-            time.sleep(0.2)
-
-
-def print_result(result: dict[str, Any]) -> None:
+def show_result(result: dict[str, Any]) -> None:
     say("\nFinal standings")
     for standing in result["standings"]:
         tied = f" (tied with {', '.join(standing['tied_with'])})" if standing["tied_with"] else ""
-        marks = " ToL" if standing["player"] in result["tol"] else " EC" if standing["player"] in result["ec"] else ""
-        say(f"  {standing['place']:>2}. {standing['player']}  {standing['score']:>8}{marks}{tied}")
+        player = standing["player"]
+        marks = " ToL" if player in result["tol"] else " EC" if player in result["ec"] else ""
+        say(f"  {standing['place']:>2}. {player}  {standing['score']:>8}{marks}{tied}")
     if result.get("undecided"):
         say(f"  the host decides between: {', '.join(result['undecided'])}")
-    say(f"  garnets: {compact(result['garnets'])}")
+    say(f"  garnets awarded: {compact(result['garnets'])}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,7 +72,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     players = args.players or DEFAULT_PLAYERS[args.game]
-    return play(args.game, players, args.rule_set, args.phase_seconds, args.early_close, args.seed)
+    request = {
+        "game": args.game,
+        "settings": {"rule_set": args.rule_set} if args.rule_set else {},
+        "players": [{"id": f"p{i:02d}"} for i in range(1, players + 1)],
+        "phase_seconds": args.phase_seconds,
+        "early_close": args.early_close,
+        "seed": args.seed,
+    }
+    started = time.monotonic()
+    with LocalStack() as stack:
+        say(f"local stack up: moto, state machines for {', '.join(stack.state_machines)}, handlers in-process")
+        say(f"{registry.load(args.game).title}: {players} players, phases of {args.phase_seconds} s")
+        run = run_match(stack, request, observe=show)
+    say(f"\nstate machine {run.status} after {time.monotonic() - started:.1f} s")
+    return 0 if run.status == "SUCCEEDED" else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,96 @@
+"""Drive one match on the local stack with a bot in every seat, as players would: each bot reads
+only its own SNS inbox and submits through the webhook handler. Used by bin/play and the tests."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from game_core.games.protocol import OpenPhase
+from local_stack.bots import bot_for
+from local_stack.stack import LocalStack
+
+
+@dataclass
+class Seat:
+    """One bot: acts once per phase number it can act in, from its latest private notice."""
+
+    game_id: str
+    player: str
+    secret: str
+    seed: int
+    acted: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.choose = bot_for(self.game_id)
+        self.rng = random.Random(f"bot:{self.seed}:{self.player}")
+
+    def submissions(self, notice: dict[str, Any]) -> list[dict[str, Any]]:
+        opened = notice.get("open")
+        if not opened or opened["number"] in self.acted or self.player not in opened["actors"]:
+            return []
+        self.acted.add(opened["number"])
+        phase = OpenPhase(opened["phase"], tuple(opened["accepts"]), tuple(opened["actors"]))
+        chosen = self.choose(notice["view"], phase, self.player, self.rng)
+        return [{"phase": phase.name, "kind": kind, "submission": body} for kind, body in chosen.items()]
+
+
+@dataclass
+class MatchRun:
+    match_id: str
+    status: str
+    announcements: list[dict[str, Any]]
+    private: dict[str, list[dict[str, Any]]]
+    replies: list[tuple[str, int, dict[str, Any]]]
+    result: dict[str, Any] | None
+
+
+def quiet(_kind: str, _data: dict[str, Any]) -> None:
+    """The default observer: says nothing."""
+
+
+def run_match(
+    stack: LocalStack,
+    request: dict[str, Any],
+    observe: Callable[[str, dict[str, Any]], None] = quiet,
+    timeout: float = 300,
+) -> MatchRun:
+    """Create the match, let the bots play it to the end, return everything that was delivered.
+
+    `observe(kind, data)` sees progress as it happens: "created", "announcement", "submitted".
+    """
+    seats = [player["id"] for player in request["players"]]
+    inbox = stack.subscribe(seats)
+    created = stack.host({"command": "create", "match": request})
+    if not created["ok"]:
+        raise ValueError(f"the match was refused: {created['reasons']}")
+    match_id = created["match_id"]
+    observe("created", created)
+    bots = {p: Seat(request["game"], p, created["secrets"][p], request.get("seed") or 0) for p in seats}
+    run = MatchRun(match_id, "RUNNING", [], {p: [] for p in seats}, [], None)
+
+    def deliver() -> None:
+        for announcement in inbox.receive(None):
+            run.announcements.append(announcement)
+            run.result = announcement.get("result", run.result)
+            observe("announcement", announcement)
+        for player, bot in bots.items():
+            notices = inbox.receive(player)
+            run.private[player] += notices
+            for body in bot.submissions(notices[-1]) if notices else []:
+                status, reply = stack.submit(match_id, player, bot.secret, body)
+                run.replies.append((player, status, reply))
+                observe("submitted", {"player": player, "body": body, "status": status, "reply": reply})
+
+    deadline = time.monotonic() + timeout
+    while run.status == "RUNNING":
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"match {match_id} still running after {timeout} s")
+        deliver()
+        run.status = str(stack.execution(match_id, request["game"])["status"])
+        time.sleep(0.1)
+    deliver()
+    return run
