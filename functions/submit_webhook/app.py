@@ -2,7 +2,7 @@
 
 POST /matches/{match_id}/players/{player_id}/submissions
 Authorization: Bearer <the player's webhook secret>
-Idempotency-Key: <any unique id per delivery; a redelivery returns the first reply>
+Idempotency-Key: <an id unique per delivery of this player; a redelivery returns the first reply>
 {"phase": "Round 1", "kind": "round", "submission": {...}}
 """
 
@@ -26,8 +26,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 logger = Logger(service="submit-webhook")
 app = APIGatewayHttpResolver()
 persistence = DynamoDBPersistenceLayer(table_name=os.environ["TABLE_NAME"], key_attr="pk", sort_key_attr="sk")
+# A delivery is the key *and* who sent it where: two players (or a caller without the secret)
+# reusing a delivery id must never get another player's stored reply, which echoes their move.
+# No key, no idempotency (the `&&` yields null).
 idempotency = IdempotencyConfig(
-    event_key_jmespath='headers."idempotency-key"', expires_after_seconds=7 * 86400
+    event_key_jmespath='headers."idempotency-key" && [rawPath, headers.authorization, headers."idempotency-key"]',
+    expires_after_seconds=7 * 86400,
 )
 
 
@@ -58,7 +62,7 @@ def refused(error: GameCoreError) -> Response:
 
 @app.post("/matches/<match_id>/players/<player_id>/submissions")
 def post_submission(match_id: str, player_id: str) -> Response:
-    scheme, _, secret = (app.current_event.get_header_value("authorization") or "").partition(" ")
+    scheme, _, secret = (app.current_event.headers.get("authorization") or "").partition(" ")
     if scheme.lower() != "bearer" or not secret:
         raise Unauthorized("send the player's webhook secret as 'Authorization: Bearer <secret>'")
     try:

@@ -50,6 +50,9 @@ class OpenPhase:
     the match's phase duration setting.
     `closes_on_submit` resolves the phase as soon as every actor has submitted, whatever the
     match's early-close setting (a move in a move-by-move game takes effect when it is made).
+    `expects` are the kinds an actor must have sent before early close counts them as done
+    (None: every kind accepted); an optional kind, like a late change of a pregame choice, is
+    accepted but not waited for.
     """
 
     name: str
@@ -57,6 +60,11 @@ class OpenPhase:
     actors: tuple[str, ...]
     seconds: int | None = None
     closes_on_submit: bool = False
+    expects: tuple[str, ...] | None = None
+
+    @property
+    def awaited_kinds(self) -> tuple[str, ...]:
+        return self.accepts if self.expects is None else self.expects
 
 
 @dataclass(frozen=True)

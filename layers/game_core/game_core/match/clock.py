@@ -11,7 +11,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 from game_core.errors import Illegal
-from game_core.games.protocol import Model
+from game_core.games.protocol import Model, OpenPhase
 
 
 def utc(moment: datetime) -> datetime:
@@ -28,6 +28,8 @@ class PhaseClock(Model):
     """1 for the first phase opened in the match, then 2, 3, ...: names repeat in move loops."""
     accepts: tuple[str, ...]
     actors: tuple[str, ...]
+    expects: tuple[str, ...]
+    """The kinds early close waits for from each actor."""
     opened_at: datetime
     deadline: datetime
     closes_on_submit: bool = False
@@ -90,21 +92,14 @@ class PhaseClock(Model):
         return self.model_copy(update={"resolve_requested": True, "version": self.version + 1})
 
 
-def open_clock(
-    name: str,
-    number: int,
-    accepts: tuple[str, ...],
-    actors: tuple[str, ...],
-    now: datetime,
-    seconds: int,
-    closes_on_submit: bool,
-) -> PhaseClock:
+def open_clock(opening: OpenPhase, number: int, now: datetime, seconds: int) -> PhaseClock:
     return PhaseClock(
-        name=name,
+        name=opening.name,
         number=number,
-        accepts=accepts,
-        actors=actors,
+        accepts=opening.accepts,
+        actors=opening.actors,
+        expects=opening.awaited_kinds,
         opened_at=now,
         deadline=now + timedelta(seconds=seconds),
-        closes_on_submit=closes_on_submit,
+        closes_on_submit=opening.closes_on_submit,
     )

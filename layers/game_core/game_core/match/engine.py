@@ -46,13 +46,7 @@ def open_next(match: Match, game: Game, state: Model, now: datetime) -> Match:
         update |= {"phase": None, "status": "finished", "result": game.result(state).to_json()}
     else:
         update["phase"] = open_clock(
-            opening.name,
-            match.phases_resolved + 1,
-            opening.accepts,
-            opening.actors,
-            now,
-            opening.seconds or match.phase_seconds,
-            opening.closes_on_submit,
+            opening, match.phases_resolved + 1, now, opening.seconds or match.phase_seconds
         )
     return match.model_copy(update=update)
 
@@ -114,18 +108,13 @@ def accept(
     return Accepted(kind, submission.model_dump(mode="json"), cost)
 
 
-def everyone_has_submitted(match: Match, submitted: set[str]) -> bool:
-    return match.phase is not None and set(match.phase.actors) <= submitted
-
-
-def closes_early(match: Match, submitted: set[str]) -> bool:
-    """Early close: the match setting, or a phase that closes on its actors' submissions."""
+def closes_early(match: Match, submitted: dict[str, dict[str, Any]]) -> bool:
+    """Early close (the match setting, or a phase that closes on its actors' submissions): every
+    actor has sent every kind the phase waits for."""
     phase = match.phase
-    return (
-        phase is not None
-        and (match.early_close or phase.closes_on_submit)
-        and everyone_has_submitted(match, submitted)
-    )
+    if phase is None or not (match.early_close or phase.closes_on_submit):
+        return False
+    return all(set(phase.expects) <= set(submitted.get(actor, {})) for actor in phase.actors)
 
 
 @dataclass(frozen=True)

@@ -57,8 +57,7 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
         },
     )
     ports.store.put_submission(match, request.player, accepted, event)
-    submitted = set(ports.store.submissions(match.match_id, match.phase.number))
-    if engine.closes_early(match, submitted):
+    if engine.closes_early(match, ports.store.submissions(match.match_id, match.phase.number)):
         request_resolution(ports, match.match_id, reason="every participant who can act has submitted")
     return {
         "accepted": True,

@@ -96,7 +96,9 @@ class CratesGame:
         if state.phase > ROUNDS:
             return None
         kind = TIMELINE[state.phase]
-        return OpenPhase(name=kind.name, accepts=kind.accepts, actors=tuple(state.players))
+        # Round 1 also takes a late change of multipliers, but early close waits only for the round.
+        expects = ("multipliers",) if kind.name == "Pregame" else ("round",)
+        return OpenPhase(name=kind.name, accepts=kind.accepts, actors=tuple(state.players), expects=expects)
 
     # -- submissions ----------------------------------------------------------------------------
 

@@ -1,0 +1,112 @@
+"""Every game and rule set, played to the end by bots on the real ASL executed by moto.
+
+Given a match created through the host-commands handler
+When bots play it through the webhook handler, reading only their own SNS inboxes
+Then the state machine succeeds, the exported record replays to the live result (same bytes
+twice through the CLI), and every message a participant received is exactly their view of the
+state at that moment: nothing else ever left the service.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from game_core.games import registry
+from game_core.match.engine import apply_record, setup_rng
+from game_core.match.model import MatchRecord
+from game_core.match.replay import canonical_json, replay
+
+from local_stack.runner import run_match
+from local_stack.stack import LocalStack
+
+pytestmark = pytest.mark.statemachine
+
+MATCHES = [
+    ("crates", "default", 12),
+    ("palindrome", "mm8", 9),
+    ("palindrome", "mm5", 5),
+    ("abstrac", "row", 2),
+    ("abstrac", "deal", 2),
+]
+
+
+def views_after_each_phase(record: MatchRecord, player: str | None) -> list[dict]:
+    """The player's view at creation and after every resolved phase, rebuilt from the record."""
+    game = registry.load(record.game)
+    state = game.setup(game.Settings.model_validate(record.settings), tuple(record.players), setup_rng(record.seed))
+    views = [game.view(state, player)]
+    for phase in record.phases:
+        state = apply_record(game, state, record.seed, phase)
+        views.append(game.view(state, player))
+    return json.loads(json.dumps(views))
+
+
+@pytest.mark.parametrize(("game_id", "rule_set", "players"), MATCHES, ids=[f"{g}-{r}" for g, r, _ in MATCHES])
+def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tmp_path, game_id, rule_set, players):
+    request = {
+        "game": game_id,
+        "settings": {"rule_set": rule_set},
+        "players": [{"id": f"p{i:02d}"} for i in range(1, players + 1)],
+        "phase_seconds": 8,  # early close ends phases sooner; only mm8's pregame (no submissions) runs out
+        "early_close": True,
+        "seed": 4242,
+    }
+    with LocalStack() as stack:
+        run = run_match(stack, request, timeout=240)
+        exported = stack.host({"command": "export", "match_id": run.match_id})
+
+    assert run.status == "SUCCEEDED"
+    assert all(status == 200 for _, status, _ in run.replies), [r for r in run.replies if r[1] != 200]
+    exported.pop("ok")
+    record = MatchRecord.model_validate(exported)
+    assert record.status == "finished"
+
+    # Replay equals the live result, and the CLI prints the same bytes twice.
+    assert replay(record)["result"] == record.result == run.result
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(exported))
+    outputs = [
+        subprocess.run([sys.executable, "-m", "game_core.cli.replay", str(path)], capture_output=True, check=True).stdout
+        for _ in range(2)
+    ]
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0]) == json.loads(canonical_json(replay(record)))
+
+    # Every announcement is the public view, every private notice the recipient's own view, in order.
+    assert [a["view"] for a in run.announcements] == views_after_each_phase(record, None)
+    for player in record.players:
+        notices = run.private[player]
+        assert all(notice["you"] == player for notice in notices)
+        assert [n["view"] for n in notices] == views_after_each_phase(record, player)
+
+
+def test_palindrome_strings_stay_private_until_the_end():
+    """Given an mm8 match mid-way, no player's strings appear in anything public or in another's view."""
+    game = registry.load("palindrome")
+    players = tuple(f"p{i}" for i in range(1, 8))
+    state = game.setup(game.Settings(), players, random.Random(3))
+    from game_core.games.protocol import Resolution
+
+    from local_stack.bots import bot_for
+
+    bot = bot_for("palindrome")
+    step = 0
+    while (phase := game.open_phase(state)) is not None and "construction" not in phase.name.split()[-1:]:
+        submissions = {}
+        for player in phase.actors:
+            chosen = bot(game.view(state, player), phase, player, random.Random(step))
+            submissions[player] = {k: game.submissions[k].model_validate(v) for k, v in chosen.items()}
+        state = game.resolve(state, Resolution(submissions, random.Random(step)))
+        step += 1
+        public_text = json.dumps(game.view(state, None))
+        for player in players:
+            own = [s for s in game.view(state, player)["private"]["strings"] if len(s) >= 2]
+            for other in players:
+                if other != player:
+                    other_text = json.dumps(game.view(state, other))
+                    assert not any(f'"{s}"' in other_text for s in own), (player, other, own)
+            assert not any(f'"{s}"' in public_text for s in own)
