@@ -54,7 +54,8 @@ def show_result(result: dict[str, Any]) -> None:
     for standing in result["standings"]:
         tied = f" (tied with {', '.join(standing['tied_with'])})" if standing["tied_with"] else ""
         player = standing["player"]
-        marks = " ToL" if player in result["tol"] else " EC" if player in result["ec"] else ""
+        tokens = result["tol_awarded"].get(player, 0)
+        marks = f" ToL x{tokens}" if tokens else " EC" if player in result["ec"] else ""
         say(f"  {standing['place']:>2}. {player}  {standing['score']:>8}{marks}{tied}")
     if result.get("undecided"):
         say(f"  the host decides between: {', '.join(result['undecided'])}")

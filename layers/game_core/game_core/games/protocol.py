@@ -104,6 +104,8 @@ class Result:
     undecided: tuple[str, ...] = ()
     """Players tied across a ToL or EC boundary that the host must decide."""
     details: dict[str, Any] = field(default_factory=dict)
+    tol_awarded: dict[str, int] = field(default_factory=dict)
+    """Tokens of Life per player, where a game gives more than one (empty: one to each in `tol`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,6 +114,7 @@ class Result:
                 for s in self.standings
             ],
             "tol": list(self.tol),
+            "tol_awarded": self.tol_awarded or {player: 1 for player in self.tol},
             "ec": list(self.ec),
             "undecided": list(self.undecided),
             "garnets": dict(sorted(self.garnets.items())),

@@ -345,7 +345,7 @@ def test_a_whole_mm5_match():
         {"place": 2, "player": "A", "score": "17", "tied_with": []},
     ]
     assert (result["tol"], result["ec"], result["undecided"]) == (["B"], ["A"], [])
-    assert result["details"]["tol_awarded"] == {"B": 2}
+    assert result["tol_awarded"] == {"B": 2}
     # A: 5 x 17 = 85 < 4 x 24 = 96, but 85 >= 3 x 24 = 72 -> 3
     assert result["garnets"] == {"A": 3, "B": 5}
 

@@ -53,7 +53,7 @@ def result_of(totals: dict[str, int]):
 def test_a_sole_winner_and_a_sole_last():
     result = result_of({"A": 10, "B": 8, "C": 6, "D": 4, "E": 2, "F": 1})
     assert result["tol"] == ["A"] and result["ec"] == ["F"] and result["undecided"] == []
-    assert result["details"]["tol_awarded"] == {"A": 2}
+    assert result["tol_awarded"] == {"A": 2}
     assert result["garnets"] == {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1, "F": 0}
     assert [(s["place"], s["player"]) for s in result["standings"]] == [
         (1, "A"),
@@ -68,7 +68,7 @@ def test_a_sole_winner_and_a_sole_last():
 def test_a_tie_at_the_top_gives_one_tol_each_and_five_garnets_each():
     result = result_of({"A": 9, "B": 9, "C": 3})
     assert result["tol"] == ["A", "B"]
-    assert result["details"]["tol_awarded"] == {"A": 1, "B": 1}
+    assert result["tol_awarded"] == {"A": 1, "B": 1}
     assert result["garnets"] == {"A": 5, "B": 5, "C": 1}  # 15 >= 9, 15 < 18
     assert result["ec"] == ["C"]
     assert result["standings"][:2] == [

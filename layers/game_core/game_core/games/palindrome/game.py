@@ -349,16 +349,14 @@ def standings_result(
     winners = tuple(p for p in order if totals[p] == top)
     losers = () if bottom == top else tuple(p for p in order if totals[p] == bottom)
     garnets = {p: garnet_award(totals[p], top, p in winners) for p in players}
-    details: dict[str, Any] = {
-        "tol_awarded": {p: 2 if len(winners) == 1 else 1 for p in winners},
-        "totals": dict(totals),
-    }
+    details: dict[str, Any] = {"totals": dict(totals)}
     if final is not None:
         details["strings"] = {p: [s.string for s in final[p]] for p in players}
         details["scores"] = {p: [s.model_dump(mode="json") for s in final[p]] for p in players}
     return Result(
         standings=standings,
         tol=winners,
+        tol_awarded={p: 2 if len(winners) == 1 else 1 for p in winners},
         ec=losers,
         garnets=garnets,
         undecided=losers if len(losers) > 1 else (),
