@@ -147,8 +147,12 @@ def resolve(match: Match, game: Game, submissions: dict[str, dict[str, Any]], no
             )
         )
     }
-    advanced = match.model_copy(update={"phases_resolved": phase.number})
-    return Resolved(open_next(advanced, game, state, now), record, spending)
+    advanced = open_next(match.model_copy(update={"phases_resolved": phase.number}), game, state, now)
+    if phase.paused and advanced.phase is not None:
+        # A phase resolved during the host's pause (a move taken while paused, resolve now):
+        # the match clock stays paused, so the next phase's clock waits for the resume too.
+        advanced = advanced.model_copy(update={"phase": advanced.phase.pause(now)})
+    return Resolved(advanced, record, spending)
 
 
 def apply_record(game: Game, state: Model, seed: int, record: PhaseRecord) -> Model:
