@@ -5,13 +5,27 @@ moto runs Lambda code only in Docker (getmoto/moto#9916), which this machine doe
 included, and expects `(payload, errored, logs)` back; this module replaces exactly that method.
 `install()` refuses any other moto version, and tests/integration/test_lambda_adapter.py fails
 loudly if the seam moves.
+
+It also works around getmoto/moto#10077 (fixed upstream by #10093, not in 5.2.1): the Step
+Functions interpreter deep-copies the state machine, live executions (threads, locks) included,
+at every StartExecution, so a state machine's second execution failed with "cannot pickle
+'_thread.RLock' object" (the second match of a game on one stack). While installed, a state
+machine copies as its definition alone, as the upstream fix does.
+
+And it serializes calls into moto: moto's backends are not thread-safe (DynamoDB's
+TransactWriteItems deep-copies whole tables for its rollback, which fails with "dictionary changed
+size during iteration", or rolls back another thread's writes, when a state machine thread writes
+at the same time as a host command or a submission). One re-entrant lock around moto's request
+handling makes each call atomic; a handler's nested calls run on its own thread, so they re-enter.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import json
 import sys
+import threading
 import traceback
 import uuid
 from collections.abc import Callable
@@ -21,8 +35,11 @@ from pathlib import Path
 from typing import Any
 
 import moto.awslambda.models as lambda_models
+import moto.stepfunctions.models as sfn_models
+from moto.core.botocore_stubber import BotocoreStubber
 
 PINNED_MOTO = "5.2.1"
+MOTO_LOCK = threading.RLock()
 Handler = Callable[[dict[str, Any], Any], Any]
 
 
@@ -85,6 +102,15 @@ class InProcessLambdas:
         return json.dumps(result), False, ""
 
 
+def _copy_without_executions(self: Any, memo: dict[int, Any]) -> Any:
+    """A state machine's deep copy for a new execution: everything but its executions."""
+    clone = object.__new__(type(self))
+    memo[id(self)] = clone
+    for name, value in self.__dict__.items():
+        setattr(clone, name, [] if name == "executions" else copy.deepcopy(value, memo))
+    return clone
+
+
 def install(lambdas: InProcessLambdas) -> Callable[[], None]:
     """Patch moto; returns the function that restores it."""
     installed = version("moto")
@@ -99,8 +125,22 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
         return lambdas.invoke(self.function_name, event)
 
     lambda_models.LambdaFunction._invoke_lambda = invoke_in_process  # type: ignore[method-assign]
+    state_machine = sfn_models.StateMachine
+    had_deepcopy = "__deepcopy__" in vars(state_machine)
+    state_machine.__deepcopy__ = _copy_without_executions  # type: ignore[attr-defined]
+
+    original_call = BotocoreStubber.__call__
+
+    def serialized_call(self: Any, event_name: str, request: Any, **kwargs: Any) -> Any:
+        with MOTO_LOCK:
+            return original_call(self, event_name, request, **kwargs)
+
+    BotocoreStubber.__call__ = serialized_call  # type: ignore[method-assign]
 
     def restore() -> None:
         lambda_models.LambdaFunction._invoke_lambda = original  # type: ignore[method-assign]
+        BotocoreStubber.__call__ = original_call  # type: ignore[method-assign]
+        if not had_deepcopy:
+            del state_machine.__deepcopy__  # type: ignore[attr-defined]
 
     return restore

@@ -60,8 +60,11 @@ def _zip() -> bytes:
 
 
 class LocalStack:
-    def __init__(self, log_level: str = "WARNING") -> None:
+    def __init__(self, log_level: str = "WARNING", games: tuple[str, ...] | None = None) -> None:
         self.log_level = log_level
+        self.games = registry.AVAILABLE if games is None else games
+        """The games whose state machines are created (each takes moto a while to parse)."""
+        self._clients: dict[str, Any] = {}
         self.lambdas = InProcessLambdas()
         self.state_machines: dict[str, str] = {}
         self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
@@ -96,7 +99,10 @@ class LocalStack:
         self._mock.stop()
 
     def client(self, service: str) -> Any:
-        return boto3.client(service, region_name=REGION)
+        """One client per service (boto3 clients are thread-safe, and slow to make)."""
+        if service not in self._clients:
+            self._clients[service] = boto3.client(service, region_name=REGION)
+        return self._clients[service]
 
     def _create_resources(self) -> None:
         dynamodb = self.client("dynamodb")
@@ -124,7 +130,7 @@ class LocalStack:
                 Code={"ZipFile": _zip()},
             )["FunctionArn"]
         sfn = self.client("stepfunctions")
-        for game_id in registry.AVAILABLE:
+        for game_id in self.games:
             definition = (ROOT / "statemachines" / f"{game_id}.asl.json").read_text()
             definition = definition.replace("${PhaseStepFunctionArn}", functions["PhaseStepFunction"])
             self.state_machines[game_id] = sfn.create_state_machine(

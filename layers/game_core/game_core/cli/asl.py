@@ -84,7 +84,9 @@ def definition(game: Game) -> dict[str, Any]:
     names = phase_names(game)
     current = {"step": "current", "match_id.$": "$.match_id"}
     states: dict[str, Any] = {
-        "Start": step("Read the match's open phase", current, "Next phase"),
+        # Through "Due?": a host act made before the machine first waited (resolve now, cancel)
+        # must not be left waiting for the whole phase.
+        "Start": step("Read the match's open phase", current, "Due?"),
         "Next phase": {
             "Type": "Choice",
             "Choices": [{"Variable": "$.phase", "StringEquals": name, "Next": name} for name in names]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game_core.errors import NotOpen
+from game_core.errors import Conflict, NotOpen
 from game_core.match.clock import PhaseClock
 from game_core.match.model import Match
 from game_core.service.notices import clock_notice, open_phase_summary
@@ -66,15 +66,32 @@ def resume(ports: Ports, match_id: str) -> dict[str, Any]:
     return _change_clock(ports, match_id, "resumed", lambda clock: clock.resume(now), {}, "the match resumes")
 
 
-def request_resolution(ports: Ports, match_id: str, reason: str) -> dict[str, Any]:
-    """Resolve the open phase now (host) or at once because everyone has submitted (early close)."""
+def request_resolution(
+    ports: Ports, match_id: str, reason: str, phase_number: int | None = None
+) -> dict[str, Any]:
+    """Resolve the open phase now (host) or at once because everyone has submitted (early close).
 
-    match = ports.store.get(match_id)
-    if _running(match).resolve_requested:  # asking twice changes nothing
-        return {"match_id": match_id, "status": match.status, "open": open_phase_summary(match)}
-    return _change_clock(
-        ports, match_id, "resolve_requested", PhaseClock.request_resolution, {"reason": reason}, None
-    )
+    `phase_number` (early close) asks only for that phase: if it has resolved meanwhile, the phase
+    open now is not touched. A concurrent change (another submitter's request, a host act) is
+    read again rather than reported: the request is made against the match as it is."""
+    for _attempt in range(5):
+        match = ports.store.get(match_id)
+        unchanged = {"match_id": match_id, "status": match.status, "open": open_phase_summary(match)}
+        phase = match.phase
+        over = match.status != "running" or phase is None or phase.number != phase_number
+        if phase_number is not None and over:
+            return unchanged  # that phase is over (resolved, or the match ended or was cancelled)
+        clock = _running(match)
+        if clock.resolve_requested:  # asking twice changes nothing
+            return unchanged
+        event = Event("resolve_requested", ports.clock.now(), {"reason": reason})
+        try:
+            saved = ports.store.save_clock(match, clock.request_resolution(), event)
+        except Conflict:
+            continue
+        _wake(ports, match_id)
+        return {"match_id": match_id, "status": saved.status, "open": open_phase_summary(saved)}
+    raise Conflict(f"match {match_id} kept changing; try again")
 
 
 def resolve_now(ports: Ports, match_id: str) -> dict[str, Any]:

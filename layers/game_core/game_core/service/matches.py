@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from game_core.errors import Illegal
+from pydantic import ValidationError
+
+from game_core.errors import Illegal, Malformed
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import iso
@@ -24,7 +26,13 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         reasons.append(f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(ids)}")
     if reasons:
         raise Illegal("the match cannot be created", reasons)
-    settings = game.Settings.model_validate(request.settings)
+    try:
+        settings = game.Settings.model_validate(request.settings)
+    except ValidationError as error:
+        raise Malformed(
+            f"the {game.title} settings are malformed",
+            [f"settings.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()],
+        ) from None
     secrets = {p.id: ports.ids.secret() for p in request.players}
     now = ports.clock.now()
     balances = ports.store.balances(tuple(ids))

@@ -58,7 +58,12 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
     )
     ports.store.put_submission(match, request.player, accepted, event)
     if engine.closes_early(match, ports.store.submissions(match.match_id, match.phase.number)):
-        request_resolution(ports, match.match_id, reason="every participant who can act has submitted")
+        request_resolution(
+            ports,
+            match.match_id,
+            reason="every participant who can act has submitted",
+            phase_number=match.phase.number,
+        )
     return {
         "accepted": True,
         "match_id": match.match_id,
