@@ -1,0 +1,264 @@
+"""Fixtures shared by the integration and state machine tests.
+
+`stack` is a whole local stack per test (moto as AWS, the committed ASL on moto's Step Functions
+interpreter, the real handlers in-process). `crates_match(...)` creates a Pushing Crates match
+through the host-commands handler and returns a `CratesMatch` that talks to it the way the host
+and the players would: host commands, webhook submissions, status, export.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EVENTS = ROOT / "events"
+SAMPLE_MATCH_ID = "m-0123456789ab"
+"""The match id the sample events in events/ carry; tests put a live one in its place."""
+
+PREGAME, ROUND = "multipliers", "round"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "log_level(level): the POWERTOOLS_LOG_LEVEL of the test's stack")
+
+
+def push(crate: str, direction: str = "right", times: int = 1) -> list[dict[str, str]]:
+    """`times` pushes of one crate in one direction, as a round submission lists them."""
+    return [{"crate": crate, "direction": direction} for _ in range(times)]
+
+
+def load_event(name: str, match_id: str | None = None) -> dict[str, Any]:
+    """A sample event from events/, with the sample match id replaced by a live one."""
+    text = (EVENTS / name).read_text(encoding="utf-8")
+    if match_id is not None:
+        text = text.replace(SAMPLE_MATCH_ID, match_id)
+    event: dict[str, Any] = json.loads(text)
+    return event
+
+
+def wait_until(check: Callable[[], Any], timeout: float, what: str, interval: float = 0.05) -> Any:
+    """Poll `check` until it returns something truthy; fail naming `what` after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+@dataclass
+class CratesMatch:
+    """A live Pushing Crates match on the local stack, seen from the host's and players' side."""
+
+    stack: Any
+    match_id: str
+    secrets: dict[str, str]
+    players: list[str]
+    created: dict[str, Any]
+    replies: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+
+    # -- players -------------------------------------------------------------------------------
+
+    def submit(
+        self,
+        player: str,
+        phase: str,
+        kind: str,
+        submission: Any,
+        *,
+        secret: str | None = None,
+        delivery_id: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        body = {"phase": phase, "kind": kind, "submission": submission}
+        return self.post(player, body, secret=secret, delivery_id=delivery_id)
+
+    def post(
+        self,
+        player: str,
+        body: dict[str, Any] | str,
+        *,
+        secret: str | None = None,
+        delivery_id: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """POST a raw body through the webhook handler, as API Gateway would."""
+        secret = self.secrets.get(player, "no-secret") if secret is None else secret
+        status, reply = self.stack.submit(
+            self.match_id, player, secret, body, delivery_id or uuid.uuid4().hex
+        )
+        self.replies.append((player, status, reply))
+        return status, reply
+
+    def multipliers(self, player: str, values: list[int], phase: str = "Pregame") -> tuple[int, dict]:
+        return self.submit(player, phase, PREGAME, {"multipliers": values})
+
+    def turn(self, player: str, phase: str, pushes: list[dict[str, str]], ground: str) -> tuple[int, dict]:
+        return self.submit(player, phase, ROUND, {"pushes": pushes, "ground": ground})
+
+    # -- the host ------------------------------------------------------------------------------
+
+    def host(self, command: str, **fields: Any) -> dict[str, Any]:
+        return self.stack.host({"command": command, "match_id": self.match_id, **fields})
+
+    def status(self) -> dict[str, Any]:
+        reply = self.host("status")
+        assert reply["ok"], reply
+        return reply
+
+    def export(self) -> dict[str, Any]:
+        reply = self.host("export")
+        assert reply.pop("ok"), reply
+        return reply
+
+    def wait_resolved(self, count: int, timeout: float = 15) -> dict[str, Any]:
+        """Wait until `count` phases have resolved (or the match ended); the status then.
+
+        A resolution is one DynamoDB transaction, but moto applies its items one by one, so the
+        match can read as resolved before the rest is written; the event log entries come last,
+        so wait for those too."""
+
+        def settled() -> dict[str, Any] | None:
+            status = self.status()
+            if status["phases_resolved"] < count and status["status"] == "running":
+                return None
+            kinds = [event.type for event in self.events()]
+            if kinds.count("phase_resolved") < min(count, status["phases_resolved"]):
+                return None
+            if status["status"] == "finished" and "finished" not in kinds:
+                return None
+            return status
+
+        status: dict[str, Any] = wait_until(settled, timeout, f"{count} resolved phases of {self.match_id}")
+        return status
+
+    def resolve_now(self, timeout: float = 15) -> dict[str, Any]:
+        """The host resolves the open phase now; returns the status once it has resolved."""
+        before = self.status()["phases_resolved"]
+        reply = self.host("resolve_now")
+        assert reply["ok"], reply
+        return self.wait_resolved(before + 1, timeout)
+
+    # -- what the service keeps ------------------------------------------------------------------
+
+    @property
+    def ports(self) -> Any:
+        from game_core.aws.wiring import ports_from_environment
+
+        return ports_from_environment()
+
+    def events(self, kind: str | None = None) -> list[Any]:
+        return [event for event in self.ports.store.events(self.match_id) if kind in (None, event.type)]
+
+    def stored_submissions(self, number: int) -> dict[str, dict[str, Any]]:
+        submissions: dict[str, dict[str, Any]] = self.ports.store.submissions(self.match_id, number)
+        return submissions
+
+    def execution(self) -> dict[str, Any]:
+        description: dict[str, Any] = self.stack.execution(self.match_id, "crates")
+        return description
+
+    def wait_for_execution(self, timeout: float = 30) -> str:
+        status: str = self.stack.wait_for_execution(self.match_id, "crates", timeout=timeout)
+        return status
+
+
+def crates_request(
+    players: int | list[str] = 4,
+    *,
+    phase_seconds: int = 3600,
+    early_close: bool = False,
+    seed: int = 7,
+    garnets: dict[str, int] | None = None,
+    paused_wait_seconds: int | None = None,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The host's settings file for a Pushing Crates match (players p1..pN or the ids given)."""
+    ids = [f"p{i}" for i in range(1, players + 1)] if isinstance(players, int) else list(players)
+    garnets = garnets or {}
+    request: dict[str, Any] = {
+        "game": "crates",
+        "settings": settings or {},
+        "players": [{"id": p, **({"garnets": garnets[p]} if p in garnets else {})} for p in ids],
+        "phase_seconds": phase_seconds,
+        "early_close": early_close,
+        "seed": seed,
+    }
+    if paused_wait_seconds is not None:
+        request["paused_wait_seconds"] = paused_wait_seconds
+    return request
+
+
+def _end_running_executions(stack: Any) -> None:
+    """End what a test left running, so no interpreter thread outlives its stack: cancel the
+    match (the service's own way out), or stop the execution if that does not end it."""
+    sfn = stack.client("stepfunctions")
+    for arn in stack.state_machines.values():
+        for execution in sfn.list_executions(stateMachineArn=arn, statusFilter="RUNNING")["executions"]:
+            stack.host({"command": "cancel", "match_id": execution["name"]})
+            for _ in range(20):
+                if sfn.describe_execution(executionArn=execution["executionArn"])["status"] != "RUNNING":
+                    break
+                time.sleep(0.05)
+            else:
+                sfn.stop_execution(executionArn=execution["executionArn"])
+
+
+@pytest.fixture
+def stack(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh local stack for one test; the process environment is restored afterwards."""
+    from game_core.aws.wiring import ports_from_environment
+
+    from local_stack.stack import LocalStack
+
+    marker = request.node.get_closest_marker("log_level")
+    level = marker.args[0] if marker else "WARNING"
+    saved = dict(os.environ)
+    try:
+        with LocalStack(log_level=level, games=("crates",)) as local:
+            # A Powertools logger keeps the level it was first configured with in this process
+            # (one Lambda container would never see two); give this stack's its own.
+            for logger in logging.Logger.manager.loggerDict.values():
+                if isinstance(logger, logging.Logger) and getattr(logger, "powertools_handler", None):
+                    logger.setLevel(level)
+            try:
+                yield local
+            finally:
+                _end_running_executions(local)
+    finally:
+        ports_from_environment.cache_clear()
+        os.environ.clear()
+        os.environ.update(saved)
+        time.tzset()
+
+
+@pytest.fixture
+def crates_match(stack: Any) -> Callable[..., CratesMatch]:
+    """Create a Pushing Crates match: `crates_match(4, phase_seconds=2, early_close=True, ...)`.
+
+    The default phase lasts an hour, so nothing resolves unless a test asks (resolve now) or
+    shortens it."""
+
+    def create(players: int | list[str] = 4, **options: Any) -> CratesMatch:
+        request = crates_request(players, **options)
+        created = stack.host({"command": "create", "match": request})
+        assert created["ok"], created
+        return CratesMatch(
+            stack=stack,
+            match_id=created["match_id"],
+            secrets=created["secrets"],
+            players=[p["id"] for p in request["players"]],
+            created=created,
+        )
+
+    return create

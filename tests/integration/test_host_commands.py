@@ -1,0 +1,344 @@
+"""Host commands and state machine steps fed from the sample events in events/ (the AWS console's
+test events), through the real handlers on moto; refusals name what is wrong."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from conftest import EVENTS, SAMPLE_MATCH_ID, crates_request, load_event, wait_until
+
+SAMPLE_PLAYERS = ["ada", "bo", "cy", "di", "ed"]
+HOST_COMMANDS = ["create", "status", "extend", "pause", "resume", "resolve_now", "cancel", "export"]
+
+
+def parse(moment: str) -> datetime:
+    return datetime.fromisoformat(moment.replace("Z", "+00:00"))
+
+
+def create_sample(stack) -> dict:
+    created = stack.host(load_event("host_create.json"))
+    assert created["ok"], created
+    return created
+
+
+def events_of(match_id: str, kind: str) -> list:
+    from game_core.aws.wiring import ports_from_environment
+
+    return [event for event in ports_from_environment().store.events(match_id) if event.type == kind]
+
+
+def test_there_is_a_sample_event_for_every_host_command_step_and_the_webhook() -> None:
+    names = {path.name for path in Path(EVENTS).glob("*.json")}
+    expected = {f"host_{command}.json" for command in HOST_COMMANDS}
+    expected |= {"submit_webhook.json", "phase_step_current.json", "phase_step_wait.json"}
+    expected |= {"phase_step_resolve.json"}
+    assert expected <= names
+    for name in sorted(names - {"host_create.json"}):
+        assert SAMPLE_MATCH_ID in (EVENTS / name).read_text(), f"{name} does not name the sample match"
+
+
+@pytest.mark.parametrize("command", HOST_COMMANDS[1:])
+def test_every_sample_host_event_is_accepted_for_a_live_match(stack, command) -> None:
+    # Given a match created from the sample create event
+    created = create_sample(stack)
+    if command == "resume":
+        stack.host(load_event("host_pause.json", created["match_id"]))
+
+    # When the sample event for the command is sent with the live match's id
+    reply = stack.host(load_event(f"host_{command}.json", created["match_id"]))
+
+    # Then the handler accepts it
+    assert reply["ok"] is True, reply
+    assert reply["match_id"] == created["match_id"]
+
+
+def test_create_from_the_sample_event(stack) -> None:
+    created = create_sample(stack)
+
+    assert re.fullmatch(r"m-[0-9a-f]{12}", created["match_id"])
+    assert sorted(created["secrets"]) == sorted(SAMPLE_PLAYERS)
+    assert len(set(created["secrets"].values())) == len(SAMPLE_PLAYERS)
+    opened = created["open"]
+    assert (opened["phase"], opened["number"], opened["paused"]) == ("Pregame", 1, False)
+    assert opened["accepts"] == ["multipliers"]
+    assert opened["actors"] == SAMPLE_PLAYERS
+    # The sample's phase lasts 86400 s from creation.
+    (event,) = events_of(created["match_id"], "created")
+    assert parse(opened["deadline"]) - event.at.replace(microsecond=0) == timedelta(seconds=86400)
+    assert event.data == {"game": "crates", "players": SAMPLE_PLAYERS}
+    # The state machine for the match is running.
+    assert stack.execution(created["match_id"], "crates")["status"] == "RUNNING"
+
+
+def test_the_webhook_secrets_are_stored_only_as_hashes(stack) -> None:
+    created = create_sample(stack)
+    items = stack.client("dynamodb").scan(TableName="matches")["Items"]
+    stored = json.dumps(items)
+    for secret in created["secrets"].values():
+        assert secret not in stored
+
+
+def test_status_from_the_sample_event(stack) -> None:
+    created = create_sample(stack)
+
+    status = stack.host(load_event("host_status.json", created["match_id"]))
+
+    assert status["status"] == "running"
+    assert status["phases_resolved"] == 0
+    assert status["open"] == created["open"]
+    assert status["submitted"] == []
+    assert status["waiting_for"] == SAMPLE_PLAYERS
+
+
+def test_extend_from_the_sample_event_moves_the_deadline_by_its_seconds(stack) -> None:
+    created = create_sample(stack)
+    event = load_event("host_extend.json", created["match_id"])
+
+    reply = stack.host(event)
+
+    moved = parse(reply["open"]["deadline"]) - parse(created["open"]["deadline"])
+    assert moved == timedelta(seconds=event["seconds"]) == timedelta(seconds=3600)
+    (extended,) = events_of(created["match_id"], "extended")
+    assert extended.data == {"seconds": 3600}
+
+
+def test_pause_and_resume_from_the_sample_events(stack) -> None:
+    created = create_sample(stack)
+    match_id = created["match_id"]
+
+    paused = stack.host(load_event("host_pause.json", match_id))
+    assert paused["open"]["paused"] is True
+    resumed = stack.host(load_event("host_resume.json", match_id))
+    assert resumed["open"]["paused"] is False
+
+    # The deadline moved by exactly the time the clock stood still.
+    (pause,) = events_of(match_id, "paused")
+    (resume,) = events_of(match_id, "resumed")
+    stood_still = resume.at.replace(microsecond=0) - pause.at.replace(microsecond=0)
+    assert parse(resumed["open"]["deadline"]) - parse(created["open"]["deadline"]) == stood_still
+
+
+def test_resolve_now_from_the_sample_event_resolves_the_open_phase(stack) -> None:
+    created = create_sample(stack)
+    match_id = created["match_id"]
+
+    stack.host(load_event("host_resolve_now.json", match_id))
+
+    status = wait_until(
+        lambda: (s := stack.host({"command": "status", "match_id": match_id}))["phases_resolved"] == 1 and s,
+        10,
+        "the pregame to resolve",
+    )
+    assert status["open"]["phase"] == "Round 1"
+    assert status["open"]["accepts"] == ["round", "multipliers"]
+
+
+def test_cancel_from_the_sample_event_ends_the_match_and_its_execution(stack) -> None:
+    created = create_sample(stack)
+    match_id = created["match_id"]
+
+    reply = stack.host(load_event("host_cancel.json", match_id))
+
+    assert reply["status"] == "cancelled"
+    assert stack.wait_for_execution(match_id, "crates", timeout=10) == "SUCCEEDED"
+    assert stack.host({"command": "status", "match_id": match_id})["status"] == "cancelled"
+
+
+def test_export_from_the_sample_event(stack) -> None:
+    created = create_sample(stack)
+
+    record = stack.host(load_event("host_export.json", created["match_id"]))
+
+    assert record.pop("ok") is True
+    assert record["match_id"] == created["match_id"]
+    assert (record["game"], record["status"], record["phases"]) == ("crates", "running", [])
+    assert record["players"] == SAMPLE_PLAYERS
+    # Only di brought garnets (2); a player the service has never seen starts at 0.
+    assert record["starting_garnets"] == {"ada": 0, "bo": 0, "cy": 0, "di": 2, "ed": 0}
+    assert isinstance(record["seed"], int)
+
+
+# -- the state machine's steps, fed from their sample events ---------------------------------------
+
+
+def test_the_current_step_reports_the_open_phase(stack) -> None:
+    created = create_sample(stack)
+
+    progress = stack.invoke("PhaseStepFunction", load_event("phase_step_current.json", created["match_id"]))
+
+    assert progress["match_id"] == created["match_id"]
+    assert (progress["phase"], progress["phase_number"], progress["due"]) == ("Pregame", 1, False)
+    # It waits until the deadline, a day away.
+    assert 86_300 < progress["wait_seconds"] <= 86_400
+
+
+def test_the_resolve_step_resolves_once_however_often_it_is_retried(stack) -> None:
+    created = create_sample(stack)
+    match_id = created["match_id"]
+    event = load_event("phase_step_resolve.json", match_id)
+    assert event["phase_number"] == 1
+
+    first = stack.invoke("PhaseStepFunction", event)
+    retried = stack.invoke("PhaseStepFunction", event)
+
+    assert (first["phase"], first["phase_number"]) == ("Round 1", 2)
+    assert retried == first
+    assert len(events_of(match_id, "phase_resolved")) == 1
+    record = stack.host({"command": "export", "match_id": match_id})
+    assert [phase["name"] for phase in record["phases"]] == ["Pregame"]
+
+
+def test_the_wait_step_keeps_the_token_only_for_the_clock_it_waited_on(stack) -> None:
+    from game_core.aws.wiring import ports_from_environment
+
+    created = create_sample(stack)
+    match_id = created["match_id"]
+    store = ports_from_environment().store
+    machine_token = wait_until(lambda: store.task_token(match_id), 10, "the state machine to wait")
+    event = load_event("phase_step_wait.json", match_id)
+    try:
+        # The clock is at version 0: the sample's token is kept (it stands in for the machine's).
+        assert stack.invoke("PhaseStepFunction", event) == {}
+        assert store.task_token(match_id) == event["token"]
+
+        # A wait computed against an older clock leaves the stored token alone, and the stale
+        # token it wakes is ignored (Step Functions no longer knows it).
+        stale = event | {"clock_version": 5, "token": "another-stale-token"}
+        assert stack.invoke("PhaseStepFunction", stale) == {}
+        assert store.task_token(match_id) == event["token"]
+    finally:
+        stack.invoke("PhaseStepFunction", event | {"token": machine_token})
+
+
+# -- refusals: malformed (the command cannot be read) vs illegal (not allowed now) ------------------
+
+
+def _live(stack) -> str:
+    return str(create_sample(stack)["match_id"])
+
+
+REFUSED = [
+    # (what is sent, error, words every reason list must contain)
+    pytest.param(
+        {"command": "launch", "match_id": "@"}, "Malformed", ["command", "launch"], id="unknown-command"
+    ),
+    pytest.param({"command": "status"}, "Malformed", ["match_id", "Field required"], id="no-match-id"),
+    pytest.param(
+        {"command": "extend", "match_id": "@"},
+        "Malformed",
+        ["seconds", "Field required"],
+        id="extend-no-seconds",
+    ),
+    pytest.param(
+        {"command": "extend", "match_id": "@", "seconds": 0},
+        "Malformed",
+        ["seconds", "greater than 0"],
+        id="extend-zero",
+    ),
+    pytest.param(
+        {"command": "extend", "match_id": "@", "seconds": "soon"},
+        "Malformed",
+        ["seconds", "integer"],
+        id="extend-text",
+    ),
+    pytest.param(
+        {"command": "pause", "match_id": "@", "force": True},
+        "Malformed",
+        ["force", "Extra"],
+        id="extra-field",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(["a b", "c"])},
+        "Malformed",
+        ["players.0.id"],
+        id="bad-player-id",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(2) | {"phase_seconds": 0}},
+        "Malformed",
+        ["phase_seconds"],
+        id="zero-phase",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(2, settings={"rule_set": "mm5"})},
+        "Malformed",
+        ["settings.rule_set", "'default'"],
+        id="unknown-rule-set",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(2, settings={"lots": ["p1", "p2"]})},
+        "Malformed",
+        ["lots"],
+        id="unknown-setting",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(2) | {"game": "chess"}},
+        "UnknownGame",
+        ["chess"],
+        id="unknown-game",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(1)},
+        "Illegal",
+        ["2 to 16 players, not 1"],
+        id="one-player",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(["p1", "p1"])},
+        "Illegal",
+        ["unique"],
+        id="duplicate-players",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(2, settings={"lot": ["p1", "p9"]})},
+        "Illegal",
+        ["lot", "every player"],
+        id="lot-not-the-players",
+    ),
+    pytest.param(
+        {"command": "status", "match_id": "m-doesnotexist"},
+        "NotFound",
+        ["m-doesnotexist"],
+        id="no-such-match",
+    ),
+    pytest.param({"command": "resume", "match_id": "@"}, "Illegal", ["not paused"], id="resume-unpaused"),
+]
+
+
+@pytest.mark.parametrize(("command", "error", "words"), REFUSED)
+def test_a_refused_command_names_what_is_wrong(stack, command, error, words) -> None:
+    if command.get("match_id") == "@":
+        command = command | {"match_id": _live(stack)}
+
+    reply = stack.host(command)
+
+    assert reply["ok"] is False
+    assert reply["error"] == error, reply
+    said = " ".join([reply["message"], *reply["reasons"]])
+    for word in words:
+        assert word in said, f"{word!r} not in {said!r}"
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "error", "words"),
+    [
+        ("pause", "pause", "Illegal", ["already paused"]),
+        ("cancel", "extend", "NotOpen", ["cancelled"]),
+        ("cancel", "cancel", "NotOpen", ["cancelled"]),
+        ("cancel", "resolve_now", "NotOpen", ["cancelled"]),
+    ],
+)
+def test_a_command_that_the_match_state_forbids_is_illegal_or_not_open(
+    stack, first, then, error, words
+) -> None:
+    match_id = _live(stack)
+    assert stack.host(load_event(f"host_{first}.json", match_id))["ok"]
+
+    reply = stack.host(load_event(f"host_{then}.json", match_id))
+
+    assert (reply["ok"], reply["error"]) == (False, error), reply
+    assert all(word in reply["message"] for word in words), reply

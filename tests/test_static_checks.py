@@ -1,0 +1,194 @@
+"""Checks on what is deployed and on the code's shape: the template and the ASL lint clean, the
+committed ASL (and the template's state machines) are what the generator writes, and imports go
+one way: `games` and `match` import nothing of AWS and nothing of the layers above them."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+from game_core.cli import asl
+from game_core.games import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+LAYER = ROOT / "layers" / "game_core" / "game_core"
+ASL_FILES = sorted((ROOT / "statemachines").glob("*.asl.json"))
+FORBIDDEN = (
+    "boto3",
+    "botocore",
+    "moto",
+    "aws_lambda_powertools",
+    "game_core.aws",
+    "game_core.service",
+    "game_core.cli",
+)
+"""What the pure layers must never import."""
+
+
+class CfnLoader(yaml.SafeLoader):
+    """YAML with CloudFormation's short tags kept as {"!Tag": value}."""
+
+
+def _tagged(loader: yaml.Loader, suffix: str, node: yaml.Node) -> dict:
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)
+    return {f"!{suffix}": value}
+
+
+CfnLoader.add_multi_constructor("!", _tagged)
+
+
+def template() -> dict:
+    loaded: dict = yaml.load((ROOT / "template.yaml").read_text(encoding="utf-8"), Loader=CfnLoader)
+    return loaded
+
+
+# -- lint -------------------------------------------------------------------------------------------
+
+
+def test_cfn_lint_passes_on_the_template() -> None:
+    run = subprocess.run(
+        [BIN / "cfn-lint", str(ROOT / "template.yaml")], capture_output=True, text=True, cwd=ROOT
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_there_is_an_asl_file_for_every_available_game() -> None:
+    assert [path.name for path in ASL_FILES] == sorted(f"{game}.asl.json" for game in registry.AVAILABLE)
+
+
+@pytest.mark.parametrize("path", ASL_FILES, ids=[path.stem for path in ASL_FILES])
+def test_statelint_passes_on_the_asl(path: Path) -> None:
+    run = subprocess.run([BIN / "statelint", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip() == "", run.stdout
+
+
+# -- generated files are committed as generated ----------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", registry.AVAILABLE)
+def test_the_committed_asl_is_what_the_generator_writes(game_id: str) -> None:
+    committed = asl.asl_path(ROOT, game_id).read_text(encoding="utf-8")
+    assert committed == asl.render(game_id), f"statemachines/{game_id}.asl.json is stale: run match-asl"
+
+
+def test_match_asl_check_passes() -> None:
+    run = subprocess.run([BIN / "match-asl", "--check", "--root", str(ROOT)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+def test_every_phase_of_every_rule_set_is_a_state() -> None:
+    for game_id in registry.AVAILABLE:
+        game = registry.load(game_id)
+        states = json.loads(asl.render(game_id))["States"]
+        for rule_set in asl.rule_sets(game):
+            for kind in game.timeline(game.Settings.model_validate({"rule_set": rule_set})):
+                assert states[kind.name]["Resource"].endswith("waitForTaskToken"), (game_id, kind.name)
+
+
+# -- the template deploys exactly the available games -----------------------------------------------
+
+
+def test_the_template_has_one_state_machine_per_available_game() -> None:
+    # (The Games parameter that once listed them gave way to a block match-asl writes from the
+    # registry; this checks the result, whatever writes it.)
+    resources = template()["Resources"]
+    machines = {
+        name: resource["Properties"]
+        for name, resource in resources.items()
+        if resource["Type"] == "AWS::Serverless::StateMachine"
+    }
+    games = [
+        properties["DefinitionUri"].removeprefix("statemachines/").removesuffix(".asl.json")
+        for properties in machines.values()
+    ]
+    assert games == list(registry.AVAILABLE)
+    for properties, game_id in zip(machines.values(), games, strict=True):
+        # The workflow adapter finds a game's machine as <STATE_MACHINE_ARN_PREFIX><game id>.
+        assert properties["Name"] == {"!Sub": f"${{AWS::StackName}}-{game_id}"}
+        assert properties["DefinitionSubstitutions"] == {
+            "PhaseStepFunctionArn": {"!GetAtt": "PhaseStepFunction.Arn"}
+        }
+    prefix = template()["Globals"]["Function"]["Environment"]["Variables"]["STATE_MACHINE_ARN_PREFIX"]
+    assert prefix["!Sub"].endswith(":stateMachine:${AWS::StackName}-")
+
+
+# -- import direction ---------------------------------------------------------------------------------
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+            names += [f"{node.module}.{alias.name}" for alias in node.names]
+    return names
+
+
+PURE_FILES = sorted([*(LAYER / "games").rglob("*.py"), *(LAYER / "match").rglob("*.py")])
+
+
+@pytest.mark.parametrize("path", PURE_FILES, ids=[str(p.relative_to(LAYER)) for p in PURE_FILES])
+def test_games_and_match_import_nothing_of_aws_or_the_layers_above(path: Path) -> None:
+    bad = [name for name in _imports(path) if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
+    assert bad == [], f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_importing_every_game_and_the_match_layer_loads_nothing_of_aws() -> None:
+    # The same contract at run time: whatever the imports pull in transitively.
+    modules = [
+        "game_core.match.engine",
+        "game_core.match.replay",
+        "game_core.match.clock",
+        "game_core.match.model",
+    ]
+    modules += [f"game_core.games.{game_id}" for game_id in registry.AVAILABLE]
+    script = textwrap.dedent(
+        f"""
+        import importlib, json, sys
+        for name in {modules!r}:
+            importlib.import_module(name)
+        print(json.dumps(sorted(sys.modules)))
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    loaded = json.loads(run.stdout)
+    bad = [name for name in loaded if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
+    assert bad == []
+
+
+def test_the_registry_imports_a_game_only_when_it_is_used() -> None:
+    script = textwrap.dedent(
+        """
+        import json, sys
+        from game_core.games import registry
+        before = sorted(m for m in sys.modules if m.startswith("game_core.games."))
+        registry.load("crates")
+        after = sorted(m for m in sys.modules if m.startswith("game_core.games."))
+        print(json.dumps([before, after]))
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    before, after = json.loads(run.stdout)
+    assert not any(
+        name.startswith(tuple(f"game_core.games.{g}" for g in registry.GAME_IDS)) for name in before
+    )
+    assert "game_core.games.crates" in after
+    assert not any(
+        name.startswith(("game_core.games.palindrome", "game_core.games.abstrac")) for name in after
+    )
