@@ -35,7 +35,10 @@ class Seat:
         self.acted.add(opened["number"])
         phase = OpenPhase(opened["phase"], tuple(opened["accepts"]), tuple(opened["actors"]))
         chosen = self.choose(notice["view"], phase, self.player, self.rng)
-        return [{"phase": phase.name, "kind": kind, "submission": body} for kind, body in chosen.items()]
+        return [
+            {"phase": phase.name, "number": opened["number"], "kind": kind, "submission": body}
+            for kind, body in chosen.items()
+        ]
 
 
 @dataclass

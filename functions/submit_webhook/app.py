@@ -39,6 +39,8 @@ idempotency = IdempotencyConfig(
 class SubmissionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     phase: str
+    number: int | None = None
+    """The phase's number from the notice that opened it; pins a move to that opening."""
     kind: str
     submission: Any
 
@@ -74,7 +76,7 @@ def post_submission(match_id: str, player_id: str) -> Response:
             [f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in error.errors()],
         ) from None
     request = SubmissionRequest(
-        match_id, player_id, body.phase, body.kind, body.submission, channel="webhook"
+        match_id, player_id, body.phase, body.kind, body.submission, channel="webhook", phase_number=body.number
     )
     logger.info("submission", extra={"match_id": match_id, "player": player_id, "kind": body.kind})
     return _reply(200, submit_by_webhook(ports_from_environment(), request, secret))

@@ -223,6 +223,19 @@ class DynamoMatchStore:
             result[item["player"]] = kinds
         return result
 
+    def stop_accepting(self, match_id: str, phase_number: int) -> None:
+        try:
+            self.client.update_item(
+                TableName=self.table,
+                Key=_match_key(match_id),
+                UpdateExpression="SET accepting = :no",
+                ConditionExpression="phase_number = :n",
+                ExpressionAttributeValues=_item({":no": False, ":n": phase_number}),
+            )
+        except ClientError as error:
+            if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise  # else the phase has moved on: nothing to close
+
     def save_clock(
         self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False
     ) -> Match:

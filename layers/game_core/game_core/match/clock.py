@@ -37,6 +37,8 @@ class PhaseClock(Model):
     paused_seconds: int = 0
     extension_seconds: int = 0
     resolve_requested: bool = False
+    closed_at: datetime | None = None
+    """When early close or the host's "resolve now" closed the phase: its time stops there."""
     version: int = 0
 
     @property
@@ -56,8 +58,9 @@ class PhaseClock(Model):
         return max(1, math.ceil((self.deadline - now).total_seconds()))
 
     def elapsed_seconds(self, now: datetime) -> int:
-        paused_now = (now - self.paused_at).total_seconds() if self.paused_at else 0
-        return int((now - self.opened_at).total_seconds() - self.paused_seconds - paused_now)
+        end = min(now, self.closed_at) if self.closed_at else now
+        paused_now = (end - self.paused_at).total_seconds() if self.paused_at and self.paused_at < end else 0
+        return int((end - self.opened_at).total_seconds() - self.paused_seconds - paused_now)
 
     def extend(self, seconds: int) -> PhaseClock:
         if seconds <= 0:
@@ -88,8 +91,8 @@ class PhaseClock(Model):
             }
         )
 
-    def request_resolution(self) -> PhaseClock:
-        return self.model_copy(update={"resolve_requested": True, "version": self.version + 1})
+    def request_resolution(self, now: datetime) -> PhaseClock:
+        return self.model_copy(update={"resolve_requested": True, "closed_at": now, "version": self.version + 1})
 
 
 def open_clock(opening: OpenPhase, number: int, now: datetime, seconds: int) -> PhaseClock:

@@ -81,15 +81,22 @@ def accept(
     payload: Any,
     garnets: int,
     now: datetime,
+    phase_number: int | None = None,
 ) -> Accepted:
-    """Validate one submission against the open phase; raise the error type that says why not."""
+    """Validate one submission against the open phase; raise the error type that says why not.
+
+    `phase_number`, when the sender gives it, pins the submission to one opening of the phase:
+    in a move loop ("Laying move" again and again) a late move is then refused as late."""
     if match.status != "running" or match.phase is None:
         raise NotOpen(f"the match is {match.status}; nothing can be submitted")
     phase = match.phase
-    if phase_name != phase.name:
+    if phase_name != phase.name or (phase_number is not None and phase_number < phase.number):
         raise Late(
-            f"{phase_name!r} is not the open phase; {phase.name!r} is open until {iso(phase.deadline)}"
+            f"{phase_name!r} (phase {phase_number or '?'}) is not the open phase; "
+            f"{phase.name!r} (phase {phase.number}) is open until {iso(phase.deadline)}"
         )
+    if phase_number is not None and phase_number > phase.number:
+        raise NotOpen(f"phase {phase_number} has not opened yet; {phase.name!r} (phase {phase.number}) is open")
     if phase.is_past_deadline(now) or phase.resolve_requested:
         raise Late(f"{phase.name!r} closed at {iso(min(phase.deadline, now))}; it is being resolved")
     if player not in phase.actors:
@@ -101,7 +108,7 @@ def accept(
     state = game_state(game, match)
     reasons = game.check(state, player, kind, submission, garnets)
     cost = game.garnet_cost(kind, submission)
-    if cost > garnets:
+    if cost > garnets and not any("garnet" in reason for reason in reasons):  # the game may say it already
         reasons.append(f"it spends {cost} garnets but your balance is {garnets}")
     if reasons:
         raise Illegal(f"the {kind} submission is not allowed", reasons)

@@ -84,9 +84,10 @@ def request_resolution(
         clock = _running(match)
         if clock.resolve_requested:  # asking twice changes nothing
             return unchanged
-        event = Event("resolve_requested", ports.clock.now(), {"reason": reason})
+        now = ports.clock.now()
+        event = Event("resolve_requested", now, {"reason": reason})
         try:
-            saved = ports.store.save_clock(match, clock.request_resolution(), event)
+            saved = ports.store.save_clock(match, clock.request_resolution(now), event)
         except Conflict:
             continue
         _wake(ports, match_id)

@@ -64,6 +64,8 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             return progress(ports, match)  # already resolved (a retry): nothing happens twice
         game = registry.load(match.game)
         now = ports.clock.now()
+        # Close the door before reading: a submission landing after this read would be lost.
+        ports.store.stop_accepting(match_id, phase_number)
         submissions = ports.store.submissions(match_id, phase_number)
         resolved = engine.resolve(match, game, submissions, now)
         after = resolved.match

@@ -43,6 +43,9 @@ class MatchStore(Protocol):
 
     def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]: ...
 
+    def stop_accepting(self, match_id: str, phase_number: int) -> None:
+        """Refuse further submissions to the phase (it is being resolved); idempotent."""
+
     def save_clock(
         self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False
     ) -> Match:

@@ -22,6 +22,8 @@ class SubmissionRequest:
     kind: str
     submission: Any
     channel: str
+    phase_number: int | None = None
+    """The opening of the phase the sender means (from the notice); None: whichever is open."""
 
 
 def authenticate_webhook(match: Match, player: str, secret: str) -> None:
@@ -42,7 +44,8 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
     now = ports.clock.now()
     balance = ports.store.balances((request.player,)).get(request.player, 0)
     accepted = engine.accept(
-        match, game, request.player, request.phase, request.kind, request.submission, balance, now
+        match, game, request.player, request.phase, request.kind, request.submission, balance, now,
+        request.phase_number,
     )
     assert match.phase is not None  # accept() refuses when no phase is open
     event = Event(
