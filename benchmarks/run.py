@@ -21,7 +21,6 @@ from game_core.games.protocol import Resolution
 from local_stack.bots import bot_for
 
 
-
 def median_seconds(action: Callable[[], object], repeats: int) -> float:
     timings = []
     for _ in range(repeats):
@@ -49,8 +48,10 @@ def phase_resolution(game_id: str, players: int, phase_index: int) -> Callable[[
     def submissions_for(current):
         phase = game.open_phase(current)
         return {
-            p: {k: game.submissions[k].model_validate(v) for k, v in bot(game.view(current, p), phase, p,
-                                                                       random.Random(p)).items()}
+            p: {
+                k: game.submissions[k].model_validate(v)
+                for k, v in bot(game.view(current, p), phase, p, random.Random(p)).items()
+            }
             for p in phase.actors
         }
 
@@ -65,7 +66,9 @@ def main() -> int:
     prime = palindromic_prime(201, rng)
     composite = prime + 10**100  # still a palindrome (middle digit + 1) and almost surely composite
     print(f"primality, 201-digit palindromic prime:     {median_seconds(lambda: is_prime(prime), 21) * 1e3:8.2f} ms")
-    print(f"primality, 201-digit palindromic composite: {median_seconds(lambda: is_prime(composite), 21) * 1e3:8.2f} ms")
+    print(
+        f"primality, 201-digit palindromic composite: {median_seconds(lambda: is_prime(composite), 21) * 1e3:8.2f} ms"
+    )
     crates = phase_resolution("crates", 12, 3)
     print(f"resolve a 12-player Crates round:          {median_seconds(crates, 51) * 1e3:8.2f} ms")
     palindrome = phase_resolution("palindrome", 12, 4)

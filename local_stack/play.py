@@ -68,8 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int)
     parser.add_argument("--rule-set")
     parser.add_argument("--phase-seconds", type=int, default=3)
-    parser.add_argument("--no-early-close", dest="early_close", action="store_false",
-                        help="let every phase run to its deadline instead of closing when all bots submitted")
+    parser.add_argument(
+        "--no-early-close",
+        dest="early_close",
+        action="store_false",
+        help="let every phase run to its deadline instead of closing when all bots submitted",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     players = args.players or DEFAULT_PLAYERS[args.game]

@@ -151,9 +151,7 @@ class LocalStack:
         response = self.client("lambda").invoke(FunctionName=function, Payload=json.dumps(event).encode())
         payload = json.loads(response["Payload"].read())
         if response.get("FunctionError"):
-            raise RuntimeError(
-                f"{function} failed: {payload.get('errorType')}: {payload.get('errorMessage')}"
-            )
+            raise RuntimeError(f"{function} failed: {payload.get('errorType')}: {payload.get('errorMessage')}")
         return payload
 
     def host(self, command: dict[str, Any]) -> dict[str, Any]:
@@ -239,9 +237,7 @@ class Inbox:
         for player in [None, *players]:
             name = f"inbox-{player or 'public'}-{uuid.uuid4().hex[:6]}"
             url = self.sqs.create_queue(QueueName=name)["QueueUrl"]
-            arn = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
-                "QueueArn"
-            ]
+            arn = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
             attributes = {"RawMessageDelivery": "true"}
             topic = stack.public_topic
             if player is not None:
@@ -254,9 +250,7 @@ class Inbox:
         """Everything delivered so far to the public (None) or to one player, oldest first."""
         messages = []
         while True:
-            batch = self.sqs.receive_message(QueueUrl=self.queues[player], MaxNumberOfMessages=10).get(
-                "Messages", []
-            )
+            batch = self.sqs.receive_message(QueueUrl=self.queues[player], MaxNumberOfMessages=10).get("Messages", [])
             if not batch:
                 return messages
             for message in batch:

@@ -94,9 +94,7 @@ class CratesMatch:
     ) -> tuple[int, dict[str, Any]]:
         """POST a raw body through the webhook handler, as API Gateway would."""
         secret = self.secrets.get(player, "no-secret") if secret is None else secret
-        status, reply = self.stack.submit(
-            self.match_id, player, secret, body, delivery_id or uuid.uuid4().hex
-        )
+        status, reply = self.stack.submit(self.match_id, player, secret, body, delivery_id or uuid.uuid4().hex)
         self.replies.append((player, status, reply))
         return status, reply
 

@@ -58,9 +58,7 @@ def template() -> dict:
 
 
 def test_cfn_lint_passes_on_the_template() -> None:
-    run = subprocess.run(
-        [BIN / "cfn-lint", str(ROOT / "template.yaml")], capture_output=True, text=True, cwd=ROOT
-    )
+    run = subprocess.run([BIN / "cfn-lint", str(ROOT / "template.yaml")], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
@@ -118,9 +116,7 @@ def test_the_template_has_one_state_machine_per_available_game() -> None:
     for properties, game_id in zip(machines.values(), games, strict=True):
         # The workflow adapter finds a game's machine as <STATE_MACHINE_ARN_PREFIX><game id>.
         assert properties["Name"] == {"!Sub": f"${{AWS::StackName}}-{game_id}"}
-        assert properties["DefinitionSubstitutions"] == {
-            "PhaseStepFunctionArn": {"!GetAtt": "PhaseStepFunction.Arn"}
-        }
+        assert properties["DefinitionSubstitutions"] == {"PhaseStepFunctionArn": {"!GetAtt": "PhaseStepFunction.Arn"}}
     prefix = template()["Globals"]["Function"]["Environment"]["Variables"]["STATE_MACHINE_ARN_PREFIX"]
     assert prefix["!Sub"].endswith(":stateMachine:${AWS::StackName}-")
 
@@ -185,10 +181,6 @@ def test_the_registry_imports_a_game_only_when_it_is_used() -> None:
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     before, after = json.loads(run.stdout)
-    assert not any(
-        name.startswith(tuple(f"game_core.games.{g}" for g in registry.GAME_IDS)) for name in before
-    )
+    assert not any(name.startswith(tuple(f"game_core.games.{g}" for g in registry.GAME_IDS)) for name in before)
     assert "game_core.games.crates" in after
-    assert not any(
-        name.startswith(("game_core.games.palindrome", "game_core.games.abstrac")) for name in after
-    )
+    assert not any(name.startswith(("game_core.games.palindrome", "game_core.games.abstrac")) for name in after)

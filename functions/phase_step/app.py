@@ -12,7 +12,5 @@ logger = Logger(service="phase-step")
 @logger.inject_lambda_context(log_event=False)
 @event_parser(model=PhaseStep)
 def handler(event: PhaseStep, context: LambdaContext) -> dict:
-    logger.info(
-        "phase step", extra={"step": event.step, "match_id": event.match_id, "number": event.phase_number}
-    )
+    logger.info("phase step", extra={"step": event.step, "match_id": event.match_id, "number": event.phase_number})
     return run_phase_step(ports_from_environment(), event)

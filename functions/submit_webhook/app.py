@@ -30,8 +30,7 @@ persistence = DynamoDBPersistenceLayer(table_name=os.environ["TABLE_NAME"], key_
 # reusing a delivery id must never get another player's stored reply, which echoes their move.
 # No key, no idempotency (the `&&` yields null).
 idempotency = IdempotencyConfig(
-    event_key_jmespath='headers."idempotency-key"'
-    ' && [rawPath, headers.authorization, headers."idempotency-key"]',
+    event_key_jmespath='headers."idempotency-key" && [rawPath, headers.authorization, headers."idempotency-key"]',
     expires_after_seconds=7 * 86400,
 )
 

@@ -39,9 +39,7 @@ def best_count(hand: list[str], line: list[str], rng: random.Random) -> int:
     return rng.choice([count for value, count in valued if value == top])
 
 
-def choose(
-    view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random
-) -> dict[str, dict[str, Any]]:
+def choose(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random) -> dict[str, dict[str, Any]]:
     public = view["public"]
     kind = phase.accepts[0]
     if kind == "starter":

@@ -51,9 +51,7 @@ def _pushes(multiplier: int, player: str, others: list[str], rng: random.Random)
     return pushes
 
 
-def choose(
-    view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random
-) -> dict[str, dict[str, Any]]:
+def choose(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random) -> dict[str, dict[str, Any]]:
     public = view["public"]
     private = view.get("private", {})
     chosen: dict[str, dict[str, Any]] = {}

@@ -16,9 +16,7 @@ from game_core.games.palindrome.workbench import Bench
 from game_core.games.protocol import OpenPhase
 
 
-def choose(
-    view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random
-) -> dict[str, dict[str, Any]]:
+def choose(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random) -> dict[str, dict[str, Any]]:
     chosen: dict[str, dict[str, Any]] = {}
     if "bid" in phase.accepts:
         chosen["bid"] = _bid(view, rng)
@@ -72,9 +70,7 @@ def _construction(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"steps": []}
 
 
-def _plan(
-    strings: list[str], digits: str, held: Counter[str], last: bool, rng: random.Random
-) -> list[dict[str, Any]]:
+def _plan(strings: list[str], digits: str, held: Counter[str], last: bool, rng: random.Random) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     pool = Counter(digits)
     strings = list(strings)
@@ -124,19 +120,14 @@ def _plan(
             (a, b)
             for a in range(3)
             for b in range(3)
-            if a != b
-            and strings[a]
-            and strings[b]
-            and (strings[a] + strings[b])[::-1] == strings[a] + strings[b]
+            if a != b and strings[a] and strings[b] and (strings[a] + strings[b])[::-1] == strings[a] + strings[b]
         ]
         if pairs:
             a, b = pairs[0]
             steps.append({"action": "clone", "string": a + 1, "source": b + 1})
             strings[a] += strings[b]
     if held["Mirror"] and (last or rng.random() < 0.3):
-        longest = max(
-            range(3), key=lambda i: (len(strings[i]) * (strings[i] != strings[i][::-1]), len(strings[i]))
-        )
+        longest = max(range(3), key=lambda i: (len(strings[i]) * (strings[i] != strings[i][::-1]), len(strings[i])))
         if strings[longest]:
             steps.append({"action": "mirror", "string": longest + 1})
             strings[longest] += strings[longest][::-1]

@@ -223,9 +223,7 @@ def _live(stack) -> str:
 
 REFUSED = [
     # (what is sent, error, words every reason list must contain)
-    pytest.param(
-        {"command": "launch", "match_id": "@"}, "Malformed", ["command", "launch"], id="unknown-command"
-    ),
+    pytest.param({"command": "launch", "match_id": "@"}, "Malformed", ["command", "launch"], id="unknown-command"),
     pytest.param({"command": "status"}, "Malformed", ["match_id", "Field required"], id="no-match-id"),
     pytest.param(
         {"command": "extend", "match_id": "@"},
@@ -332,9 +330,7 @@ def test_a_refused_command_names_what_is_wrong(stack, command, error, words) -> 
         ("cancel", "resolve_now", "NotOpen", ["cancelled"]),
     ],
 )
-def test_a_command_that_the_match_state_forbids_is_illegal_or_not_open(
-    stack, first, then, error, words
-) -> None:
+def test_a_command_that_the_match_state_forbids_is_illegal_or_not_open(stack, first, then, error, words) -> None:
     match_id = _live(stack)
     assert stack.host(load_event(f"host_{first}.json", match_id))["ok"]
 

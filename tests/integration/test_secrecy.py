@@ -65,17 +65,11 @@ def walk(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ..
 
 
 def is_push_list(value: Any) -> bool:
-    return (
-        isinstance(value, list) and bool(value) and all(isinstance(p, dict) and "crate" in p for p in value)
-    )
+    return isinstance(value, list) and bool(value) and all(isinstance(p, dict) and "crate" in p for p in value)
 
 
 def is_multiplier_list(value: Any) -> bool:
-    return (
-        isinstance(value, list)
-        and all(type(v) is int for v in value)
-        and sorted(value) == sorted(DEFAULT_ORDER)
-    )
+    return isinstance(value, list) and all(type(v) is int for v in value) and sorted(value) == sorted(DEFAULT_ORDER)
 
 
 def play_scripted_match(match) -> None:

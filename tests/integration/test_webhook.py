@@ -33,9 +33,7 @@ def test_the_sample_webhook_event_is_accepted_with_the_players_secret(stack) -> 
     created = stack.host(load_event("host_create.json"))
     match_id = created["match_id"]
     stack.host({"command": "resolve_now", "match_id": match_id})
-    wait_until(
-        lambda: stack.host({"command": "status", "match_id": match_id})["phases_resolved"], 10, "Round 1"
-    )
+    wait_until(lambda: stack.host({"command": "status", "match_id": match_id})["phases_resolved"], 10, "Round 1")
     event = load_event("submit_webhook.json", match_id)
     event["headers"]["authorization"] = f"Bearer {created['secrets']['ada']}"
 
@@ -90,9 +88,7 @@ def test_a_submission_without_a_bearer_secret_is_unauthorized(crates_match, stac
 
 MALFORMED = [
     pytest.param("this is not json", ["body", "JSON"], id="not-json"),
-    pytest.param(
-        {"phase": "Pregame", "submission": {"multipliers": ORDER}}, ["kind", "Field required"], id="no-kind"
-    ),
+    pytest.param({"phase": "Pregame", "submission": {"multipliers": ORDER}}, ["kind", "Field required"], id="no-kind"),
     pytest.param(
         {"phase": "Pregame", "kind": "multipliers", "submission": {"multipliers": ORDER}, "round": 1},
         ["round", "Extra inputs"],
@@ -135,13 +131,9 @@ def test_a_malformed_submission_is_400_naming_the_field(crates_match, body, word
 
 
 MALFORMED_ROUND = [
-    pytest.param(
-        {"pushes": [], "ground": "lava"}, ["ground", "'rubber', 'stone' or 'ice'"], id="unknown-ground"
-    ),
+    pytest.param({"pushes": [], "ground": "lava"}, ["ground", "'rubber', 'stone' or 'ice'"], id="unknown-ground"),
     pytest.param({"pushes": []}, ["ground", "Field required"], id="no-ground"),
-    pytest.param(
-        {"pushes": [{"crate": "p2", "direction": "up"}], "ground": "stone"}, ["pushes.0.direction"], id="up"
-    ),
+    pytest.param({"pushes": [{"crate": "p2", "direction": "up"}], "ground": "stone"}, ["pushes.0.direction"], id="up"),
     pytest.param({"pushes": [{"direction": "left"}], "ground": "stone"}, ["pushes.0.crate"], id="no-crate"),
     pytest.param({"pushes": "p2 left", "ground": "stone"}, ["pushes", "list"], id="pushes-not-a-list"),
 ]
@@ -332,9 +324,7 @@ def test_garnets_are_refused_beyond_the_balance_spent_at_resolution_awarded_at_t
     # When ben asks for a 4th push with no garnet, he is refused
     code, reply = match.turn("ben", "Round 1", push("ben", times=4), "stone")
     assert code == 422
-    assert (
-        "4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0" in reply["reasons"]
-    )
+    assert "4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0" in reply["reasons"]
 
     # ...while ana's 4 pushes on ice cost her 1 garnet, debited only when the round resolves
     code, reply = match.turn("ana", "Round 1", push("ana", times=4), "ice")
@@ -366,9 +356,7 @@ def test_garnets_are_refused_beyond_the_balance_spent_at_resolution_awarded_at_t
     second.resolve_now()
     code, reply = second.turn("ana", "Round 1", push("ana", times=5), "stone")
     assert code == 422
-    assert (
-        "5 pushes need 2 garnets (one per push beyond the free 3), but your balance is 1" in reply["reasons"]
-    )
+    assert "5 pushes need 2 garnets (one per push beyond the free 3), but your balance is 1" in reply["reasons"]
     assert second.turn("ana", "Round 1", push("ana", times=4), "stone")[0] == 200
 
 

@@ -165,9 +165,7 @@ class Match:
         """The open move's clock as the service keeps it; it must have started inside `window`."""
         clock = ports_from_environment().store.get(self.match_id).phase
         assert clock is not None
-        opened = Opened(
-            int(clock.opened_at.timestamp()), int(clock.deadline.timestamp()), clock.paused_seconds
-        )
+        opened = Opened(int(clock.opened_at.timestamp()), int(clock.deadline.timestamp()), clock.paused_seconds)
         assert math.floor(window.early) <= opened.at <= window.late, (window, opened)
         return opened
 
@@ -175,9 +173,7 @@ class Match:
         """The public view announced once `moves` moves have been recorded."""
         deadline = time.monotonic() + timeout
         while True:
-            self.views += [
-                message["view"]["public"] for message in self.inbox.receive(None) if "view" in message
-            ]
+            self.views += [message["view"]["public"] for message in self.inbox.receive(None) if "view" in message]
             for view in self.views:
                 if len(view["moves"]) == moves:
                     return view
@@ -261,12 +257,8 @@ def test_overtime_eats_the_movers_reserve_and_only_the_movers(stack):
 
     # Then ana's reserve is not charged again, and ben's is charged only for time over his second
     after = match.view_after(2)
-    assert after["clocks"][B]["reserve_left"] in {
-        reserve_after(reserve, move_seconds, e) for e in counted(bens, laid)
-    }
-    assert after["clocks"][B]["reserve_left"] == reserve_after(
-        reserve, move_seconds, after["moves"][1]["elapsed"]
-    )
+    assert after["clocks"][B]["reserve_left"] in {reserve_after(reserve, move_seconds, e) for e in counted(bens, laid)}
+    assert after["clocks"][B]["reserve_left"] == reserve_after(reserve, move_seconds, after["moves"][1]["elapsed"])
     assert after["clocks"][A]["reserve_left"] == view["clocks"][A]["reserve_left"]
     # ... and ana's next move has her second plus what is left of her reserve
     anas = match.opened(laid)
@@ -306,14 +298,10 @@ def test_an_empty_reserve_loses_when_the_settings_say_lose(stack):
     # ... not before his deadline: the resolution counted his whole allowance, and it timed out
     timed_out = match.phases()[-1]
     assert timed_out["timed_out"] is True and timed_out["submissions"] == {}
-    assert (
-        move_seconds + reserve <= timed_out["elapsed_seconds"] <= max(counted(opened, Window(ended, ended)))
-    )
+    assert move_seconds + reserve <= timed_out["elapsed_seconds"] <= max(counted(opened, Window(ended, ended)))
     final = match.view_after(2)
     assert final["clocks"][B]["reserve_left"] == 0
-    assert final["clocks"][A]["reserve_left"] in {
-        reserve_after(reserve, move_seconds, e) for e in counted(anas, named)
-    }
+    assert final["clocks"][A]["reserve_left"] in {reserve_after(reserve, move_seconds, e) for e in counted(anas, named)}
     assert final["lost_on_time"] == B
 
 
@@ -405,9 +393,7 @@ def test_deal_a_move_longer_than_one_period_uses_periods_up(stack):
 
     # Then he uses a period only if his move started a second one (in time, he uses none)
     after = match.view_after(2)
-    assert after["clocks"][B]["periods_left"] in {
-        periods_after(periods, period, e) for e in counted(bens, answered)
-    }
+    assert after["clocks"][B]["periods_left"] in {periods_after(periods, period, e) for e in counted(bens, answered)}
     assert after["clocks"][B]["periods_left"] == periods_after(periods, period, after["moves"][1]["elapsed"])
     assert after["clocks"][A]["periods_left"] == view["clocks"][A]["periods_left"]
     # ... and ana's next move has her first period plus what is left
@@ -557,6 +543,4 @@ def test_a_move_made_while_paused_leaves_the_match_paused(stack):
     view = match.view_after(2)
     assert view["lost_on_time"] is None and view["to_move"] == A
     assert view["moves"][1]["elapsed"] in counted(bens, laid, clock.paused_seconds)
-    assert view["clocks"][B]["reserve_left"] == reserve_after(
-        reserve, move_seconds, view["moves"][1]["elapsed"]
-    )
+    assert view["clocks"][B]["reserve_left"] == reserve_after(reserve, move_seconds, view["moves"][1]["elapsed"])

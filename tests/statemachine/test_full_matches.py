@@ -70,7 +70,9 @@ def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tm
     path = tmp_path / "record.json"
     path.write_text(json.dumps(exported))
     outputs = [
-        subprocess.run([sys.executable, "-m", "game_core.cli.replay", str(path)], capture_output=True, check=True).stdout
+        subprocess.run(
+            [sys.executable, "-m", "game_core.cli.replay", str(path)], capture_output=True, check=True
+        ).stdout
         for _ in range(2)
     ]
     assert outputs[0] == outputs[1]

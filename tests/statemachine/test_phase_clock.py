@@ -229,13 +229,9 @@ def test_cancel_stops_the_execution(crates_match, stack) -> None:
 
     # Then the execution ends at once in its "Match cancelled" state
     assert match.wait_for_execution(timeout=3) == "SUCCEEDED"
-    history = stack.client("stepfunctions").get_execution_history(
-        executionArn=match.execution()["executionArn"]
-    )
+    history = stack.client("stepfunctions").get_execution_history(executionArn=match.execution()["executionArn"])
     entered = [
-        event["stateEnteredEventDetails"]["name"]
-        for event in history["events"]
-        if "stateEnteredEventDetails" in event
+        event["stateEnteredEventDetails"]["name"] for event in history["events"] if "stateEnteredEventDetails" in event
     ]
     assert entered[-1] == "Match cancelled"
     assert "Resolve phase" not in entered

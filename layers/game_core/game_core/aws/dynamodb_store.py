@@ -216,9 +216,7 @@ class DynamoMatchStore:
         result: dict[str, dict[str, Any]] = {}
         for item in self._query(f"MATCH#{match_id}", f"SUB#{phase_number:05d}#"):
             kinds = {
-                key.removeprefix("kind_"): json.loads(value)
-                for key, value in item.items()
-                if key.startswith("kind_")
+                key.removeprefix("kind_"): json.loads(value) for key, value in item.items() if key.startswith("kind_")
             }
             result[item["player"]] = kinds
         return result
@@ -236,9 +234,7 @@ class DynamoMatchStore:
             if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise  # else the phase has moved on: nothing to close
 
-    def save_clock(
-        self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False
-    ) -> Match:
+    def save_clock(self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False) -> Match:
         after = before.model_copy(
             update={
                 "phase": clock,
@@ -299,9 +295,7 @@ class DynamoMatchStore:
         line = {
             "Put": {
                 "TableName": self.table,
-                "Item": _item(
-                    {"pk": f"PLAYER#{player}", "sk": f"LEDGER#{match_id}#{entry}", "amount": amount}
-                ),
+                "Item": _item({"pk": f"PLAYER#{player}", "sk": f"LEDGER#{match_id}#{entry}", "amount": amount}),
                 "ConditionExpression": "attribute_not_exists(pk)",
             }
         }
@@ -336,10 +330,7 @@ class DynamoMatchStore:
         return str(token) if token else None
 
     def phase_records(self, match_id: str) -> list[PhaseRecord]:
-        return [
-            PhaseRecord.model_validate_json(item["record"])
-            for item in self._query(f"MATCH#{match_id}", "PHASE#")
-        ]
+        return [PhaseRecord.model_validate_json(item["record"]) for item in self._query(f"MATCH#{match_id}", "PHASE#")]
 
     def events(self, match_id: str) -> list[Event]:
         return [

@@ -36,9 +36,7 @@ class RandomIds:
 def ports_from_environment() -> Ports:
     return Ports(
         store=DynamoMatchStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
-        notifier=SnsNotifier(
-            boto3.client("sns"), os.environ["PUBLIC_TOPIC_ARN"], os.environ["PRIVATE_TOPIC_ARN"]
-        ),
+        notifier=SnsNotifier(boto3.client("sns"), os.environ["PUBLIC_TOPIC_ARN"], os.environ["PRIVATE_TOPIC_ARN"]),
         workflow=StepFunctionsWorkflow(boto3.client("stepfunctions"), os.environ.get("STATE_MACHINE_ARN_PREFIX", "")),
         clock=SystemClock(),
         ids=RandomIds(),

@@ -39,8 +39,12 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
 def send(command: dict[str, Any], function: str, endpoint: str | None) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if endpoint:
-        extra = {"endpoint_url": endpoint, "region_name": "us-east-1",
-                 "aws_access_key_id": "local", "aws_secret_access_key": "local"}
+        extra = {
+            "endpoint_url": endpoint,
+            "region_name": "us-east-1",
+            "aws_access_key_id": "local",
+            "aws_secret_access_key": "local",
+        }
     client = boto3.client("lambda", **extra)
     response = client.invoke(FunctionName=function, Payload=json.dumps(command).encode())
     reply: dict[str, Any] = json.loads(response["Payload"].read())

@@ -45,9 +45,7 @@ def open_next(match: Match, game: Game, state: Model, now: datetime) -> Match:
     if opening is None:
         update |= {"phase": None, "status": "finished", "result": game.result(state).to_json()}
     else:
-        update["phase"] = open_clock(
-            opening, match.phases_resolved + 1, now, opening.seconds or match.phase_seconds
-        )
+        update["phase"] = open_clock(opening, match.phases_resolved + 1, now, opening.seconds or match.phase_seconds)
     return match.model_copy(update=update)
 
 
@@ -66,8 +64,7 @@ def parse_submission(game: Game, kind: str, payload: Any) -> Model:
         return model.model_validate(payload)
     except ValidationError as error:
         reasons = [
-            f"{'.'.join(str(part) for part in problem['loc']) or kind}: {problem['msg']}"
-            for problem in error.errors()
+            f"{'.'.join(str(part) for part in problem['loc']) or kind}: {problem['msg']}" for problem in error.errors()
         ]
         raise Malformed(f"the {kind} submission is malformed", reasons) from None
 
@@ -148,11 +145,7 @@ def resolve(match: Match, game: Game, submissions: dict[str, dict[str, Any]], no
     spending = {
         player: cost
         for player, kinds in record.submissions.items()
-        if (
-            cost := sum(
-                game.garnet_cost(kind, parse_submission(game, kind, body)) for kind, body in kinds.items()
-            )
-        )
+        if (cost := sum(game.garnet_cost(kind, parse_submission(game, kind, body)) for kind, body in kinds.items()))
     }
     advanced = open_next(match.model_copy(update={"phases_resolved": phase.number}), game, state, now)
     if phase.paused and advanced.phase is not None:

@@ -66,9 +66,7 @@ def resume(ports: Ports, match_id: str) -> dict[str, Any]:
     return _change_clock(ports, match_id, "resumed", lambda clock: clock.resume(now), {}, "the match resumes")
 
 
-def request_resolution(
-    ports: Ports, match_id: str, reason: str, phase_number: int | None = None
-) -> dict[str, Any]:
+def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: int | None = None) -> dict[str, Any]:
     """Resolve the open phase now (host) or at once because everyone has submitted (early close).
 
     `phase_number` (early close) asks only for that phase: if it has resolved meanwhile, the phase

@@ -87,9 +87,7 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             awards = {player: amount for player, amount in after.result["garnets"].items() if amount}
             events.append(Event("finished", now, {"result": after.result}))
         elif after.phase is not None:
-            events.append(
-                Event("phase_opened", now, {"phase": after.phase.name, "number": after.phase.number})
-            )
+            events.append(Event("phase_opened", now, {"phase": after.phase.name, "number": after.phase.number}))
         balances = ports.store.balances(tuple(resolved.spending))
         spending = {player: min(cost, balances.get(player, 0)) for player, cost in resolved.spending.items()}
         try:

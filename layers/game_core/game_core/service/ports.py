@@ -46,9 +46,7 @@ class MatchStore(Protocol):
     def stop_accepting(self, match_id: str, phase_number: int) -> None:
         """Refuse further submissions to the phase (it is being resolved); idempotent."""
 
-    def save_clock(
-        self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False
-    ) -> Match:
+    def save_clock(self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False) -> Match:
         """Replace the open phase's clock (host acts), conditional on `before` being current."""
 
     def commit_resolution(

@@ -44,7 +44,14 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
     now = ports.clock.now()
     balance = ports.store.balances((request.player,)).get(request.player, 0)
     accepted = engine.accept(
-        match, game, request.player, request.phase, request.kind, request.submission, balance, now,
+        match,
+        game,
+        request.player,
+        request.phase,
+        request.kind,
+        request.submission,
+        balance,
+        now,
         request.phase_number,
     )
     assert match.phase is not None  # accept() refuses when no phase is open

@@ -219,9 +219,7 @@ def test_more_than_remain_is_refused_when_laying_and_picking():
     assert mover(state) == "A"
     assert reasons(state, "A", "pick", {"count": 3}) == []
     state = play(state, "pick", {"count": 2})  # one card left
-    assert reasons(state, "B", "pick", {"count": 2}) == [
-        "only 1 card remains in the row, and the move takes 2"
-    ]
+    assert reasons(state, "B", "pick", {"count": 2}) == ["only 1 card remains in the row, and the move takes 2"]
 
 
 def test_no_moves_once_over():

@@ -40,9 +40,7 @@ def resolve(state, submissions: dict[str, dict[str, Any]], seed: int = 0, garnet
     return GAME.resolve(state, Resolution(submissions=parsed, rng=random.Random(seed)))
 
 
-def play(
-    players: list[str], phases: dict[int, dict[str, dict[str, Any]]], until: int = LAST_PHASE, **settings
-):
+def play(players: list[str], phases: dict[int, dict[str, dict[str, Any]]], until: int = LAST_PHASE, **settings):
     """Play phases 0 (pregame) .. `until` (round number); phases without an entry get no submissions."""
     state = start(players, **settings)
     for index in range(until + 1):

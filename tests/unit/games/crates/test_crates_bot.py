@@ -18,9 +18,7 @@ def test_bot_matches_are_legal_with_no_garnets(n, seed):
     while (phase := GAME.open_phase(state)) is not None:
         submissions = {}
         for player in phase.actors:
-            chosen = choose(
-                GAME.view(state, player), phase, player, random.Random(f"{seed}:{phase.name}:{player}")
-            )
+            chosen = choose(GAME.view(state, player), phase, player, random.Random(f"{seed}:{phase.name}:{player}"))
             assert set(chosen) == set(phase.accepts)
             submissions[player] = {}
             for kind, payload in chosen.items():

@@ -119,10 +119,7 @@ def test_without_a_host_lot_it_is_drawn_when_round_6_resolves_and_replays_identi
 def test_the_lot_is_drawn_with_the_resolution_rng():
     players = [f"p{i:02d}" for i in range(1, 13)]
     state = play(players, {}, until=5)
-    drawn = {
-        tuple(GAME.resolve(state, Resolution(submissions={}, rng=random.Random(seed))).lot)
-        for seed in range(5)
-    }
+    drawn = {tuple(GAME.resolve(state, Resolution(submissions={}, rng=random.Random(seed))).lot) for seed in range(5)}
     assert len(drawn) > 1
 
 

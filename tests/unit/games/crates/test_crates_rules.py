@@ -199,9 +199,7 @@ def test_multipliers_are_accepted_only_until_the_end_of_round_1():
     phase = GAME.open_phase(state)
     assert phase.name == "Round 2" and phase.accepts == ("round",)
     submission = GAME.submissions["multipliers"].model_validate({"multipliers": PREGAME_CHOICE})
-    assert GAME.check(state, "ann", "multipliers", submission, 0) == [
-        "'multipliers' submissions are not accepted now"
-    ]
+    assert GAME.check(state, "ann", "multipliers", submission, 0) == ["'multipliers' submissions are not accepted now"]
 
 
 @pytest.mark.parametrize(
@@ -224,10 +222,7 @@ def test_malformed_multipliers_are_refused_by_the_model(multipliers):
 
 @pytest.mark.parametrize("multipliers", [[-1, -1, 0, 1, 1, 2], [2, 1, 1, 0, -1, -1], [1, -1, 2, -1, 0, 1]])
 def test_any_permutation_is_a_well_formed_multipliers_submission(multipliers):
-    assert (
-        GAME.submissions["multipliers"].model_validate({"multipliers": multipliers}).multipliers
-        == multipliers
-    )
+    assert GAME.submissions["multipliers"].model_validate({"multipliers": multipliers}).multipliers == multipliers
 
 
 @pytest.mark.parametrize(

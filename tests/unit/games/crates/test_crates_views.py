@@ -104,9 +104,7 @@ def test_no_player_sees_another_players_pushes_ground_multipliers_or_total():
     assert '"direction": "left"' not in text  # ann's push on bob's crate
     assert "9" not in text
     cat = GAME.view(state, "cat")
-    assert cat["private"]["rounds"] == [
-        {"round": 1, "pushes": [], "ground": "stone", "submitted": False, "total": 0}
-    ]
+    assert cat["private"]["rounds"] == [{"round": 1, "pushes": [], "ground": "stone", "submitted": False, "total": 0}]
     assert "ann" not in json.dumps(cat["private"])
 
 

@@ -233,11 +233,7 @@ def test_bidding_in_play_awards_digits_and_items_and_reveals_only_who_received_t
         state,
         {
             "A": {"bid": bid(card(9, pack=1), card(8, pack=2), card(7, item=1), garnets=1)},
-            "B": {
-                "bid": bid(
-                    card(9, pack=1), card(3, pack=2), card(5, pack=3), card(8, item=1), card(4, item=1)
-                )
-            },
+            "B": {"bid": bid(card(9, pack=1), card(3, pack=2), card(5, pack=3), card(8, item=1), card(4, item=1))},
             "C": {"bid": bid(card(9, pack=1), card(2, pack=3))},
         },
     )
@@ -247,11 +243,7 @@ def test_bidding_in_play_awards_digits_and_items_and_reveals_only_who_received_t
     assert [p.get("received_by") for p in log["packs"]] == [None, "A", "B"] + [None] * 7
     assert log["items"] == [{"item": 1, "name": "Clone", "received_by": None}]
     assert log["resolved"] is True
-    assert (
-        state.seats["A"].digits == "345"
-        and state.seats["B"].digits == "678"
-        and state.seats["C"].digits == ""
-    )
+    assert state.seats["A"].digits == "345" and state.seats["B"].digits == "678" and state.seats["C"].digits == ""
     assert state.seats["A"].garnets_spent == 1  # spent though the item was not won
     # the public view names no card; a player's view shows their own bid only
     public = json.dumps(GAME.view(state, None))

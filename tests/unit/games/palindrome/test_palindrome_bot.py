@@ -22,9 +22,7 @@ def bot_match(rule_set: str, players: int, seed: int):
         for player in phase.actors:
             chosen = choose(GAME.view(state, player), phase, player, random.Random(f"{seed}:{step}:{player}"))
             assert set(chosen) == set(phase.accepts)
-            parsed = {
-                kind: GAME.submissions[kind].model_validate(payload) for kind, payload in chosen.items()
-            }
+            parsed = {kind: GAME.submissions[kind].model_validate(payload) for kind, payload in chosen.items()}
             for kind, submission in parsed.items():
                 assert GAME.check(state, player, kind, submission, 0) == []
                 assert GAME.garnet_cost(kind, submission) == 0

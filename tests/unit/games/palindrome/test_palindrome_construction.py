@@ -189,9 +189,7 @@ def test_effects(strings, digits, items, payload, expected_strings, expected_lef
 
 
 def test_keep_marks_the_leftovers_kept_and_a_second_keep_is_legal():
-    bench, reasons = bench_after(
-        ["", "", ""], "235", ["Keep", "Keep"], steps(use("keep"), append(1, "2"), use("keep"))
-    )
+    bench, reasons = bench_after(["", "", ""], "235", ["Keep", "Keep"], steps(use("keep"), append(1, "2"), use("keep")))
     assert reasons == []
     assert bench.keep and bench.used == ["Keep", "Keep"]
     assert "".join(sorted(bench.pool)) == "35"
@@ -519,9 +517,7 @@ def test_keep_carries_the_unplaced_digits_into_the_next_round_digits():
     # A wins pack 1 and Keep (item 2)
     state = play(state, {"A": {"bid": bid(card(9, pack=1), card(1, item=2))}})
     # A keeps 234 and wins pack 2 (56789) in round 2
-    state = play(
-        state, {"A": {"construction": steps(append(1, "01"), use("keep")), "bid": bid(card(5, pack=2))}}
-    )
+    state = play(state, {"A": {"construction": steps(append(1, "01"), use("keep")), "bid": bid(card(5, pack=2))}})
     assert state.seats["A"].digits == "23456789"
     assert state.seats["A"].constructions[0].kept == "234"
     # the kept digits are this round's digits now

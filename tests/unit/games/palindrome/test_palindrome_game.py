@@ -294,9 +294,7 @@ def test_a_whole_mm5_match():
         state,
         {
             "A": {
-                "construction": steps(
-                    append(1, "01"), append(2, "32"), append(3, "4"), use("mirror", string=3)
-                ),
+                "construction": steps(append(1, "01"), append(2, "32"), append(3, "4"), use("mirror", string=3)),
                 "bid": bid(card(9, pack=7), card(7, item=2)),
             },
             "B": {"bid": bid(card(9, pack=8), card(7, item=2), card(1, item=1))},

@@ -108,9 +108,7 @@ def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
         if not 1 <= submission.count <= 3:
             reasons.append(f"a picking move takes 1, 2 or 3 cards, not {submission.count}")
         if submission.count > remaining:
-            reasons.append(
-                f"only {remain(remaining, 'card')} in the row, and the move takes {submission.count}"
-            )
+            reasons.append(f"only {remain(remaining, 'card')} in the row, and the move takes {submission.count}")
     return reasons
 
 
@@ -144,9 +142,7 @@ def resolve(state: State, resolution: Resolution) -> State:
         spent = clock.reserve_left
         clock.reserve_left, clock.pending = 0, 0
         if settings.on_empty_reserve == "lose":
-            part.moves.append(
-                RowMove(player=mover, kind=kind, elapsed=elapsed, extension=extension, overtime=spent)
-            )
+            part.moves.append(RowMove(player=mover, kind=kind, elapsed=elapsed, extension=extension, overtime=spent))
             part.lost_on_time = mover
             part.stage, part.to_move = "over", None
             return state

@@ -77,9 +77,7 @@ class CratesGame:
             base = settings.model_dump() if isinstance(settings, GameSettings) else settings
             settings = CratesSettings.model_validate(base)
         if not self.min_players <= len(players) <= self.max_players:
-            raise Illegal(
-                f"Pushing Crates takes {self.min_players} to {self.max_players} players, not {len(players)}"
-            )
+            raise Illegal(f"Pushing Crates takes {self.min_players} to {self.max_players} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise Illegal("a player is listed twice")
         if settings.lot is not None and sorted(settings.lot) != sorted(players):
@@ -115,9 +113,7 @@ class CratesGame:
         reasons = []
         for number, push in enumerate(submission.pushes, start=1):
             if push.crate not in state.players:
-                reasons.append(
-                    f"push {number} names crate {push.crate!r}, which is not a player of this match"
-                )
+                reasons.append(f"push {number} names crate {push.crate!r}, which is not a player of this match")
         ground = submission.ground
         if ground in GROUND_LIMIT:
             limit = GROUND_LIMIT[ground]
@@ -222,8 +218,7 @@ class CratesGame:
             "players": list(state.players),
             "multipliers_to_assign": list(MULTIPLIERS),
             "reveals": [
-                {"round": number, "mod5": dict(reveal)}
-                for number, reveal in enumerate(state.reveals, start=1)
+                {"round": number, "mod5": dict(reveal)} for number, reveal in enumerate(state.reveals, start=1)
             ],
         }
         if over:
@@ -286,8 +281,7 @@ class CratesGame:
         tol_count, ec_count = line_counts(len(order))
         return Result(
             standings=tuple(
-                Standing(player=p, place=place, score=str(totals[p]))
-                for place, p in enumerate(order, start=1)
+                Standing(player=p, place=place, score=str(totals[p])) for place, p in enumerate(order, start=1)
             ),
             tol=tuple(order[:tol_count]),
             ec=tuple(order[len(order) - ec_count :]),

@@ -38,8 +38,7 @@ class MultipliersSubmission(Model):
     def _is_a_permutation(self) -> MultipliersSubmission:
         if sorted(self.multipliers) != sorted(MULTIPLIERS):
             raise ValueError(
-                f"multipliers must be a permutation of {list(MULTIPLIERS)}, one for each round; "
-                f"got {self.multipliers}"
+                f"multipliers must be a permutation of {list(MULTIPLIERS)}, one for each round; got {self.multipliers}"
             )
         return self
 

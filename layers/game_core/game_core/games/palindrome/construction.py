@@ -39,9 +39,7 @@ class Append(Model):
             reasons.append(f"{missing} not among this round's unplaced digits (left: {left})")
         if self.position is not None and not reasons:
             if self.string not in bench.insert_into:
-                reasons.append(
-                    f"string {self.string} takes digits only at its end (no Insert was used on it before)"
-                )
+                reasons.append(f"string {self.string} takes digits only at its end (no Insert was used on it before)")
             else:
                 reasons += bench.position_reasons(self.string, self.position, gap=True)
         return reasons

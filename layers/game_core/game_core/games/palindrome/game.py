@@ -44,9 +44,7 @@ def schedule(rules: RuleSet) -> tuple[PhaseSpec, ...]:
             )
         )
     specs.append(
-        PhaseSpec(
-            PhaseKind(f"Round {rules.rounds} construction", (CONSTRUCTION,)), construction_round=rules.rounds
-        )
+        PhaseSpec(PhaseKind(f"Round {rules.rounds} construction", (CONSTRUCTION,)), construction_round=rules.rounds)
     )
     return tuple(specs)
 
@@ -132,9 +130,7 @@ class PalindromeGame:
         if len(set(players)) != len(players):
             raise ValueError("player names must differ")
         if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(
-                f"Palindrome Construction takes {self.min_players} to {self.max_players} players"
-            )
+            raise ValueError(f"Palindrome Construction takes {self.min_players} to {self.max_players} players")
         state = State(settings=settings, players=list(players), seats={p: Seat() for p in players})
         first = schedule(settings.rules)[0]
         if first.bid_round == 1:

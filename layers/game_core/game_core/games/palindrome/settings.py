@@ -83,9 +83,7 @@ def pack_problems(rules: RuleSet, packs: list[str]) -> list[str]:
     if len(short) == 1:
         problems.append(f"digit {short[0]} appears fewer than {rules.digit_minimum} times among the packs")
     elif short:
-        problems.append(
-            f"digits {', '.join(short)} appear fewer than {rules.digit_minimum} times among the packs"
-        )
+        problems.append(f"digits {', '.join(short)} appear fewer than {rules.digit_minimum} times among the packs")
     return problems
 
 
@@ -109,18 +107,14 @@ class Settings(GameSettings):
             if not 1 <= round_no <= rules.rounds:
                 problems.append(f"packs: there is no round {round_no} (1 to {rules.rounds})")
                 continue
-            problems += [
-                f"packs of round {round_no}: {p}" for p in pack_problems(rules, self.packs[round_no])
-            ]
+            problems += [f"packs of round {round_no}: {p}" for p in pack_problems(rules, self.packs[round_no])]
         for round_no in sorted(self.items):
             items = self.items[round_no]
             if not 1 <= round_no <= rules.rounds:
                 problems.append(f"items: there is no round {round_no} (1 to {rules.rounds})")
                 continue
             if len(items) != rules.items_per_round:
-                problems.append(
-                    f"items of round {round_no}: a round offers {rules.items_per_round}, not {len(items)}"
-                )
+                problems.append(f"items of round {round_no}: a round offers {rules.items_per_round}, not {len(items)}")
             if len(set(items)) != len(items):
                 problems.append(f"items of round {round_no}: the items of one round must differ")
         if problems:
