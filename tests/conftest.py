@@ -178,7 +178,7 @@ def crates_request(
     early_close: bool = False,
     seed: int = 7,
     garnets: dict[str, int] | None = None,
-    paused_wait_seconds: int | None = None,
+    recheck_seconds: int | None = None,
     settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The host's settings file for a Pushing Crates match (players p1..pN or the ids given)."""
@@ -192,8 +192,8 @@ def crates_request(
         "early_close": early_close,
         "seed": seed,
     }
-    if paused_wait_seconds is not None:
-        request["paused_wait_seconds"] = paused_wait_seconds
+    if recheck_seconds is not None:
+        request["recheck_seconds"] = recheck_seconds
     return request
 
 

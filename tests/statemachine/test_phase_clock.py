@@ -86,7 +86,7 @@ def test_an_extension_made_mid_phase_is_honoured(crates_match) -> None:
 
 def test_nothing_resolves_while_paused_and_resume_moves_the_deadline_by_the_pause(crates_match) -> None:
     # Given a 2 s phase that the host pauses at once (the paused machine looks again every 1 s)
-    match = crates_match(2, phase_seconds=2, paused_wait_seconds=1)
+    match = crates_match(2, phase_seconds=2, recheck_seconds=1)
     deadline = parse(match.created["open"]["deadline"])
     assert match.host("pause")["open"]["paused"] is True
 

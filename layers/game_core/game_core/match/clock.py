@@ -51,11 +51,11 @@ class PhaseClock(Model):
     def is_due(self, now: datetime) -> bool:
         return self.resolve_requested or self.is_past_deadline(now)
 
-    def seconds_to_wait(self, now: datetime, while_paused: int) -> int:
-        """Whole seconds a waiting state machine should sleep before looking again (>= 1)."""
+    def seconds_to_wait(self, now: datetime, at_most: int) -> int:
+        """Whole seconds a waiting state machine should sleep before looking again (1..at_most)."""
         if self.paused:
-            return while_paused
-        return max(1, math.ceil((self.deadline - now).total_seconds()))
+            return at_most
+        return max(1, min(at_most, math.ceil((self.deadline - now).total_seconds())))
 
     def elapsed_seconds(self, now: datetime) -> int:
         end = min(now, self.closed_at) if self.closed_at else now

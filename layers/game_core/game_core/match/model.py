@@ -35,8 +35,9 @@ class MatchRequest(Model):
     phase_seconds: int = Field(default=86_400, ge=1)
     early_close: bool = False
     seed: int | None = None
-    paused_wait_seconds: int = Field(default=3_600, ge=1)
-    """How long a paused state machine sleeps between looks (a resume wakes it at once anyway)."""
+    recheck_seconds: int = Field(default=3_600, ge=1)
+    """The longest a waiting state machine sleeps before re-reading the clock. Host acts and early
+    close wake it at once; this bounds a paused wait, and any wake-up that never arrived."""
 
 
 class Participant(Model):
@@ -57,7 +58,7 @@ class Match(Model):
     players: tuple[Participant, ...]
     phase_seconds: int
     early_close: bool
-    paused_wait_seconds: int
+    recheck_seconds: int
     created_at: datetime
     starting_garnets: dict[str, int]
     status: MatchStatus = "running"

@@ -48,7 +48,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         ),
         phase_seconds=request.phase_seconds,
         early_close=request.early_close,
-        paused_wait_seconds=request.paused_wait_seconds,
+        recheck_seconds=request.recheck_seconds,
         created_at=now,
         starting_garnets=starting,
     )

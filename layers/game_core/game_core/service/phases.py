@@ -41,7 +41,7 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
         "phase_number": clock.number,
         "clock_version": clock.version,
         "due": clock.is_due(now),
-        "wait_seconds": clock.seconds_to_wait(now, match.paused_wait_seconds),
+        "wait_seconds": clock.seconds_to_wait(now, match.recheck_seconds),
     }
 
 
