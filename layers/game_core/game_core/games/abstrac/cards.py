@@ -104,15 +104,15 @@ def combinations(cards: list[str] | tuple[str, ...]) -> list[Combination]:
     for c in COLOURS:
         present = [n for n in NUMBERS if f"{n}{c}" in hand]
         stretch: list[int] = []
-        for n in [*present, None]:
-            if n is not None and stretch and n == stretch[-1] + 1:
-                stretch.append(n)
+        for following in [*present, None]:
+            if following is not None and stretch and following == stretch[-1] + 1:
+                stretch.append(following)
                 continue
             if len(stretch) >= 3:
                 members = tuple(f"{m}{c}" for m in stretch)
                 name = f"{_COUNT_WORDS[len(stretch)]}-in-a-row of {COLOUR_NAMES[c]}"
                 found.append(Combination("run", members, RUN_POINTS[len(stretch)], name))
-            stretch = [n] if n is not None else []
+            stretch = [following] if following is not None else []
     return found
 
 

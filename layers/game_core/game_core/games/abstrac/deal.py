@@ -26,14 +26,14 @@ from typing import Any
 from game_core.games.abstrac.cards import DECK, SUIT_TO_COLOUR, points
 from game_core.games.abstrac.clocks import PeriodClock, periods_used, used_seconds
 from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, remain, submitted
-from game_core.games.abstrac.models import DealMove, DealPart, DealRecord, Settings, State, Take
+from game_core.games.abstrac.models import DealMove, DealPart, DealRecord, LineSource, Settings, State, Take
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, Standing
 
 MOVE = PhaseKind("Move", ("take",))
 TIMELINE = (MOVE,)
 
 
-def deal_line(settings: Settings, number: int, rng: random.Random) -> tuple[list[str], str]:
+def deal_line(settings: Settings, number: int, rng: random.Random) -> tuple[list[str], LineSource]:
     """Deal `number`'s line (top first) and where it came from."""
     if settings.deal_lines and number <= len(settings.deal_lines):
         return list(settings.deal_lines[number - 1]), "host"

@@ -3,29 +3,58 @@
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from game_core.errors import Illegal
 from game_core.games.abstrac import deal, row
-from game_core.games.abstrac.models import Lay, Pick, Settings, Starter, State, Take
+from game_core.games.abstrac.models import Lay, Pick, Starter, Take
+from game_core.games.abstrac.models import Settings as AbstracSettings
+from game_core.games.abstrac.models import State as AbstracState
 from game_core.games.protocol import GameSettings, Model, OpenPhase, PhaseKind, Resolution, Result
+
+
+class Rules(Protocol):
+    """What each rule set's module (`row`, `deal`) provides."""
+
+    def open_phase(self, state: AbstracState) -> OpenPhase | None: ...
+
+    def check(self, state: AbstracState, player: str, kind: str, submission: Model) -> list[str]: ...
+
+    def resolve(self, state: AbstracState, resolution: Resolution) -> AbstracState: ...
+
+    def view(self, state: AbstracState) -> dict[str, Any]: ...
+
+    def result(self, state: AbstracState) -> Result: ...
+
+
+def _rules(state: Model) -> tuple[Rules, AbstracState]:
+    """The state's rule set module, and the state as Abstrac's own."""
+    assert isinstance(state, AbstracState)
+    # Two statements, not `row if ... else deal`: mypy joins two modules to `ModuleType`, which
+    # would satisfy any protocol; each module on its own is checked against `Rules`.
+    rules: Rules
+    if state.settings.rule_set == "row":
+        rules = row
+    else:
+        rules = deal
+    return rules, state
 
 
 class Abstrac:
     id: ClassVar[str] = "abstrac"
     title: ClassVar[str] = "Abstrac"
-    Settings = Settings
-    State = State
+    Settings = AbstracSettings
+    State = AbstracState
     submissions: dict[str, type[Model]] = {"starter": Starter, "lay": Lay, "pick": Pick, "take": Take}
     min_players = 2
     max_players = 2
 
     def timeline(self, settings: GameSettings) -> tuple[PhaseKind, ...]:
-        assert isinstance(settings, Settings)
+        assert isinstance(settings, AbstracSettings)
         return row.TIMELINE if settings.rule_set == "row" else deal.TIMELINE
 
-    def setup(self, settings: GameSettings, players: tuple[str, ...], rng: random.Random) -> State:
-        assert isinstance(settings, Settings)
+    def setup(self, settings: GameSettings, players: tuple[str, ...], rng: random.Random) -> AbstracState:
+        assert isinstance(settings, AbstracSettings)
         reasons = []
         if len(players) != 2 or len(set(players)) != 2:
             reasons.append(f"Abstrac is for exactly 2 different players, not {len(players)}")
@@ -35,40 +64,37 @@ class Abstrac:
                 reasons.append(f"{field} names {named}, who is not a player in this match")
         if reasons:
             raise Illegal("these settings do not fit this match", reasons)
-        state = State(settings=settings, players=list(players))
+        state = AbstracState(settings=settings, players=list(players))
         if settings.rule_set == "row":
             state.row = row.setup(state)
         else:
             state.deal = deal.setup(state, rng)
         return state
 
-    def _rules(self, state: Model) -> Any:
-        assert isinstance(state, State)
-        return row if state.settings.rule_set == "row" else deal
-
     def open_phase(self, state: Model) -> OpenPhase | None:
-        phase: OpenPhase | None = self._rules(state).open_phase(state)
-        return phase
+        rules, own = _rules(state)
+        return rules.open_phase(own)
 
     def check(self, state: Model, player: str, kind: str, submission: Model, garnets: int) -> list[str]:
-        reasons: list[str] = self._rules(state).check(state, player, kind, submission)
-        return reasons
+        rules, own = _rules(state)
+        return rules.check(own, player, kind, submission)
 
     def garnet_cost(self, kind: str, submission: Model) -> int:
         return 0
 
-    def resolve(self, state: Model, resolution: Resolution) -> State:
-        resolved: State = self._rules(state).resolve(state, resolution)
-        return resolved
+    def resolve(self, state: Model, resolution: Resolution) -> AbstracState:
+        rules, own = _rules(state)
+        return rules.resolve(own, resolution)
 
     def view(self, state: Model, player: str | None) -> dict[str, Any]:
         """Perfect information: everyone sees everything; a player's private part is empty."""
-        public = self._rules(state).view(state)
+        rules, own = _rules(state)
+        public = rules.view(own)
         return {"public": public} if player is None else {"public": public, "private": {}}
 
     def result(self, state: Model) -> Result:
-        outcome: Result = self._rules(state).result(state)
-        return outcome
+        rules, own = _rules(state)
+        return rules.result(own)
 
 
 GAME = Abstrac()

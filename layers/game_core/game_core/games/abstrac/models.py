@@ -133,12 +133,16 @@ class DealRecord(Model):
     totals_after: dict[str, int]
 
 
+LineSource = Literal["host", "shuffle"]
+"""Where a deal's line came from: the host's fixed lines or a shuffle."""
+
+
 class DealPart(Model):
     number: int = 1
     starter: str
     line: list[str]
     """This deal's whole line, top first."""
-    line_source: Literal["host", "shuffle"]
+    line_source: LineSource
     position: int = 0
     """How many cards have been taken from the top."""
     to_move: str | None = None

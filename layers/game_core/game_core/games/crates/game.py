@@ -9,7 +9,7 @@ every final score and the standings are public, with the lot when it decided a t
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
@@ -44,7 +44,10 @@ TIMELINE = (
 _TIMES = {1: "once", 2: "twice"}
 
 
-def _parse(model: type[BaseModel], value: Any) -> Any:
+M = TypeVar("M", bound=BaseModel)
+
+
+def _parse(model: type[M], value: Any) -> M:
     return value if isinstance(value, model) else model.model_validate(value)
 
 
@@ -109,12 +112,12 @@ class CratesGame:
         if kind == "multipliers":
             _parse(MultipliersSubmission, submission)  # the model itself enforces the permutation
             return []
-        submission = _parse(RoundSubmission, submission)
+        move = _parse(RoundSubmission, submission)
         reasons = []
-        for number, push in enumerate(submission.pushes, start=1):
+        for number, push in enumerate(move.pushes, start=1):
             if push.crate not in state.players:
                 reasons.append(f"push {number} names crate {push.crate!r}, which is not a player of this match")
-        ground = submission.ground
+        ground = move.ground
         if ground in GROUND_LIMIT:
             limit = GROUND_LIMIT[ground]
             used = [r for r, record in enumerate(state.records[player], start=1) if record.ground == ground]
@@ -123,7 +126,7 @@ class CratesGame:
                     f"{ground} may be chosen at most {_TIMES[limit]} a match, "
                     f"and you already chose it in {_rounds_text(used)}"
                 )
-        count = len(submission.pushes)
+        count = len(move.pushes)
         needed = extra_pushes(count)
         if needed > garnets:
             reasons.append(

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from game_core.games.palindrome.bidding import Bid, check_bid, resolve_items, resolve_packs
 from game_core.games.palindrome.construction import Construction, run
 from game_core.games.palindrome.packs import draw_items, draw_packs, take_fixed_items
 from game_core.games.palindrome.scoring import StringScore, score_all
-from game_core.games.palindrome.settings import CATALOGUE, STRINGS, ItemName, RuleSet, Settings
+from game_core.games.palindrome.settings import CATALOGUE, STRINGS, ItemName, RuleSet
+from game_core.games.palindrome.settings import Settings as PalindromeSettings
 from game_core.games.palindrome.workbench import Bench
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, Standing
 
@@ -92,8 +93,8 @@ class Seat(Model):
     garnets_spent: int = 0
 
 
-class State(Model):
-    settings: Settings
+class PalindromeState(Model):
+    settings: PalindromeSettings
     players: list[str]
     phase: int = 0
     """Index into the schedule; equal to its length when the match is over."""
@@ -104,40 +105,43 @@ class State(Model):
     final: dict[str, list[StringScore]] | None = None
 
 
-def _as(model: type[Model], value: Any) -> Any:
+M = TypeVar("M", bound=Model)
+
+
+def _as(model: type[M], value: Any) -> M:
     return value if isinstance(value, model) else model.model_validate(value)
 
 
 class PalindromeGame:
     id: ClassVar[str] = "palindrome"
     title: ClassVar[str] = "Palindrome Construction"
-    Settings = Settings
-    State = State
+    Settings = PalindromeSettings
+    State = PalindromeState
     submissions: dict[str, type[Model]] = {BID: Bid, CONSTRUCTION: Construction}
     min_players = 2
     max_players = 12
 
     # --- timeline -------------------------------------------------------------------------------
 
-    def timeline(self, settings: Settings) -> tuple[PhaseKind, ...]:
+    def timeline(self, settings: PalindromeSettings) -> tuple[PhaseKind, ...]:
         return tuple(spec.kind for spec in schedule(settings.rules))
 
-    def _spec(self, state: State) -> PhaseSpec | None:
+    def _spec(self, state: PalindromeState) -> PhaseSpec | None:
         specs = schedule(state.settings.rules)
         return specs[state.phase] if state.phase < len(specs) else None
 
-    def setup(self, settings: Settings, players: tuple[str, ...], rng: random.Random) -> State:
+    def setup(self, settings: PalindromeSettings, players: tuple[str, ...], rng: random.Random) -> PalindromeState:
         if len(set(players)) != len(players):
             raise ValueError("player names must differ")
         if not self.min_players <= len(players) <= self.max_players:
             raise ValueError(f"Palindrome Construction takes {self.min_players} to {self.max_players} players")
-        state = State(settings=settings, players=list(players), seats={p: Seat() for p in players})
+        state = PalindromeState(settings=settings, players=list(players), seats={p: Seat() for p in players})
         first = schedule(settings.rules)[0]
         if first.bid_round == 1:
             self._open_round(state, 1, rng)
         return state
 
-    def _open_round(self, state: State, number: int, rng: random.Random) -> None:
+    def _open_round(self, state: PalindromeState, number: int, rng: random.Random) -> None:
         settings = state.settings
         rules = settings.rules
         packs = list(settings.packs[number]) if number in settings.packs else draw_packs(rules, rng)
@@ -149,7 +153,7 @@ class PalindromeGame:
         state.item_pool = pool
         state.rounds.append(RoundState(round=number, packs=packs, items=items))
 
-    def open_phase(self, state: State) -> OpenPhase | None:
+    def open_phase(self, state: PalindromeState) -> OpenPhase | None:
         spec = self._spec(state)
         if spec is None:
             return None
@@ -159,7 +163,7 @@ class PalindromeGame:
 
     # --- submissions ----------------------------------------------------------------------------
 
-    def check(self, state: State, player: str, kind: str, submission: Model, garnets: int) -> list[str]:
+    def check(self, state: PalindromeState, player: str, kind: str, submission: Model, garnets: int) -> list[str]:
         spec = self._spec(state)
         if player not in state.seats:
             return [f"{player} is not playing this match"]
@@ -173,14 +177,14 @@ class PalindromeGame:
     def garnet_cost(self, kind: str, submission: Model) -> int:
         return _as(Bid, submission).garnets if kind == BID else 0
 
-    def _bench(self, state: State, player: str) -> Bench:
+    def _bench(self, state: PalindromeState, player: str) -> Bench:
         seat = state.seats[player]
         usable = [item.name for item in seat.items if item.used_in_round is None]
         return Bench.start(seat.strings, seat.digits, usable)
 
     # --- resolution -----------------------------------------------------------------------------
 
-    def resolve(self, state: State, resolution: Resolution) -> State:
+    def resolve(self, state: PalindromeState, resolution: Resolution) -> PalindromeState:
         spec = self._spec(state)
         if spec is None:
             raise ValueError("the match is over; there is no phase to resolve")
@@ -196,7 +200,7 @@ class PalindromeGame:
             state.final = score_all({p: list(state.seats[p].strings) for p in state.players})
         return state
 
-    def _construct(self, state: State, number: int, resolution: Resolution) -> None:
+    def _construct(self, state: PalindromeState, number: int, resolution: Resolution) -> None:
         last = number == state.settings.rules.rounds
         for player in state.players:
             seat = state.seats[player]
@@ -228,7 +232,7 @@ class PalindromeGame:
             owned = next(i for i in seat.items if i.name == name and i.used_in_round is None)
             owned.used_in_round = number
 
-    def _bid(self, state: State, number: int, resolution: Resolution) -> None:
+    def _bid(self, state: PalindromeState, number: int, resolution: Resolution) -> None:
         rules = state.settings.rules
         bids: dict[str, Bid] = {}
         for player in state.players:
@@ -250,7 +254,7 @@ class PalindromeGame:
 
     # --- information ----------------------------------------------------------------------------
 
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
+    def view(self, state: PalindromeState, player: str | None) -> dict[str, Any]:
         rules = state.settings.rules
         spec = self._spec(state)
         public: dict[str, Any] = {
@@ -309,7 +313,7 @@ class PalindromeGame:
 
     # --- result ---------------------------------------------------------------------------------
 
-    def result(self, state: State) -> Result:
+    def result(self, state: PalindromeState) -> Result:
         if state.final is None:
             raise ValueError("the match is not over")
         totals = {p: sum(s.total for s in state.final[p]) for p in state.players}

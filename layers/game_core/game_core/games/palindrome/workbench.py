@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from game_core.games.palindrome.settings import STRINGS
@@ -27,7 +28,7 @@ class Bench:
     """Items used, in order."""
 
     @classmethod
-    def start(cls, strings: list[str], digits: str, items: list[str]) -> Bench:
+    def start(cls, strings: list[str], digits: str, items: Iterable[str]) -> Bench:
         return cls(strings=list(strings), pool=list(digits), items=Counter(items))
 
     def string_reasons(self, number: int, what: str = "string") -> list[str]:
