@@ -1,6 +1,7 @@
 """Checks on what is deployed and on the code's shape: the template and the ASL lint clean, the
-committed ASL (and the template's state machines) are what the generator writes, and imports go
-one way: `games` and `match` import nothing of AWS and nothing of the layers above them."""
+layer type-checks under mypy, the code is ruff clean and ruff formatted, the committed ASL (and the
+template's state machines) are what the generator writes, and imports go one way: `games` and
+`match` import nothing of AWS and nothing of the layers above them."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 LAYER = ROOT / "layers" / "game_core" / "game_core"
 ASL_FILES = sorted((ROOT / "statemachines").glob("*.asl.json"))
+RUFF_PATHS = ("layers", "functions", "local_stack", "tests", "benchmarks")
+"""What ruff checks and formats (its settings are pyproject.toml's [tool.ruff])."""
 FORBIDDEN = (
     "boto3",
     "botocore",
@@ -60,6 +63,25 @@ def template() -> dict:
 def test_cfn_lint_passes_on_the_template() -> None:
     run = subprocess.run([BIN / "cfn-lint", str(ROOT / "template.yaml")], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy_passes_on_the_layer() -> None:
+    # pyproject.toml's [tool.mypy] (found from the working directory) sets the plugin and strictness.
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", str(LAYER.relative_to(ROOT))], capture_output=True, text=True, cwd=ROOT
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_ruff_check_and_ruff_format_pass() -> None:
+    check = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", *RUFF_PATHS], capture_output=True, text=True, cwd=ROOT
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    format_check = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", *RUFF_PATHS], capture_output=True, text=True, cwd=ROOT
+    )
+    assert format_check.returncode == 0, format_check.stdout + format_check.stderr
 
 
 def test_there_is_an_asl_file_for_every_available_game() -> None:
