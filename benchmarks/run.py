@@ -18,7 +18,6 @@ from collections.abc import Callable
 from game_core.games import registry
 from game_core.games.palindrome.scoring import is_prime
 from game_core.games.protocol import Resolution
-
 from local_stack.bots import bot_for
 
 

@@ -19,7 +19,6 @@ import time
 from typing import Any
 
 from game_core.games import registry
-
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game_core.games.protocol import OpenPhase
-
 from local_stack.bots import bot_for
 from local_stack.stack import LocalStack
 

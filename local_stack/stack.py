@@ -23,9 +23,9 @@ from typing import Any
 
 import boto3
 import yaml
-from game_core.games import registry
 from moto import mock_aws
 
+from game_core.games import registry
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -216,7 +216,6 @@ def _end_running_executions(stack: Any) -> None:
 def stack(request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh local stack for one test; the process environment is restored afterwards."""
     from game_core.aws.wiring import ports_from_environment
-
     from local_stack.stack import LocalStack
 
     marker = request.node.get_closest_marker("log_level")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from game_core.cli import asl
 from game_core.games import registry
 

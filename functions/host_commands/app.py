@@ -4,10 +4,11 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import TypeAdapter, ValidationError
+
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError
 from game_core.service.commands import HostCommand, run_host_command
-from pydantic import TypeAdapter, ValidationError
 
 logger = Logger(service="host-commands")
 parse_command = TypeAdapter(HostCommand).validate_python

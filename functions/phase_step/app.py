@@ -3,6 +3,7 @@
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.parser import event_parser
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from game_core.aws.wiring import ports_from_environment
 from game_core.service.commands import PhaseStep, run_phase_step
 

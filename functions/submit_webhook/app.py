@@ -18,10 +18,11 @@ from aws_lambda_powertools.utilities.idempotency import (
     idempotent,
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Malformed, Unauthorized
 from game_core.service.submit import SubmissionRequest, submit_by_webhook
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 logger = Logger(service="submit-webhook")
 app = APIGatewayHttpResolver()

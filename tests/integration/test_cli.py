@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from game_core.cli import host, schemas
 from game_core.games import registry
 

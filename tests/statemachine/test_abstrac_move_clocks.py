@@ -25,8 +25,8 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from game_core.aws.wiring import ports_from_environment
 
+from game_core.aws.wiring import ports_from_environment
 from local_stack.stack import Inbox, LocalStack
 
 pytestmark = pytest.mark.statemachine

@@ -14,11 +14,11 @@ import subprocess
 import sys
 
 import pytest
+
 from game_core.games import registry
 from game_core.match.engine import apply_record, setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay
-
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import push
+
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay
 

@@ -7,9 +7,9 @@ import json
 import random
 
 import pytest
+
 from game_core.games import registry
 from game_core.games.protocol import Resolution
-
 from local_stack.bots import bot_for
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from game_core.errors import Illegal
 from game_core.games.protocol import OpenPhase
 from game_core.match.clock import open_clock

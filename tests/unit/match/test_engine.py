@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from game_core.errors import Illegal, Late, Malformed, NotOpen
 from game_core.games import registry
 from game_core.match import engine

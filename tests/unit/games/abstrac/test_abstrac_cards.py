@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from pydantic import ValidationError
+
 from game_core.games.abstrac.cards import (
     DECK,
     combinations,
@@ -15,7 +17,6 @@ from game_core.games.abstrac.cards import (
 )
 from game_core.games.abstrac.deal import deal_scores
 from game_core.games.abstrac.models import Lay, Settings
-from pydantic import ValidationError
 
 # Death Match 12's example: red 23456 yellow 1345 green 13 blue 123.
 ROW_EXAMPLE = "2R 3R 4R 5R 6R 1Y 3Y 4Y 5Y 1G 3G 1B 2B 3B".split()

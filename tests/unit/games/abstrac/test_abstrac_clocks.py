@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from abstrac_support import mover, new, no_move, play
+
 from game_core.games.abstrac import GAME
 from game_core.games.abstrac.clocks import periods_used
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 from abstrac_support import PLAYERS, mover, new, play, reasons, roundtrip
+
 from game_core.games.abstrac import GAME
 from game_core.games.abstrac.cards import DECK
 from game_core.games.abstrac.models import State
-
 from local_stack.bots.abstrac import choose
 
 # The original's example hand for the player who takes the chunks marked "x", written in the

@@ -6,11 +6,11 @@ import random
 
 import pytest
 from abstrac_support import PLAYERS, cards, mover, new, play, reasons, roundtrip
+
 from game_core.errors import Illegal
 from game_core.games.abstrac import GAME
 from game_core.games.abstrac.models import State
 from game_core.games.protocol import Resolution
-
 from local_stack.bots.abstrac import choose
 
 # Laid three at a time, A, B, A, B, ...; B lays last, so A picks first. Picking A3 B3 A3 B3 A3 B3

@@ -6,8 +6,8 @@ import random
 
 import pytest
 from crates_support import GAME
-from game_core.games.protocol import Resolution
 
+from game_core.games.protocol import Resolution
 from local_stack.bots.crates import choose
 
 

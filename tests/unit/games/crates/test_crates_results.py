@@ -6,6 +6,7 @@ import random
 
 import pytest
 from crates_support import GAME, PREGAME, play, pushes, turn
+
 from game_core.errors import Illegal
 from game_core.games.crates.rules import garnets_for, line_counts
 from game_core.games.protocol import Resolution

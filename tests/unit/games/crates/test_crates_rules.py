@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 from crates_support import DEFAULT_ORDER, GAME, PREGAME, play, pushes, total, turn
-from game_core.games.crates.rules import movement, multiples_of_five_crossed, round_points
 from pydantic import ValidationError
+
+from game_core.games.crates.rules import movement, multiples_of_five_crossed, round_points
 
 # -- the rule text's worked examples -------------------------------------------------------------
 

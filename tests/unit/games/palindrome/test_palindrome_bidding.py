@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from game_core.games.palindrome.bidding import Bid, check_bid, resolve_items, resolve_packs
-from game_core.games.palindrome.settings import RULE_SETS
 from hypothesis import given
 from hypothesis import strategies as st
 from palindrome_support import EVEN_PACKS_MM8, GAME, bid, card, parse, play, start
 from pydantic import ValidationError
+
+from game_core.games.palindrome.bidding import Bid, check_bid, resolve_items, resolve_packs
+from game_core.games.palindrome.settings import RULE_SETS
 
 MM8, MM5 = RULE_SETS["mm8"], RULE_SETS["mm5"]
 

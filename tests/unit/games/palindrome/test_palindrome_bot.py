@@ -6,9 +6,9 @@ import random
 from collections import Counter
 
 import pytest
-from game_core.games.protocol import Resolution
 from palindrome_support import GAME, start
 
+from game_core.games.protocol import Resolution
 from local_stack.bots.palindrome import choose
 
 

@@ -8,12 +8,13 @@ import random
 from collections import Counter
 
 import pytest
-from game_core.games.palindrome.packs import draw_items, draw_packs
-from game_core.games.palindrome.settings import CATALOGUE, RULE_SETS
 from hypothesis import given
 from hypothesis import strategies as st
 from palindrome_support import EVEN_PACKS, EVEN_PACKS_MM8, GAME, append, bid, card, play, start, steps, use
 from pydantic import ValidationError
+
+from game_core.games.palindrome.packs import draw_items, draw_packs
+from game_core.games.palindrome.settings import CATALOGUE, RULE_SETS
 
 # -- timeline --------------------------------------------------------------------------------------
 

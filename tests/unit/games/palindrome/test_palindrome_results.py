@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from game_core.games.palindrome.game import garnet_award, standings_result
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from game_core.games.palindrome.scoring import CRITERIA, bpsw, is_prime, score_all, score_string, to_int
 from hypothesis import given
 from hypothesis import strategies as st
+
+from game_core.games.palindrome.scoring import CRITERIA, bpsw, is_prime, score_all, score_string, to_int
 
 
 def breakdown(digits: str, **flags: bool) -> dict[str, int]:

@@ -6,7 +6,6 @@ import random
 
 from game_core.games import registry
 from game_core.games.protocol import Resolution
-
 from local_stack.bots import bot_for
 
 
