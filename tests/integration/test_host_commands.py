@@ -35,7 +35,7 @@ def test_there_is_a_sample_event_for_every_host_command_step_and_the_webhook() -
     names = {path.name for path in Path(EVENTS).glob("*.json")}
     expected = {f"host_{command}.json" for command in HOST_COMMANDS}
     expected |= {"submit_webhook.json", "phase_step_current.json", "phase_step_wait.json"}
-    expected |= {"phase_step_resolve.json"}
+    expected |= {"phase_step_resolve.json", "phase_step_announce.json"}
     assert expected <= names
     for name in sorted(names - {"host_create.json"}):
         assert SAMPLE_MATCH_ID in (EVENTS / name).read_text(), f"{name} does not name the sample match"
@@ -190,6 +190,31 @@ def test_the_resolve_step_resolves_once_however_often_it_is_retried(stack) -> No
     assert len(events_of(match_id, "phase_resolved")) == 1
     record = stack.host({"command": "export", "match_id": match_id})
     assert [phase["name"] for phase in record["phases"]] == ["Pregame"]
+
+
+def test_the_announce_step_tells_everyone_what_the_resolved_phase_revealed(stack) -> None:
+    # Given a match whose Pregame the resolve step has resolved, and every inbox subscribed
+    inbox = stack.subscribe(["ada", "bo", "cy", "di", "ed"])
+    created = create_sample(stack)
+    match_id = created["match_id"]
+    stack.invoke("PhaseStepFunction", load_event("phase_step_resolve.json", match_id))
+    for player in [None, "ada", "bo", "cy", "di", "ed"]:
+        inbox.receive(player)  # drop what the creation and the running machine delivered
+
+    # When the announce step runs for phase 1, twice (a retry), and once for a phase never resolved
+    announce = load_event("phase_step_announce.json", match_id)
+    first = stack.invoke("PhaseStepFunction", announce)
+    stack.invoke("PhaseStepFunction", announce)
+    stack.invoke("PhaseStepFunction", announce | {"phase_number": 9})
+
+    # Then the public and each player got the "Pregame resolved" notice: a retry repeats it, never loses it
+    assert (first["phase"], first["phase_number"]) == ("Round 1", 2)
+    public = [message["subject"] for message in inbox.receive(None)]
+    assert public == [f"[{match_id}] Pregame resolved; Round 1 is open"] * 2
+    for player in ["ada", "bo", "cy", "di", "ed"]:
+        notices = inbox.receive(player)
+        assert [n["you"] for n in notices] == [player, player]
+        assert all(n["subject"].endswith("Pregame resolved; Round 1 is open") for n in notices)
 
 
 def test_the_wait_step_keeps_the_token_only_for_the_clock_it_waited_on(stack) -> None:

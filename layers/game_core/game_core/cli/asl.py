@@ -104,14 +104,21 @@ def definition(game: Game) -> dict[str, Any]:
             "Type": "Choice",
             "Choices": [
                 {"Variable": "$.phase", "StringEquals": MATCH_CANCELLED, "Next": MATCH_CANCELLED},
+                {"Variable": "$.phase", "StringEquals": MATCH_OVER, "Next": MATCH_OVER},
                 {"Variable": "$.due", "BooleanEquals": True, "Next": "Resolve phase"},
             ],
             "Default": "Next phase",
         },
         "Resolve phase": step(
-            "Resolve the open phase, announce it, open the next",
+            "Resolve the open phase exactly once and open the next",
             {"step": "resolve", "match_id.$": "$.match_id", "phase_number.$": "$.phase_number"},
-            "Next phase",
+            "Announce",
+        ),
+        "Announce": step(
+            "Publish what the phase revealed: to everyone, and to each player privately",
+            {"step": "announce", "match_id.$": "$.match_id", "phase_number.$": "$.resolved_number"},
+            # Through "Due?": a host act made while resolving or announcing must not wait a phase.
+            "Due?",
         ),
         MATCH_OVER: {"Type": "Succeed"},
         MATCH_CANCELLED: {"Type": "Succeed"},

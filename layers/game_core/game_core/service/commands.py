@@ -86,7 +86,7 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
 class PhaseStep(Model):
     """What the state machine sends to the phase-step function."""
 
-    step: Literal["current", "wait", "resolve"]
+    step: Literal["current", "wait", "resolve", "announce"]
     match_id: str
     phase_number: int = 0
     clock_version: int = 0
@@ -100,4 +100,6 @@ def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
         return {}
     if step.step == "resolve":
         return phases.resolve(ports, step.match_id, step.phase_number)
+    if step.step == "announce":
+        return phases.announce(ports, step.match_id, step.phase_number)
     return phases.current(ports, step.match_id)

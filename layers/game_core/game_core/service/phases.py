@@ -57,11 +57,12 @@ def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, tok
 
 
 def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
-    """Resolve the phase exactly once, publish what it reveals, and open the next one."""
+    """Resolve the phase exactly once and open the next one; the announce step then tells."""
     for _attempt in range(5):
         match = ports.store.get(match_id)
         if match.phase is None or match.phase.number != phase_number or match.status != "running":
-            return progress(ports, match)  # already resolved (a retry): nothing happens twice
+            # Already resolved (a retry): nothing happens twice.
+            return progress(ports, match) | {"resolved_number": phase_number}
         game = registry.load(match.game)
         now = ports.clock.now()
         # Close the door before reading: a submission landing after this read would be lost.
@@ -94,10 +95,22 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             ports.store.commit_resolution(match, after, resolved.record, spending, awards, events)
         except Conflict:
             continue  # a host act or another attempt won the race: read again
-        headline = f"{resolved.record.name} resolved" + (
-            f"; {after.phase.name} is open" if after.phase else "; the match is over"
-        )
-        for notice in progress_notices(after, game, headline):
-            ports.notifier.publish(after, notice)
-        return progress(ports, after)
+        return progress(ports, after) | {"resolved_number": phase_number}
     raise Conflict(f"could not resolve phase {phase_number} of {match_id}: the match kept changing")
+
+
+def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any]:
+    """Publish what the resolved phase revealed: the public announcement and each private notice.
+
+    A step of its own, after the resolution is stored, so a failure here is retried by the state
+    machine and no announcement is lost (a retry may repeat one; SNS delivers at least once anyway)."""
+    match = ports.store.get(match_id)
+    game = registry.load(match.game)
+    records = [record for record in ports.store.phase_records(match_id) if record.number == resolved_number]
+    if not records:
+        return progress(ports, match)  # nothing was resolved under that number: nothing to tell
+    resolved = records[0]
+    headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
+    for notice in progress_notices(match, game, headline):
+        ports.notifier.publish(match, notice)
+    return progress(ports, match)
