@@ -30,6 +30,7 @@ PREGAME, ROUND = "multipliers", "round"
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "log_level(level): the POWERTOOLS_LOG_LEVEL of the test's stack")
+    config.addinivalue_line("markers", "games(*ids): the games whose state machines the test's stack has (crates)")
 
 
 def push(crate: str, direction: str = "right", times: int = 1) -> list[dict[str, str]]:
@@ -220,9 +221,11 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Any]:
 
     marker = request.node.get_closest_marker("log_level")
     level = marker.args[0] if marker else "WARNING"
+    games_marker = request.node.get_closest_marker("games")
+    games = games_marker.args if games_marker else ("crates",)
     saved = dict(os.environ)
     try:
-        with LocalStack(log_level=level, games=("crates",)) as local:
+        with LocalStack(log_level=level, games=games) as local:
             # A Powertools logger keeps the level it was first configured with in this process
             # (one Lambda container would never see two); give this stack's its own.
             for logger in logging.Logger.manager.loggerDict.values():

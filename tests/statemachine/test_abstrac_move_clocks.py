@@ -16,10 +16,8 @@ seconds: `counted(...)`. Expectations are computed from the rules for every valu
 from __future__ import annotations
 
 import math
-import os
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -29,47 +27,12 @@ import pytest
 from game_core.aws.wiring import ports_from_environment
 from local_stack.stack import Inbox, LocalStack
 
-pytestmark = pytest.mark.statemachine
+pytestmark = [pytest.mark.statemachine, pytest.mark.games("abstrac")]
 
 A, B = "ana", "ben"
 """ana is listed first, so she is the protected player (row) and the first starter (deal)."""
 
 STARTER, LAYING, MOVE = "Choose starter", "Laying move", "Move"
-
-
-# -- the stack -------------------------------------------------------------------------------------
-
-
-def _end_running_executions(stack: LocalStack) -> None:
-    """Cancel what a test left running (the service's own way out), so no interpreter thread
-    outlives its stack."""
-    sfn = stack.client("stepfunctions")
-    for arn in stack.state_machines.values():
-        for execution in sfn.list_executions(stateMachineArn=arn, statusFilter="RUNNING")["executions"]:
-            stack.host({"command": "cancel", "match_id": execution["name"]})
-            for _ in range(40):
-                if sfn.describe_execution(executionArn=execution["executionArn"])["status"] != "RUNNING":
-                    break
-                time.sleep(0.05)
-            else:
-                sfn.stop_execution(executionArn=execution["executionArn"])
-
-
-@pytest.fixture
-def stack() -> Iterator[LocalStack]:
-    """A fresh local stack per test; the process environment is restored afterwards."""
-    saved = dict(os.environ)
-    try:
-        with LocalStack() as local:
-            try:
-                yield local
-            finally:
-                _end_running_executions(local)
-    finally:
-        ports_from_environment.cache_clear()
-        os.environ.clear()
-        os.environ.update(saved)
-        time.tzset()
 
 
 # -- time ------------------------------------------------------------------------------------------
