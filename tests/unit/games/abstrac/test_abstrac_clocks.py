@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from abstrac_support import mover, new, no_move, play
+from pydantic import ValidationError
 
 from game_core.games.abstrac import GAME
 from game_core.games.abstrac.clocks import periods_used
@@ -165,11 +166,6 @@ def deal_clock(state, player):
     return GAME.view(state, None)["public"]["clocks"][player]
 
 
-def test_a_deal_move_opens_with_one_period_plus_one_per_period_left():
-    state = new(rule_set="deal", period_seconds=60)
-    assert seconds(state) == 60 * (1 + 5)
-
-
 @pytest.mark.parametrize(
     ("elapsed", "extension", "left"),
     [
@@ -178,7 +174,8 @@ def test_a_deal_move_opens_with_one_period_plus_one_per_period_left():
         (150, 0, 3),
         (150, 100, 5),  # an extension uses no period
         (190, 100, 4),
-        (360, 0, 0),  # every period used, at the last second: the move stands
+        (300, 0, 1),  # at the last second of the last period: the move stands, that period kept
+        (400, 100, 1),  # the same with a 100 s extension
     ],
 )
 def test_periods_are_used_up_by_slow_moves(elapsed, extension, left):
@@ -187,7 +184,7 @@ def test_periods_are_used_up_by_slow_moves(elapsed, extension, left):
     assert deal_clock(state, "A")["periods_left"] == left
     assert deal_clock(state, "B")["periods_left"] == 5
     state = play(state, "take", {"count": 1})
-    assert seconds(state) == 60 * (1 + left)
+    assert seconds(state) == 60 * left
 
 
 def test_each_later_deal_adds_a_period():
@@ -200,13 +197,13 @@ def test_each_later_deal_adds_a_period():
     assert (deal_clock(state, "A")["periods_left"], deal_clock(state, "B")["periods_left"]) == (4, 6)
 
 
-@pytest.mark.parametrize("start_periods", [5, 0])
+@pytest.mark.parametrize("start_periods", [5, 1])
 def test_a_deal_player_out_of_periods_loses(start_periods):
     state = new(rule_set="deal", period_seconds=60, start_periods=start_periods)
     state = play(state, "take", {"count": 2})
     assert mover(state) == "B"
-    assert seconds(state) == 60 * (1 + start_periods)
-    state = no_move(state, elapsed=60 * (1 + start_periods))
+    assert seconds(state) == 60 * start_periods
+    state = no_move(state, elapsed=60 * start_periods)
     assert GAME.open_phase(state) is None
     outcome = GAME.result(state)
     assert [(s.player, s.place, s.score) for s in outcome.standings] == [("A", 1, "0"), ("B", 2, "0")]
@@ -215,23 +212,62 @@ def test_a_deal_player_out_of_periods_loses(start_periods):
     assert outcome.details["lost_on_time"] == "B"
 
 
-def test_with_no_period_left_a_move_has_one_period():
-    state = new(rule_set="deal", period_seconds=60)
-    state = play(state, "take", {"count": 1}, elapsed=360)
-    state = play(state, "take", {"count": 1})
-    assert deal_clock(state, "A")["periods_left"] == 0
-    assert seconds(state) == 60
-    state = play(state, "take", {"count": 1}, elapsed=60)  # within the one period: still in
-    state = play(state, "take", {"count": 1})
-    state = no_move(state, elapsed=60)
-    assert GAME.result(state).details["lost_on_time"] == "A"
-
-
 def test_deal_early_resolution_without_a_move_keeps_the_time_used():
     state = new(rule_set="deal", period_seconds=60)
     state = no_move(state, elapsed=100, timed_out=False)
     assert mover(state) == "A"
     assert deal_clock(state, "A")["used_on_current_move"] == 100
-    assert seconds(state) == 360 - 100
+    assert seconds(state) == 300 - 100
     state = play(state, "take", {"count": 1}, elapsed=30)  # 130 s in all: 2 periods
     assert deal_clock(state, "A")["periods_left"] == 3
+
+
+# Deal text: "Time controls: 5 periods of 1 minute". RULINGS, Abstrac `deal`: "a move later than one
+# period uses up one more; with none left, the player loses". The periods are all the time a move
+# has (byo-yomi): with 5 periods of 60 s a move may last 5 x 60 = 300 s; one later than 60 s uses
+# a period up, and using up the last one (none left) loses. Never a sixth, free period.
+
+
+def test_periods_are_the_whole_time_of_a_move():
+    # 5 periods of 60 s: 300 s, not 360
+    assert seconds(new(rule_set="deal", period_seconds=60)) == 300
+    assert seconds(new(rule_set="deal", period_seconds=60, start_periods=2)) == 120
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "left"),
+    [
+        (60, 5),  # within the first period: nothing used
+        (61, 4),  # later than one period: one used up
+        (240, 2),  # in the fourth period: three used up
+        (300, 1),  # at the last second of the fifth: four used up, the last one still held
+    ],
+)
+def test_a_move_keeps_the_period_it_is_made_in(elapsed, left):
+    state = play(new(rule_set="deal", period_seconds=60), "take", {"count": 1}, elapsed=elapsed)
+    assert deal_clock(state, "A")["periods_left"] == left
+    state = play(state, "take", {"count": 1})
+    # A's next move has all the periods left: 60 s each
+    assert seconds(state) == 60 * left
+
+
+def test_using_up_the_last_period_loses():
+    state = new(rule_set="deal", period_seconds=60)
+    # A's move at 300 s leaves one period (60 s) for each of A's later moves
+    state = play(state, "take", {"count": 1}, elapsed=300)
+    state = play(state, "take", {"count": 1})
+    assert seconds(state) == 60
+    state = play(state, "take", {"count": 1}, elapsed=60)  # within it: the period is kept
+    assert deal_clock(state, "A")["periods_left"] == 1
+    state = play(state, "take", {"count": 1})
+    # 60 s pass without a move: the last period is used up, none is left, A loses
+    state = no_move(state, elapsed=60)
+    assert GAME.open_phase(state) is None
+    assert deal_clock(state, "A")["periods_left"] == 0
+    assert GAME.result(state).details["lost_on_time"] == "A"
+
+
+def test_a_deal_match_cannot_start_without_a_period():
+    # 0 periods would be no time at all for the first move
+    with pytest.raises(ValidationError):
+        GAME.Settings(rule_set="deal", start_periods=0)

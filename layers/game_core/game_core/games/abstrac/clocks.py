@@ -13,12 +13,14 @@ or whose used time reaches the whole allowance, is a timeout.
 taken from the player's reserve (48 h for the whole match). A move's allowance is
 `move_seconds + reserve_left`; a timeout means the reserve is gone.
 
-`deal` (the original): byo-yomi-like periods of `period_seconds`. Reading of "a move later than
-one period uses up one more": a move's first period is free; every further period the move
-*starts* uses one up. With `used` seconds, periods used = max(0, ceil(used / period) - 1): a move
-of exactly one period uses none, one second more uses one, exactly two periods uses one, two
-periods and a second uses two. A move's allowance is `period * (1 + periods_left)`; needing a
-period beyond the last is a timeout, and the player loses.
+`deal` (the original): "5 periods of 1 minute", byo-yomi periods of `period_seconds`. The periods
+a player holds are all the time a move has: a move's allowance is `period * periods_left` (5
+periods of 60 s: 300 s). A move made within its first period uses none up; "a move later than one
+period uses up one more": every further period it *starts* uses one up, so with `used` seconds,
+periods used = max(0, ceil(used / period) - 1) (exactly one period uses none, one second more
+uses one). A move made in time therefore always keeps the period it is made in; using up the
+last period (the allowance passing without a move) leaves none, and "with none left, the player
+loses".
 """
 
 from __future__ import annotations
@@ -57,10 +59,10 @@ class PeriodClock(Model):
     pending: int = Field(default=0, ge=0)
 
     def allowance(self, period_seconds: int) -> int:
-        return max(0, period_seconds * (1 + self.periods_left) - self.pending)
+        return max(0, period_seconds * self.periods_left - self.pending)
 
     def out_of_time(self, period_seconds: int, elapsed: int, extension: int) -> bool:
-        return used_seconds(self.pending, elapsed, extension) >= period_seconds * (1 + self.periods_left)
+        return used_seconds(self.pending, elapsed, extension) >= period_seconds * self.periods_left
 
 
 def periods_used(used: int, period_seconds: int) -> int:

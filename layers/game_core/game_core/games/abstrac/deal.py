@@ -14,8 +14,9 @@ more and the totals differ; the higher total wins. Equal totals (at or past the 
 deals until a deal ends with the totals different.
 
 Clock (see clocks.py): `start_periods` periods (5) at the start, +1 for each player at the start of
-every later deal; a move's first period is free, each further period it starts uses one up;
-needing more than the periods left (a timeout) loses the match.
+every later deal; the periods held are a move's whole time; a move made within its first period
+uses none up, each further period it starts uses one up; using up the last one (a timeout) leaves
+none, and the player loses the match.
 """
 
 from __future__ import annotations
@@ -161,7 +162,8 @@ def resolve(state: State, resolution: Resolution) -> State:
         part.over, part.to_move = True, None
         return state
     refuse_if_illegal(check(state, mover, "take", move))
-    used = min(periods_used(used_seconds(clock.pending, elapsed, extension), period), clock.periods_left)
+    # A move accepted in time (at most `period * periods_left` used) keeps the period it was made in.
+    used = min(periods_used(used_seconds(clock.pending, elapsed, extension), period), clock.periods_left - 1)
     clock.periods_left -= used
     clock.pending = 0
     cards = part.line[part.position : part.position + move.count]

@@ -32,7 +32,8 @@ class Settings(GameSettings):
     """Who starts the first deal. Default: the first player."""
     target: Literal[400, 500, 600] = 400
     period_seconds: int = Field(default=86400, gt=0)
-    start_periods: int = Field(default=5, ge=0)
+    start_periods: int = Field(default=5, ge=1)
+    """Periods each player holds at the start (a move's whole time is its periods: at least one)."""
     deal_lines: list[list[LineCard]] | None = None
     """The host's fixed lines, top (first taken) first: deal k uses line k; deals beyond the list
     are shuffled with the match's random source."""
