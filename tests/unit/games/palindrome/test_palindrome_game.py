@@ -212,6 +212,40 @@ def test_a_round_drawing_across_the_end_of_the_catalogue_still_offers_two_differ
     assert sorted(pool + [items[1]]) == sorted(CATALOGUE)
 
 
+def offered_items(seed: int, **settings) -> list[list[str]]:
+    """The items of every round of a match whose phases all resolve with no submissions."""
+    state = start(["A", "B"], seed=seed, **settings)
+    while GAME.open_phase(state) is not None:
+        state = play(state, {}, seed=seed)
+    return [r.items for r in state.rounds]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_drawn_rounds_do_not_repeat_an_item_the_host_fixed_for_a_later_round(seed):
+    # Rulings: "Items are drawn without repeats until the catalogue is used up". mm8 offers 7
+    # items from a catalogue of 8, so the catalogue is never used up: all 7 differ, also when the
+    # host fixes rounds 3, 5 and 7 and the other rounds are drawn. (Seeds 3, 4, ... used to draw
+    # the round-3 Keep in round 2 as well.)
+    items = offered_items(seed, items={3: ["Keep"], 5: ["Clone"], 7: ["Insert"]})
+    assert [r[0] for r in items][2::2] == ["Keep", "Clone", "Insert"]
+    assert len({r[0] for r in items}) == 7
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_mm5_draws_use_up_the_catalogue_around_a_host_fixed_round(seed):
+    # mm5 offers 2 x 5 = 10 items. With round 2 fixed at Mirror and Keep, rounds 1 to 4 are the
+    # first 8 items offered, so they are the whole catalogue without a repeat; round 5 then draws
+    # from the full catalogue again (two different items).
+    items = offered_items(seed, rule_set="mm5", items={2: ["Mirror", "Keep"]})
+    assert items[1] == ["Mirror", "Keep"]
+    assert sorted(i for r in items[:4] for i in r) == sorted(CATALOGUE)
+    assert len(set(items[4])) == 2
+    # fixed last: rounds 1 to 4 are drawn and still cover the catalogue; round 5 repeats after it
+    items = offered_items(seed, rule_set="mm5", items={5: ["Mirror", "Keep"]})
+    assert sorted(i for r in items[:4] for i in r) == sorted(CATALOGUE)
+    assert items[4] == ["Mirror", "Keep"]
+
+
 @given(st.integers(min_value=0, max_value=2**16))
 def test_the_state_survives_json_through_a_played_match(seed):
     rng = random.Random(seed)

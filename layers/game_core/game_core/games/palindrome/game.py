@@ -149,7 +149,8 @@ class PalindromeGame:
             items = list(settings.items[number])
             pool = take_fixed_items(state.item_pool, items)
         else:
-            items, pool = draw_items(state.item_pool, rules.items_per_round, rng)
+            later = {item for r, fixed in settings.items.items() if r > number for item in fixed}
+            items, pool = draw_items(state.item_pool, rules.items_per_round, rng, later)
         state.item_pool = pool
         state.rounds.append(RoundState(round=number, packs=packs, items=items))
 

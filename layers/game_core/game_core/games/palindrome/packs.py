@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 
 from game_core.games.palindrome.settings import CATALOGUE, DIGITS, ItemName, RuleSet
 
@@ -16,23 +17,35 @@ def draw_packs(rules: RuleSet, rng: random.Random) -> list[str]:
     return ["".join(digits[i : i + rules.pack_size]) for i in range(0, total, rules.pack_size)]
 
 
-def draw_items(pool: list[ItemName], count: int, rng: random.Random) -> tuple[list[ItemName], list[ItemName]]:
+def draw_items(
+    pool: list[ItemName], count: int, rng: random.Random, reserved: Collection[ItemName] = ()
+) -> tuple[list[ItemName], list[ItemName]]:
     """`count` different items drawn from `pool` (the items not yet offered in this pass over the
     catalogue); once the pool is used up it starts again from the full catalogue.
+
+    `reserved` are the items the host fixed for later rounds: while the pool holds other items they
+    are not drawn, so that the host's round does not repeat a drawn item before the catalogue is
+    used up.
 
     Returns the items and the pool left afterwards.
     """
     pool = list(pool)
     chosen: list[ItemName] = []
     for _ in range(count):
-        candidates = [item for item in pool if item not in chosen]
+        candidates = _candidates(pool, chosen, reserved)
         if not candidates:
             pool = list(CATALOGUE)
-            candidates = [item for item in pool if item not in chosen]
+            candidates = _candidates(pool, chosen, reserved)
         pick = rng.choice(candidates)
         pool.remove(pick)
         chosen.append(pick)
     return chosen, pool
+
+
+def _candidates(pool: list[ItemName], chosen: list[ItemName], reserved: Collection[ItemName]) -> list[ItemName]:
+    """The pool's items not yet chosen this round, those not reserved first."""
+    free = [item for item in pool if item not in chosen]
+    return [item for item in free if item not in reserved] or free
 
 
 def take_fixed_items(pool: list[ItemName], items: list[ItemName]) -> list[ItemName]:
