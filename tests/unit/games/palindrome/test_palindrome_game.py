@@ -224,8 +224,8 @@ def offered_items(seed: int, **settings) -> list[list[str]]:
 def test_drawn_rounds_do_not_repeat_an_item_the_host_fixed_for_a_later_round(seed):
     # Rulings: "Items are drawn without repeats until the catalogue is used up". mm8 offers 7
     # items from a catalogue of 8, so the catalogue is never used up: all 7 differ, also when the
-    # host fixes rounds 3, 5 and 7 and the other rounds are drawn. (Seeds 3, 4, ... used to draw
-    # the round-3 Keep in round 2 as well.)
+    # host fixes rounds 3, 5 and 7 and the other rounds are drawn. (Each of these seeds used to
+    # draw one of the fixed items for an earlier round too: seed 0 Clone in round 1, seed 3 Keep.)
     items = offered_items(seed, items={3: ["Keep"], 5: ["Clone"], 7: ["Insert"]})
     assert [r[0] for r in items][2::2] == ["Keep", "Clone", "Insert"]
     assert len({r[0] for r in items}) == 7
