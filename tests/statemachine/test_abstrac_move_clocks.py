@@ -183,7 +183,8 @@ def reserve_after(reserve: int, move_seconds: int, elapsed: int, extension: int 
 
 
 def periods_after(periods: int, period_seconds: int, elapsed: int) -> int:
-    """The deal rule: a move's first period is free; each further period it starts uses one up."""
+    """The deal rule (byo-yomi): a move's time is all the periods left; one made within its first
+    period uses none up, and each further period it starts uses one up."""
     return periods - min(periods, max(0, math.ceil(elapsed / period_seconds) - 1))
 
 
@@ -301,29 +302,29 @@ def test_an_empty_reserve_plays_the_smallest_move_when_the_settings_say_so(stack
 # -- deal: periods -----------------------------------------------------------------------------------
 
 
-def test_deal_a_mover_who_needs_a_period_beyond_the_last_loses(stack):
-    # Given a deal match with 1 s periods and 2 periods to start with; ana starts
+def test_deal_a_mover_whose_last_period_runs_out_loses(stack):
+    # Given a deal match with 1 s periods and 2 periods to start with (a move may take 2 s); ana starts
     period, periods = 1, 2
     match = create(stack, deal(period, periods))
     opened = match.opened(match.created)
-    assert opened.deadline - opened.at == period * (1 + periods)
+    assert opened.deadline - opened.at == period * periods
 
     # When ana never takes
-    # Then she still has her move after her first (free) period has passed
-    sleep_until(opened.at + period + 1)
+    # Then she still has her move after her first period has passed (it is used up, one is left)
+    sleep_until(opened.at + period + 0.5)
     early_status = match.status()
     assert time.time() < opened.deadline, "the check itself came too late"
     assert early_status["status"] == "running" and early_status["phases_resolved"] == 0
 
-    # ... and when she would need a period beyond her last she loses on the clock
-    finished = match.stack.wait_for_execution(match.match_id, "abstrac", timeout=period * (1 + periods) + 5)
+    # ... and when her last period runs out she loses on the clock
+    finished = match.stack.wait_for_execution(match.match_id, "abstrac", timeout=period * periods + 5)
     assert finished == "SUCCEEDED"
     result = match.status()["result"]
     assert result["ec"] == [A]
     assert result["details"]["ended_by"] == "clock"
     assert result["details"]["lost_on_time"] == A and result["details"]["winner"] == B
     phase = match.phases()[0]
-    assert phase["timed_out"] is True and phase["elapsed_seconds"] >= period * (1 + periods)
+    assert phase["timed_out"] is True and phase["elapsed_seconds"] >= period * periods
     final = match.view_after(1)
     assert final["clocks"][A]["periods_left"] == 0
     assert final["clocks"][B]["periods_left"] == periods
@@ -351,7 +352,7 @@ def test_deal_a_move_longer_than_one_period_uses_periods_up(stack):
 
     # When ben takes at once
     bens = match.opened(taken)
-    assert bens.deadline - bens.at == period * (1 + periods)
+    assert bens.deadline - bens.at == period * periods
     answered = match.move(B, MOVE, "take", {"count": 2})
 
     # Then he uses a period only if his move started a second one (in time, he uses none)
@@ -359,9 +360,9 @@ def test_deal_a_move_longer_than_one_period_uses_periods_up(stack):
     assert after["clocks"][B]["periods_left"] in {periods_after(periods, period, e) for e in counted(bens, answered)}
     assert after["clocks"][B]["periods_left"] == periods_after(periods, period, after["moves"][1]["elapsed"])
     assert after["clocks"][A]["periods_left"] == view["clocks"][A]["periods_left"]
-    # ... and ana's next move has her first period plus what is left
+    # ... and ana's next move has the periods she has left
     anas = match.opened(answered)
-    assert anas.deadline - anas.at == period * (1 + view["clocks"][A]["periods_left"])
+    assert anas.deadline - anas.at == period * view["clocks"][A]["periods_left"]
 
 
 # -- host acts -----------------------------------------------------------------------------------------
