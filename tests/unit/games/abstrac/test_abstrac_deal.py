@@ -83,6 +83,33 @@ def test_takes_come_from_the_top_of_the_line():
     assert len(public["line"]) == 22
 
 
+# The text: "State how many cards you take; alternatively, state the last card among the ones you're
+# going to take, or state all the cards you're going to take." The example line starts 1R 2R 3R 5R.
+@pytest.mark.parametrize("payload", [{"count": 2}, {"last": "2R"}, {"cards": ["2R", "1R"]}])
+def test_a_take_may_be_said_three_ways(payload):
+    state = play(deal_game([EXAMPLE_LINE]), "take", payload)
+    assert GAME.view(state, None)["public"]["taken"]["A"]["cards"] == ["1R", "2R"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        ({"last": "5R"}, ["5R is not among the top cards of the line (1R, 2R, 3R)"]),
+        ({"cards": ["1R", "3R"]}, ["the top 2 cards are 1R, 2R, not 1R, 3R"]),
+        ({"cards": []}, ["a move takes 1, 2 or 3 cards, not 0"]),
+        ({"cards": ["1R", "2R", "3R", "5R"]}, ["a move takes 1, 2 or 3 cards, not 4"]),
+    ],
+)
+def test_a_take_said_by_its_cards_must_name_the_top_of_the_line(payload, expected):
+    assert reasons(deal_game([EXAMPLE_LINE]), "A", "take", payload) == expected
+
+
+@pytest.mark.parametrize("payload", [{}, {"count": 1, "last": "1R"}, {"last": "7R"}])
+def test_a_take_said_no_way_two_ways_or_with_no_such_card_is_malformed(payload):
+    with pytest.raises(ValueError):
+        GAME.submissions["take"].model_validate(payload)
+
+
 def test_zero_swap_in_play():
     state = take_all(deal_game([SWAP_LINE]), SWAP_TAKES)
     [record] = GAME.view(state, None)["public"]["deals"]

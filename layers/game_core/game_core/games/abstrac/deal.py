@@ -91,12 +91,33 @@ def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
         reasons.append(f"the {MOVE.name} phase takes a 'take' move, not {kind!r}")
         return reasons
     assert isinstance(submission, Take)
+    _, problems = take_count(part, submission)
+    return reasons + problems
+
+
+def take_count(part: DealPart, move: Take) -> tuple[int, list[str]]:
+    """How many cards the take means, and every reason it is not a legal take here."""
     remaining = len(part.line) - part.position
-    if not 1 <= submission.count <= 3:
-        reasons.append(f"a move takes 1, 2 or 3 cards, not {submission.count}")
-    if submission.count > remaining:
-        reasons.append(f"only {remain(remaining, 'card')} in the line, and the move takes {submission.count}")
-    return reasons
+    top = part.line[part.position : part.position + 3]
+    if move.last is not None:
+        if move.last not in top:
+            return 0, [f"{move.last} is not among the top cards of the line ({', '.join(top)})"]
+        return top.index(move.last) + 1, []
+    if move.cards is not None:
+        count = len(move.cards)
+        if not 1 <= count <= 3:
+            return count, [f"a move takes 1, 2 or 3 cards, not {count}"]
+        taken = part.line[part.position : part.position + count]
+        if sorted(move.cards) != sorted(taken):
+            return count, [f"the top {count} cards are {', '.join(taken)}, not {', '.join(move.cards)}"]
+        return count, []
+    assert move.count is not None
+    reasons = []
+    if not 1 <= move.count <= 3:
+        reasons.append(f"a move takes 1, 2 or 3 cards, not {move.count}")
+    if move.count > remaining:
+        reasons.append(f"only {remain(remaining, 'card')} in the line, and the move takes {move.count}")
+    return move.count, reasons
 
 
 def _finish_deal(state: State, rng: random.Random) -> None:
@@ -162,16 +183,17 @@ def resolve(state: State, resolution: Resolution) -> State:
         part.over, part.to_move = True, None
         return state
     refuse_if_illegal(check(state, mover, "take", move))
+    count, _ = take_count(part, move)
     # A move accepted in time (at most `period * periods_left` used) keeps the period it was made in.
     used = min(periods_used(used_seconds(clock.pending, elapsed, extension), period), clock.periods_left - 1)
     clock.periods_left -= used
     clock.pending = 0
-    cards = part.line[part.position : part.position + move.count]
+    cards = part.line[part.position : part.position + count]
     part.moves.append(
         DealMove(
             deal=part.number,
             player=mover,
-            count=move.count,
+            count=count,
             cards=cards,
             elapsed=elapsed,
             extension=extension,
@@ -180,7 +202,7 @@ def resolve(state: State, resolution: Resolution) -> State:
         )
     )
     part.taken[mover].extend(cards)
-    part.position += move.count
+    part.position += count
     if part.position == len(part.line):
         _finish_deal(state, resolution.rng)
     else:

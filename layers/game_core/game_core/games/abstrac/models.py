@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from game_core.games.abstrac.cards import DECK, Card, LineCard, sorted_cards
 from game_core.games.abstrac.clocks import PeriodClock, ReserveClock
@@ -76,9 +76,19 @@ class Pick(Model):
 
 
 class Take(Model):
-    """Deal: take this many cards (1-3) from the top of the line."""
+    """Deal: take 1-3 cards from the top of the line, said one of the text's three ways: how many
+    (`count`), the last card taken (`last`), or all the cards taken (`cards`, in any order)."""
 
-    count: int
+    count: int | None = None
+    last: Card | None = None
+    cards: list[Card] | None = None
+
+    @model_validator(mode="after")
+    def _said_one_way(self) -> Take:
+        said = [name for name in ("count", "last", "cards") if getattr(self, name) is not None]
+        if len(said) != 1:
+            raise ValueError(f"say the take one way: count, last or cards (got {', '.join(said) or 'none'})")
+        return self
 
 
 class RowMove(Model):
