@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from game_core.games import registry
-from game_core.games.protocol import Game
+from game_core.games.protocol import AnyGame
 from game_core.service.phases import MATCH_CANCELLED, MATCH_OVER
 
 FUNCTION = "${PhaseStepFunctionArn}"
@@ -32,12 +32,12 @@ LAMBDA_ERRORS = [
 ]
 
 
-def rule_sets(game: Game) -> tuple[str, ...]:
+def rule_sets(game: AnyGame) -> tuple[str, ...]:
     annotation = game.Settings.model_fields["rule_set"].annotation
     return typing.get_args(annotation) or (game.Settings().rule_set,)
 
 
-def phase_names(game: Game) -> list[str]:
+def phase_names(game: AnyGame) -> list[str]:
     names: list[str] = []
     for rule_set in rule_sets(game):
         for kind in game.timeline(game.Settings.model_validate({"rule_set": rule_set})):
@@ -80,7 +80,7 @@ def wait_for_phase(name: str) -> dict[str, Any]:
     }
 
 
-def definition(game: Game) -> dict[str, Any]:
+def definition(game: AnyGame) -> dict[str, Any]:
     names = phase_names(game)
     current = {"step": "current", "match_id.$": "$.match_id"}
     states: dict[str, Any] = {

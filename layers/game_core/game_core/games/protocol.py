@@ -12,8 +12,9 @@ is the same thing with one actor per phase. Hidden information leaves a game onl
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -122,38 +123,60 @@ class Result:
         }
 
 
-class Game(Protocol):
-    """What every game module exposes as `GAME`."""
+SettingsT = TypeVar("SettingsT", bound=GameSettings)
+StateT = TypeVar("StateT", bound=Model)
 
-    id: ClassVar[str]
-    title: ClassVar[str]
-    Settings: type[GameSettings]
-    State: type[Model]
-    submissions: dict[str, type[Model]]
-    """The pydantic model of each submission kind."""
-    min_players: int
-    max_players: int
 
-    def timeline(self, settings: GameSettings) -> tuple[PhaseKind, ...]:
+class Game(Protocol[SettingsT, StateT]):
+    """What every game module exposes as `GAME`, typed `Game[ItsSettings, ItsState]` so that mypy
+    checks the game against this protocol."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def Settings(self) -> type[SettingsT]: ...  # noqa: N802 - the model class, named as a class
+
+    @property
+    def State(self) -> type[StateT]: ...  # noqa: N802
+
+    @property
+    def submissions(self) -> Mapping[str, type[Model]]:
+        """The pydantic model of each submission kind."""
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    def timeline(self, settings: SettingsT) -> tuple[PhaseKind, ...]:
         """Every phase kind the game can open, in timeline order (the ASL's states)."""
 
-    def setup(self, settings: GameSettings, players: tuple[str, ...], rng: random.Random) -> Model:
+    def setup(self, settings: SettingsT, players: tuple[str, ...], rng: random.Random) -> StateT:
         """The state before the first phase opens."""
 
-    def open_phase(self, state: Model) -> OpenPhase | None:
+    def open_phase(self, state: StateT) -> OpenPhase | None:
         """The phase the state waits on, or None when the match is over."""
 
-    def check(self, state: Model, player: str, kind: str, submission: Model, garnets: int) -> list[str]:
+    def check(self, state: StateT, player: str, kind: str, submission: Model, garnets: int) -> list[str]:
         """Every reason the submission is illegal in this position (empty when legal)."""
 
     def garnet_cost(self, kind: str, submission: Model) -> int:
         """Garnets the submission spends when its phase resolves."""
 
-    def resolve(self, state: Model, resolution: Resolution) -> Model:
+    def resolve(self, state: StateT, resolution: Resolution) -> StateT:
         """Resolve the open phase: the new state, with its reveals recorded in it."""
 
-    def view(self, state: Model, player: str | None) -> dict[str, Any]:
+    def view(self, state: StateT, player: str | None) -> dict[str, Any]:
         """What `player` may know now (None: the public). Messages are rendered from this alone."""
 
-    def result(self, state: Model) -> Result:
+    def result(self, state: StateT) -> Result:
         """The final result; only called once `open_phase` returns None."""
+
+
+AnyGame = Game[Any, Any]
+"""A game whose settings and state types the caller does not know (the match layer's view)."""

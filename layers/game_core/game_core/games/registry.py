@@ -6,7 +6,7 @@ import importlib
 from functools import cache
 
 from game_core.errors import UnknownGame
-from game_core.games.protocol import Game
+from game_core.games.protocol import AnyGame
 
 GAME_IDS = ("palindrome", "crates", "clubs", "abstrac", "domino")
 AVAILABLE = ("crates", "palindrome", "abstrac")
@@ -14,9 +14,9 @@ AVAILABLE = ("crates", "palindrome", "abstrac")
 
 
 @cache
-def load(game_id: str) -> Game:
+def load(game_id: str) -> AnyGame:
     if game_id not in AVAILABLE:
         raise UnknownGame(f"unknown game {game_id!r}; available: {', '.join(AVAILABLE)}")
     module = importlib.import_module(f"game_core.games.{game_id}")
-    game: Game = module.GAME
+    game: AnyGame = module.GAME
     return game

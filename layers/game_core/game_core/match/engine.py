@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from game_core.errors import Illegal, Late, Malformed, NotOpen
-from game_core.games.protocol import Game, Model, Resolution
+from game_core.games.protocol import AnyGame, Model, Resolution
 from game_core.match.clock import iso, open_clock
 from game_core.match.model import Match, PhaseRecord
 
@@ -28,17 +28,17 @@ def phase_rng(seed: int, number: int) -> random.Random:
     return random.Random(f"{seed}:phase:{number}")
 
 
-def game_state(game: Game, match: Match) -> Model:
+def game_state(game: AnyGame, match: Match) -> Model:
     return game.State.model_validate(match.state)
 
 
-def start(match: Match, game: Game, now: datetime) -> Match:
+def start(match: Match, game: AnyGame, now: datetime) -> Match:
     settings = game.Settings.model_validate(match.settings)
     state = game.setup(settings, match.player_ids, setup_rng(match.seed))
     return open_next(match, game, state, now)
 
 
-def open_next(match: Match, game: Game, state: Model, now: datetime) -> Match:
+def open_next(match: Match, game: AnyGame, state: Model, now: datetime) -> Match:
     """Store the new state and open the phase it waits on, or finish the match."""
     opening = game.open_phase(state)
     update: dict[str, Any] = {"state": state.model_dump(mode="json"), "version": match.version + 1}
@@ -56,7 +56,7 @@ class Accepted:
     garnet_cost: int
 
 
-def parse_submission(game: Game, kind: str, payload: Any) -> Model:
+def parse_submission(game: AnyGame, kind: str, payload: Any) -> Model:
     model = game.submissions.get(kind)
     if model is None:
         raise Malformed(f"unknown submission kind {kind!r}; this game knows {', '.join(game.submissions)}")
@@ -71,7 +71,7 @@ def parse_submission(game: Game, kind: str, payload: Any) -> Model:
 
 def accept(
     match: Match,
-    game: Game,
+    game: AnyGame,
     player: str,
     phase_name: str,
     kind: str,
@@ -128,7 +128,7 @@ class Resolved:
     spending: dict[str, int]
 
 
-def resolve(match: Match, game: Game, submissions: dict[str, dict[str, Any]], now: datetime) -> Resolved:
+def resolve(match: Match, game: AnyGame, submissions: dict[str, dict[str, Any]], now: datetime) -> Resolved:
     """Resolve the open phase with every actor's last valid submissions, then open the next one."""
     phase = match.phase
     if phase is None:
@@ -155,7 +155,7 @@ def resolve(match: Match, game: Game, submissions: dict[str, dict[str, Any]], no
     return Resolved(advanced, record, spending)
 
 
-def apply_record(game: Game, state: Model, seed: int, record: PhaseRecord) -> Model:
+def apply_record(game: AnyGame, state: Model, seed: int, record: PhaseRecord) -> Model:
     """One phase's resolution from its record: the same inputs live and in replay."""
     parsed = {
         player: {kind: parse_submission(game, kind, body) for kind, body in kinds.items()}

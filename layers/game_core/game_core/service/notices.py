@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from game_core.games.protocol import Game
+from game_core.games.protocol import AnyGame
 from game_core.match.clock import iso
 from game_core.match.engine import game_state
 from game_core.match.model import Match
@@ -25,7 +25,7 @@ def open_phase_summary(match: Match) -> dict[str, Any] | None:
     }
 
 
-def progress_notices(match: Match, game: Game, headline: str) -> list[Notice]:
+def progress_notices(match: Match, game: AnyGame, headline: str) -> list[Notice]:
     """The public announcement and one private notice per player after the state changed."""
     state = game_state(game, match)
     subject = f"[{match.match_id}] {headline}"

@@ -10,7 +10,7 @@ from game_core.games.abstrac import deal, row
 from game_core.games.abstrac.models import Lay, Pick, Starter, Take
 from game_core.games.abstrac.models import Settings as AbstracSettings
 from game_core.games.abstrac.models import State as AbstracState
-from game_core.games.protocol import GameSettings, Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.protocol import Game, GameSettings, Model, OpenPhase, PhaseKind, Resolution, Result
 
 
 class Rules(Protocol):
@@ -97,4 +97,4 @@ class Abstrac:
         return rules.result(own)
 
 
-GAME = Abstrac()
+GAME: Game[AbstracSettings, AbstracState] = Abstrac()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from game_core.games.crates.game import CratesGame
+from game_core.games.crates.models import CratesSettings, CratesState
+from game_core.games.protocol import Game
 
-GAME = CratesGame()
+GAME: Game[CratesSettings, CratesState] = CratesGame()
 
 __all__ = ["GAME", "CratesGame"]
