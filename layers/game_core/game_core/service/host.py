@@ -7,6 +7,7 @@ clock and waits again, resolves, or stops.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from game_core.errors import Conflict, NotOpen
@@ -26,13 +27,15 @@ def _change_clock(
     ports: Ports,
     match_id: str,
     event_type: str,
-    change: Callable[[PhaseClock], PhaseClock],
+    change: Callable[[PhaseClock, datetime], PhaseClock],
     data: dict[str, Any],
     headline: str | None,
 ) -> dict[str, Any]:
+    """Apply a host act to the open phase's clock; the act and its log entry share one instant."""
     match = ports.store.get(match_id)
-    clock = change(_running(match))
-    saved = ports.store.save_clock(match, clock, Event(event_type, ports.clock.now(), data))
+    now = ports.clock.now()
+    clock = change(_running(match), now)
+    saved = ports.store.save_clock(match, clock, Event(event_type, now, data))
     _wake(ports, match_id)
     if headline:
         ports.notifier.publish(saved, clock_notice(saved, headline))
@@ -50,20 +53,18 @@ def extend(ports: Ports, match_id: str, seconds: int) -> dict[str, Any]:
         ports,
         match_id,
         "extended",
-        lambda clock: clock.extend(seconds),
+        lambda clock, _now: clock.extend(seconds),
         {"seconds": seconds},
         f"the deadline is extended by {seconds} seconds",
     )
 
 
 def pause(ports: Ports, match_id: str) -> dict[str, Any]:
-    now = ports.clock.now()
-    return _change_clock(ports, match_id, "paused", lambda clock: clock.pause(now), {}, "the match is paused")
+    return _change_clock(ports, match_id, "paused", PhaseClock.pause, {}, "the match is paused")
 
 
 def resume(ports: Ports, match_id: str) -> dict[str, Any]:
-    now = ports.clock.now()
-    return _change_clock(ports, match_id, "resumed", lambda clock: clock.resume(now), {}, "the match resumes")
+    return _change_clock(ports, match_id, "resumed", PhaseClock.resume, {}, "the match resumes")
 
 
 def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: int | None = None) -> dict[str, Any]:
