@@ -66,3 +66,18 @@ def roundtrip(state: State) -> State:
     again = State.model_validate(dumped)
     assert again.model_dump(mode="json") == dumped
     return again
+
+
+def played_by_bots(state: State, max_moves: int) -> State:
+    """Both seats played by the bot to the end of the match, every move checked legal and the
+    state passed through JSON between moves, as the service stores it."""
+    from local_stack.bots.abstrac import choose
+
+    for step in range(max_moves):
+        phase = GAME.open_phase(state)
+        if phase is None:
+            return state
+        player = phase.actors[0]
+        [(kind, payload)] = choose(GAME.view(state, player), phase, player, random.Random(step)).items()
+        state = roundtrip(play(state, kind, payload))
+    raise AssertionError(f"the match did not end in {max_moves} moves")

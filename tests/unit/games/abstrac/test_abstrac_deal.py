@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from abstrac_support import PLAYERS, mover, new, play, reasons, roundtrip
+from abstrac_support import PLAYERS, mover, new, play, played_by_bots, reasons, roundtrip
 
 from game_core.games.abstrac import GAME
 from game_core.games.abstrac.cards import DECK
 from game_core.games.abstrac.models import State
-from local_stack.bots.abstrac import choose
 
 # The original's example hand for the player who takes the chunks marked "x", written in the
 # text's suit form (A-D = R, Y, G, B): A1 A2 A3 A4 A6 B2 B3 B5 B6 C1 C2 C3 D2, base 17 on 13
@@ -253,16 +250,7 @@ def test_the_same_seed_shuffles_the_same_lines():
 
 
 def test_bot_plays_a_whole_deal_match_legally():
-    state = new(seed=4, rule_set="deal")
-    for step in range(2000):
-        phase = GAME.open_phase(state)
-        if phase is None:
-            break
-        player = phase.actors[0]
-        chosen = choose(GAME.view(state, player), phase, player, random.Random(step))
-        [(kind, payload)] = chosen.items()
-        state = roundtrip(play(state, kind, payload))
-    assert GAME.open_phase(state) is None
+    state = played_by_bots(new(seed=4, rule_set="deal"), max_moves=2000)
     outcome = GAME.result(state)
     totals = state.deal.totals
     assert max(totals.values()) >= 400

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from abstrac_support import PLAYERS, cards, mover, new, play, reasons, roundtrip
+from abstrac_support import PLAYERS, cards, mover, new, play, played_by_bots, reasons, roundtrip
 
 from game_core.errors import Illegal
 from game_core.games.abstrac import GAME
@@ -249,16 +249,7 @@ def test_views_show_everything_and_the_private_part_is_empty():
 
 
 def test_bot_plays_a_whole_row_match_legally():
-    state = new(seed=3)
-    for step in range(200):
-        phase = GAME.open_phase(state)
-        if phase is None:
-            break
-        player = phase.actors[0]
-        chosen = choose(GAME.view(state, player), phase, player, random.Random(step))
-        [(kind, payload)] = chosen.items()
-        state = roundtrip(play(state, kind, payload))
-    assert GAME.open_phase(state) is None
+    state = played_by_bots(new(seed=3), max_moves=200)
     outcome = GAME.result(state)
     assert sorted(s.player for s in outcome.standings) == ["A", "B"]
     assert sum(len(state.row.taken[p]) for p in PLAYERS) == 24
