@@ -329,8 +329,9 @@ class DynamoMatchStore:
         token = _plain(item.get("Item", {})).get("task_token")
         return str(token) if token else None
 
-    def phase_records(self, match_id: str) -> list[PhaseRecord]:
-        return [PhaseRecord.model_validate_json(item["record"]) for item in self._query(f"MATCH#{match_id}", "PHASE#")]
+    def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
+        prefix = "PHASE#" if number is None else f"PHASE#{number:05d}"
+        return [PhaseRecord.model_validate_json(item["record"]) for item in self._query(f"MATCH#{match_id}", prefix)]
 
     def events(self, match_id: str) -> list[Event]:
         return [

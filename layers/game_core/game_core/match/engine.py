@@ -141,11 +141,12 @@ def resolve(match: Match, game: AnyGame, submissions: dict[str, dict[str, Any]],
         extension_seconds=phase.extension_seconds,
         timed_out=not phase.resolve_requested,
     )
-    state = apply_record(game, game_state(game, match), match.seed, record)
+    parsed = parsed_submissions(game, record)
+    state = apply_record(game, game_state(game, match), match.seed, record, parsed)
     spending = {
         player: cost
-        for player, kinds in record.submissions.items()
-        if (cost := sum(game.garnet_cost(kind, parse_submission(game, kind, body)) for kind, body in kinds.items()))
+        for player, kinds in parsed.items()
+        if (cost := sum(game.garnet_cost(kind, submission) for kind, submission in kinds.items()))
     }
     advanced = open_next(match.model_copy(update={"phases_resolved": phase.number}), game, state, now)
     if phase.paused and advanced.phase is not None:
@@ -155,16 +156,21 @@ def resolve(match: Match, game: AnyGame, submissions: dict[str, dict[str, Any]],
     return Resolved(advanced, record, spending)
 
 
-def apply_record(game: AnyGame, state: Model, seed: int, record: PhaseRecord) -> Model:
-    """One phase's resolution from its record: the same inputs live and in replay."""
-    parsed = {
+def parsed_submissions(game: AnyGame, record: PhaseRecord) -> dict[str, dict[str, Model]]:
+    return {
         player: {kind: parse_submission(game, kind, body) for kind, body in kinds.items()}
         for player, kinds in record.submissions.items()
     }
+
+
+def apply_record(
+    game: AnyGame, state: Model, seed: int, record: PhaseRecord, parsed: dict[str, dict[str, Model]] | None = None
+) -> Model:
+    """One phase's resolution from its record: the same inputs live and in replay."""
     return game.resolve(
         state,
         Resolution(
-            submissions=parsed,
+            submissions=parsed if parsed is not None else parsed_submissions(game, record),
             rng=phase_rng(seed, record.number),
             elapsed_seconds=record.elapsed_seconds,
             extension_seconds=record.extension_seconds,

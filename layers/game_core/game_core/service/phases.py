@@ -106,7 +106,7 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
     machine and no announcement is lost (a retry may repeat one; SNS delivers at least once anyway)."""
     match = ports.store.get(match_id)
     game = registry.load(match.game)
-    records = [record for record in ports.store.phase_records(match_id) if record.number == resolved_number]
+    records = ports.store.phase_records(match_id, resolved_number)
     if not records:
         return progress(ports, match)  # nothing was resolved under that number: nothing to tell
     resolved = records[0]

@@ -65,7 +65,8 @@ class MatchStore(Protocol):
 
     def task_token(self, match_id: str) -> str | None: ...
 
-    def phase_records(self, match_id: str) -> list[PhaseRecord]: ...
+    def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
+        """The match's phase records in order, or only the one of that phase number."""
 
     def events(self, match_id: str) -> list[Event]: ...
 
