@@ -51,7 +51,14 @@ class Push(Model):
 
 class RoundSubmission(Model):
     pushes: list[Push] = Field(default_factory=list)
-    ground: Ground
+    ground: Ground = "stone"
+    """Rulings: a round submission that names no ground (left out, or null) uses stone; the reply
+    to the player echoes the parsed submission, so it says so."""
+
+    @field_validator("ground", mode="before")
+    @classmethod
+    def _no_ground_is_stone(cls, ground: object) -> object:
+        return "stone" if ground is None else ground
 
 
 class RoundRecord(Model):
