@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from palindrome_support import EVEN_PACKS, EVEN_PACKS_MM8, GAME, append, bid, card, play, start, steps, use
 from pydantic import ValidationError
 
-from game_core.games.palindrome.packs import draw_items, draw_packs
+from game_core.games.palindrome.packs import catalogue_pass, draw_items, draw_packs
 from game_core.games.palindrome.settings import CATALOGUE, RULE_SETS
 
 # -- timeline --------------------------------------------------------------------------------------
@@ -244,6 +244,37 @@ def test_mm5_draws_use_up_the_catalogue_around_a_host_fixed_round(seed):
     items = offered_items(seed, rule_set="mm5", items={5: ["Mirror", "Keep"]})
     assert sorted(i for r in items[:4] for i in r) == sorted(CATALOGUE)
     assert items[4] == ["Mirror", "Keep"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_drawn_round_avoids_only_the_set_items_of_its_own_pass(seed):
+    # Rulings: "a drawn round avoids the items set for rounds of the same pass through the
+    # catalogue (the rounds before the catalogue is used up); a set round counts as drawn for that
+    # pass". mm5 offers 2 items a round from a catalogue of 8: rounds 1-4 are the first pass,
+    # round 5 starts the second. With round 4 set (first pass) and round 5 set (second pass),
+    # rounds 1-3 draw their 6 items from the 6 the round-4 items leave, so rounds 1-4 are the
+    # catalogue once each; round 5's items are not avoided (they repeat in a new pass). Before
+    # this ruling the draws avoided rounds 4 and 5 alike, ran out of other items, and a drawn
+    # round took Mirror or Keep before round 4 offered it again (10 of these 12 seeds).
+    items = offered_items(seed, rule_set="mm5", items={4: ["Mirror", "Keep"], 5: ["Duplicate", "Shift"]})
+    assert items[3] == ["Mirror", "Keep"] and items[4] == ["Duplicate", "Shift"]
+    assert sorted(i for r in items[:4] for i in r) == sorted(CATALOGUE)
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "round_number", "expected_pass"),
+    [
+        # mm8: 1 item a round, 8 in the catalogue: rounds 1-8 are one pass (the match has 7)
+        ("mm8", 1, 0),
+        ("mm8", 7, 0),
+        # mm5: 2 items a round: rounds 1-4 are the first pass, round 5 the second
+        ("mm5", 1, 0),
+        ("mm5", 4, 0),
+        ("mm5", 5, 1),
+    ],
+)
+def test_the_pass_through_the_catalogue_of_a_round(rule_set, round_number, expected_pass):
+    assert catalogue_pass(RULE_SETS[rule_set], round_number) == expected_pass
 
 
 @given(st.integers(min_value=0, max_value=2**16))

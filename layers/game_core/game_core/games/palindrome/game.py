@@ -8,7 +8,7 @@ from typing import Any, ClassVar, TypeVar
 
 from game_core.games.palindrome.bidding import Bid, check_bid, resolve_items, resolve_packs
 from game_core.games.palindrome.construction import Construction, run
-from game_core.games.palindrome.packs import draw_items, draw_packs, take_fixed_items
+from game_core.games.palindrome.packs import draw_items, draw_packs, fixed_later_in_pass, take_fixed_items
 from game_core.games.palindrome.scoring import StringScore, score_all
 from game_core.games.palindrome.settings import CATALOGUE, STRINGS, ItemName, RuleSet
 from game_core.games.palindrome.settings import Settings as PalindromeSettings
@@ -149,8 +149,8 @@ class PalindromeGame:
             items = list(settings.items[number])
             pool = take_fixed_items(state.item_pool, items)
         else:
-            later = {item for r, fixed in settings.items.items() if r > number for item in fixed}
-            items, pool = draw_items(state.item_pool, rules.items_per_round, rng, later)
+            reserved = fixed_later_in_pass(rules, settings.items, number)
+            items, pool = draw_items(state.item_pool, rules.items_per_round, rng, reserved)
         state.item_pool = pool
         state.rounds.append(RoundState(round=number, packs=packs, items=items))
 

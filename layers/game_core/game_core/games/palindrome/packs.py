@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 from game_core.games.palindrome.settings import CATALOGUE, DIGITS, ItemName, RuleSet
 
@@ -23,9 +23,9 @@ def draw_items(
     """`count` different items drawn from `pool` (the items not yet offered in this pass over the
     catalogue); once the pool is used up it starts again from the full catalogue.
 
-    `reserved` are the items the host fixed for later rounds: while the pool holds other items they
-    are not drawn, so that the host's round does not repeat a drawn item before the catalogue is
-    used up.
+    `reserved` are the items the host fixed for later rounds of this pass (`fixed_later_in_pass`):
+    while the pool holds other items they are not drawn, so that the host's round does not repeat a
+    drawn item before the catalogue is used up.
 
     Returns the items and the pool left afterwards.
     """
@@ -40,6 +40,32 @@ def draw_items(
         pool.remove(pick)
         chosen.append(pick)
     return chosen, pool
+
+
+def catalogue_pass(rules: RuleSet, round_number: int) -> int:
+    """Which pass through the catalogue a round's items belong to (0 the first): every round offers
+    `items_per_round` items, set or drawn alike, so a pass is len(CATALOGUE) / items_per_round
+    rounds (mm8: rounds 1-8, so one pass; mm5: rounds 1-4, then round 5 starts the second)."""
+    return (round_number - 1) * rules.items_per_round // len(CATALOGUE)
+
+
+def fixed_later_in_pass(rules: RuleSet, fixed: Mapping[int, list[ItemName]], round_number: int) -> set[ItemName]:
+    """The items a drawn round avoids: those the host set for later rounds of its own pass.
+
+    Rulings: "a drawn round avoids the items set for rounds of the same pass through the catalogue
+    (the rounds before the catalogue is used up); a set round counts as drawn for that pass".
+    Items set for a round of a later pass are not avoided: that pass draws from the full catalogue
+    again. (Set items of earlier rounds of the pass have already left the pool.) The ruling's
+    refusal, no drawn round able to avoid a repeat, cannot arise with whole rounds per pass: the
+    set rounds of a pass hold at most items_per_round items each, which leaves the drawn rounds at
+    least their own share of the catalogue."""
+    this_pass = catalogue_pass(rules, round_number)
+    return {
+        item
+        for later, items in fixed.items()
+        if later > round_number and catalogue_pass(rules, later) == this_pass
+        for item in items
+    }
 
 
 def _candidates(pool: list[ItemName], chosen: list[ItemName], reserved: Collection[ItemName]) -> list[ItemName]:
