@@ -1,36 +1,17 @@
-"""Early close under concurrency. On AWS, submissions, host acts and the state machine run in
-separate Lambdas at once; here each race is staged deterministically by a store that lets the
-other party act at the worst moment. The last submission of a phase must still be accepted (it
-was stored), and early close must close the phase it was sent for, never the next one."""
+"""Early close under concurrency, each race staged deterministically (see staging.py). The last
+submission of a phase must still be accepted (it was stored), and early close must close the
+phase it was sent for, never the next one."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+
+from staging import FixedClock, StagedStore
 
 from game_core.service import host, phases
 from game_core.service.submit import SubmissionRequest, submit
 
 ORDER = {"multipliers": [2, 1, 1, 0, -1, -1]}
-
-
-class StagedStore:
-    """The real store, with `before(name)` run once just before the named call goes through."""
-
-    def __init__(self, store: Any, name: str, before: Any) -> None:
-        self._store, self._name, self._before = store, name, before
-
-    def __getattr__(self, name: str) -> Any:
-        real = getattr(self._store, name)
-        if name != self._name or self._before is None:
-            return real
-
-        def staged(*args: Any, **kwargs: Any) -> Any:
-            before, self._before = self._before, None
-            before()
-            return real(*args, **kwargs)
-
-        return staged
 
 
 def last_submission(match, ports) -> dict:
@@ -46,7 +27,7 @@ def test_the_last_submission_is_accepted_when_a_host_act_wins_the_race_to_the_cl
 
     # When p2's submission completes the phase, but the host extends the deadline just before
     # p2's early-close request reaches the clock (so that write finds the match changed)
-    staged = StagedStore(ports.store, "save_clock", lambda: host.extend(ports, match.match_id, 60))
+    staged = StagedStore(ports.store, "save", lambda: host.extend(ports, match.match_id, 60))
     reply = last_submission(match, replace(ports, store=staged))
 
     # Then p2 is told the submission was accepted, and the phase closes early all the same
@@ -64,9 +45,11 @@ def test_early_close_never_closes_the_phase_after_the_one_it_was_sent_for(crates
     assert match.multipliers("p1", ORDER["multipliers"])[0] == 200
     ports = match.ports
 
-    # When p2's submission is stored, and the pregame resolves (its deadline) before p2's
+    # When p2's submission is stored, and the pregame resolves (its deadline passed) before p2's
     # early-close check runs
-    staged = StagedStore(ports.store, "submissions", lambda: phases.resolve(ports, match.match_id, 1))
+    deadline = ports.store.get(match.match_id).phase.deadline
+    at_deadline = replace(ports, clock=FixedClock(deadline))
+    staged = StagedStore(ports.store, "submissions", lambda: phases.resolve(at_deadline, match.match_id, 1))
     reply = last_submission(match, replace(ports, store=staged))
 
     # Then p2's submission was accepted, and Round 1, which nobody has played yet, stays open

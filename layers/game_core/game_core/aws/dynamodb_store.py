@@ -4,12 +4,16 @@
                     sk SUB#<number>#<player>     one item per participant and phase, a field per kind
                     sk PHASE#<number>            the phase's record (replay input)
                     sk EVENT#<time>#<nonce>      the append-only event log
-    pk PLAYER#<id>  sk GARNETS                   the player's balance, carried across matches
+    pk PLAYER#<id>  sk GARNETS                   the player's balance, carried across matches, and what
+                                                 of it is available (the balance less every garnet held
+                                                 by a submission waiting for its phase to resolve)
                     sk LEDGER#<match>#<number>   one entry per spending or award
 
-Every write that changes a phase is a transaction conditional on the phase still being open and
-on the match's version, so a late submission, a duplicate delivery or a retried resolution
-cannot change an outcome twice.
+A submission is a transaction conditional on its phase still being open, and it holds the garnets
+it would spend (`available` goes down, never below zero), so one garnet can never back two moves.
+Host acts and resolutions are transactions conditional on the match's version, so a duplicate
+delivery or a retried resolution cannot change an outcome twice; a resolution writes each
+player's balance once, with the net change.
 """
 
 from __future__ import annotations
@@ -22,11 +26,11 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
-from game_core.errors import Conflict, Late, NotFound
-from game_core.match.clock import PhaseClock, iso
+from game_core.errors import Conflict, Illegal, Late, NotFound
+from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
-from game_core.service.ports import Event
+from game_core.service.ports import Contact, Event, Purse
 
 _serialize = TypeSerializer().serialize
 _deserialize = TypeDeserializer().deserialize
@@ -50,6 +54,20 @@ def _garnet_key(player: str) -> dict[str, Any]:
 
 def _kind_attribute(kind: str) -> str:
     return f"kind_{kind}"
+
+
+def _cost_attribute(kind: str) -> str:
+    return f"cost_{kind}"
+
+
+def _submission_key(match_id: str, number: int, player: str) -> dict[str, Any]:
+    return _item({"pk": f"MATCH#{match_id}", "sk": f"SUB#{number:05d}#{player}"})
+
+
+def _cancelled_items(error: ClientError) -> list[int]:
+    """The indexes of a cancelled transaction's items whose condition failed."""
+    reasons = error.response.get("CancellationReasons") or []
+    return [index for index, reason in enumerate(reasons) if reason.get("Code") == "ConditionalCheckFailed"]
 
 
 class DynamoMatchStore:
@@ -109,10 +127,7 @@ class DynamoMatchStore:
         try:
             self.client.transact_write_items(TransactItems=items)
         except ClientError as error:
-            if error.response["Error"]["Code"] in (
-                "TransactionCanceledException",
-                "ConditionalCheckFailedException",
-            ):
+            if _cancelled_items(error):
                 raise on_condition_failure from None
             raise
 
@@ -133,7 +148,7 @@ class DynamoMatchStore:
 
     # -- the port --------------------------------------------------------------------------
 
-    def create(self, match: Match, balances: dict[str, int], event: Event) -> None:
+    def create(self, match: Match, balances: dict[str, int], event: Event, contacts: dict[str, Contact]) -> None:
         items: list[dict[str, Any]] = [
             {
                 "Put": {
@@ -149,13 +164,15 @@ class DynamoMatchStore:
                     "Update": {
                         "TableName": self.table,
                         "Key": _garnet_key(player),
-                        "UpdateExpression": "SET balance = if_not_exists(balance, :start)",
+                        "UpdateExpression": "SET balance = if_not_exists(balance, :start), "
+                        "available = if_not_exists(available, :start)",
                         "ExpressionAttributeValues": _item({":start": balance}),
                     }
                 }
             )
+        items += self._contact_writes(contacts)
         items.append(self._event_put(match.match_id, event))
-        self._transact(items, Conflict(f"match {match.match_id} already exists"))
+        self._transact(items, Conflict(f"match {match.match_id} already exists, or a contact changed meanwhile"))
 
     def balances(self, players: tuple[str, ...]) -> dict[str, int]:
         result = {}
@@ -165,16 +182,37 @@ class DynamoMatchStore:
                 result[player] = int(_plain(item["Item"])["balance"])
         return result
 
+    def purse(self, match_id: str, phase_number: int, player: str, kind: str) -> Purse:
+        keys = [_garnet_key(player), _submission_key(match_id, phase_number, player)]
+        response = self.client.batch_get_item(RequestItems={self.table: {"Keys": keys, "ConsistentRead": True}})
+        items = [_plain(item) for item in response["Responses"].get(self.table, [])]
+        for _retry in range(5):  # what DynamoDB could not read at once (rare): read again
+            if not response.get("UnprocessedKeys"):
+                break
+            response = self.client.batch_get_item(RequestItems=response["UnprocessedKeys"])
+            items += [_plain(item) for item in response["Responses"].get(self.table, [])]
+        garnets = next((item for item in items if item["sk"] == "GARNETS"), {})
+        submission = next((item for item in items if item["sk"].startswith("SUB#")), {})
+        held = submission.get(_cost_attribute(kind))
+        return Purse(
+            available=int(garnets.get("available", garnets.get("balance", 0))),
+            held=None if held is None else int(held),
+        )
+
     def get(self, match_id: str) -> Match:
         item = self.client.get_item(TableName=self.table, Key=_match_key(match_id), ConsistentRead=True)
         if "Item" not in item:
             raise NotFound(f"no match {match_id!r}")
-        return Match.model_validate_json(_plain(item["Item"])["match"])
+        values = _plain(item["Item"])
+        match = Match.model_validate_json(values["match"])
+        match.announced = int(values.get("announced", 0))
+        return match
 
-    def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event) -> None:
+    def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event, held: int | None) -> None:
         assert match.phase is not None
         number = match.phase.number
         attribute = _kind_attribute(accepted.kind)
+        cost = _cost_attribute(accepted.kind)
         still_open = {
             "ConditionCheck": {
                 "TableName": self.table,
@@ -195,22 +233,52 @@ class DynamoMatchStore:
         write = {
             "Update": {
                 "TableName": self.table,
-                "Key": _item({"pk": f"MATCH#{match.match_id}", "sk": f"SUB#{number:05d}#{player}"}),
-                "UpdateExpression": "SET #kind = :body, player = :player, updated_at = :at",
-                "ExpressionAttributeNames": {"#kind": attribute},
+                "Key": _submission_key(match.match_id, number, player),
+                "UpdateExpression": "SET #kind = :body, #cost = :cost, player = :player, updated_at = :at",
+                # The hold replaced is the one read: a concurrent replacement makes this a conflict.
+                "ConditionExpression": "attribute_not_exists(#cost)" if held is None else "#cost = :held",
+                "ExpressionAttributeNames": {"#kind": attribute, "#cost": cost},
                 "ExpressionAttributeValues": _item(
                     {
                         ":body": json.dumps(accepted.submission, sort_keys=True),
+                        ":cost": accepted.garnet_cost,
                         ":player": player,
                         ":at": iso(event.at),
                     }
+                    | ({} if held is None else {":held": held})
                 ),
             }
         }
-        self._transact(
-            [still_open, write, self._event_put(match.match_id, event)],
-            Late(f"{match.phase.name!r} closed before the submission arrived"),
-        )
+        items = [still_open, write, self._event_put(match.match_id, event)]
+        change = accepted.garnet_cost - (held or 0)
+        if change:
+            items.append(self._hold(player, change))
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as error:
+            failed = _cancelled_items(error)
+            if not failed:
+                raise
+            if 0 in failed:
+                raise Late(f"{match.phase.name!r} closed before the submission arrived") from None
+            if 1 in failed:
+                raise Conflict("another submission of yours for this phase arrived meanwhile; send it again") from None
+            raise Illegal(
+                f"the {accepted.kind} submission is not allowed",
+                [f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"],
+            ) from None
+
+    def _hold(self, player: str, change: int) -> dict[str, Any]:
+        """Hold `change` more garnets of the player's (or release -change), never below zero."""
+        update: dict[str, Any] = {
+            "TableName": self.table,
+            "Key": _garnet_key(player),
+            "UpdateExpression": "SET available = available - :change",
+            "ExpressionAttributeValues": _item({":change": change}),
+        }
+        if change > 0:
+            update["ConditionExpression"] = "available >= :change"
+        return {"Update": update}
 
     def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]:
         result: dict[str, dict[str, Any]] = {}
@@ -220,6 +288,14 @@ class DynamoMatchStore:
             }
             result[item["player"]] = kinds
         return result
+
+    def holds(self, match_id: str, phase_number: int) -> dict[str, int]:
+        holds: dict[str, int] = {}
+        for item in self._query(f"MATCH#{match_id}", f"SUB#{phase_number:05d}#"):
+            held = sum(int(value) for key, value in item.items() if key.startswith("cost_"))
+            if held:
+                holds[item["player"]] = held
+        return holds
 
     def stop_accepting(self, match_id: str, phase_number: int) -> None:
         try:
@@ -234,19 +310,10 @@ class DynamoMatchStore:
             if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise  # else the phase has moved on: nothing to close
 
-    def save_clock(self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False) -> Match:
-        after = before.model_copy(
-            update={
-                "phase": clock,
-                "version": before.version + 1,
-                "status": "cancelled" if cancel else before.status,
-            }
-        )
-        self._transact(
-            [self._meta_update(before, after), self._event_put(before.match_id, event)],
-            Conflict(f"match {before.match_id} changed meanwhile; try again"),
-        )
-        return after
+    def save(self, before: Match, after: Match, event: Event, releases: dict[str, int] | None = None) -> None:
+        items = [self._meta_update(before, after), self._event_put(before.match_id, event)]
+        items += [self._hold(player, -amount) for player, amount in sorted((releases or {}).items())]
+        self._transact(items, Conflict(f"match {before.match_id} changed meanwhile; try again"))
 
     def commit_resolution(
         self,
@@ -273,33 +340,39 @@ class DynamoMatchStore:
                 }
             }
         )
+        for player in sorted(spending.keys() | awards.keys()):
+            items.append(self._settle(player, spending.get(player, 0), awards.get(player, 0)))
         for player, amount in sorted(spending.items()):
-            items += self._ledger(player, after.match_id, f"{record.number:05d}#spent", -amount)
+            items.append(self._ledger_line(player, after.match_id, f"{record.number:05d}#spent", -amount))
         for player, amount in sorted(awards.items()):
-            items += self._ledger(player, after.match_id, "award", amount)
+            items.append(self._ledger_line(player, after.match_id, "award", amount))
         items += [self._event_put(after.match_id, event) for event in events]
         self._transact(items, Conflict(f"match {before.match_id} changed meanwhile; try again"))
 
-    def _ledger(self, player: str, match_id: str, entry: str, amount: int) -> list[dict[str, Any]]:
-        balance: dict[str, Any] = {
+    def _settle(self, player: str, spent: int, awarded: int) -> dict[str, Any]:
+        """The player's balance written once with the net change: what was held is spent (it already
+        left `available`), what was awarded is added to both."""
+        return {
             "Update": {
                 "TableName": self.table,
                 "Key": _garnet_key(player),
-                "UpdateExpression": "SET balance = if_not_exists(balance, :zero) + :amount",
-                "ExpressionAttributeValues": _item({":zero": 0, ":amount": amount}),
+                "UpdateExpression": "SET balance = if_not_exists(balance, :zero) + :net, "
+                "available = if_not_exists(available, :zero) + :awarded",
+                "ConditionExpression": "attribute_not_exists(balance) OR balance >= :spent",
+                "ExpressionAttributeValues": _item(
+                    {":zero": 0, ":net": awarded - spent, ":awarded": awarded, ":spent": spent}
+                ),
             }
         }
-        if amount < 0:  # never below zero
-            balance["Update"]["ConditionExpression"] = "balance >= :needed"
-            balance["Update"]["ExpressionAttributeValues"] |= _item({":needed": -amount})
-        line = {
+
+    def _ledger_line(self, player: str, match_id: str, entry: str, amount: int) -> dict[str, Any]:
+        return {
             "Put": {
                 "TableName": self.table,
                 "Item": _item({"pk": f"PLAYER#{player}", "sk": f"LEDGER#{match_id}#{entry}", "amount": amount}),
                 "ConditionExpression": "attribute_not_exists(pk)",
             }
         }
-        return [balance, line]
 
     def set_task_token(self, match_id: str, phase_number: int, clock_version: int, token: str) -> bool:
         try:
@@ -324,6 +397,14 @@ class DynamoMatchStore:
             raise
         return True
 
+    def mark_announced(self, match_id: str, number: int) -> None:
+        self.client.update_item(
+            TableName=self.table,
+            Key=_match_key(match_id),
+            UpdateExpression="SET announced = :n",
+            ExpressionAttributeValues=_item({":n": number}),
+        )
+
     def task_token(self, match_id: str) -> str | None:
         item = self.client.get_item(TableName=self.table, Key=_match_key(match_id), ConsistentRead=True)
         token = _plain(item.get("Item", {})).get("task_token")
@@ -338,3 +419,34 @@ class DynamoMatchStore:
             Event(item["type"], datetime.fromisoformat(item["at"]), json.loads(item["data"]))
             for item in self._query(f"MATCH#{match_id}", "EVENT#")
         ]
+
+    # -- participants' contacts: pk PLAYER#<id>, sk PROFILE, contact ------------------------
+
+    @staticmethod
+    def _profile_key(player: str) -> dict[str, Any]:
+        return _item({"pk": f"PLAYER#{player}", "sk": "PROFILE"})
+
+    def contacts(self, players: tuple[str, ...]) -> dict[str, str]:
+        result = {}
+        for player in players:
+            item = self.client.get_item(TableName=self.table, Key=self._profile_key(player), ConsistentRead=True)
+            if "Item" in item:
+                result[player] = str(_plain(item["Item"]).get("contact", ""))
+        return result
+
+    def _contact_writes(self, contacts: dict[str, Contact]) -> list[dict[str, Any]]:
+        """A new match's contact registrations, each conditional on the profile as it was read:
+        absent for a new id, else holding the contact read (the host confirmed a change)."""
+        items: list[dict[str, Any]] = []
+        for player, contact in sorted(contacts.items()):
+            put: dict[str, Any] = {
+                "TableName": self.table,
+                "Item": self._profile_key(player) | _item({"contact": contact.after}),
+            }
+            if contact.before is None:
+                put["ConditionExpression"] = "attribute_not_exists(pk)"
+            else:
+                put["ConditionExpression"] = "contact = :before"
+                put["ExpressionAttributeValues"] = _item({":before": contact.before})
+            items.append({"Put": put})
+        return items

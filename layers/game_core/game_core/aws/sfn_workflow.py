@@ -18,13 +18,34 @@ class StepFunctionsWorkflow:
         self.arn_prefix = arn_prefix
         """A game's state machine is `<prefix><game id>` (the template names them so)."""
 
+    def _state_machine(self, match: Match) -> str:
+        return self.arn_prefix + match.game
+
     def start(self, match: Match) -> str:
-        execution = self.client.start_execution(
-            stateMachineArn=self.arn_prefix + match.game,
-            name=match.match_id,
-            input=json.dumps({"match_id": match.match_id}),
-        )
+        try:
+            execution = self.client.start_execution(
+                stateMachineArn=self._state_machine(match),
+                name=match.execution_name,
+                input=json.dumps({"match_id": match.match_id}),
+            )
+        except ClientError as error:
+            # Started already (a retried create or recover whose reply was lost): the same execution.
+            if error.response["Error"]["Code"] != "ExecutionAlreadyExists":
+                raise
+            return self._execution_arn(match)
         return str(execution["executionArn"])
+
+    def _execution_arn(self, match: Match) -> str:
+        return self._state_machine(match).replace(":stateMachine:", ":execution:") + f":{match.execution_name}"
+
+    def is_running(self, match: Match) -> bool:
+        try:
+            described = self.client.describe_execution(executionArn=self._execution_arn(match))
+        except ClientError as error:
+            if error.response["Error"]["Code"] == "ExecutionDoesNotExist":
+                return False  # never started (the create failed after storing the match)
+            raise
+        return bool(described["status"] == "RUNNING")
 
     def wake(self, token: str) -> None:
         try:

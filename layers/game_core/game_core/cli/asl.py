@@ -23,13 +23,22 @@ from game_core.games.protocol import AnyGame
 from game_core.service.phases import MATCH_CANCELLED, MATCH_OVER
 
 FUNCTION = "${PhaseStepFunctionArn}"
-LAMBDA_ERRORS = [
-    "Lambda.ServiceException",
-    "Lambda.AWSLambdaException",
-    "Lambda.SdkClientException",
-    "Lambda.TooManyRequestsException",
-    "Conflict",
+STALLED = "Stalled"
+STOPPED = "Stopped"
+# Every failure of a step is retried with backoff: Lambda's own errors, throttles and AWS errors
+# raised by the function (States.TaskFailed matches every error a task reports, but not
+# States.Timeout, which is how a wait ends). About four minutes in all, then the match stalls.
+RETRY = [
+    {
+        "ErrorEquals": ["States.TaskFailed"],
+        "IntervalSeconds": 2,
+        "MaxAttempts": 6,
+        "BackoffRate": 2.0,
+        "MaxDelaySeconds": 120,
+    }
 ]
+# What retries could not mend: record why, tell the host, stop; `recover` starts a new execution.
+STALL = {"ErrorEquals": ["States.ALL"], "ResultPath": "$.error", "Next": STALLED}
 
 
 def rule_sets(game: AnyGame) -> tuple[str, ...]:
@@ -53,7 +62,8 @@ def step(name: str, payload: dict[str, str], next_state: str) -> dict[str, Any]:
         "Resource": "arn:aws:states:::lambda:invoke",
         "Parameters": {"FunctionName": FUNCTION, "Payload": payload},
         "OutputPath": "$.Payload",
-        "Retry": [{"ErrorEquals": LAMBDA_ERRORS, "IntervalSeconds": 1, "MaxAttempts": 5, "BackoffRate": 2.0}],
+        "Retry": RETRY,
+        "Catch": [STALL],
         "Next": next_state,
     }
 
@@ -75,7 +85,8 @@ def wait_for_phase(name: str) -> dict[str, Any]:
         },
         "TimeoutSecondsPath": "$.wait_seconds",
         "ResultPath": None,
-        "Catch": [{"ErrorEquals": ["States.Timeout"], "ResultPath": None, "Next": "Check clock"}],
+        "Retry": RETRY,
+        "Catch": [{"ErrorEquals": ["States.Timeout"], "ResultPath": None, "Next": "Check clock"}, STALL],
         "Next": "Check clock",
     }
 
@@ -84,9 +95,15 @@ def definition(game: AnyGame) -> dict[str, Any]:
     names = phase_names(game)
     current = {"step": "current", "match_id.$": "$.match_id"}
     states: dict[str, Any] = {
-        # Through "Due?": a host act made before the machine first waited (resolve now, cancel)
-        # must not be left waiting for the whole phase.
-        "Start": step("Read the match's open phase", current, "Due?"),
+        "Start": step("Read the match's open phase", current, "Announced?"),
+        # A recovered execution first tells what a stalled one resolved but never announced.
+        "Announced?": {
+            "Type": "Choice",
+            "Choices": [{"Variable": "$.announce_pending", "BooleanEquals": True, "Next": "Announce"}],
+            # Through "Due?": a host act made before the machine first waited (resolve now, cancel)
+            # must not be left waiting for the whole phase.
+            "Default": "Due?",
+        },
         "Next phase": {
             "Type": "Choice",
             "Choices": [{"Variable": "$.phase", "StringEquals": name, "Next": name} for name in names]
@@ -122,7 +139,30 @@ def definition(game: AnyGame) -> dict[str, Any]:
         ),
         MATCH_OVER: {"Type": "Succeed"},
         MATCH_CANCELLED: {"Type": "Succeed"},
-        "Unknown phase": {"Type": "Fail", "Error": "UnknownPhase", "Cause": "the match's phase has no state"},
+        "Unknown phase": {
+            "Type": "Pass",
+            "Result": {"Error": "UnknownPhase", "Cause": "the match's open phase has no state in this machine"},
+            "ResultPath": "$.error",
+            "Next": STALLED,
+        },
+        STALLED: {
+            "Type": "Task",
+            "Comment": "Record why the match stopped and tell the host; the match stays resumable (recover)",
+            "Resource": "arn:aws:states:::lambda:invoke",
+            "Parameters": {
+                "FunctionName": FUNCTION,
+                "Payload": {"step": "stalled", "match_id.$": "$.match_id", "error.$": "$.error"},
+            },
+            "ResultPath": None,
+            "Retry": RETRY,
+            "Catch": [{"ErrorEquals": ["States.ALL"], "ResultPath": None, "Next": STOPPED}],
+            "Next": STOPPED,
+        },
+        STOPPED: {
+            "Type": "Fail",
+            "Error": "MatchStalled",
+            "Cause": "a step kept failing; the host is told, and `recover` continues the match",
+        },
     }
     return {
         "Comment": f"{game.title}: one state per phase of the timeline",

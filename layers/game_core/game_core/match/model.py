@@ -11,6 +11,10 @@ from pydantic import Field
 from game_core.games.protocol import Model
 from game_core.match.clock import PhaseClock
 
+MAX_SECONDS = 366 * 86_400
+"""The longest phase, recheck or extension the host may ask for (a leap year): far longer than any
+real phase, and far from where a deadline stops being a date."""
+
 
 def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
@@ -24,6 +28,9 @@ class PlayerEntry(Model):
     email: str | None = None
     garnets: int = Field(default=0, ge=0)
     """Starting balance for a player the service has never seen; ignored for a known player."""
+    confirm_contact: bool = False
+    """The host confirms that this known id is the same person under a new email: the id's
+    registered contact changes to this one. Without it a known id with another email is refused."""
 
 
 class MatchRequest(Model):
@@ -32,10 +39,10 @@ class MatchRequest(Model):
     game: str
     settings: dict[str, Any] = Field(default_factory=dict)
     players: list[PlayerEntry]
-    phase_seconds: int = Field(default=86_400, ge=1)
+    phase_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     early_close: bool = False
     seed: int | None = None
-    recheck_seconds: int = Field(default=3_600, ge=1)
+    recheck_seconds: int = Field(default=3_600, ge=1, le=MAX_SECONDS)
     """The longest a waiting state machine sleeps before re-reading the clock. Host acts and early
     close wake it at once; this bounds a paused wait, and any wake-up that never arrived."""
 
@@ -67,6 +74,16 @@ class Match(Model):
     phases_resolved: int = 0
     result: dict[str, Any] | None = None
     version: int = 0
+    attempt: int = 0
+    """How many times the host has recovered the match: its execution's name counts them."""
+    stalled: dict[str, str] | None = None
+    """Why the state machine stopped, until the host recovers the match."""
+    announced: int = Field(default=0, exclude=True)
+    """The last phase number whose resolution was announced (stored beside the match, not in it)."""
+
+    @property
+    def execution_name(self) -> str:
+        return self.match_id if self.attempt == 0 else f"{self.match_id}-r{self.attempt}"
 
     @property
     def player_ids(self) -> tuple[str, ...]:

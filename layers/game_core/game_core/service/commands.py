@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from game_core.games.protocol import Model
-from game_core.match.model import MatchRequest
+from game_core.match.model import MAX_SECONDS, MatchRequest
 from game_core.service import host, phases
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
@@ -29,7 +29,7 @@ class Status(Model):
 class Extend(Model):
     command: Literal["extend"]
     match_id: str
-    seconds: int = Field(gt=0)
+    seconds: int = Field(gt=0, le=MAX_SECONDS)
 
 
 class Pause(Model):
@@ -57,8 +57,13 @@ class Export(Model):
     match_id: str
 
 
+class Recover(Model):
+    command: Literal["recover"]
+    match_id: str
+
+
 HostCommand = Annotated[
-    Create | Status | Extend | Pause | Resume | ResolveNow | Cancel | Export, Field(discriminator="command")
+    Create | Status | Extend | Pause | Resume | ResolveNow | Cancel | Export | Recover, Field(discriminator="command")
 ]
 
 
@@ -80,17 +85,21 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return host.cancel(ports, match_id)
         case Export(match_id=match_id):
             return export_record(ports, match_id).model_dump(mode="json")
+        case Recover(match_id=match_id):
+            return host.recover(ports, match_id)
     raise AssertionError(f"unhandled command {command!r}")
 
 
 class PhaseStep(Model):
     """What the state machine sends to the phase-step function."""
 
-    step: Literal["current", "wait", "resolve", "announce"]
+    step: Literal["current", "wait", "resolve", "announce", "stalled"]
     match_id: str
     phase_number: int = 0
     clock_version: int = 0
     token: str | None = None
+    error: dict[str, Any] | None = None
+    """What the state machine caught (`Error`, `Cause`), for the stalled step."""
 
 
 def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
@@ -102,4 +111,7 @@ def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
         return phases.resolve(ports, step.match_id, step.phase_number)
     if step.step == "announce":
         return phases.announce(ports, step.match_id, step.phase_number)
+    if step.step == "stalled":
+        phases.stalled(ports, step.match_id, step.error or {})
+        return {}
     return phases.current(ports, step.match_id)

@@ -1,4 +1,5 @@
-"""Host powers over the open phase's clock: extend, pause, resume, resolve now, cancel.
+"""Host powers over the open phase's clock (extend, pause, resume, resolve now, cancel) and over
+the match's state machine (recover).
 
 Each act changes the clock's version and wakes the waiting state machine, which re-reads the
 clock and waits again, resolves, or stops.
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from game_core.errors import Conflict, NotOpen
+from game_core.errors import Conflict, Late, NotOpen
 from game_core.match.clock import PhaseClock
 from game_core.match.model import Match
 from game_core.service.notices import clock_notice, open_phase_summary
@@ -23,6 +24,10 @@ def _running(match: Match) -> PhaseClock:
     return match.phase
 
 
+def _with_clock(match: Match, clock: PhaseClock | None, **changes: Any) -> Match:
+    return match.model_copy(update={"phase": clock, "version": match.version + 1} | changes)
+
+
 def _change_clock(
     ports: Ports,
     match_id: str,
@@ -31,15 +36,27 @@ def _change_clock(
     data: dict[str, Any],
     headline: str | None,
 ) -> dict[str, Any]:
-    """Apply a host act to the open phase's clock; the act and its log entry share one instant."""
+    """Apply a host act to the open phase's clock; the act and its log entry share one instant.
+
+    Stored only if the match is still the one read: an act that loses to the phase's resolution
+    is refused (the phase it meant is gone), one that loses to anything else is tried again."""
     match = ports.store.get(match_id)
-    now = ports.clock.now()
-    clock = change(_running(match), now)
-    saved = ports.store.save_clock(match, clock, Event(event_type, now, data))
-    _wake(ports, match_id)
-    if headline:
-        ports.notifier.publish(saved, clock_notice(saved, headline))
-    return {"match_id": match_id, "status": saved.status, "open": open_phase_summary(saved)}
+    meant = _running(match).number
+    for _attempt in range(5):
+        now = ports.clock.now()
+        saved = _with_clock(match, change(_running(match), now))
+        try:
+            ports.store.save(match, saved, Event(event_type, now, data))
+        except Conflict:
+            match = ports.store.get(match_id)
+            if match.status != "running" or match.phase is None or match.phase.number != meant:
+                raise Late(f"phase {meant} has already resolved; the {event_type} act was not applied") from None
+            continue
+        _wake(ports, match_id)
+        if headline:
+            ports.notifier.publish(saved, clock_notice(saved, headline))
+        return {"match_id": match_id, "status": saved.status, "open": open_phase_summary(saved)}
+    raise Conflict(f"match {match_id} kept changing; try again")
 
 
 def _wake(ports: Ports, match_id: str) -> None:
@@ -71,22 +88,27 @@ def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: i
     """Resolve the open phase now (host) or at once because everyone has submitted (early close).
 
     `phase_number` (early close) asks only for that phase: if it has resolved meanwhile, the phase
-    open now is not touched. A concurrent change (another submitter's request, a host act) is
-    read again rather than reported: the request is made against the match as it is."""
+    open now is not touched. The host asks for the phase open when the request is read: if it
+    resolves before the request is stored, the request is refused as too late. Any other
+    concurrent change (another submitter's request, a host act) is read again."""
+    host_act = phase_number is None
     for _attempt in range(5):
         match = ports.store.get(match_id)
         unchanged = {"match_id": match_id, "status": match.status, "open": open_phase_summary(match)}
+        if phase_number is None:
+            phase_number = _running(match).number
         phase = match.phase
-        over = match.status != "running" or phase is None or phase.number != phase_number
-        if phase_number is not None and over:
+        if match.status != "running" or phase is None or phase.number != phase_number:
+            if host_act:
+                raise Late(f"phase {phase_number} has already resolved; the resolve_now act was not applied")
             return unchanged  # that phase is over (resolved, or the match ended or was cancelled)
-        clock = _running(match)
-        if clock.resolve_requested:  # asking twice changes nothing
+        if phase.resolve_requested:  # asking twice changes nothing
             return unchanged
         now = ports.clock.now()
         event = Event("resolve_requested", now, {"reason": reason})
+        saved = _with_clock(match, phase.request_resolution(now))
         try:
-            saved = ports.store.save_clock(match, clock.request_resolution(now), event)
+            ports.store.save(match, saved, event)
         except Conflict:
             continue
         _wake(ports, match_id)
@@ -99,10 +121,35 @@ def resolve_now(ports: Ports, match_id: str) -> dict[str, Any]:
 
 
 def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
+    """Stop the match for good; the garnets held by the open phase's submissions are given back."""
+    for _attempt in range(5):
+        match = ports.store.get(match_id)
+        if match.status != "running":
+            raise NotOpen(f"the match is {match.status}")
+        held = ports.store.holds(match_id, match.phase.number) if match.phase else {}
+        saved = _with_clock(match, match.phase, status="cancelled")
+        try:
+            ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=held)
+        except Conflict:
+            continue  # a resolution or another act landed first: cancel the match as it is now
+        _wake(ports, match_id)
+        ports.notifier.publish(saved, clock_notice(saved, "the match is cancelled"))
+        return {"match_id": match_id, "status": saved.status}
+    raise Conflict(f"match {match_id} kept changing; try again")
+
+
+def recover(ports: Ports, match_id: str) -> dict[str, Any]:
+    """Start a new execution of the match's state machine after the last one stopped (stalled, or
+    never started). It continues from the stored match: a phase resolved is not resolved again,
+    and a resolution stored but not announced is announced first."""
     match = ports.store.get(match_id)
-    if match.status != "running":
-        raise NotOpen(f"the match is {match.status}")
-    saved = ports.store.save_clock(match, match.phase, Event("cancelled", ports.clock.now()), cancel=True)
-    _wake(ports, match_id)
-    ports.notifier.publish(saved, clock_notice(saved, "the match is cancelled"))
-    return {"match_id": match_id, "status": saved.status}
+    unfinished = match.status == "running" or match.announced < match.phases_resolved
+    if not unfinished:
+        raise NotOpen(f"the match is {match.status} and everything is announced; there is nothing to recover")
+    if ports.workflow.is_running(match):
+        raise Conflict(f"the state machine of match {match_id} is running; there is nothing to recover")
+    now = ports.clock.now()
+    after = match.model_copy(update={"attempt": match.attempt + 1, "stalled": None, "version": match.version + 1})
+    ports.store.save(match, after, Event("recovered", now, {"execution": after.execution_name}))
+    execution = ports.workflow.start(after)
+    return {"match_id": match_id, "status": after.status, "execution": execution, "open": open_phase_summary(after)}

@@ -1,20 +1,22 @@
-"""The state machine's steps. Each returns the `Progress` the ASL routes on.
+"""The state machine's steps. Each returns the progress dict the ASL's Choice states route on.
 
 The machine per phase: wait on a task token for `wait_seconds` -> check the clock -> resolve when
-due, else wait again. Host acts and early close complete the token, so a change made after the
-execution started is honoured at once. Every step is safe to retry: it acts on the phase number it
-was given and does nothing if the match has moved on.
+due, else wait again -> announce. Host acts and early close complete the token, so a change made
+after the execution started is honoured at once. Every step is safe to retry: it acts on the phase
+number it was given and does nothing if the match has moved on. A step that keeps failing ends in
+`stalled`, and the host's `recover` starts a new execution that continues from the stored match.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from game_core.errors import Conflict
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.model import Match
-from game_core.service.notices import progress_notices
+from game_core.service.notices import open_phase_summary, progress_notices
 from game_core.service.ports import Event, Ports
 
 MATCH_OVER = "Match over"
@@ -29,6 +31,9 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
         "wait_seconds": 1,
         "phase_number": 0,
         "clock_version": 0,
+        # A resolution stored but not announced (the machine stalled in between): Start announces it.
+        "resolved_number": match.phases_resolved,
+        "announce_pending": match.announced < match.phases_resolved,
     }
     if match.status == "cancelled":
         return base | {"phase": MATCH_CANCELLED, "due": True}
@@ -57,14 +62,20 @@ def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, tok
 
 
 def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
-    """Resolve the phase exactly once and open the next one; the announce step then tells."""
+    """Resolve the phase exactly once and open the next one; the announce step then tells.
+
+    The resolution is stored only if the match is still the one read (its version), so a host act
+    that lands first wins: it is read again, and a phase no longer due (extended, paused) is not
+    resolved."""
     for _attempt in range(5):
         match = ports.store.get(match_id)
+        now = ports.clock.now()
         if match.phase is None or match.phase.number != phase_number or match.status != "running":
             # Already resolved (a retry): nothing happens twice.
             return progress(ports, match) | {"resolved_number": phase_number}
+        if not match.phase.is_due(now):
+            return progress(ports, match) | {"resolved_number": phase_number}  # a host act won the race
         game = registry.load(match.game)
-        now = ports.clock.now()
         # Close the door before reading: a submission landing after this read would be lost.
         ports.store.stop_accepting(match_id, phase_number)
         submissions = ports.store.submissions(match_id, phase_number)
@@ -89,10 +100,9 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             events.append(Event("finished", now, {"result": after.result}))
         elif after.phase is not None:
             events.append(Event("phase_opened", now, {"phase": after.phase.name, "number": after.phase.number}))
-        balances = ports.store.balances(tuple(resolved.spending))
-        spending = {player: min(cost, balances.get(player, 0)) for player, cost in resolved.spending.items()}
         try:
-            ports.store.commit_resolution(match, after, resolved.record, spending, awards, events)
+            # What each player spent was held when their submission was accepted.
+            ports.store.commit_resolution(match, after, resolved.record, resolved.spending, awards, events)
         except Conflict:
             continue  # a host act or another attempt won the race: read again
         return progress(ports, after) | {"resolved_number": phase_number}
@@ -107,10 +117,48 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
     match = ports.store.get(match_id)
     game = registry.load(match.game)
     records = ports.store.phase_records(match_id, resolved_number)
-    if not records:
-        return progress(ports, match)  # nothing was resolved under that number: nothing to tell
+    if not records or match.announced >= resolved_number:
+        return progress(ports, match)  # nothing resolved under that number, or told already
     resolved = records[0]
     headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
     for notice in progress_notices(match, game, headline):
         ports.notifier.publish(match, notice)
-    return progress(ports, match)
+    ports.store.mark_announced(match_id, resolved_number)
+    return progress(ports, match.model_copy(update={"announced": resolved_number}))
+
+
+def stalled(ports: Ports, match_id: str, error: dict[str, Any]) -> None:
+    """The machine gave up on a step: record why in the match's log and tell the host. The match
+    stays as it was stored (running, its phase open), so `recover` can continue it."""
+    reason = {
+        "error": str(error.get("Error", "unknown"))[:200],
+        "cause": _short_cause(error.get("Cause")),
+    }
+    match = ports.store.get(match_id)
+    now = ports.clock.now()
+    if match.stalled != reason:
+        try:
+            ports.store.save(
+                match,
+                match.model_copy(update={"stalled": reason, "version": match.version + 1}),
+                Event("stalled", now, reason),
+            )
+        except Conflict:
+            pass  # a host act landed meanwhile; the alert below still goes out
+    ports.notifier.alert_host(
+        match,
+        f"[{match_id}] the match has stopped: run `recover`",
+        {"match_id": match_id, "stalled": reason, "status": match.status, "open": open_phase_summary(match)},
+    )
+
+
+def _short_cause(cause: Any) -> str:
+    """A Lambda error's message without its stack trace, short (it may be any size)."""
+    text = str(cause or "")
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict):
+        text = f"{parsed.get('errorType', '')}: {parsed.get('errorMessage', '')}"
+    return text[:500]

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from game_core.match.clock import PhaseClock
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
 
@@ -29,25 +28,58 @@ class Notice:
     body: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Contact:
+    """A participant id's registered contact (email, "" for none) as the store last read it
+    (`before`, None for an id never seen) and as the new match registers it (`after`)."""
+
+    before: str | None
+    after: str
+
+
+@dataclass(frozen=True)
+class Purse:
+    """A player's garnets as a new submission sees them."""
+
+    available: int
+    """The balance less every garnet held by submissions waiting for their phases."""
+    held: int | None
+    """What the player's current submission of the same kind in the phase holds (None: none yet)."""
+
+    @property
+    def spendable(self) -> int:
+        """What the new submission may spend: it replaces the one holding `held`."""
+        return self.available + (self.held or 0)
+
+
 class MatchStore(Protocol):
-    def create(self, match: Match, balances: dict[str, int], event: Event) -> None:
-        """Store a new match; players the store has never seen get their starting balances."""
+    def create(self, match: Match, balances: dict[str, int], event: Event, contacts: dict[str, Contact]) -> None:
+        """Store a new match; players the store has never seen get their starting balances. Each
+        participant's contact is registered, conditional on it still being `before` (Conflict)."""
 
     def balances(self, players: tuple[str, ...]) -> dict[str, int]:
         """Each player's garnet balance (absent players: 0)."""
 
     def get(self, match_id: str) -> Match: ...
 
-    def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event) -> None:
-        """Overwrite the player's submission of that kind, only while the phase still takes it."""
+    def purse(self, match_id: str, phase_number: int, player: str, kind: str) -> Purse: ...
+
+    def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event, held: int | None) -> None:
+        """Overwrite the player's submission of that kind, only while the phase still takes it, and
+        hold the garnets it spends in place of the `held` ones of the submission it replaces
+        (Illegal when the balance has not that many free, Conflict when `held` is stale)."""
 
     def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]: ...
+
+    def holds(self, match_id: str, phase_number: int) -> dict[str, int]:
+        """The garnets each player's submissions to the phase hold."""
 
     def stop_accepting(self, match_id: str, phase_number: int) -> None:
         """Refuse further submissions to the phase (it is being resolved); idempotent."""
 
-    def save_clock(self, before: Match, clock: PhaseClock | None, event: Event, *, cancel: bool = False) -> Match:
-        """Replace the open phase's clock (host acts), conditional on `before` being current."""
+    def save(self, before: Match, after: Match, event: Event, releases: dict[str, int] | None = None) -> None:
+        """Store a host act or a stall, conditional on `before` being current; `releases` gives
+        held garnets back (a cancelled phase)."""
 
     def commit_resolution(
         self,
@@ -58,26 +90,43 @@ class MatchStore(Protocol):
         awards: dict[str, int],
         events: list[Event],
     ) -> None:
-        """Store a resolution exactly once: conditional on `before` being current."""
+        """Store a resolution exactly once: conditional on `before` being current. Each player's
+        balance is written once: less what they spent (held until now), plus what they won."""
 
     def set_task_token(self, match_id: str, phase_number: int, clock_version: int, token: str) -> bool:
         """Store the state machine's wait token if the clock is still the one it waited for."""
 
     def task_token(self, match_id: str) -> str | None: ...
 
+    def mark_announced(self, match_id: str, number: int) -> None:
+        """Remember that the resolution of phase `number` has been announced."""
+
     def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
         """The match's phase records in order, or only the one of that phase number."""
 
     def events(self, match_id: str) -> list[Event]: ...
 
+    def contacts(self, players: tuple[str, ...]) -> dict[str, str]:
+        """Each registered participant id's contact (ids never seen are absent)."""
+
 
 class Notifier(Protocol):
     def publish(self, match: Match, notice: Notice) -> None: ...
 
+    def subscribe(self, match: Match) -> list[str]:
+        """Subscribe each participant's email to the match's notices: the public ones, and their
+        own private ones (filtered on match and recipient). Returns who could not be subscribed."""
+
+    def alert_host(self, match: Match, subject: str, body: dict[str, Any]) -> None:
+        """Tell the host (not the players) that the match needs them."""
+
 
 class Workflow(Protocol):
     def start(self, match: Match) -> str:
-        """Start the match's state machine; returns the execution's id."""
+        """Start the match's state machine, named `match.execution_name`; returns the execution's id."""
+
+    def is_running(self, match: Match) -> bool:
+        """Whether the match's current execution is still running."""
 
     def wake(self, token: str) -> None:
         """Complete a waiting task so the state machine re-reads the clock (stale tokens are ignored)."""

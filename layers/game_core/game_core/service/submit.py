@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,12 @@ from game_core.match import engine
 from game_core.match.model import Match, secret_hash
 from game_core.service.host import request_resolution
 from game_core.service.ports import Event, Ports
+
+logger = logging.getLogger(__name__)
+
+WAKE_PENDING = "stored; the phase will close on the machine's next check"
+"""The reply's message (with `wake_pending`) when a submission is stored but asking for the early
+close failed: the state machine re-reads the clock at least every `recheck_seconds`."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,8 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
         raise NotFound(f"{request.player} is not a player of match {match.match_id}")
     game = registry.load(match.game)
     now = ports.clock.now()
-    balance = ports.store.balances((request.player,)).get(request.player, 0)
+    open_number = match.phase.number if match.phase else 0
+    purse = ports.store.purse(match.match_id, open_number, request.player, request.kind)
     accepted = engine.accept(
         match,
         game,
@@ -50,7 +58,7 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
         request.phase,
         request.kind,
         request.submission,
-        balance,
+        purse.spendable,
         now,
         request.phase_number,
     )
@@ -66,15 +74,8 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
             "channel": request.channel,
         },
     )
-    ports.store.put_submission(match, request.player, accepted, event)
-    if engine.closes_early(match, ports.store.submissions(match.match_id, match.phase.number)):
-        request_resolution(
-            ports,
-            match.match_id,
-            reason="every participant who can act has submitted",
-            phase_number=match.phase.number,
-        )
-    return {
+    ports.store.put_submission(match, request.player, accepted, event, purse.held)
+    reply: dict[str, Any] = {
         "accepted": True,
         "match_id": match.match_id,
         "phase": match.phase.name,
@@ -82,6 +83,29 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
         "submission": accepted.submission,
         "garnet_cost": accepted.garnet_cost,
     }
+    if not _close_early(ports, match):
+        reply |= {"wake_pending": True, "message": WAKE_PENDING}
+    return reply
+
+
+def _close_early(ports: Ports, match: Match) -> bool:
+    """Ask for the phase to resolve now if this submission completed it. The submission is stored
+    whatever happens here: if the request fails (a throttle, Step Functions unavailable), say so
+    and let the machine's next clock check find it; False then."""
+    assert match.phase is not None
+    number = match.phase.number
+    try:
+        if engine.closes_early(match, ports.store.submissions(match.match_id, number)):
+            request_resolution(
+                ports, match.match_id, reason="every participant who can act has submitted", phase_number=number
+            )
+    except Exception as error:  # whatever failed, the submission is stored
+        logger.warning(
+            "early close not requested",
+            extra={"match_id": match.match_id, "phase_number": number, "error": type(error).__name__},
+        )
+        return False
+    return True
 
 
 def submit_by_webhook(ports: Ports, request: SubmissionRequest, secret: str) -> dict[str, Any]:
