@@ -69,6 +69,7 @@ class LocalStack:
         self.state_machines: dict[str, str] = {}
         self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
         self._restore = lambda: None
+        self._unbound_inboxes: list[Inbox] = []
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -118,6 +119,7 @@ class LocalStack:
         sns = self.client("sns")
         self.public_topic = sns.create_topic(Name="public-notices")["TopicArn"]
         self.private_topic = sns.create_topic(Name="private-notices")["TopicArn"]
+        self.host_topic = sns.create_topic(Name="host-alerts")["TopicArn"]
         self.client("iam").create_role(RoleName="match-service", AssumeRolePolicyDocument="{}")
         lambdas = self.client("lambda")
         functions = {}
@@ -141,6 +143,7 @@ class LocalStack:
                 "TABLE_NAME": "matches",
                 "PUBLIC_TOPIC_ARN": self.public_topic,
                 "PRIVATE_TOPIC_ARN": self.private_topic,
+                "HOST_TOPIC_ARN": self.host_topic,
                 "STATE_MACHINE_ARN_PREFIX": f"arn:aws:states:{REGION}:123456789012:stateMachine:{STACK_NAME}-",
             }
         )
@@ -156,6 +159,10 @@ class LocalStack:
 
     def host(self, command: dict[str, Any]) -> dict[str, Any]:
         reply: dict[str, Any] = self.invoke("HostCommandsFunction", command)
+        if command.get("command") == "create" and reply.get("ok"):
+            for inbox in self._unbound_inboxes:
+                inbox.follow(reply["match_id"])
+            self._unbound_inboxes.clear()
         return reply
 
     def submit(
@@ -171,8 +178,13 @@ class LocalStack:
         reply = self.invoke("SubmitWebhookFunction", event)
         return int(reply["statusCode"]), json.loads(reply["body"])
 
-    def subscribe(self, players: list[str]) -> Inbox:
-        return Inbox(self, players)
+    def subscribe(self, players: list[str], match_id: str | None = None) -> Inbox:
+        """An inbox for the match's public notices and those players' private ones; made before
+        the match exists, it follows the next match `host` creates."""
+        inbox = Inbox(self, players, match_id)
+        if match_id is None:
+            self._unbound_inboxes.append(inbox)
+        return inbox
 
     def execution(self, match_id: str, game_id: str) -> dict[str, Any]:
         arn = self.state_machines[game_id].replace(":stateMachine:", ":execution:") + f":{match_id}"
@@ -227,24 +239,45 @@ def http_api_event(
 
 
 class Inbox:
-    """SQS queues subscribed to the topics: the public one, and one per player filtered on the
-    `recipient` attribute, as a player's own subscription would be."""
+    """SQS queues subscribed to the topics as the service subscribes a participant's email: the
+    public topic filtered on the `match_id` attribute, the private one on `match_id` and
+    `recipient` (one queue per player). An inbox made before its match exists filters on the
+    recipient alone until it `follow`s the match (the stack's `host` does that on creation), so
+    it still hears the match begin."""
 
-    def __init__(self, stack: LocalStack, players: list[str]) -> None:
+    def __init__(self, stack: LocalStack, players: list[str], match_id: str | None = None) -> None:
         self.sqs = stack.client("sqs")
-        sns = stack.client("sns")
+        self.sns = stack.client("sns")
         self.queues: dict[str | None, str] = {}
+        self.subscriptions: dict[str | None, str] = {}
+        self.match_id = match_id
         for player in [None, *players]:
             name = f"inbox-{player or 'public'}-{uuid.uuid4().hex[:6]}"
             url = self.sqs.create_queue(QueueName=name)["QueueUrl"]
             arn = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
             attributes = {"RawMessageDelivery": "true"}
-            topic = stack.public_topic
-            if player is not None:
-                topic = stack.private_topic
-                attributes["FilterPolicy"] = json.dumps({"recipient": [player]})
-            sns.subscribe(TopicArn=topic, Protocol="sqs", Endpoint=arn, Attributes=attributes)
+            policy = self.filter_policy(player)
+            if policy:
+                attributes["FilterPolicy"] = json.dumps(policy)
+            topic = stack.public_topic if player is None else stack.private_topic
+            subscription = self.sns.subscribe(
+                TopicArn=topic, Protocol="sqs", Endpoint=arn, Attributes=attributes, ReturnSubscriptionArn=True
+            )
+            self.subscriptions[player] = subscription["SubscriptionArn"]
             self.queues[player] = url
+
+    def filter_policy(self, player: str | None) -> dict[str, list[str]]:
+        """What the service's own subscription for this player (None: the public) filters on."""
+        policy = {} if self.match_id is None else {"match_id": [self.match_id]}
+        return policy if player is None else policy | {"recipient": [player]}
+
+    def follow(self, match_id: str) -> None:
+        """From now on, only that match's notices."""
+        self.match_id = match_id
+        for player, arn in self.subscriptions.items():
+            self.sns.set_subscription_attributes(
+                SubscriptionArn=arn, AttributeName="FilterPolicy", AttributeValue=json.dumps(self.filter_policy(player))
+            )
 
     def receive(self, player: str | None = None) -> list[dict[str, Any]]:
         """Everything delivered so far to the public (None) or to one player, oldest first."""

@@ -176,6 +176,10 @@ TEMPLATE_END = "  # END state machines\n"
 
 
 def state_machine_resource(game_id: str) -> str:
+    """A game's state machine, its log group and its alarm on failed executions.
+
+    Logged at ERROR without execution data: a failed step's error and cause, never a state's
+    input or output (the match's secrets pass through them)."""
     logical_id = "".join(part.capitalize() for part in game_id.split("_")) + "StateMachine"
     return f"""  {logical_id}:
     Type: AWS::Serverless::StateMachine
@@ -184,8 +188,47 @@ def state_machine_resource(game_id: str) -> str:
       DefinitionUri: statemachines/{game_id}.asl.json
       DefinitionSubstitutions:
         PhaseStepFunctionArn: !GetAtt PhaseStepFunction.Arn
+      Logging:
+        Level: ERROR
+        IncludeExecutionData: false
+        Destinations:
+          - CloudWatchLogsLogGroup: {{ LogGroupArn: !GetAtt {logical_id}Logs.Arn }}
+      Tracing:
+        Enabled: true
       Policies:
         - LambdaInvokePolicy: {{ FunctionName: !Ref PhaseStepFunction }}
+        - Statement:
+            - Effect: Allow  # log delivery takes no resource-level permissions
+              Action:
+                - logs:CreateLogDelivery
+                - logs:GetLogDelivery
+                - logs:UpdateLogDelivery
+                - logs:DeleteLogDelivery
+                - logs:ListLogDeliveries
+                - logs:PutResourcePolicy
+                - logs:DescribeResourcePolicies
+                - logs:DescribeLogGroups
+              Resource: "*"
+  {logical_id}Logs:
+    Type: AWS::Logs::LogGroup
+    Properties:
+      LogGroupName: !Sub "/aws/vendedlogs/states/${{AWS::StackName}}-{game_id}"
+      RetentionInDays: !Ref LogRetentionDays
+  {logical_id}FailedAlarm:
+    Type: AWS::CloudWatch::Alarm
+    Properties:
+      AlarmDescription: A {game_id} match's execution failed; the host can recover the match (match-host recover)
+      Namespace: AWS/States
+      MetricName: ExecutionsFailed
+      Dimensions:
+        - {{ Name: StateMachineArn, Value: !Ref {logical_id} }}
+      Statistic: Sum
+      Period: 300
+      EvaluationPeriods: 1
+      Threshold: 1
+      ComparisonOperator: GreaterThanOrEqualToThreshold
+      TreatMissingData: notBreaching
+      AlarmActions: [!Ref HostAlertsTopic]
 """
 
 

@@ -12,7 +12,7 @@ from game_core.match import engine
 from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
 from game_core.service.notices import open_phase_summary, progress_notices
-from game_core.service.ports import Event, Ports
+from game_core.service.ports import Contact, Event, Ports
 
 
 def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
@@ -33,6 +33,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
             f"the {game.title} settings are malformed",
             [f"settings.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()],
         ) from None
+    contacts = register_contacts(ports, request)
     secrets = {p.id: ports.ids.secret() for p in request.players}
     now = ports.clock.now()
     balances = ports.store.balances(tuple(ids))
@@ -53,16 +54,46 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         starting_garnets=starting,
     )
     match = engine.start(match, game, now)
-    ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}))
+    ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}), contacts)
+    # Before the first notice, so a subscriber hears the match begin.
+    unsubscribed = ports.notifier.subscribe(match)
     execution = ports.workflow.start(match)
     for notice in progress_notices(match, game, f"{game.title}: the match begins"):
         ports.notifier.publish(match, notice)
-    return {
+    reply: dict[str, Any] = {
         "match_id": match.match_id,
         "execution": execution,
         "secrets": secrets,
         "open": open_phase_summary(match),
     }
+    if unsubscribed:
+        reply["unsubscribed"] = unsubscribed
+    return reply
+
+
+def contact(email: str | None) -> str:
+    """A participant's contact as registered: the email, compared ignoring case ("" for none)."""
+    return (email or "").strip().lower()
+
+
+def register_contacts(ports: Ports, request: MatchRequest) -> dict[str, Contact]:
+    """Participant ids are unique within a deployment (garnets and private notices key on them):
+    the first match naming an id registers its contact; a later one naming it with another contact
+    is refused unless the host confirms (`confirm_contact`), which registers the new one. The
+    store writes them in the match's own transaction, conditional on what was read here."""
+    registered = ports.store.contacts(tuple(p.id for p in request.players))
+    contacts, reasons = {}, []
+    for player in request.players:
+        before, after = registered.get(player.id), contact(player.email)
+        if before is not None and before != after and not player.confirm_contact:
+            reasons.append(
+                f"player id {player.id!r} is already registered with another contact: choose another id, "
+                f'or, if this is the same person, set "confirm_contact": true for {player.id!r}'
+            )
+        contacts[player.id] = Contact(before=before, after=after)
+    if reasons:
+        raise Illegal("the match cannot be created", reasons)
+    return contacts
 
 
 def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
