@@ -112,6 +112,8 @@ def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
         status["waiting_for"] = sorted(set(match.phase.actors) - set(submitted))
     if match.result is not None:
         status["result"] = match.result
+    if match.stalled is not None:
+        status["stalled"] = match.stalled | {"what_to_do": "run `recover` to continue the match"}
     status["checked_at"] = iso(ports.clock.now())
     return status
 
