@@ -1,0 +1,103 @@
+"""Helpers for the worked matches: build a hand-written match record, check that every submission
+in it is one the service would have accepted, and replay it the way `match-replay` does.
+
+Each test_worked_*.py holds one match record written by hand and its outcome worked out by hand in
+comments from the rule text (../shared/seeds/) and the rulings (../shared/RULINGS.md). Nothing in an
+expectation was copied from the code's output."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from game_core.cli.replay import main as match_replay
+from game_core.games import registry
+from game_core.match.engine import apply_record, parse_submission, setup_rng
+from game_core.match.model import MatchRecord, PhaseRecord
+
+DAY = 86_400
+
+
+def phase(
+    number: int,
+    name: str,
+    submissions: dict[str, dict[str, Any]] | None = None,
+    *,
+    elapsed: int = DAY,
+    extension: int = 0,
+    timed_out: bool = True,
+) -> dict[str, Any]:
+    """One phase of a record as the service exports it."""
+    return PhaseRecord(
+        number=number,
+        name=name,
+        submissions=submissions or {},
+        elapsed_seconds=elapsed,
+        extension_seconds=extension,
+        timed_out=timed_out,
+    ).model_dump(mode="json")
+
+
+def record(
+    match_id: str,
+    game: str,
+    settings: dict[str, Any],
+    players: list[str],
+    garnets: dict[str, int],
+    phases: list[dict[str, Any]],
+    seed: int = 1,
+) -> dict[str, Any]:
+    return {
+        "match_id": match_id,
+        "game": game,
+        "settings": settings,
+        "seed": seed,
+        "players": players,
+        "starting_garnets": garnets,
+        "phases": phases,
+        "status": "finished",
+    }
+
+
+def replay_as_the_cli_does(raw: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    """`match-replay record.json`: the record written to a file, the CLI's output parsed back."""
+    path = tmp_path / f"{raw['match_id']}.record.json"
+    path.write_text(json.dumps(raw, indent=1), encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert match_replay([str(path)]) == 0
+    outcome: dict[str, Any] = json.loads(out.getvalue())
+    return outcome
+
+
+def garnets_spent_in_a_legal_match(raw: dict[str, Any]) -> dict[str, int]:
+    """Walk the record as the service would have: each phase is the one the game opens, each
+    submitter may act in it, each submission is well formed and legal in its position with the
+    player's balance at that time. Returns the garnets each player spent."""
+    rec = MatchRecord.model_validate(raw)
+    game = registry.load(rec.game)
+    state = game.setup(game.Settings.model_validate(rec.settings), tuple(rec.players), setup_rng(rec.seed))
+    balance = dict(rec.starting_garnets)
+    spent = {p: 0 for p in rec.players}
+    for number, ph in enumerate(rec.phases, start=1):
+        assert ph.number == number
+        opening = game.open_phase(state)
+        assert opening is not None and opening.name == ph.name, (number, ph.name, opening)
+        if opening.seconds is not None:
+            assert ph.elapsed_seconds - ph.extension_seconds <= opening.seconds, f"phase {number} overran its clock"
+        for player, kinds in ph.submissions.items():
+            assert player in opening.actors, (number, player)
+            for kind, body in kinds.items():
+                assert kind in opening.accepts, (number, player, kind)
+                submission = parse_submission(game, kind, body)
+                assert game.check(state, player, kind, submission, balance.get(player, 0)) == [], (number, player)
+                cost = game.garnet_cost(kind, submission)
+                assert cost <= balance.get(player, 0), (number, player, cost)
+                balance[player] = balance.get(player, 0) - cost
+                spent[player] += cost
+        state = apply_record(game, state, rec.seed, ph)
+    assert game.open_phase(state) is None, "the record ends before the match does"
+    return spent
