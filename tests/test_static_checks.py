@@ -144,6 +144,119 @@ def test_the_template_has_one_state_machine_per_available_game() -> None:
     assert prefix["!Sub"].endswith(":stateMachine:${AWS::StackName}-")
 
 
+# -- the stack: kept, observed, least privilege, bounded -------------------------------------------------
+
+
+def resources_of(kind: str) -> dict[str, dict]:
+    return {name: r for name, r in template()["Resources"].items() if r["Type"] == kind}
+
+
+def statements(function: str) -> list[dict]:
+    """The function's IAM statements (each SAM policy must be a plain statement, so it can be read)."""
+    found = []
+    for policy in template()["Resources"][function]["Properties"]["Policies"]:
+        assert set(policy) == {"Statement"}, f"{function}: {policy} (a SAM policy template grants more than it says)"
+        found += policy["Statement"]
+    return found
+
+
+def allowed(function: str) -> dict[str, list]:
+    """Action -> the resources it is allowed on."""
+    grants: dict[str, list] = {}
+    for statement in statements(function):
+        assert statement["Effect"] == "Allow"
+        actions = statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        resources = statement["Resource"] if isinstance(statement["Resource"], list) else [statement["Resource"]]
+        for action in actions:
+            grants.setdefault(action, []).extend(resources)
+    return grants
+
+
+FUNCTIONS = ("SubmitWebhookFunction", "PhaseStepFunction", "HostCommandsFunction")
+
+
+def test_the_table_outlives_the_stack() -> None:
+    table = template()["Resources"]["MatchTable"]
+    assert (table["DeletionPolicy"], table["UpdateReplacePolicy"]) == ("Retain", "Retain")
+
+
+def test_every_function_is_arm64_traced_and_logs_to_a_group_with_retention() -> None:
+    resources = template()["Resources"]
+    function_globals = template()["Globals"]["Function"]
+    assert function_globals["Architectures"] == ["arm64"] and function_globals["Tracing"] == "Active"
+    layer = resources["GameCoreLayer"]
+    assert layer["Properties"]["CompatibleArchitectures"] == ["arm64"]
+    assert layer["Metadata"]["BuildArchitecture"] == "arm64"
+    assert set(resources_of("AWS::Serverless::Function")) == set(FUNCTIONS)
+    for name in FUNCTIONS:
+        group = resources[name]["Properties"]["LoggingConfig"]["LogGroup"]["!Ref"]
+        assert resources[group]["Type"] == "AWS::Logs::LogGroup"
+        assert resources[group]["Properties"]["RetentionInDays"] == {"!Ref": "LogRetentionDays"}
+
+
+def test_every_state_machine_is_traced_logs_no_execution_data_and_alarms_on_failure() -> None:
+    resources = template()["Resources"]
+    machines = resources_of("AWS::Serverless::StateMachine")
+    alarms = resources_of("AWS::CloudWatch::Alarm")
+    assert len(machines) == len(registry.AVAILABLE)
+    for name, machine in machines.items():
+        properties = machine["Properties"]
+        assert properties["Tracing"] == {"Enabled": True}
+        logging = properties["Logging"]
+        # Execution data holds the match's secrets: never logged.
+        assert logging["Level"] in ("ERROR", "ALL") and logging["IncludeExecutionData"] is False
+        group = logging["Destinations"][0]["CloudWatchLogsLogGroup"]["LogGroupArn"]["!GetAtt"].removesuffix(".Arn")
+        assert resources[group]["Properties"]["RetentionInDays"] == {"!Ref": "LogRetentionDays"}
+        watching = [
+            a["Properties"]
+            for a in alarms.values()
+            if {"Name": "StateMachineArn", "Value": {"!Ref": name}} in a["Properties"]["Dimensions"]
+        ]
+        assert len(watching) == 1, name
+        alarm = watching[0]
+        assert (alarm["Namespace"], alarm["MetricName"]) == ("AWS/States", "ExecutionsFailed")
+        assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (1, "GreaterThanOrEqualToThreshold")
+        assert alarm["AlarmActions"] == [{"!Ref": "HostAlertsTopic"}]
+
+
+def test_each_function_may_do_only_what_it_does() -> None:
+    table = {"!GetAtt": "MatchTable.Arn"}
+    topics = {name: {"!Ref": name} for name in ("PublicNotices", "PrivateNotices", "HostAlertsTopic")}
+    grants = {name: allowed(name) for name in FUNCTIONS}
+    for name, granted in grants.items():
+        assert not [a for a in granted if a.endswith(("*", ":Scan", ":BatchWriteItem"))], (name, granted)
+        for action, resources in granted.items():
+            if action.startswith("dynamodb:"):
+                assert resources == [table], (name, action)
+    # Only the webhook deletes: Powertools' idempotency removes its in-progress record on a failure.
+    assert [name for name, granted in grants.items() if "dynamodb:DeleteItem" in granted] == ["SubmitWebhookFunction"]
+    # Publishing: the webhook never publishes; only the phase steps alert the host.
+    assert "sns:Publish" not in grants["SubmitWebhookFunction"]
+    assert grants["PhaseStepFunction"]["sns:Publish"] == list(topics.values())
+    assert grants["HostCommandsFunction"]["sns:Publish"] == [topics["PublicNotices"], topics["PrivateNotices"]]
+    env = template()["Resources"]["PhaseStepFunction"]["Properties"]["Environment"]["Variables"]
+    assert env["HOST_TOPIC_ARN"] == {"!Ref": "HostAlertsTopic"}
+    # Starting executions: only the stack's own state machines.
+    assert grants["HostCommandsFunction"]["states:StartExecution"] == [
+        {"!Sub": "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:${AWS::StackName}-*"}
+    ]
+    assert not any("states:StartExecution" in grants[name] for name in ("SubmitWebhookFunction", "PhaseStepFunction"))
+
+
+def test_the_phase_steps_have_reserved_concurrency_and_the_webhook_route_is_throttled() -> None:
+    resources = template()["Resources"]
+    reserved = resources["PhaseStepFunction"]["Properties"]["ReservedConcurrentExecutions"]
+    assert reserved == {
+        "!If": ["ReservesPhaseStepConcurrency", {"!Ref": "PhaseStepConcurrency"}, {"!Ref": "AWS::NoValue"}]
+    }
+    assert template()["Parameters"]["PhaseStepConcurrency"]["Default"] > 0
+    event = resources["SubmitWebhookFunction"]["Properties"]["Events"]["Submit"]["Properties"]
+    api = resources[event["ApiId"]["!Ref"]]
+    assert api["Type"] == "AWS::Serverless::HttpApi"
+    throttle = api["Properties"]["DefaultRouteSettings"]
+    assert throttle["ThrottlingBurstLimit"] > 0 and throttle["ThrottlingRateLimit"] > 0
+
+
 # -- import direction ---------------------------------------------------------------------------------
 
 
