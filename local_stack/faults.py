@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,14 +42,30 @@ class Struck:
 
 
 Plan = Callable[[int, dict[str, Any], bool], Fault | None]
-"""(how many first attempts of step invocations came before this one, its event, whether it is
-the state machine's retry of an attempt that a fault struck) -> the fault for it, if any."""
+"""(how many invocations of the same step came before this one, not counting retries; its event;
+whether it is the state machine's retry of an attempt that a fault struck) -> its fault, if any."""
+
+
+STRIKE_POINTS = (
+    Fault(call=4, after=True),  # a resolution's transaction applied, its reply lost; a 2nd publish
+    Fault(call=1, after=False),  # the first read throttled
+    Fault(call=0, after=False),  # the Lambda service fails the invocation
+    Fault(call=2, after=True),  # the wait's token stored, or a phase closed, and the reply lost
+    Fault(call=3, after=False),  # the first publish refused; the submissions' read throttled
+    Fault(call=4, after=False),  # a resolution's transaction refused
+    Fault(call=3, after=True),  # the first publish sent, its reply lost
+    Fault(call=1, after=True),
+    Fault(call=2, after=False),
+)
+"""Where `rotating` strikes the n-th invocation of each step: point n mod 9. The steps' calls
+(see service/phases.py): current reads the match; wait stores its token; resolve reads the match,
+closes the phase, reads the submissions, then writes one transaction; announce reads the match and
+the phase record, then publishes. A point past an invocation's last call strikes nothing."""
 
 
 def rotating(index: int, _event: dict[str, Any], retry: bool) -> Fault | None:
-    """Every step invocation fails once, its retry runs clean; the fault strikes the invocation
-    itself, then its 1st, 2nd, 3rd AWS call in turn, alternately before and after the call."""
-    return None if retry else Fault(call=index % 4, after=index % 2 == 1)
+    """Every step invocation fails once, at the next strike point, and its retry runs clean."""
+    return None if retry else STRIKE_POINTS[index % len(STRIKE_POINTS)]
 
 
 def always(step: str) -> Plan:
@@ -61,7 +78,7 @@ class StepFaults:
     stack: Any
     plan: Plan
     injected: list[Struck] = field(default_factory=list)
-    _invocations: int = 0
+    _invocations: Counter[str] = field(default_factory=Counter)
     _retrying: set[str] = field(default_factory=set)
     _active: threading.local = field(default_factory=threading.local)
 
@@ -86,8 +103,9 @@ class StepFaults:
         key = json.dumps({k: v for k, v in event.items() if k != "token"}, sort_keys=True)
         retry = key in self._retrying
         self._retrying.discard(key)
-        fault = self.plan(self._invocations, event, retry)
-        self._invocations += 0 if retry else 1
+        step = str(event.get("step"))
+        fault = self.plan(self._invocations[step], event, retry)
+        self._invocations[step] += 0 if retry else 1
         self._active.state = {"event": event, "fault": fault, "calls": 0}
         try:
             if fault is not None and fault.call == 0:

@@ -16,6 +16,7 @@ from game_core.errors import Conflict
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.model import Match
+from game_core.service.host import request_resolution
 from game_core.service.notices import open_phase_summary, progress_notices
 from game_core.service.ports import Event, Ports
 
@@ -51,7 +52,17 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
 
 
 def current(ports: Ports, match_id: str) -> dict[str, Any]:
-    return progress(ports, ports.store.get(match_id))
+    match = ports.store.get(match_id)
+    phase = match.phase
+    closes_early = phase is not None and (match.early_close or phase.closes_on_submit)
+    if closes_early and phase and match.status == "running" and not phase.is_due(ports.clock.now()):
+        if engine.closes_early(match, ports.store.submissions(match_id, phase.number)):
+            # The submission that completed the phase could not wake the machine (it was told 202):
+            # ask for the resolution now, as it would have.
+            reason = "every participant who can act has submitted"
+            request_resolution(ports, match_id, reason=reason, phase_number=phase.number)
+            match = ports.store.get(match_id)
+    return progress(ports, match)
 
 
 def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, token: str) -> None:
