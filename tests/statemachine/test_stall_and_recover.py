@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import load_event
 
 from local_stack.faults import StepFaults, always
 
@@ -61,7 +62,7 @@ def test_a_step_that_keeps_failing_stalls_the_match_and_recover_continues_it(sta
 
     # When the fault is mended and the host recovers the match
     faults.stop()
-    recovered = match.host("recover")
+    recovered = stack.host(load_event("host_recover.json", match.match_id))  # the console's sample event
 
     # Then a new execution continues it: the pregame is resolved once, announced once, Round 1 open
     assert recovered["ok"], recovered

@@ -6,6 +6,7 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host extend MATCH_ID 3600            seconds to add to the open phase's deadline
     match-host pause|resume|resolve-now|cancel MATCH_ID
     match-host export MATCH_ID > record.json   the match record (replay it with match-replay)
+    match-host recover MATCH_ID                a new execution for a match whose state machine stopped
 
 Targets: --local (the local stack at http://127.0.0.1:5055), or AWS with the usual credentials and
 --function (default: $MATCH_HOST_FUNCTION), the HostCommandsFunction of the deployed stack.
@@ -22,7 +23,7 @@ from typing import Any
 import boto3
 
 LOCAL_ENDPOINT = "http://127.0.0.1:5055"
-SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export")
+SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover")
 
 
 def build_command(args: argparse.Namespace) -> dict[str, Any]:
