@@ -1,13 +1,17 @@
 """The match store on one DynamoDB table, keyed by match.
 
-    pk MATCH#<id>   sk META                      the match (JSON) + the attributes conditions test
-                    sk SUB#<number>#<player>     one item per participant and phase, a field per kind
+    pk MATCH#<id>   sk META                      the match (JSON) + the attributes conditions test,
+                                                 the waiting machine's task token, the last phase announced
+                    sk SUB#<number>#<player>     one item per participant and phase: per kind, the
+                                                 submission and the garnets it holds
                     sk PHASE#<number>            the phase's record (replay input)
                     sk EVENT#<time>#<nonce>      the append-only event log
     pk PLAYER#<id>  sk GARNETS                   the player's balance, carried across matches, and what
                                                  of it is available (the balance less every garnet held
                                                  by a submission waiting for its phase to resolve)
                     sk LEDGER#<match>#<number>   one entry per spending or award
+                    sk PROFILE                   the contact the id was registered with (ids are
+                                                 unique in a deployment: the ledger keys on them)
 
 A submission is a transaction conditional on its phase still being open, and it holds the garnets
 it would spend (`available` goes down, never below zero), so one garnet can never back two moves.
