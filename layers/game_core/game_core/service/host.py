@@ -55,8 +55,16 @@ def _change_clock(
         _wake(ports, match_id)
         if headline:
             ports.notifier.publish(saved, clock_notice(saved, headline))
-        return {"match_id": match_id, "status": saved.status, "open": open_phase_summary(saved)}
+        return _acted(saved)
     raise Conflict(f"match {match_id} kept changing; try again")
+
+
+def _acted(saved: Match) -> dict[str, Any]:
+    """The reply to a host act on the clock; a stalled match takes it, but only `recover` runs it."""
+    reply = {"match_id": saved.match_id, "status": saved.status, "open": open_phase_summary(saved)}
+    if saved.stalled is not None:
+        reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
+    return reply
 
 
 def _wake(ports: Ports, match_id: str) -> None:
@@ -112,7 +120,7 @@ def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: i
         except Conflict:
             continue
         _wake(ports, match_id)
-        return {"match_id": match_id, "status": saved.status, "open": open_phase_summary(saved)}
+        return _acted(saved)
     raise Conflict(f"match {match_id} kept changing; try again")
 
 
