@@ -134,7 +134,12 @@ def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
         match = ports.store.get(match_id)
         if match.status != "running":
             raise NotOpen(f"the match is {match.status}")
-        held = ports.store.holds(match_id, match.phase.number) if match.phase else {}
+        held = {}
+        if match.phase:
+            # Close the door before reading the holds: a submission landing after the read would
+            # keep its hold for good (the save is conditional on the version, which it leaves alone).
+            ports.store.stop_accepting(match_id, match.phase.number)
+            held = ports.store.holds(match_id, match.phase.number)
         saved = _with_clock(match, match.phase, status="cancelled")
         try:
             ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=held)

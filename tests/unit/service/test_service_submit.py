@@ -1,0 +1,299 @@
+"""submit on the in-memory fakes (Pushing Crates): accepted, late, refused, garnet holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from crates_driver import Table, push
+from fakes import Fakes, MemoryStore
+
+from game_core.errors import Conflict, GameCoreError, Illegal, Late, Malformed, NotFound, NotOpen
+from game_core.service import host, phases
+from game_core.service.ports import Purse
+from game_core.service.submit import WAKE_PENDING, SubmissionRequest, submit
+
+MID = "m-000000000001"
+MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}
+
+
+class HookedStore(MemoryStore):
+    """A store that runs `before_put` once, just before the next submission is written: another
+    request lands between the use case's reads and its write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.before_put: Callable[[], Any] | None = None
+
+    def put_submission(self, *args: Any, **kwargs: Any) -> None:
+        hook, self.before_put = self.before_put, None
+        if hook is not None:
+            hook()
+        super().put_submission(*args, **kwargs)
+
+
+class FailingSaveStore(MemoryStore):
+    """A store whose next `save` fails the way a throttled DynamoDB call does."""
+
+    fail_saves = 0
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.fail_saves:
+            self.fail_saves -= 1
+            raise RuntimeError("ProvisionedThroughputExceededException")
+        super().save(*args, **kwargs)
+
+
+def test_an_accepted_submission_is_stored_and_logged_without_its_contents() -> None:
+    table = Table.open()
+    table.fakes.clock.advance(90)
+    reply = table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+
+    assert reply == {
+        "accepted": True,
+        "match_id": MID,
+        "phase": "Pregame",
+        "kind": "multipliers",
+        "submission": MULTIPLIERS,
+        "garnet_cost": 0,
+    }
+    assert table.fakes.store.submissions(MID, 1) == {"ada": {"multipliers": MULTIPLIERS}}
+    [event] = table.events("submission_accepted")
+    assert event.data == {"player": "ada", "phase": "Pregame", "number": 1, "kind": "multipliers", "channel": "test"}
+
+
+# Seconds after the Pregame opened (12:00; deadline 13:00 = 3600 s): accepted, or the Late message.
+DEADLINES = [
+    pytest.param(0, None, id="at the opening"),
+    pytest.param(3599, None, id="one second before the deadline"),
+    pytest.param(3600, "'Pregame' closed at 2026-12-01T13:00:00Z; it is being resolved", id="at the deadline"),
+    pytest.param(7200, "'Pregame' closed at 2026-12-01T13:00:00Z; it is being resolved", id="an hour late"),
+]
+
+
+@pytest.mark.parametrize(("seconds", "late"), DEADLINES)
+def test_a_submission_after_the_deadline_is_late(seconds: int, late: str | None) -> None:
+    table = Table.open()
+    table.fakes.clock.advance(seconds)
+    if late is None:
+        table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+        assert table.fakes.store.submissions(MID, 1) == {"ada": {"multipliers": MULTIPLIERS}}
+    else:
+        with pytest.raises(Late) as refused:
+            table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+        assert refused.value.message == late
+        assert table.fakes.store.submissions(MID, 1) == {}
+
+
+def test_a_paused_phase_takes_submissions_past_its_old_deadline() -> None:
+    table = Table.open()
+    table.fakes.clock.advance(1000)
+    host.pause(table.ports, MID)
+    table.fakes.clock.advance(5000)  # 6000 s after the opening: past 3600, but the clock is paused
+    table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+    assert table.fakes.store.submissions(MID, 1) == {"ada": {"multipliers": MULTIPLIERS}}
+
+
+def test_the_store_refuses_as_late_a_submission_read_before_the_phase_closed() -> None:
+    table = Table.open()
+    stale = table.match()  # read by the webhook ...
+    host.resolve_now(table.ports, MID)  # ... then the host closes the phase
+    with pytest.raises(Late, match="'Pregame' closed before the submission arrived"):
+        submit(table.ports, SubmissionRequest(MID, "ada", "Pregame", "multipliers", MULTIPLIERS, "test"), stale)
+    assert table.fakes.store.submissions(MID, 1) == {}
+
+
+# A valid Round 1 turn stands; each of these after it is refused, and it still stands.
+# ada has no garnets: 4 pushes need 4 - 3 = 1.
+REFUSALS: list[Any] = [
+    pytest.param(
+        "round",
+        {"pushes": push("zed")},
+        Illegal,
+        ["push 1 names crate 'zed', which is not a player of this match"],
+        id="a crate that is no player",
+    ),
+    pytest.param(
+        "round",
+        {"pushes": push("bo", 4)},
+        Illegal,
+        ["4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0"],
+        id="a push beyond three without a garnet",
+    ),
+    pytest.param("round", {"pushes": [], "ground": "lava"}, Malformed, None, id="a ground that is none"),
+    pytest.param(
+        "bid",
+        {},
+        Illegal,
+        ["'Round 1' does not accept a 'bid' submission; it accepts round, multipliers"],
+        id="a kind the phase does not take",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "body", "error", "reasons"), REFUSALS)
+def test_a_refused_submission_keeps_the_earlier_one(
+    kind: str, body: dict[str, Any], error: type[GameCoreError], reasons: list[str] | None
+) -> None:
+    table = Table.open()
+    table.resolve_at_deadline()  # Round 1 (phase 2) opens
+    pushes = push("bo", 2)
+    table.turn("ada", "Round 1", pushes, "ice")
+    first = {"pushes": pushes, "ground": "ice"}
+    with pytest.raises(error) as refused:
+        table.submit("ada", "Round 1", kind, body)
+    if reasons is not None:
+        assert refused.value.reasons == reasons
+    assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": first}}
+    assert len(table.events("submission_accepted")) == 1
+
+
+def test_a_ground_over_its_limit_is_refused_naming_the_round_it_was_used() -> None:
+    table = Table.open()
+    table.resolve_at_deadline()
+    table.turn("ada", "Round 1", [], "rubber")
+    table.resolve_at_deadline()
+    with pytest.raises(Illegal) as refused:
+        table.turn("ada", "Round 2", [], "rubber")
+    assert refused.value.reasons == ["rubber may be chosen at most once a match, and you already chose it in round 1"]
+
+
+# ada holds 3 garnets; her Round 1 turns one after another, each with `pushes` pushes: a turn of
+# p > 3 pushes costs p - 3. What she has available after it (the balance stays 3 until the round
+# resolves), and what the phase's submissions hold.
+HOLDS = [
+    # pushes, accepted, available, held
+    (5, True, 1, 2),  # cost 2: 3 - 2 = 1 available
+    (4, True, 2, 1),  # cost 1 replaces the hold of 2: 1 + 2 - 1 = 2
+    (3, True, 3, 0),  # free: the hold of 1 is released, 3 available, nothing held
+    (6, True, 0, 3),  # cost 3: all of it
+    (7, False, 0, 3),  # cost 4 > 0 available + 3 held: refused, the 6-push turn still holds 3
+    (2, True, 3, 0),  # free again: everything back
+]
+
+
+def test_garnets_are_held_on_acceptance_and_released_on_replacement() -> None:
+    table = Table.open(garnets={"ada": 3})
+    table.resolve_at_deadline()
+    store = table.fakes.store
+    for pushes, accepted, available, held in HOLDS:
+        if accepted:
+            assert table.turn("ada", "Round 1", push("ada", pushes))["garnet_cost"] == max(0, pushes - 3)
+        else:
+            with pytest.raises(Illegal):
+                table.turn("ada", "Round 1", push("ada", pushes))
+        assert store.garnets("ada") == (3, available), pushes
+        assert store.holds(MID, 2) == ({"ada": held} if held else {}), pushes
+        assert store.purse(MID, 2, "ada", "round") == Purse(available=available, held=held)
+    # A free kind in the same phase holds nothing and leaves the round's hold alone.
+    table.submit("ada", "Round 1", "multipliers", MULTIPLIERS)
+    assert store.garnets("ada") == (3, 3)
+    assert store.submissions(MID, 2)["ada"]["round"]["pushes"] == push("ada", 2)
+
+
+def test_two_matches_cannot_both_hold_one_garnet() -> None:
+    fakes = Fakes()
+    first = Table.open(fakes, players=("ada", "bo"), garnets={"ada": 1})
+    second = Table.open(fakes, players=("ada", "cy"), garnets={"ada": 5})  # known: keeps 1
+    first.resolve_at_deadline()  # both Pregames end at 13:00
+    second.resolve_at_deadline()
+    first.turn("ada", "Round 1", push("bo", 4))  # 4 pushes: holds 1
+    assert fakes.store.garnets("ada") == (1, 0)
+    with pytest.raises(Illegal) as refused:
+        second.turn("ada", "Round 1", push("cy", 4))
+    assert refused.value.reasons == ["4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0"]
+    assert fakes.store.submissions(second.match_id, 2) == {}
+
+
+def test_two_matches_racing_for_one_garnet_the_store_refuses_the_second() -> None:
+    store = HookedStore()
+    fakes = Fakes(store=store)
+    first = Table.open(fakes, players=("ada", "bo"), garnets={"ada": 1})
+    second = Table.open(fakes, players=("ada", "cy"))
+    first.resolve_at_deadline()
+    second.resolve_at_deadline()
+    # The second match's webhook read 1 available; the first match's submission lands before it writes.
+    store.before_put = lambda: first.turn("ada", "Round 1", push("bo", 4))
+    with pytest.raises(Illegal) as refused:
+        second.turn("ada", "Round 1", push("cy", 4))
+    assert refused.value.reasons == ["it spends 1 garnets, more than your balance has free now"]
+    assert fakes.store.garnets("ada") == (1, 0)
+    assert fakes.store.holds(first.match_id, 2) == {"ada": 1}
+    assert fakes.store.submissions(second.match_id, 2) == {}
+
+
+def test_two_turns_of_one_player_racing_the_second_is_a_conflict_and_the_first_stands() -> None:
+    store = HookedStore()
+    table = Table.open(Fakes(store=store), garnets={"ada": 3})
+    table.resolve_at_deadline()
+    store.before_put = lambda: table.turn("ada", "Round 1", push("bo", 4))  # holds 1
+    with pytest.raises(Conflict, match="another submission of yours"):
+        table.turn("ada", "Round 1", push("bo", 5))  # read "nothing held" before the other landed
+    assert store.garnets("ada") == (3, 2)  # only the first turn's 1 is held
+    assert store.submissions(MID, 2)["ada"]["round"]["pushes"] == push("bo", 4)
+
+
+@pytest.mark.parametrize(
+    ("match_id", "player", "message"),
+    [(MID, "zed", f"zed is not a player of match {MID}"), ("m-nope", "ada", "no match 'm-nope'")],
+)
+def test_an_unknown_player_or_match_is_not_found(match_id: str, player: str, message: str) -> None:
+    table = Table.open()
+    with pytest.raises(NotFound, match=message):
+        submit(table.ports, SubmissionRequest(match_id, player, "Pregame", "multipliers", MULTIPLIERS, "test"))
+
+
+def test_a_cancelled_match_takes_nothing() -> None:
+    table = Table.open()
+    host.cancel(table.ports, MID)
+    with pytest.raises(NotOpen, match="the match is cancelled; nothing can be submitted"):
+        table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+
+
+def test_early_close_the_last_awaited_submission_asks_for_the_resolution_and_wakes_the_machine() -> None:
+    table = Table.open(early_close=True)
+    phases.wait(table.ports, MID, 1, 0, "tok-1")
+    assert "wake_pending" not in table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+    assert table.fakes.workflow.woken == [] and not table.match().phase.resolve_requested  # type: ignore[union-attr]
+
+    table.fakes.clock.advance(120)
+    reply = table.submit("bo", "Pregame", "multipliers", MULTIPLIERS)
+    assert "wake_pending" not in reply
+    clock = table.match().phase
+    assert clock is not None and clock.resolve_requested and clock.version == 1
+    assert table.fakes.workflow.woken == ["tok-1"]
+    [event] = table.events("resolve_requested")
+    assert event.data == {"reason": "every participant who can act has submitted"}
+    # The machine, woken, finds the phase due and resolves it: 120 s elapsed, not timed out.
+    assert phases.current(table.ports, MID)["due"] is True
+    phases.resolve(table.ports, MID, 1)
+    [record] = table.fakes.store.phase_records(MID)
+    assert (record.elapsed_seconds, record.timed_out) == (120, False)
+
+
+def test_early_close_a_failed_wake_still_stores_the_submission_and_says_so() -> None:
+    table = Table.open(early_close=True)
+    phases.wait(table.ports, MID, 1, 0, "tok-1")
+    table.fakes.workflow.wake_error = RuntimeError("ThrottlingException")
+    table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+    reply = table.submit("bo", "Pregame", "multipliers", MULTIPLIERS)
+    assert reply["wake_pending"] is True and reply["message"] == WAKE_PENDING
+    assert sorted(table.fakes.store.submissions(MID, 1)) == ["ada", "bo"]
+    # The request itself was stored before the wake failed: the next clock check resolves.
+    assert phases.current(table.ports, MID)["due"] is True
+
+
+def test_early_close_a_request_that_failed_is_made_by_the_next_clock_check() -> None:
+    store = FailingSaveStore()
+    table = Table.open(Fakes(store=store), early_close=True)
+    phases.wait(table.ports, MID, 1, 0, "tok-1")
+    table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+    store.fail_saves = 1  # bo's submission completes the phase, but asking for the resolution fails
+    assert table.submit("bo", "Pregame", "multipliers", MULTIPLIERS)["wake_pending"] is True
+    assert not table.match().phase.resolve_requested  # type: ignore[union-attr]
+
+    progress = phases.current(table.ports, MID)  # the machine's recheck, before the deadline
+    assert progress["due"] is True and progress["phase_number"] == 1
+    assert table.match().phase.resolve_requested  # type: ignore[union-attr]
+    assert table.fakes.workflow.woken == ["tok-1"]
