@@ -300,3 +300,12 @@ def test_a_turn_racing_the_cancel_leaves_nothing_held() -> None:
     # Whichever way the race goes, the cancelled match holds nothing: ada has all 3 available.
     assert store.garnets("ada") == (3, 3)
     assert outcome == ["late"]
+
+
+def test_an_act_on_a_stalled_match_is_stored_with_a_warning_that_only_recover_runs_it() -> None:
+    table = Table.open()
+    phases.stalled(table.ports, MID, {"Error": "States.TaskFailed"})
+    reply = host.extend(table.ports, MID, 600)
+    assert reply["warning"] == "the match's state machine has stopped; run `recover` to act on this"
+    assert table.deadline() == at("13:10:00")  # stored all the same: 13:00 + 600 s
+    assert "warning" not in host.extend(Table.open().ports, MID, 600)
