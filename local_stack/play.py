@@ -5,9 +5,14 @@
     bin/play --game palindrome --rule-set mm5
     bin/play --game abstrac --rule-set deal
     bin/play --phase-seconds 2 --no-early-close   every phase runs to its deadline
+    bin/play --pace 0                         no waiting: deadlines pass as soon as everyone waits
 
 Each bot reads only what SNS delivered to its own inbox (its private notices, rendered from its
 view) and submits through the webhook handler exactly as API Gateway would call it.
+
+The stack runs on a virtual clock (local_stack/clock.py) that moves only while the state machine
+is parked and every bot has acted, so no bot is ever late, however loaded the machine; `--pace`
+real seconds pass for each of the match's seconds while it waits.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import time
 from typing import Any
 
 from game_core.games import registry
+from local_stack.clock import VirtualClock
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -75,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         help="let every phase run to its deadline instead of closing when all bots submitted",
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        help="real seconds per second of the match's clock while everyone waits (0: skip the waits)",
+    )
     args = parser.parse_args(argv)
     players = args.players or DEFAULT_PLAYERS[args.game]
     request = {
@@ -86,11 +98,16 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
     }
     started = time.monotonic()
-    with LocalStack() as stack:
+    clock = VirtualClock()
+    match_started = clock.time()
+    with LocalStack(clock=clock) as stack:
         say(f"local stack up: moto, state machines for {', '.join(stack.state_machines)}, handlers in-process")
         say(f"{registry.load(args.game).title}: {players} players, phases of {args.phase_seconds} s")
-        run = run_match(stack, request, observe=show)
-    say(f"\nstate machine {run.status} after {time.monotonic() - started:.1f} s")
+        run = run_match(stack, request, observe=show, pace=args.pace)
+    say(
+        f"\nstate machine {run.status} after {time.monotonic() - started:.1f} s "
+        f"({clock.time() - match_started:.0f} s on the match's clock)"
+    )
     return 0 if run.status == "SUCCEEDED" else 1
 
 

@@ -1,5 +1,12 @@
 """Drive one match on the local stack with a bot in every seat, as players would: each bot reads
-only its own SNS inbox and submits through the webhook handler. Used by bin/play and the tests."""
+only its own SNS inbox and submits through the webhook handler. Used by bin/play and the tests.
+
+On a stack with a virtual clock the match's time moves only while everyone waits: once every
+execution is parked in a wait and every bot has read its inbox and acted, the clock runs on to the
+next moment the machine wakes by itself (a deadline, a recheck), so a bot is never late however
+slow the machine is. `pace` is how many real seconds each of those seconds takes (1: as on a wall
+clock, to watch deadlines pass; 0: at once).
+"""
 
 from __future__ import annotations
 
@@ -55,15 +62,21 @@ def quiet(_kind: str, _data: dict[str, Any]) -> None:
     """The default observer: says nothing."""
 
 
+TICK_SECONDS = 0.25
+"""When paced, the clock runs in steps this long (virtual seconds), checking between them."""
+
+
 def run_match(
     stack: LocalStack,
     request: dict[str, Any],
     observe: Callable[[str, dict[str, Any]], None] = quiet,
     timeout: float = 300,
+    pace: float = 0.0,
 ) -> MatchRun:
     """Create the match, let the bots play it to the end, return everything that was delivered.
 
     `observe(kind, data)` sees progress as it happens: "created", "announcement", "submitted".
+    `timeout` bounds the real time; `pace` (virtual clock only): real seconds per match second.
     """
     seats = [player["id"] for player in request["players"]]
     inbox = stack.subscribe(seats)
@@ -75,25 +88,49 @@ def run_match(
     bots = {p: Seat(request["game"], p, created["secrets"][p], request.get("seed") or 0) for p in seats}
     run = MatchRun(match_id, "RUNNING", [], {p: [] for p in seats}, [], None)
 
-    def deliver() -> None:
+    def deliver() -> int:
+        """Hand out what was delivered and let the bots act; how many messages there were."""
+        received = 0
         for announcement in inbox.receive(None):
+            received += 1
             run.announcements.append(announcement)
             run.result = announcement.get("result", run.result)
             observe("announcement", announcement)
         for player, bot in bots.items():
             notices = inbox.receive(player)
+            received += len(notices)
             run.private[player] += notices
             for body in bot.submissions(notices[-1]) if notices else []:
                 status, reply = stack.submit(match_id, player, bot.secret, body)
                 run.replies.append((player, status, reply))
                 observe("submitted", {"player": player, "body": body, "status": status, "reply": reply})
+        return received
 
+    def quiet_now() -> bool:
+        """Every execution parked in a wait and nothing left to read: only time can move things.
+        (Idle first: what a step publishes is in the inboxes before its execution parks.)"""
+        return stack.idle() and not deliver()
+
+    clock = stack.clock
     deadline = time.monotonic() + timeout
     while run.status == "RUNNING":
         if time.monotonic() > deadline:
             raise TimeoutError(f"match {match_id} still running after {timeout} s")
-        deliver()
+        if clock is None:
+            deliver()
+            time.sleep(0.1)
+        elif deliver() or not quiet_now():
+            time.sleep(0.005)
+        elif (wake := clock.next_wake()) is not None:
+            step = wake - clock.time()
+            if pace > 0:
+                step = min(step, TICK_SECONDS)
+                time.sleep(step * pace)
+                if not quiet_now():
+                    continue
+            clock.advance_to(clock.time() + step)
+        else:
+            time.sleep(0.005)  # parked with nothing to wake it: it is ending
         run.status = str(stack.execution(match_id, request["game"])["status"])
-        time.sleep(0.1)
     deliver()
     return run

@@ -1,9 +1,15 @@
 """The whole stack on one machine: moto as AWS, the real ASL on moto's Step Functions
 interpreter, the real handlers invoked in-process.
 
-    with LocalStack() as stack:
+    with LocalStack(clock=VirtualClock()) as stack:
         created = stack.host({"command": "create", "match": {...}})
         stack.submit(match_id, player, secret, {"phase": ..., "kind": ..., "submission": ...})
+        stack.advance(3600)      # the deadline passes: the waiting state machine times out
+
+With a `VirtualClock` (local_stack/clock.py), the state machines' waits and the handlers' `now`
+read one clock that moves only when `advance` moves it; `settle` waits (in real time) until every
+running execution is parked in a wait, so what a test sees never depends on the machine's speed.
+Without one, everything runs on the wall clock (bin/local-stack).
 
 Resources are read from template.yaml (functions) and statemachines/ (the committed ASL), so the
 local stack is the deployed one minus API Gateway, whose event the `submit` helper builds exactly
@@ -18,6 +24,7 @@ import os
 import time
 import uuid
 import zipfile
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +33,7 @@ import yaml
 from moto import mock_aws
 
 from game_core.games import registry
+from local_stack.clock import VirtualClock, patch_moto
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +41,9 @@ REGION = "us-east-1"
 STACK_NAME = "local"
 ROLE = "arn:aws:iam::123456789012:role/match-service"
 HTTP_API_ROUTE = "POST /matches/{match_id}/players/{player_id}/submissions"
+SETTLE_SECONDS = 60.0
+"""The longest `settle` waits, in real time, for the state machines to park (generous: a loaded
+machine is slow, and a settled one returns at once)."""
 
 
 class _CfnLoader(yaml.SafeLoader):
@@ -60,8 +71,15 @@ def _zip() -> bytes:
 
 
 class LocalStack:
-    def __init__(self, log_level: str = "WARNING", games: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self,
+        log_level: str = "WARNING",
+        games: tuple[str, ...] | None = None,
+        clock: VirtualClock | None = None,
+    ) -> None:
         self.log_level = log_level
+        self.clock = clock
+        """The clock the state machines and handlers read; None: the wall clock."""
         self.games = registry.AVAILABLE if games is None else games
         """The games whose state machines are created (each takes moto a while to parse)."""
         self._clients: dict[str, Any] = {}
@@ -87,15 +105,29 @@ class LocalStack:
         time.tzset()
         self._mock.start()
         self._restore = install(self.lambdas)
-        self._create_resources()
-        from game_core.aws.wiring import ports_from_environment
+        if self.clock is not None:
+            restore_lambdas, restore_waits = self._restore, patch_moto(self.clock)
 
+            def restore() -> None:
+                restore_waits()
+                restore_lambdas()
+
+            self._restore = restore
+        self._create_resources()
+        from game_core.aws.wiring import ports_from_environment, use_clock
+
+        use_clock(self.clock)
         ports_from_environment.cache_clear()
         for name, (code_dir, handler) in template_functions().items():
             self.lambdas.register(name, load_handler(code_dir, handler))
         return self
 
     def __exit__(self, *exc: object) -> None:
+        from game_core.aws.wiring import use_clock
+
+        if self.clock is not None:
+            self.clock.close()  # what still waits stays parked: it must not run against a stopped mock
+        use_clock(None)
         self._restore()
         self._mock.stop()
 
@@ -187,11 +219,26 @@ class LocalStack:
         return inbox
 
     def execution(self, match_id: str, game_id: str) -> dict[str, Any]:
-        arn = self.state_machines[game_id].replace(":stateMachine:", ":execution:") + f":{match_id}"
-        description: dict[str, Any] = self.client("stepfunctions").describe_execution(executionArn=arn)
+        """The match's newest execution (a recovered match has one per attempt, each named after it)."""
+        sfn = self.client("stepfunctions")
+        executions = [
+            execution
+            for page in sfn.get_paginator("list_executions").paginate(stateMachineArn=self.state_machines[game_id])
+            for execution in page["executions"]
+            if execution["name"].startswith(match_id)
+        ]
+        if not executions:
+            raise LookupError(f"no execution of {game_id} for {match_id}")
+        newest = max(executions, key=lambda execution: execution["startDate"])
+        description: dict[str, Any] = sfn.describe_execution(executionArn=newest["executionArn"])
         return description
 
     def wait_for_execution(self, match_id: str, game_id: str, timeout: float = 120) -> str:
+        """The execution's status once it has ended; on a virtual clock, once it has ended or
+        parked in a wait (RUNNING then: only advancing the clock can end it)."""
+        if self.clock is not None:
+            self.settle(max(timeout, SETTLE_SECONDS))
+            return str(self.execution(match_id, game_id)["status"])
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             status = str(self.execution(match_id, game_id)["status"])
@@ -199,6 +246,66 @@ class LocalStack:
                 return status
             time.sleep(0.2)
         raise TimeoutError(f"execution of {match_id} still running after {timeout} s")
+
+    # -- the virtual clock -----------------------------------------------------------------
+
+    def _virtual(self) -> VirtualClock:
+        if self.clock is None:
+            raise RuntimeError("this stack runs on the wall clock: make it with LocalStack(clock=VirtualClock())")
+        return self.clock
+
+    def running_executions(self) -> list[str]:
+        """The ARNs of every running execution of the stack's state machines."""
+        sfn = self.client("stepfunctions")
+        return [
+            execution["executionArn"]
+            for arn in self.state_machines.values()
+            for page in sfn.get_paginator("list_executions").paginate(stateMachineArn=arn, statusFilter="RUNNING")
+            for execution in page["executions"]
+        ]
+
+    def idle(self) -> bool:
+        """Every running execution is parked in a wait of the clock (or none is running)."""
+        return self._virtual().idle(self.running_executions())
+
+    def settle(self, timeout: float = SETTLE_SECONDS) -> None:
+        """Wait, in real time, until every running execution is parked in a wait of the virtual
+        clock or has ended: what a host act or a submission set going has then all happened."""
+        clock = self._virtual()
+        deadline = time.monotonic() + timeout
+        while busy := clock.busy(self.running_executions()):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"executions still busy after {timeout} s (not parked in a wait): {busy}")
+            time.sleep(0.005)
+
+    def now(self) -> datetime:
+        """What the handlers read as now."""
+        return self._virtual().now()
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` pass on the virtual clock: every wait due meanwhile wakes at its own
+        instant, in order, and the machine settles after each, then at the end."""
+        clock = self._virtual()
+        self.settle()
+        target = clock.time() + seconds
+        while (wake := clock.next_wake()) is not None and wake <= target:
+            clock.advance_to(wake)
+            self.settle()
+        clock.advance_to(target)
+        self.settle()
+
+    def advance_to_next_wake(self) -> float:
+        """Advance to the instant the earliest waiting state machine wakes by itself (a deadline,
+        or a recheck of the clock); returns the seconds that passed."""
+        clock = self._virtual()
+        self.settle()
+        wake = clock.next_wake()
+        if wake is None:
+            raise RuntimeError("nothing is waiting on the clock")
+        passed = wake - clock.time()
+        clock.advance_to(wake)
+        self.settle()
+        return passed
 
 
 def http_api_event(

@@ -1,9 +1,13 @@
 """Fixtures shared by the integration and state machine tests.
 
 `stack` is a whole local stack per test (moto as AWS, the committed ASL on moto's Step Functions
-interpreter, the real handlers in-process). `crates_match(...)` creates a Pushing Crates match
-through the host-commands handler and returns a `CratesMatch` that talks to it the way the host
-and the players would: host commands, webhook submissions, status, export.
+interpreter, the real handlers in-process) on a virtual clock: time passes only when a test says
+so (`stack.advance(seconds)`, `stack.advance_to_next_wake()`), and the state machines' waits and
+the handlers' `now` move together. `stack.settle()` waits until every running execution is parked
+in a wait, so nothing a test checks depends on how fast the machine is. `crates_match(...)`
+creates a Pushing Crates match through the host-commands handler and returns a `CratesMatch` that
+talks to it the way the host and the players would: host commands, webhook submissions, status,
+export.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -120,12 +125,26 @@ class CratesMatch:
         assert reply.pop("ok"), reply
         return reply
 
-    def wait_resolved(self, count: int, timeout: float = 15) -> dict[str, Any]:
-        """Wait until `count` phases have resolved (or the match ended); the status then.
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` pass on the stack's clock (every wait due meanwhile wakes, in order)."""
+        self.stack.advance(seconds)
 
-        A resolution is one DynamoDB transaction, but moto applies its items one by one, so the
-        match can read as resolved before the rest is written; the event log entries come last,
-        so wait for those too."""
+    def now(self) -> datetime:
+        """The service's now (the stack's virtual clock)."""
+        moment: datetime = self.stack.now()
+        return moment
+
+    def wait_resolved(self, count: int, timeout: float = 15) -> dict[str, Any]:
+        """The status once the state machine has settled, which must show `count` phases resolved
+        (or the match ended). Time does not pass: a phase due only at its deadline needs `advance`.
+
+        `timeout` bounds the real wait, at least the stack's generous settle bound. Once settled,
+        the resolution (one DynamoDB transaction, which moto applies item by item) and its event
+        log entries are all written."""
+        from local_stack.stack import SETTLE_SECONDS
+
+        timeout = max(timeout, SETTLE_SECONDS)
+        self.stack.settle(timeout)
 
         def settled() -> dict[str, Any] | None:
             status = self.status()
@@ -138,8 +157,16 @@ class CratesMatch:
                 return None
             return status
 
-        status: dict[str, Any] = wait_until(settled, timeout, f"{count} resolved phases of {self.match_id}")
+        status = settled()
+        assert status is not None, f"{count} phases of {self.match_id} not resolved once settled: {self.status()}"
         return status
+
+    def wait_for_token(self) -> str:
+        """The state machine's wait token, once it has settled in its wait."""
+        self.stack.settle()
+        token = self.ports.store.task_token(self.match_id)
+        assert token, f"the state machine of {self.match_id} is not waiting"
+        return str(token)
 
     def resolve_now(self, timeout: float = 15) -> dict[str, Any]:
         """The host resolves the open phase now; returns the status once it has resolved."""
@@ -202,21 +229,25 @@ def _end_running_executions(stack: Any) -> None:
     """End what a test left running, so no interpreter thread outlives its stack: cancel the
     match (the service's own way out), or stop the execution if that does not end it."""
     sfn = stack.client("stepfunctions")
-    for arn in stack.state_machines.values():
-        for execution in sfn.list_executions(stateMachineArn=arn, statusFilter="RUNNING")["executions"]:
-            stack.host({"command": "cancel", "match_id": execution["name"]})
-            for _ in range(20):
-                if sfn.describe_execution(executionArn=execution["executionArn"])["status"] != "RUNNING":
-                    break
-                time.sleep(0.05)
-            else:
-                sfn.stop_execution(executionArn=execution["executionArn"])
+    running = stack.running_executions()
+    for arn in running:
+        match_id = json.loads(sfn.describe_execution(executionArn=arn).get("input") or "{}").get("match_id")
+        if match_id:
+            stack.host({"command": "cancel", "match_id": match_id})
+    if running:
+        try:
+            stack.settle()
+        except TimeoutError:
+            pass  # stopped below
+    for arn in stack.running_executions():
+        sfn.stop_execution(executionArn=arn)
 
 
 @pytest.fixture
 def stack(request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh local stack for one test; the process environment is restored afterwards."""
     from game_core.aws.wiring import ports_from_environment
+    from local_stack.clock import VirtualClock
     from local_stack.stack import LocalStack
 
     marker = request.node.get_closest_marker("log_level")
@@ -225,7 +256,7 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Any]:
     games = games_marker.args if games_marker else ("crates",)
     saved = dict(os.environ)
     try:
-        with LocalStack(log_level=level, games=games) as local:
+        with LocalStack(log_level=level, games=games, clock=VirtualClock()) as local:
             # A Powertools logger keeps the level it was first configured with in this process
             # (one Lambda container would never see two); give this stack's its own.
             for logger in logging.Logger.manager.loggerDict.values():
@@ -246,8 +277,8 @@ def stack(request: pytest.FixtureRequest) -> Iterator[Any]:
 def crates_match(stack: Any) -> Callable[..., CratesMatch]:
     """Create a Pushing Crates match: `crates_match(4, phase_seconds=2, early_close=True, ...)`.
 
-    The default phase lasts an hour, so nothing resolves unless a test asks (resolve now) or
-    shortens it."""
+    The default phase lasts an hour, and the stack's clock moves only when a test advances it,
+    so nothing resolves unless a test asks (resolve now, early close) or lets time pass."""
 
     def create(players: int | list[str] = 4, **options: Any) -> CratesMatch:
         request = crates_request(players, **options)

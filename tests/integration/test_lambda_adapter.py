@@ -1,22 +1,33 @@
-"""The moto seam: moto runs Lambda code only in Docker, so local_stack.lambda_adapter replaces one
-private method of one pinned moto version. These tests fail loudly the day that seam moves."""
+"""The moto seams: moto runs Lambda code only in Docker, so local_stack.lambda_adapter replaces one
+private method of one pinned moto version; and moto's Step Functions interpreter waits in real
+time, so local_stack.clock routes its waits through a virtual clock. These tests fail loudly the
+day a seam moves."""
 
 from __future__ import annotations
 
+import datetime
 import inspect
 import io
 import json
 import threading
+import time
 import zipfile
+from datetime import timedelta
 from importlib.metadata import version
 
 import moto
 import moto.awslambda.models as lambda_models
 import moto.stepfunctions.models as sfn_models
+import moto.stepfunctions.parser.asl.component.common.retry.retrier_decl as retrier_decl
+import moto.stepfunctions.parser.asl.component.state.exec.execute_state as execute_state
+import moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_callback as callback
+import moto.stepfunctions.parser.asl.component.state.wait.wait_function.timestamp as timestamp
+import moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function as wait_function
+import moto.stepfunctions.parser.asl.eval.callback.callback as callback_endpoints
 import pytest
 from moto.core.botocore_stubber import BotocoreStubber
 
-from local_stack import lambda_adapter
+from local_stack import clock, lambda_adapter
 from local_stack.stack import ROLE
 
 
@@ -157,3 +168,179 @@ def test_concurrent_transactions_from_several_threads_all_land(stack) -> None:
 
     assert errors == []
     assert dynamodb.scan(TableName="matches", Select="COUNT")["Count"] == 3 * 40 * 2
+
+
+# -- the clock seams: moto's Step Functions waits, routed through the virtual clock -------------------
+
+
+@pytest.mark.parametrize("seam", sorted(clock.MOTO_SEAMS))
+def test_each_clock_seam_is_moto_5_2_1s_code(seam: str) -> None:
+    # local_stack.clock replaces (or re-points the module globals of) these moto functions; a
+    # changed digest means moto's waits changed: re-read them and redo the copy in clock.py.
+    assert clock.seam_digest(seam) == clock.MOTO_SEAMS[seam], f"moto's {seam} changed: re-check local_stack/clock.py"
+
+
+def test_the_clock_seams_have_the_shapes_the_clock_relies_on() -> None:
+    wait_for_token = callback.StateTaskServiceCallback._wait_for_task_token_timeout
+    assert list(inspect.signature(wait_for_token).parameters) == ["self", "timeout_seconds", "callback_endpoint"]
+    assert "_notify_event" in inspect.getsource(callback_endpoints.CallbackEndpoint.__init__)
+    assert "time.sleep(interval_seconds)" in inspect.getsource(retrier_decl.RetrierDecl._eval_body)
+    assert "datetime.datetime.now()" in inspect.getsource(timestamp.Timestamp._get_wait_seconds)
+    assert "self._wait_interval(env=env, wait_seconds=w_sec)" in inspect.getsource(wait_function.WaitFunction)
+
+
+def test_patch_moto_refuses_another_moto_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(clock, "version", lambda _package: "5.9.9")
+    with pytest.raises(RuntimeError, match=r"moto 5\.2\.1.*moto 5\.9\.9 is installed"):
+        clock.patch_moto(clock.VirtualClock())
+
+
+def test_patch_moto_and_restore_leave_moto_as_it_was() -> None:
+    seams = {seam: clock._resolve(seam) for seam in clock.MOTO_SEAMS}
+    waits = (
+        execute_state.ExecutionState._evaluate_with_timeout,
+        callback.StateTaskServiceCallback._wait_for_task_token_timeout,
+        wait_function.WaitFunction._wait_interval,
+    )
+    restore = clock.patch_moto(clock.VirtualClock())
+    assert (
+        execute_state.ExecutionState._evaluate_with_timeout,
+        callback.StateTaskServiceCallback._wait_for_task_token_timeout,
+        wait_function.WaitFunction._wait_interval,
+    ) != waits
+    assert timestamp.datetime is not datetime and retrier_decl.time is not time
+    restore()
+    assert {seam: clock._resolve(seam) for seam in clock.MOTO_SEAMS} == seams
+    assert timestamp.datetime is datetime and retrier_decl.time is time
+
+
+def test_the_handlers_read_the_stacks_clock(stack) -> None:
+    from game_core.aws.wiring import SystemClock, ports_from_environment, use_clock
+
+    assert ports_from_environment().clock is stack.clock
+    stack.advance(3600)
+    assert ports_from_environment().clock.now() == stack.now()
+    use_clock(None)
+    try:
+        assert isinstance(ports_from_environment().clock, SystemClock)
+    finally:
+        use_clock(stack.clock)
+
+
+WAITS_ASL = {
+    "StartAt": "Flaky",
+    "States": {
+        "Flaky": {
+            "Type": "Task",
+            "Resource": "arn:aws:states:::lambda:invoke",
+            "Parameters": {"FunctionName": "FLAKY", "Payload": {}},
+            "ResultPath": None,
+            "Retry": [{"ErrorEquals": ["States.ALL"], "IntervalSeconds": 60, "MaxAttempts": 2}],
+            "Next": "Nap",
+        },
+        "Nap": {"Type": "Wait", "Seconds": 30, "Next": "Until"},
+        "Until": {"Type": "Wait", "TimestampPath": "$.until", "Next": "Token"},
+        "Token": {
+            "Type": "Task",
+            "Resource": "arn:aws:states:::lambda:invoke.waitForTaskToken",
+            "Parameters": {"FunctionName": "KEEP", "Payload": {"token.$": "$$.Task.Token"}},
+            "TimeoutSeconds": 100,
+            "Catch": [{"ErrorEquals": ["States.Timeout"], "Next": "Timed out"}],
+            "Next": "Woken",
+        },
+        "Timed out": {"Type": "Succeed"},
+        "Woken": {"Type": "Succeed"},
+    },
+}
+
+
+def _waits_machine(stack) -> tuple[str, list[str]]:
+    """A state machine with every kind of wait: a Retry, a Wait of seconds and one until a
+    timestamp, and a waitForTaskToken Task with a timeout. Returns its ARN and the tokens kept."""
+    calls: list[int] = []
+    tokens: list[str] = []
+
+    def flaky(event, context):
+        calls.append(1)
+        if len(calls) % 2:
+            raise RuntimeError("a transient failure")
+        return {}
+
+    def keep(event, context):
+        tokens.append(event["token"])
+        return {}
+
+    lambdas = stack.client("lambda")
+    arns = {}
+    for name, handler in (("Flaky", flaky), ("Keep", keep)):
+        arns[name.upper()] = lambdas.create_function(
+            FunctionName=name, Runtime="python3.11", Role=ROLE, Handler="app.handler", Code={"ZipFile": _zip()}
+        )["FunctionArn"]
+        stack.lambdas.register(name, handler)
+    definition = json.dumps(WAITS_ASL)
+    for placeholder, arn in arns.items():
+        definition = definition.replace(f'"{placeholder}"', json.dumps(arn))
+    machine = stack.client("stepfunctions").create_state_machine(name="waits", definition=definition, roleArn=ROLE)
+    stack.state_machines["waits"] = machine["stateMachineArn"]
+    return machine["stateMachineArn"], tokens
+
+
+def _where(stack, execution_arn: str) -> str:
+    """The state the execution is in (the last one entered), or its status once it has ended."""
+    sfn = stack.client("stepfunctions")
+    status = sfn.describe_execution(executionArn=execution_arn)["status"]
+    if status != "RUNNING":
+        return status
+    events = sfn.get_execution_history(executionArn=execution_arn)["events"]
+    return [e["stateEnteredEventDetails"]["name"] for e in events if "stateEnteredEventDetails" in e][-1]
+
+
+def test_every_wait_of_the_interpreter_runs_on_the_virtual_clock(stack) -> None:
+    # Given a state machine with every kind of wait, started with a timestamp 50 s from now
+    machine, tokens = _waits_machine(stack)
+    until = (stack.now() + timedelta(seconds=50)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    sfn = stack.client("stepfunctions")
+    execution = sfn.start_execution(stateMachineArn=machine, input=json.dumps({"until": until}))["executionArn"]
+
+    # Then the retry after the first failure takes no time (its 60 s interval is skipped), and the
+    # machine parks in its 30 s Wait state, however long it is left there in real time
+    stack.settle()
+    assert stack.clock.skipped_retries == [60]
+    assert _where(stack, execution) == "Nap"
+    stack.advance(29)
+    assert _where(stack, execution) == "Nap"
+    # ... the Wait until the timestamp waits the 20 s left, to the second
+    stack.advance(1)
+    assert _where(stack, execution) == "Until"
+    stack.advance(19)
+    assert _where(stack, execution) == "Until"
+    stack.advance(1)
+    assert _where(stack, execution) == "Token"
+    # ... and the task waits for its token for its 100 s, then times out (States.Timeout)
+    assert len(tokens) == 1
+    stack.advance(99)
+    assert _where(stack, execution) == "Token"
+    stack.advance(1)
+    assert _where(stack, execution) == "SUCCEEDED"
+    history = sfn.get_execution_history(executionArn=execution)["events"]
+    entered = [e["stateEnteredEventDetails"]["name"] for e in history if "stateEnteredEventDetails" in e]
+    assert entered[-1] == "Timed out"
+
+
+def test_a_task_token_wakes_the_waiting_task_without_the_clock_moving(stack) -> None:
+    machine, tokens = _waits_machine(stack)
+    until = stack.now().strftime("%Y-%m-%dT%H:%M:%SZ")  # already past when the machine gets there
+    sfn = stack.client("stepfunctions")
+    execution = sfn.start_execution(stateMachineArn=machine, input=json.dumps({"until": until}))["executionArn"]
+    stack.advance(30)
+    assert _where(stack, execution) == "Token"
+    before = stack.clock.time()
+
+    sfn.send_task_success(taskToken=tokens[-1], output="{}")
+    stack.settle()
+
+    assert _where(stack, execution) == "SUCCEEDED"
+    assert stack.clock.time() == before
+    history = sfn.get_execution_history(executionArn=execution)["events"]
+    entered = [e["stateEnteredEventDetails"]["name"] for e in history if "stateEnteredEventDetails" in e]
+    assert entered[-1] == "Woken"

@@ -19,6 +19,7 @@ from game_core.games import registry
 from game_core.match.engine import apply_record, setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay
+from local_stack.clock import VirtualClock
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -54,7 +55,8 @@ def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tm
         "early_close": True,
         "seed": 4242,
     }
-    with LocalStack() as stack:
+    with LocalStack(clock=VirtualClock()) as stack:
+        # The clock moves only once every bot has acted and the machine waits: no bot is late.
         run = run_match(stack, request, timeout=240)
         exported = stack.host({"command": "export", "match_id": run.match_id})
 
