@@ -1,4 +1,9 @@
-"""Host commands from the AWS console (the sample events in events/) or the host CLI."""
+"""Host commands from the AWS console (the sample events in events/) or the host CLI.
+
+A refusal is {"ok": false, "error": <type>, "message": ..., "reasons": [...]}, never a crash:
+values are bounded by the command models, and a clock that would still run past what a date
+can hold is refused as illegal.
+"""
 
 from typing import Any
 
@@ -7,23 +12,30 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import TypeAdapter, ValidationError
 
 from game_core.aws.wiring import ports_from_environment
-from game_core.errors import GameCoreError
+from game_core.errors import GameCoreError, Illegal, Malformed
 from game_core.service.commands import HostCommand, run_host_command
 
 logger = Logger(service="host-commands")
 parse_command = TypeAdapter(HostCommand).validate_python
 
 
-@logger.inject_lambda_context(log_event=False)
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+def _run(event: dict[str, Any]) -> dict[str, Any]:
     try:
         command = parse_command(event)
     except ValidationError as error:
         reasons = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]
-        return {"ok": False, "error": "Malformed", "message": "the command is malformed", "reasons": reasons}
+        raise Malformed("the command is malformed", reasons) from None
     logger.info("host command", extra={"command": command.command})
     try:
-        return {"ok": True} | run_host_command(ports_from_environment(), command)
+        return run_host_command(ports_from_environment(), command)
+    except OverflowError:  # e.g. extension upon extension, each within bounds
+        raise Illegal("a time in this command is beyond the dates the service can keep") from None
+
+
+@logger.inject_lambda_context(log_event=False)
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    try:
+        return {"ok": True} | _run(event)
     except GameCoreError as error:
         logger.info("host command refused", extra={"error": type(error).__name__})
         return {

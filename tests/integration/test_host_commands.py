@@ -269,6 +269,18 @@ REFUSED = [
         id="extend-text",
     ),
     pytest.param(
+        {"command": "extend", "match_id": "@", "seconds": 10**30},
+        "Malformed",
+        ["seconds", "less than or equal to 31622400"],
+        id="extend-beyond-a-date",
+    ),
+    pytest.param(
+        {"command": "extend", "match_id": "@", "seconds": 366 * 86400 + 1},
+        "Malformed",
+        ["seconds", "less than or equal to 31622400"],
+        id="extend-over-a-leap-year",
+    ),
+    pytest.param(
         {"command": "pause", "match_id": "@", "force": True},
         "Malformed",
         ["force", "Extra"],
@@ -285,6 +297,18 @@ REFUSED = [
         "Malformed",
         ["phase_seconds"],
         id="zero-phase",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(2) | {"phase_seconds": 10**12}},
+        "Malformed",
+        ["phase_seconds", "less than or equal to 31622400"],
+        id="phase-beyond-a-date",
+    ),
+    pytest.param(
+        {"command": "create", "match": crates_request(2) | {"recheck_seconds": 10**12}},
+        "Malformed",
+        ["recheck_seconds", "less than or equal to 31622400"],
+        id="recheck-beyond-a-date",
     ),
     pytest.param(
         {"command": "create", "match": crates_request(2, settings={"rule_set": "mm5"})},
@@ -363,3 +387,40 @@ def test_a_command_that_the_match_state_forbids_is_illegal_or_not_open(stack, fi
 
     assert (reply["ok"], reply["error"]) == (False, error), reply
     assert all(word in reply["message"] for word in words), reply
+
+
+def test_a_refusal_lists_at_most_20_reasons_of_at_most_200_characters(stack) -> None:
+    # Given a settings file with 40 malformed player ids, one of them 5000 characters long
+    players = [{"id": "x" * 5000}] + [{"id": f"bad id {i}"} for i in range(39)]
+    request = crates_request(2) | {"players": players}
+
+    reply = stack.host({"command": "create", "match": request})
+
+    # Then the first 19 reasons are listed, and the 20th says how many more there were
+    assert (reply["ok"], reply["error"]) == (False, "Malformed"), reply
+    assert len(reply["reasons"]) == 20
+    assert reply["reasons"][-1] == "... and 21 more"
+    assert all(len(reason) <= 200 for reason in reply["reasons"])
+
+
+def test_an_extension_past_the_last_date_is_refused_not_a_crash(stack) -> None:
+    # Given a live match whose deadline has been extended, within bounds each time, to the edge
+    # of the calendar (set directly: it would take some 8000 extensions of a leap year)
+    from game_core.aws.wiring import ports_from_environment
+    from game_core.service.ports import Event
+
+    match_id = _live(stack)
+    store = ports_from_environment().store
+    match = store.get(match_id)
+    assert match.phase is not None
+    edge = match.phase.model_copy(update={"deadline": datetime.max.replace(tzinfo=match.phase.deadline.tzinfo)})
+    edited = match.model_copy(update={"phase": edge, "version": match.version + 1})
+    store.save(match, edited, Event("extended", match.created_at, {"seconds": 0}))
+
+    # When the host extends it once more
+    reply = stack.host({"command": "extend", "match_id": match_id, "seconds": 86400})
+
+    # Then the extension is refused with a reason, and the match is as it was
+    assert (reply["ok"], reply["error"]) == (False, "Illegal"), reply
+    assert "beyond the dates" in reply["message"]
+    assert stack.host({"command": "status", "match_id": match_id})["ok"]
