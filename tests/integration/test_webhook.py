@@ -132,11 +132,20 @@ def test_a_malformed_submission_is_400_naming_the_field(crates_match, body, word
 
 MALFORMED_ROUND = [
     pytest.param({"pushes": [], "ground": "lava"}, ["ground", "'rubber', 'stone' or 'ice'"], id="unknown-ground"),
-    pytest.param({"pushes": []}, ["ground", "Field required"], id="no-ground"),
     pytest.param({"pushes": [{"crate": "p2", "direction": "up"}], "ground": "stone"}, ["pushes.0.direction"], id="up"),
     pytest.param({"pushes": [{"direction": "left"}], "ground": "stone"}, ["pushes.0.crate"], id="no-crate"),
     pytest.param({"pushes": "p2 left", "ground": "stone"}, ["pushes", "list"], id="pushes-not-a-list"),
 ]
+
+
+def test_a_round_that_names_no_ground_is_accepted_on_stone_and_the_reply_says_so(crates_match) -> None:
+    # RULINGS, crates: "a round submission that names no ground: stone (the answer to the player says so)"
+    match = round_one(crates_match)
+
+    code, reply = match.submit("p1", "Round 1", "round", {"pushes": []})
+
+    assert (code, reply["submission"]) == (200, {"pushes": [], "ground": "stone"})
+    assert match.stored_submissions(2) == {"p1": {"round": {"pushes": [], "ground": "stone"}}}
 
 
 @pytest.mark.parametrize(("submission", "words"), MALFORMED_ROUND)

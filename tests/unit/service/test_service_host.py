@@ -309,3 +309,33 @@ def test_an_act_on_a_stalled_match_is_stored_with_a_warning_that_only_recover_ru
     assert reply["warning"] == "the match's state machine has stopped; run `recover` to act on this"
     assert table.deadline() == at("13:10:00")  # stored all the same: 13:00 + 600 s
     assert "warning" not in host.extend(Table.open().ports, MID, 600)
+
+
+def test_an_act_stored_but_unable_to_wake_the_machine_says_so_and_sending_it_again_wakes_it() -> None:
+    # Given the machine waits on TOKEN, and Step Functions refuses the wake once
+    table = Table.open()
+    table.fakes.store.set_task_token(MID, 1, 0, TOKEN)
+    table.fakes.workflow.wake_error = RuntimeError("Step Functions throttled")
+
+    # When the host resolves now
+    reply = host.resolve_now(table.ports, MID)
+
+    # Then the request is stored, the reply says the machine was not woken, and nothing crashed
+    assert reply["wake_pending"] is True
+    assert table.match().phase.resolve_requested is True
+    assert table.fakes.workflow.woken == []
+
+    # And sending it again (Step Functions back) changes nothing more but wakes the machine
+    table.fakes.workflow.wake_error = None
+    again = host.resolve_now(table.ports, MID)
+    assert "wake_pending" not in again
+    assert table.fakes.workflow.woken == [TOKEN]
+    assert [event.type for event in table.fakes.store.events(MID)].count("resolve_requested") == 1
+
+
+def test_an_act_whose_notice_cannot_be_sent_still_stands() -> None:
+    table = Table.open()
+    table.fakes.notifier.fail_after = 0  # SNS refuses the next publish
+    reply = host.extend(table.ports, MID, 600)
+    assert reply["notice_sent"] is False
+    assert table.deadline() == at("13:10:00")  # 13:00 + 600 s

@@ -7,6 +7,7 @@ clock and waits again, resolves, or stops.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,8 @@ from game_core.match.clock import PhaseClock
 from game_core.match.model import Match
 from game_core.service.notices import clock_notice, open_phase_summary
 from game_core.service.ports import Event, Ports
+
+logger = logging.getLogger(__name__)
 
 
 def _running(match: Match) -> PhaseClock:
@@ -52,25 +55,41 @@ def _change_clock(
             if match.status != "running" or match.phase is None or match.phase.number != meant:
                 raise Late(f"phase {meant} has already resolved; the {event_type} act was not applied") from None
             continue
-        _wake(ports, match_id)
-        if headline:
-            ports.notifier.publish(saved, clock_notice(saved, headline))
-        return _acted(saved)
+        return _acted(ports, saved, headline)
     raise Conflict(f"match {match_id} kept changing; try again")
 
 
-def _acted(saved: Match) -> dict[str, Any]:
-    """The reply to a host act on the clock; a stalled match takes it, but only `recover` runs it."""
-    reply = {"match_id": saved.match_id, "status": saved.status, "open": open_phase_summary(saved)}
+def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str, Any]:
+    """Once a host act is stored: wake the machine, tell everyone, and reply. The act stands
+    whatever fails here; the reply says what did (a stalled match takes an act, but only
+    `recover` will run it)."""
+    reply: dict[str, Any] = {"match_id": saved.match_id, "status": saved.status, "open": open_phase_summary(saved)}
+    if not _wake(ports, saved.match_id):
+        reply["wake_pending"] = True
+        reply["warning"] = "stored, but the state machine could not be woken: send the act again to wake it"
     if saved.stalled is not None:
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
+    if headline:
+        try:
+            ports.notifier.publish(saved, clock_notice(saved, headline))
+        except Exception as error:  # the act is stored; only its notice is lost
+            logger.warning(
+                "host act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__}
+            )
+            reply["notice_sent"] = False
     return reply
 
 
-def _wake(ports: Ports, match_id: str) -> None:
-    token = ports.store.task_token(match_id)
-    if token:
-        ports.workflow.wake(token)
+def _wake(ports: Ports, match_id: str) -> bool:
+    """Complete the waiting machine's task so it reads the clock again; False if that failed."""
+    try:
+        token = ports.store.task_token(match_id)
+        if token:
+            ports.workflow.wake(token)
+    except Exception as error:  # a throttle, Step Functions unavailable: the act is stored anyway
+        logger.warning("state machine not woken", extra={"match_id": match_id, "error": type(error).__name__})
+        return False
+    return True
 
 
 def extend(ports: Ports, match_id: str, seconds: int) -> dict[str, Any]:
@@ -102,16 +121,16 @@ def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: i
     host_act = phase_number is None
     for _attempt in range(5):
         match = ports.store.get(match_id)
-        unchanged = {"match_id": match_id, "status": match.status, "open": open_phase_summary(match)}
         if phase_number is None:
             phase_number = _running(match).number
         phase = match.phase
         if match.status != "running" or phase is None or phase.number != phase_number:
             if host_act:
                 raise Late(f"phase {phase_number} has already resolved; the resolve_now act was not applied")
-            return unchanged  # that phase is over (resolved, or the match ended or was cancelled)
-        if phase.resolve_requested:  # asking twice changes nothing
-            return unchanged
+            # That phase is over (resolved, or the match ended or was cancelled).
+            return {"match_id": match_id, "status": match.status, "open": open_phase_summary(match)}
+        if phase.resolve_requested:  # asking twice changes nothing, but wakes the machine again
+            return _acted(ports, match)
         now = ports.clock.now()
         event = Event("resolve_requested", now, {"reason": reason})
         saved = _with_clock(match, phase.request_resolution(now))
@@ -119,8 +138,7 @@ def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: i
             ports.store.save(match, saved, event)
         except Conflict:
             continue
-        _wake(ports, match_id)
-        return _acted(saved)
+        return _acted(ports, saved)
     raise Conflict(f"match {match_id} kept changing; try again")
 
 
@@ -145,9 +163,8 @@ def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
             ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=held)
         except Conflict:
             continue  # a resolution or another act landed first: cancel the match as it is now
-        _wake(ports, match_id)
-        ports.notifier.publish(saved, clock_notice(saved, "the match is cancelled"))
-        return {"match_id": match_id, "status": saved.status}
+        reply = _acted(ports, saved, "the match is cancelled")
+        return {key: value for key, value in reply.items() if key != "open"}
     raise Conflict(f"match {match_id} kept changing; try again")
 
 

@@ -96,9 +96,10 @@ def _close_early(ports: Ports, match: Match) -> bool:
     number = match.phase.number
     try:
         if engine.closes_early(match, ports.store.submissions(match.match_id, number)):
-            request_resolution(
+            requested = request_resolution(
                 ports, match.match_id, reason="every participant who can act has submitted", phase_number=number
             )
+            return not requested.get("wake_pending", False)
     except Exception as error:  # whatever failed, the submission is stored
         logger.warning(
             "early close not requested",
