@@ -113,14 +113,18 @@ def run_match(
 
     clock = stack.clock
     deadline = time.monotonic() + timeout
+    pause = 0.005  # between looks while the machine works: longer the longer it takes (looking costs it)
     while run.status == "RUNNING":
         if time.monotonic() > deadline:
             raise TimeoutError(f"match {match_id} still running after {timeout} s")
         if clock is None:
             deliver()
             time.sleep(0.1)
-        elif deliver() or not quiet_now():
-            time.sleep(0.005)
+        elif deliver():
+            pause = 0.005
+        elif not quiet_now():
+            time.sleep(pause)
+            pause = min(pause * 1.5, 0.1)
         elif (wake := clock.next_wake()) is not None:
             step = wake - clock.time()
             if pace > 0:
@@ -129,8 +133,9 @@ def run_match(
                 if not quiet_now():
                     continue
             clock.advance_to(clock.time() + step)
+            pause = 0.005
         else:
-            time.sleep(0.005)  # parked with nothing to wake it: it is ending
+            time.sleep(pause)  # parked with nothing to wake it: it is ending
         run.status = str(stack.execution(match_id, request["game"])["status"])
     deliver()
     return run

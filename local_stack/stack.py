@@ -273,10 +273,12 @@ class LocalStack:
         clock or has ended: what a host act or a submission set going has then all happened."""
         clock = self._virtual()
         deadline = time.monotonic() + timeout
+        pause = 0.002  # looking costs the machine time (moto's lock): look less often the longer it takes
         while busy := clock.busy(self.running_executions()):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"executions still busy after {timeout} s (not parked in a wait): {busy}")
-            time.sleep(0.005)
+            time.sleep(pause)
+            pause = min(pause * 1.5, 0.05)
 
     def now(self) -> datetime:
         """What the handlers read as now."""
