@@ -278,12 +278,16 @@ def crates_match(stack: Any) -> Callable[..., CratesMatch]:
     """Create a Pushing Crates match: `crates_match(4, phase_seconds=2, early_close=True, ...)`.
 
     The default phase lasts an hour, and the stack's clock moves only when a test advances it,
-    so nothing resolves unless a test asks (resolve now, early close) or lets time pass."""
+    so nothing resolves unless a test asks (resolve now, early close) or lets time pass. The
+    match is returned once its state machine waits in its first phase."""
 
     def create(players: int | list[str] = 4, **options: Any) -> CratesMatch:
         request = crates_request(players, **options)
         created = stack.host({"command": "create", "match": request})
         assert created["ok"], created
+        # The machine starts on its own threads: let it reach its first wait, so that what a test
+        # stages next never races the machine's first steps (however slow the machine is).
+        stack.settle()
         return CratesMatch(
             stack=stack,
             match_id=created["match_id"],
