@@ -154,8 +154,26 @@ def _finish_deal(state: State, rng: random.Random) -> None:
         clock.periods_left += 1
 
 
+def _fresh_copy(state: State) -> State:
+    """A copy that a move may change without changing `state` (no deep copy): the deal part, its
+    clocks and totals and the lists a move extends are new; the line, the finished deals and the
+    moves recorded are shared, never changed."""
+    part = state.deal
+    assert part is not None
+    fresh = part.model_copy(
+        update={
+            "taken": {p: list(cards) for p, cards in part.taken.items()},
+            "totals": dict(part.totals),
+            "finished": list(part.finished),
+            "clocks": {p: clock.model_copy() for p, clock in part.clocks.items()},
+            "moves": list(part.moves),
+        }
+    )
+    return state.model_copy(update={"deal": fresh})
+
+
 def resolve(state: State, resolution: Resolution) -> State:
-    state = state.model_copy(deep=True)
+    state = _fresh_copy(state)
     part = state.deal
     assert part is not None
     mover = part.to_move

@@ -122,8 +122,24 @@ def _smallest(state: State, kind: str) -> Model:
     return Pick(count=1)
 
 
+def _fresh_copy(state: State) -> State:
+    """A copy that a move may change without changing `state` (no deep copy): the row part, its
+    clocks and the lists a move extends are new; the moves recorded are shared, never changed."""
+    part = state.row
+    assert part is not None
+    fresh = part.model_copy(
+        update={
+            "row": list(part.row),
+            "taken": {p: list(cards) for p, cards in part.taken.items()},
+            "clocks": {p: clock.model_copy() for p, clock in part.clocks.items()},
+            "moves": list(part.moves),
+        }
+    )
+    return state.model_copy(update={"row": fresh})
+
+
 def resolve(state: State, resolution: Resolution) -> State:
-    state = state.model_copy(deep=True)
+    state = _fresh_copy(state)
     part = state.row
     assert part is not None
     mover = _mover(part)

@@ -143,9 +143,10 @@ class CratesGame:
     # -- resolution -----------------------------------------------------------------------------
 
     def resolve(self, state: CratesState, resolution: Resolution) -> CratesState:
+        """The new state shares with `state` everything the phase does not change (no deep copy):
+        each list that grows is a new list, so `state` itself is never changed."""
         if state.phase > ROUNDS:
             raise ValueError("the match is over; there is no phase to resolve")
-        new = state.model_copy(deep=True)
         submitted = resolution.submissions
 
         def sent(player: str, kind: str) -> Any:
@@ -153,56 +154,66 @@ class CratesGame:
             return None if value is None else _parse(self.submissions[kind], value)
 
         if state.phase == 0:
+            pregame = dict(state.pregame_multipliers)
             for player in state.players:
                 chosen = sent(player, "multipliers")
                 if chosen is not None:
-                    new.pregame_multipliers[player] = list(chosen.multipliers)
-            new.phase = 1
-            return new
+                    pregame[player] = list(chosen.multipliers)
+            return state.model_copy(update={"pregame_multipliers": pregame, "phase": 1})
 
         round_number = state.phase
+        update: dict[str, Any] = {}
+        multipliers = state.multipliers
         if round_number == 1:
+            round1 = dict(state.round1_multipliers)
+            multipliers = dict(state.multipliers)
             for player in state.players:
                 chosen = sent(player, "multipliers")
                 if chosen is not None:
-                    new.round1_multipliers[player] = list(chosen.multipliers)
-                new.multipliers[player] = list(
-                    new.round1_multipliers.get(player) or new.pregame_multipliers.get(player) or MULTIPLIERS
-                )
+                    round1[player] = list(chosen.multipliers)
+                multipliers[player] = list(round1.get(player) or state.pregame_multipliers.get(player) or MULTIPLIERS)
+            update |= {"round1_multipliers": round1, "multipliers": multipliers}
 
         rights = dict.fromkeys(state.players, 0)
         lefts = dict.fromkeys(state.players, 0)
+        records = dict(state.records)
         for player in state.players:
             chosen = sent(player, "round")
             if chosen is None:
                 record = RoundRecord(pushes=[], ground="stone", submitted=False)
             else:
                 record = RoundRecord(pushes=list(chosen.pushes), ground=chosen.ground, submitted=True)
-            new.records[player].append(record)
+            records[player] = [*state.records[player], record]
             for push in record.pushes:
                 if push.crate in rights:
                     (rights if push.direction == "right" else lefts)[push.crate] += 1
 
         reveal = {}
+        locations = dict(state.locations)
+        points = dict(state.points)
         for player in state.players:
             start = state.locations[player][-1] if state.locations[player] else 0
-            ground = new.records[player][-1].ground
+            ground = records[player][-1].ground
             end = start + movement(rights[player], lefts[player], ground)
-            multiplier = new.multipliers[player][round_number - 1]
-            new.locations[player].append(end)
-            new.points[player].append(round_points(start, end, multiplier))
+            multiplier = multipliers[player][round_number - 1]
+            locations[player] = [*state.locations[player], end]
+            points[player] = [*state.points[player], round_points(start, end, multiplier)]
             reveal[player] = end % 5
-        new.reveals.append(reveal)
-
-        new.phase = round_number + 1
-        if new.phase > ROUNDS:
+        update |= {
+            "records": records,
+            "locations": locations,
+            "points": points,
+            "reveals": [*state.reveals, reveal],
+            "phase": round_number + 1,
+        }
+        if round_number + 1 > ROUNDS:
             if state.lot_override is not None:
-                new.lot = list(state.lot_override)
+                update["lot"] = list(state.lot_override)
             else:
                 lot = list(state.players)
                 resolution.rng.shuffle(lot)
-                new.lot = lot
-        return new
+                update["lot"] = lot
+        return state.model_copy(update=update)
 
     # -- what leaves ----------------------------------------------------------------------------
 

@@ -189,7 +189,7 @@ class PalindromeGame:
         spec = self._spec(state)
         if spec is None:
             raise ValueError("the match is over; there is no phase to resolve")
-        state = state.model_copy(deep=True)
+        state = self._fresh_copy(state)
         if spec.construction_round is not None:
             self._construct(state, spec.construction_round, resolution)
         if spec.bid_round is not None:
@@ -200,6 +200,24 @@ class PalindromeGame:
         if self._spec(state) is None:
             state.final = score_all({p: list(state.seats[p].strings) for p in state.players})
         return state
+
+    @staticmethod
+    def _fresh_copy(state: PalindromeState) -> PalindromeState:
+        """A copy that a resolution may change without changing `state` (no deep copy): new seats
+        with new lists, a new list of rounds; what is inside them (items, rounds, bids, records) is
+        shared and replaced, never changed, where a phase changes it."""
+        seats = {
+            player: seat.model_copy(
+                update={
+                    "strings": list(seat.strings),
+                    "items": list(seat.items),
+                    "bids": list(seat.bids),
+                    "constructions": list(seat.constructions),
+                }
+            )
+            for player, seat in state.seats.items()
+        }
+        return state.model_copy(update={"seats": seats, "rounds": list(state.rounds)})
 
     def _construct(self, state: PalindromeState, number: int, resolution: Resolution) -> None:
         last = number == state.settings.rules.rounds
@@ -230,8 +248,8 @@ class PalindromeGame:
     @staticmethod
     def _mark_used(seat: Seat, used: list[str], number: int) -> None:
         for name in used:
-            owned = next(i for i in seat.items if i.name == name and i.used_in_round is None)
-            owned.used_in_round = number
+            index = next(k for k, i in enumerate(seat.items) if i.name == name and i.used_in_round is None)
+            seat.items[index] = seat.items[index].model_copy(update={"used_in_round": number})
 
     def _bid(self, state: PalindromeState, number: int, resolution: Resolution) -> None:
         rules = state.settings.rules
@@ -244,12 +262,14 @@ class PalindromeGame:
                 bids[player] = bid
                 state.seats[player].garnets_spent += bid.garnets
         current = state.rounds[number - 1]
-        current.pack_winners = resolve_packs(rules, bids)
-        current.item_winners = resolve_items(rules, bids)
-        for pack, winner in zip(current.packs, current.pack_winners, strict=True):
+        pack_winners, item_winners = resolve_packs(rules, bids), resolve_items(rules, bids)
+        state.rounds[number - 1] = current.model_copy(
+            update={"pack_winners": pack_winners, "item_winners": item_winners}
+        )
+        for pack, winner in zip(current.packs, pack_winners, strict=True):
             if winner is not None:
                 state.seats[winner].digits += pack
-        for item, winner in zip(current.items, current.item_winners, strict=True):
+        for item, winner in zip(current.items, item_winners, strict=True):
             if winner is not None:
                 state.seats[winner].items.append(OwnedItem(name=item, round=number))
 
