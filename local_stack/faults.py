@@ -1,14 +1,15 @@
 """Transient AWS failures injected into the state machine's steps, to prove each step is safe to
 retry and that nothing strands a match.
 
-    faults = StepFaults(stack, plan=rotating)     # each step invocation fails once, then its retry runs
-    ...                                            # play the match
-    faults.injected                                # where each fault struck
+    faults = StepFaults(stack, rotating)     # each step invocation fails once, then its retry runs
+    ...                                      # play the match
+    faults.injected                          # where each fault struck
 
-A fault strikes one AWS call of the phase-step function (a DynamoDB throttle, an SNS or Step
-Functions internal error), either *before* the call reaches the service (nothing happened) or
-*after* it was applied (the reply was lost: the worst case for a write), or the Lambda service
-refuses the invocation itself (call index 0). Host commands and submissions run untouched.
+A fault strikes the first call of one AWS operation that a phase-step invocation makes (a
+DynamoDB throttle, an SNS or Step Functions internal error), either *before* the call reaches the
+service (nothing happened) or *after* it was applied (the reply was lost: the worst case for a
+write); or the Lambda service refuses the invocation itself (operation "Invoke"). Host commands
+and submissions run untouched.
 """
 
 from __future__ import annotations
@@ -23,20 +24,20 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 ERROR_CODES = {"dynamodb": "ThrottlingException", "sns": "InternalError", "stepfunctions": "ServiceUnavailable"}
+INVOKE = "Invoke"
 
 
 @dataclass(frozen=True)
 class Fault:
-    call: int
-    """Which AWS call of the invocation fails: 1 for the first; 0: the invocation itself."""
-    after: bool
+    operation: str
+    """The AWS operation whose first call in the invocation fails, or INVOKE: the invocation itself."""
+    after: bool = False
     """True: the call is applied and then its reply is lost."""
 
 
 @dataclass(frozen=True)
 class Struck:
     step: str
-    phase_number: int
     operation: str
     after: bool
 
@@ -46,31 +47,38 @@ Plan = Callable[[int, dict[str, Any], bool], Fault | None]
 whether it is the state machine's retry of an attempt that a fault struck) -> its fault, if any."""
 
 
-STRIKE_POINTS = (
-    Fault(call=4, after=True),  # a resolution's transaction applied, its reply lost; a 2nd publish
-    Fault(call=1, after=False),  # the first read throttled
-    Fault(call=0, after=False),  # the Lambda service fails the invocation
-    Fault(call=2, after=True),  # the wait's token stored, or a phase closed, and the reply lost
-    Fault(call=3, after=False),  # the first publish refused; the submissions' read throttled
-    Fault(call=4, after=False),  # a resolution's transaction refused
-    Fault(call=3, after=True),  # the first publish sent, its reply lost
-    Fault(call=1, after=True),
-    Fault(call=2, after=False),
-)
-"""Where `rotating` strikes the n-th invocation of each step: point n mod 9. The steps' calls
-(see service/phases.py): current reads the match; wait stores its token; resolve reads the match,
-closes the phase, reads the submissions, then writes one transaction; announce reads the match and
-the phase record, then publishes. A point past an invocation's last call strikes nothing."""
+STRIKE_POINTS = {
+    # advance (service/phases.py): reads the match (and, with early close, the submissions), then
+    # to resolve closes the phase (UpdateItem), reads the submissions and writes one transaction;
+    # to announce reads the phase record, publishes, and marks it told (UpdateItem).
+    "advance": (
+        Fault("GetItem"),  # (the first advance, at the start, resolves nothing)
+        Fault("TransactWriteItems", after=True),  # the resolution stored, its reply lost
+        Fault(INVOKE),
+        Fault("PublishBatch", after=True),  # the announcement sent, its reply lost
+        Fault("UpdateItem"),
+        Fault("TransactWriteItems"),
+        Fault("Query", after=True),
+        Fault("PublishBatch"),
+        Fault("UpdateItem", after=True),
+        Fault("GetItem", after=True),
+    ),
+    # wait: stores the task token (UpdateItem), or wakes the machine at once if the clock moved.
+    "wait": (Fault("UpdateItem", after=True), Fault(INVOKE), Fault("UpdateItem")),
+}
+"""Where `rotating` strikes the n-th invocation of each step: its point n mod the count. A point
+whose operation the invocation never calls strikes nothing."""
 
 
-def rotating(index: int, _event: dict[str, Any], retry: bool) -> Fault | None:
+def rotating(index: int, event: dict[str, Any], retry: bool) -> Fault | None:
     """Every step invocation fails once, at the next strike point, and its retry runs clean."""
-    return None if retry else STRIKE_POINTS[index % len(STRIKE_POINTS)]
+    points = STRIKE_POINTS.get(str(event.get("step")), ())
+    return None if retry or not points else points[index % len(points)]
 
 
-def always(step: str) -> Plan:
-    """Every attempt of one step fails at its first call: retries cannot mend it."""
-    return lambda _index, event, _retry: Fault(call=1, after=False) if event.get("step") == step else None
+def always(operation: str, step: str = "advance") -> Plan:
+    """Every call of one AWS operation by one step fails: retries cannot mend it."""
+    return lambda _index, event, _retry: Fault(operation) if event.get("step") == step else None
 
 
 @dataclass
@@ -106,10 +114,10 @@ class StepFaults:
         step = str(event.get("step"))
         fault = self.plan(self._invocations[step], event, retry)
         self._invocations[step] += 0 if retry else 1
-        self._active.state = {"event": event, "fault": fault, "calls": 0}
+        self._active.state = {"step": step, "fault": fault}
         try:
-            if fault is not None and fault.call == 0:
-                self._strike("Invoke", after=False)
+            if fault is not None and fault.operation == INVOKE:
+                self._strike(INVOKE, after=False, service="lambda")
             return self._handler(event, context)
         except ClientError:
             if fault is not None and self._active.state["fault"] is None:
@@ -120,28 +128,23 @@ class StepFaults:
 
     # -- the AWS calls it makes ------------------------------------------------------------------------
 
-    def _due(self, after: bool) -> bool:
+    def _due(self, operation: str, after: bool) -> bool:
         state = getattr(self._active, "state", None)
-        if state is None or state["fault"] is None:
-            return False
-        fault: Fault = state["fault"]
-        if not after:
-            state["calls"] += 1
-        return fault.call == state["calls"] and fault.after == after
+        fault: Fault | None = state["fault"] if state else None
+        return fault is not None and fault.operation == operation and fault.after == after
 
     def _before(self, model: Any, **_kwargs: Any) -> None:
-        if self._due(after=False):
+        if self._due(model.name, after=False):
             self._strike(model.name, after=False, service=model.service_model.service_name)
 
     def _after(self, model: Any, **_kwargs: Any) -> None:
-        if self._due(after=True):
+        if self._due(model.name, after=True):
             self._strike(model.name, after=True, service=model.service_model.service_name)
 
-    def _strike(self, operation: str, after: bool, service: str = "lambda") -> None:
+    def _strike(self, operation: str, after: bool, service: str) -> None:
         state = self._active.state
-        event = state["event"]
         state["fault"] = None  # one fault per invocation
-        self.injected.append(Struck(event.get("step", "?"), int(event.get("phase_number", 0)), operation, after))
+        self.injected.append(Struck(state["step"], operation, after))
         if service == "lambda":
             code, message = "ServiceException", "the Lambda service failed the invocation (injected)"
         else:

@@ -1,4 +1,4 @@
-"""The state machine's steps: current phase, wait (store the task token), resolve."""
+"""The state machine's steps: advance (announce, resolve when due, say how long to wait), wait (keep the task token), stalled."""
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.parser import event_parser

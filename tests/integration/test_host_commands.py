@@ -12,7 +12,7 @@ import pytest
 from conftest import EVENTS, SAMPLE_MATCH_ID, crates_request, load_event, wait_until
 
 SAMPLE_PLAYERS = ["ada", "bo", "cy", "di", "ed"]
-HOST_COMMANDS = ["create", "status", "extend", "pause", "resume", "resolve_now", "cancel", "export"]
+HOST_COMMANDS = ["create", "status", "extend", "pause", "resume", "resolve_now", "cancel", "export", "recover"]
 
 
 def parse(moment: str) -> datetime:
@@ -34,16 +34,19 @@ def events_of(match_id: str, kind: str) -> list:
 def test_there_is_a_sample_event_for_every_host_command_step_and_the_webhook() -> None:
     names = {path.name for path in Path(EVENTS).glob("*.json")}
     expected = {f"host_{command}.json" for command in HOST_COMMANDS}
-    expected |= {"submit_webhook.json", "phase_step_current.json", "phase_step_wait.json"}
-    expected |= {"phase_step_resolve.json", "phase_step_announce.json"}
+    expected |= {"submit_webhook.json", "phase_step_advance.json", "phase_step_wait.json"}
+    expected |= {"phase_step_stalled.json"}
     assert expected <= names
     for name in sorted(names - {"host_create.json"}):
         assert SAMPLE_MATCH_ID in (EVENTS / name).read_text(), f"{name} does not name the sample match"
 
 
 @pytest.mark.parametrize("command", HOST_COMMANDS[1:])
-def test_every_sample_host_event_is_accepted_for_a_live_match(stack, command) -> None:
-    # Given a match created from the sample create event
+def test_every_sample_host_event_is_accepted_for_a_live_match(stack, monkeypatch, command) -> None:
+    # Given a match created from the sample create event (for recover: whose state machine did
+    # not start, Step Functions being unavailable)
+    if command == "recover":
+        unavailable(monkeypatch, "start")
     created = create_sample(stack)
     if command == "resume":
         stack.host(load_event("host_pause.json", created["match_id"]))
@@ -54,6 +57,43 @@ def test_every_sample_host_event_is_accepted_for_a_live_match(stack, command) ->
     # Then the handler accepts it
     assert reply["ok"] is True, reply
     assert reply["match_id"] == created["match_id"]
+
+
+def unavailable(monkeypatch, operation: str) -> None:
+    """The next call of the Step Functions port's `operation` fails, as a throttled one would."""
+    from botocore.exceptions import ClientError
+
+    from game_core.aws.wiring import ports_from_environment
+
+    workflow = ports_from_environment().workflow
+    real = getattr(workflow, operation)
+
+    def fail_once(*args, **kwargs):
+        monkeypatch.setattr(workflow, operation, real)
+        raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "Rate exceeded"}}, "StartExecution")
+
+    monkeypatch.setattr(workflow, operation, fail_once)
+
+
+def test_a_match_whose_machine_did_not_start_is_created_with_its_secrets_and_recovered(stack, monkeypatch) -> None:
+    # Given Step Functions refuses the start of the match's execution once
+    unavailable(monkeypatch, "start")
+
+    # When the host creates the match
+    created = create_sample(stack)
+
+    # Then the match exists and the host has the secrets (shown only now), told to recover
+    assert sorted(created["secrets"]) == sorted(SAMPLE_PLAYERS)
+    assert created["execution"] is None
+    assert created["warnings"] == [
+        "the match is created, but this failed: the state machine (run `recover`) (ClientError)"
+    ]
+    # And recover starts it
+    recovered = stack.host(load_event("host_recover.json", created["match_id"]))
+    assert recovered["ok"], recovered
+    assert recovered["execution"].endswith(f":{created['match_id']}-r1")
+    stack.settle()
+    assert stack.execution(created["match_id"], "crates")["status"] == "RUNNING"
 
 
 def test_create_from_the_sample_event(stack) -> None:
@@ -165,50 +205,37 @@ def test_export_from_the_sample_event(stack) -> None:
 # -- the state machine's steps, fed from their sample events ---------------------------------------
 
 
-def test_the_current_step_reports_the_open_phase(stack) -> None:
+def test_the_advance_step_before_the_deadline_says_how_long_to_wait(stack) -> None:
     created = create_sample(stack)
 
-    progress = stack.invoke("PhaseStepFunction", load_event("phase_step_current.json", created["match_id"]))
+    progress = stack.invoke("PhaseStepFunction", load_event("phase_step_advance.json", created["match_id"]))
 
     assert progress["match_id"] == created["match_id"]
     assert (progress["phase"], progress["phase_number"], progress["due"]) == ("Pregame", 1, False)
-    # The deadline is a day away; the machine sleeps at most recheck_seconds (default 3600) at a time.
-    assert progress["wait_seconds"] == 3_600
+    # The sample's Pregame lasts 86400 s, and the machine sleeps until its deadline (at most
+    # recheck_seconds, a day by default): no time has passed, so the whole day.
+    assert progress["wait_seconds"] == 86_400
+    assert events_of(created["match_id"], "phase_resolved") == []
 
 
-def test_the_resolve_step_resolves_once_however_often_it_is_retried(stack) -> None:
-    created = create_sample(stack)
-    match_id = created["match_id"]
-    event = load_event("phase_step_resolve.json", match_id)
-    assert event["phase_number"] == 1
-
-    stack.advance(86400)  # the Pregame's deadline passes: the running machine resolves it
-    first = stack.invoke("PhaseStepFunction", event)  # the same step again, as a retry would
-    retried = stack.invoke("PhaseStepFunction", event)
-
-    assert (first["phase"], first["phase_number"]) == ("Round 1", 2)
-    assert retried == first
-    assert len(events_of(match_id, "phase_resolved")) == 1
-    record = stack.host({"command": "export", "match_id": match_id})
-    assert [phase["name"] for phase in record["phases"]] == ["Pregame"]
-
-
-def test_the_announce_step_tells_everyone_what_the_resolved_phase_revealed_once(stack) -> None:
+def test_the_advance_step_resolves_and_tells_once_however_often_it_is_retried(stack) -> None:
     # Given a match whose Pregame ran out of time, and every inbox subscribed
     inbox = stack.subscribe(["ada", "bo", "cy", "di", "ed"])
     created = create_sample(stack)
     match_id = created["match_id"]
 
-    # When the machine resolves and announces it, and the announce step runs for phase 1 again
-    # twice (retries) and once for a phase never resolved
+    # When the machine resolves and announces it, and the advance step runs twice more (retries)
     stack.advance(86400)
-    announce = load_event("phase_step_announce.json", match_id)
-    first = stack.invoke("PhaseStepFunction", announce)
-    stack.invoke("PhaseStepFunction", announce)
-    stack.invoke("PhaseStepFunction", announce | {"phase_number": 9})
+    event = load_event("phase_step_advance.json", match_id)
+    first = stack.invoke("PhaseStepFunction", event)
+    retried = stack.invoke("PhaseStepFunction", event)
 
-    # Then the public and each player got the "Pregame resolved" notice once, after the opening one
-    assert (first["phase"], first["phase_number"]) == ("Round 1", 2)
+    # Then the Pregame was resolved once, and everyone told once, after the opening notice
+    assert (first["phase"], first["phase_number"], first["due"]) == ("Round 1", 2, False)
+    assert retried == first
+    assert len(events_of(match_id, "phase_resolved")) == 1
+    record = stack.host({"command": "export", "match_id": match_id})
+    assert [phase["name"] for phase in record["phases"]] == ["Pregame"]
     public = [message["subject"] for message in inbox.receive(None)]
     assert public == [
         f"[{match_id}] Pushing Crates: the match begins",

@@ -31,24 +31,27 @@ def _host_alerts(stack):
     return received
 
 
-@pytest.mark.parametrize("step", ["resolve", "announce"])
-def test_a_step_that_keeps_failing_stalls_the_match_and_recover_continues_it(stack, crates_match, step) -> None:
-    # Given a match whose `step` fails at every attempt (a DynamoDB throttle that never ends)
+@pytest.mark.parametrize(("operation", "resolved"), [("TransactWriteItems", 0), ("PublishBatch", 1)])
+def test_a_step_that_keeps_failing_stalls_the_match_and_recover_continues_it(
+    stack, crates_match, operation, resolved
+) -> None:
+    # Given a match whose resolutions (TransactWriteItems) or announcements (PublishBatch) fail
+    # at every attempt (a throttle or an SNS error that never ends)
     alerts = _host_alerts(stack)
     match = crates_match(2)
     inbox = stack.subscribe(["p1", "p2"], match.match_id)
     assert match.multipliers("p1", ORDER)[0] == 200
-    faults = StepFaults(stack, always(step))
+    faults = StepFaults(stack, always(operation))
 
     # When the host resolves the pregame now
     assert match.host("resolve_now")["ok"]
 
     # Then after its retries (1 + 6 attempts) the execution stops in Stalled, and fails
     assert match.wait_for_execution() == "FAILED"
-    assert [struck.step for struck in faults.injected] == [step] * 7
+    assert [(struck.step, struck.operation) for struck in faults.injected] == [("advance", operation)] * 7
     (stalled,) = match.events("stalled")
     assert stalled.data["error"] == "ClientError"
-    assert "ThrottlingException" in stalled.data["cause"] and "(injected)" in stalled.data["cause"]
+    assert f"{operation} failed (injected)" in stalled.data["cause"]
     status = match.status()
     assert status["stalled"]["error"] == "ClientError"
     assert status["status"] == "running"
@@ -57,7 +60,7 @@ def test_a_step_that_keeps_failing_stalls_the_match_and_recover_continues_it(sta
     assert (alert["match_id"], alert["stalled"]["error"]) == (match.match_id, "ClientError")
     assert "recover" in alert["subject"]
     assert [notice["subject"] for notice in inbox.receive("p1")] == []
-    assert status["phases_resolved"] == (0 if step == "resolve" else 1)
+    assert status["phases_resolved"] == resolved
     # ...and a host act meanwhile is stored, with a word that only `recover` will act on it
     assert "recover" in match.host("extend", seconds=60)["warning"]
 

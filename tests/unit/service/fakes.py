@@ -27,6 +27,7 @@ It also keeps what a test wants to look at: `garnets(player)` (balance, availabl
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -353,14 +354,15 @@ class RecordingNotifier:
     unsubscribed: list[str] = field(default_factory=list)
     fail_after: int | None = None
 
-    def publish(self, match: Match, notice: Notice) -> None:
-        if self.fail_after is not None:
-            if self.fail_after == 0:
-                self.fail_after = None
-                raise RuntimeError("SNS is unavailable")
-            self.fail_after -= 1
-        self.calls.append("publish")
-        self.published.append((match.match_id, notice))
+    def publish(self, match: Match, notices: Sequence[Notice]) -> None:
+        for notice in notices:
+            if self.fail_after is not None:
+                if self.fail_after == 0:
+                    self.fail_after = None
+                    raise RuntimeError("SNS is unavailable")
+                self.fail_after -= 1
+            self.calls.append("publish")
+            self.published.append((match.match_id, notice))
 
     def subscribe(self, match: Match) -> list[str]:
         self.calls.append("subscribe")

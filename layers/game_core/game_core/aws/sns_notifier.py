@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -21,6 +22,8 @@ from game_core.service.ports import Notice
 
 logger = logging.getLogger(__name__)
 
+BATCH = 10
+"""SNS's most messages in one PublishBatch."""
 MAX_COMBINATIONS = 150
 """SNS's limit on the value combinations of one filter policy."""
 
@@ -33,18 +36,33 @@ class SnsNotifier:
         self.host_topic = host_topic
         """The host's alerts (a stalled match); none configured: the alert is only logged."""
 
-    def publish(self, match: Match, notice: Notice) -> None:
-        attributes = {"match_id": {"DataType": "String", "StringValue": match.match_id}}
-        topic = self.public_topic
-        if notice.recipient is not None:
-            topic = self.private_topic
-            attributes["recipient"] = {"DataType": "String", "StringValue": notice.recipient}
-        self.client.publish(
-            TopicArn=topic,
-            Subject=notice.subject[:100],
-            Message=json.dumps({"subject": notice.subject} | notice.body, sort_keys=True),
-            MessageAttributes=attributes,
-        )
+    def publish(self, match: Match, notices: Sequence[Notice]) -> None:
+        """Public notices on the public topic, private ones on the private topic, ten to a
+        PublishBatch call; any entry SNS refuses fails the whole call (the caller's retry sends
+        them all again: SNS delivers at least once anyway)."""
+        by_topic: dict[str, list[dict[str, Any]]] = {}
+        for index, notice in enumerate(notices):
+            attributes = {"match_id": {"DataType": "String", "StringValue": match.match_id}}
+            topic = self.public_topic
+            if notice.recipient is not None:
+                topic = self.private_topic
+                attributes["recipient"] = {"DataType": "String", "StringValue": notice.recipient}
+            by_topic.setdefault(topic, []).append(
+                {
+                    "Id": str(index),
+                    "Subject": notice.subject[:100],
+                    "Message": json.dumps({"subject": notice.subject} | notice.body, sort_keys=True),
+                    "MessageAttributes": attributes,
+                }
+            )
+        for topic, entries in by_topic.items():
+            for start in range(0, len(entries), BATCH):
+                response = self.client.publish_batch(
+                    TopicArn=topic, PublishBatchRequestEntries=entries[start : start + BATCH]
+                )
+                if response.get("Failed"):
+                    codes = sorted({failure.get("Code", "?") for failure in response["Failed"]})
+                    raise RuntimeError(f"SNS refused {len(response['Failed'])} notices: {', '.join(codes)}")
 
     def alert_host(self, match: Match, subject: str, body: dict[str, Any]) -> None:
         if not self.host_topic:

@@ -23,6 +23,7 @@ from game_core.games.protocol import AnyGame
 from game_core.service.phases import MATCH_CANCELLED, MATCH_OVER
 
 FUNCTION = "${PhaseStepFunctionArn}"
+ADVANCE = "Advance"
 STALLED = "Stalled"
 STOPPED = "Stopped"
 # Every failure of a step is retried with backoff: Lambda's own errors, throttles and AWS errors
@@ -86,24 +87,22 @@ def wait_for_phase(name: str) -> dict[str, Any]:
         "TimeoutSecondsPath": "$.wait_seconds",
         "ResultPath": None,
         "Retry": RETRY,
-        "Catch": [{"ErrorEquals": ["States.Timeout"], "ResultPath": None, "Next": "Check clock"}, STALL],
-        "Next": "Check clock",
+        "Catch": [{"ErrorEquals": ["States.Timeout"], "ResultPath": None, "Next": ADVANCE}, STALL],
+        "Next": ADVANCE,
     }
 
 
 def definition(game: AnyGame) -> dict[str, Any]:
+    """Advance -> Next phase -> <the open phase's wait> -> Advance ...: three transitions a phase
+    when nothing happens but its deadline, three more for each wake-up (a host act, early close)."""
     names = phase_names(game)
-    current = {"step": "current", "match_id.$": "$.match_id"}
+    advance = {"step": "advance", "match_id.$": "$.match_id"}
     states: dict[str, Any] = {
-        "Start": step("Read the match's open phase", current, "Announced?"),
-        # A recovered execution first tells what a stalled one resolved but never announced.
-        "Announced?": {
-            "Type": "Choice",
-            "Choices": [{"Variable": "$.announce_pending", "BooleanEquals": True, "Next": "Announce"}],
-            # Through "Due?": a host act made before the machine first waited (resolve now, cancel)
-            # must not be left waiting for the whole phase.
-            "Default": "Due?",
-        },
+        ADVANCE: step(
+            "Announce what is resolved but untold, resolve the open phase if it is due, and say how long to wait",
+            advance,
+            "Next phase",
+        ),
         "Next phase": {
             "Type": "Choice",
             "Choices": [{"Variable": "$.phase", "StringEquals": name, "Next": name} for name in names]
@@ -116,27 +115,6 @@ def definition(game: AnyGame) -> dict[str, Any]:
     }
     states |= {name: wait_for_phase(name) for name in names}
     states |= {
-        "Check clock": step("Re-read the deadline, pause and resolve requests", current, "Due?"),
-        "Due?": {
-            "Type": "Choice",
-            "Choices": [
-                {"Variable": "$.phase", "StringEquals": MATCH_CANCELLED, "Next": MATCH_CANCELLED},
-                {"Variable": "$.phase", "StringEquals": MATCH_OVER, "Next": MATCH_OVER},
-                {"Variable": "$.due", "BooleanEquals": True, "Next": "Resolve phase"},
-            ],
-            "Default": "Next phase",
-        },
-        "Resolve phase": step(
-            "Resolve the open phase exactly once and open the next",
-            {"step": "resolve", "match_id.$": "$.match_id", "phase_number.$": "$.phase_number"},
-            "Announce",
-        ),
-        "Announce": step(
-            "Publish what the phase revealed: to everyone, and to each player privately",
-            {"step": "announce", "match_id.$": "$.match_id", "phase_number.$": "$.resolved_number"},
-            # Through "Due?": a host act made while resolving or announcing must not wait a phase.
-            "Due?",
-        ),
         MATCH_OVER: {"Type": "Succeed"},
         MATCH_CANCELLED: {"Type": "Succeed"},
         "Unknown phase": {
@@ -166,7 +144,7 @@ def definition(game: AnyGame) -> dict[str, Any]:
     }
     return {
         "Comment": f"{game.title}: one state per phase of the timeline",
-        "StartAt": "Start",
+        "StartAt": ADVANCE,
         "States": states,
     }
 

@@ -42,7 +42,7 @@ class MatchRequest(Model):
     phase_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     early_close: bool = False
     seed: int | None = None
-    recheck_seconds: int = Field(default=3_600, ge=1, le=MAX_SECONDS)
+    recheck_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     """The longest a waiting state machine sleeps before re-reading the clock. Host acts and early
     close wake it at once; this bounds a paused wait, and any wake-up that never arrived."""
 

@@ -93,7 +93,7 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
 class PhaseStep(Model):
     """What the state machine sends to the phase-step function."""
 
-    step: Literal["current", "wait", "resolve", "announce", "stalled"]
+    step: Literal["advance", "wait", "stalled"]
     match_id: str
     phase_number: int = 0
     clock_version: int = 0
@@ -107,11 +107,7 @@ def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
         assert step.token, "the wait step needs the task token"
         phases.wait(ports, step.match_id, step.phase_number, step.clock_version, step.token)
         return {}
-    if step.step == "resolve":
-        return phases.resolve(ports, step.match_id, step.phase_number)
-    if step.step == "announce":
-        return phases.announce(ports, step.match_id, step.phase_number)
     if step.step == "stalled":
         phases.stalled(ports, step.match_id, step.error or {})
         return {}
-    return phases.current(ports, step.match_id)
+    return phases.advance(ports, step.match_id)

@@ -71,7 +71,7 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str,
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
     if headline:
         try:
-            ports.notifier.publish(saved, clock_notice(saved, headline))
+            ports.notifier.publish(saved, [clock_notice(saved, headline)])
         except Exception as error:  # the act is stored; only its notice is lost
             logger.warning(
                 "host act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -13,6 +15,8 @@ from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
 from game_core.service.notices import open_phase_summary, progress_notices
 from game_core.service.ports import Contact, Event, Ports
+
+logger = logging.getLogger(__name__)
 
 
 def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
@@ -55,20 +59,29 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
     )
     match = engine.start(match, game, now)
     ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}), contacts)
+    # The match is stored: whatever fails from here on, the host must get the secrets (they are
+    # never shown again), and the reply says what to do about the rest.
+    reply: dict[str, Any] = {"match_id": match.match_id, "secrets": secrets, "open": open_phase_summary(match)}
+    warnings: list[str] = []
     # Before the first notice, so a subscriber hears the match begin.
-    unsubscribed = ports.notifier.subscribe(match)
-    execution = ports.workflow.start(match)
-    for notice in progress_notices(match, game, f"{game.title}: the match begins"):
-        ports.notifier.publish(match, notice)
-    reply: dict[str, Any] = {
-        "match_id": match.match_id,
-        "execution": execution,
-        "secrets": secrets,
-        "open": open_phase_summary(match),
-    }
+    unsubscribed = _attempt(lambda: ports.notifier.subscribe(match), warnings, "the e-mail subscriptions")
     if unsubscribed:
         reply["unsubscribed"] = unsubscribed
+    reply["execution"] = _attempt(lambda: ports.workflow.start(match), warnings, "the state machine (run `recover`)")
+    opening = progress_notices(match, game, f"{game.title}: the match begins")
+    _attempt(lambda: ports.notifier.publish(match, opening), warnings, "the opening notices")
+    if warnings:
+        reply["warnings"] = warnings
     return reply
+
+
+def _attempt(action: Callable[[], Any], warnings: list[str], what: str) -> Any:
+    try:
+        return action()
+    except Exception as error:  # an AWS failure after the match was stored
+        logger.warning("match created, a step failed", extra={"what": what, "error": type(error).__name__})
+        warnings.append(f"the match is created, but this failed: {what} ({type(error).__name__})")
+        return None
 
 
 def contact(email: str | None) -> str:

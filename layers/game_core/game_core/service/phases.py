@@ -1,8 +1,8 @@
 """The state machine's steps. Each returns the progress dict the ASL's Choice states route on.
 
-The machine per phase: wait on a task token for `wait_seconds` -> check the clock -> resolve when
-due, else wait again -> announce. Host acts and early close complete the token, so a change made
-after the execution started is honoured at once. Every step is safe to retry: it acts on the phase
+The machine per phase: wait on a task token for `wait_seconds` (until the deadline) -> advance:
+resolve and announce when due, else wait again. Host acts and early close complete the token, so
+a change made after the execution started is honoured at once. Every step is safe to retry: it acts on the phase
 number it was given and does nothing if the match has moved on. A step that keeps failing ends in
 `stalled`, and the host's `recover` starts a new execution that continues from the stored match.
 """
@@ -63,6 +63,24 @@ def current(ports: Ports, match_id: str) -> dict[str, Any]:
             request_resolution(ports, match_id, reason=reason, phase_number=phase.number)
             match = ports.store.get(match_id)
     return progress(ports, match)
+
+
+MOST_PHASES_PER_STEP = 10
+"""A bound on the phases one `advance` resolves in a row (each next one already due)."""
+
+
+def advance(ports: Ports, match_id: str) -> dict[str, Any]:
+    """The machine's one step between waits: announce what was resolved but never told (a stalled
+    execution's), resolve the open phase if it is due and announce it, and say how long to wait.
+    Safe to retry at any point: a resolution is stored once, an announcement is marked once told."""
+    now = current(ports, match_id)
+    for _resolved in range(MOST_PHASES_PER_STEP):
+        if now["announce_pending"]:
+            now = announce(ports, match_id, now["resolved_number"])
+        if not (now["due"] and now["phase_number"]):  # nothing due, or the match is over
+            return now
+        now = resolve(ports, match_id, now["phase_number"])
+    return now
 
 
 def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, token: str) -> None:
@@ -132,8 +150,7 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
         return progress(ports, match)  # nothing resolved under that number, or told already
     resolved = records[0]
     headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
-    for notice in progress_notices(match, game, headline):
-        ports.notifier.publish(match, notice)
+    ports.notifier.publish(match, progress_notices(match, game, headline))
     ports.store.mark_announced(match_id, resolved_number)
     return progress(ports, match.model_copy(update={"announced": resolved_number}))
 

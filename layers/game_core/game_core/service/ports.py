@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -111,7 +112,8 @@ class MatchStore(Protocol):
 
 
 class Notifier(Protocol):
-    def publish(self, match: Match, notice: Notice) -> None: ...
+    def publish(self, match: Match, notices: Sequence[Notice]) -> None:
+        """Send the notices (each to everyone or to its one recipient), batched."""
 
     def subscribe(self, match: Match) -> list[str]:
         """Subscribe each participant's email to the match's notices: the public ones, and their
