@@ -1,4 +1,5 @@
-"""The state machine's steps: advance (announce, resolve when due, say how long to wait), wait (keep the task token), stalled."""
+"""The state machine's steps: advance (announce what is untold, resolve when due, say how long to
+wait), wait (keep the task token), stalled (record why and tell the host)."""
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.parser import event_parser
