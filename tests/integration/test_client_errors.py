@@ -243,6 +243,7 @@ def test_a_stored_submission_that_cannot_wake_the_machine_is_202_and_the_phase_s
     assert reply["message"] == "stored; the phase will close on the machine's next check"
     assert match.stored_submissions(1) == {"p1": {"multipliers": ORDER}, "p2": {"multipliers": ORDER}}
     assert throttled == [match.match_id]
+    match.advance(1)  # the machine's next check (recheck_seconds=1)
     status = match.wait_resolved(1)
     assert status["open"]["phase"] == "Round 1"
 

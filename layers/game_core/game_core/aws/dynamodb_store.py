@@ -1,7 +1,10 @@
 """The match store on one DynamoDB table, keyed by match.
 
-    pk MATCH#<id>   sk META                      the match (JSON) + the attributes conditions test,
-                                                 the waiting machine's task token, the last phase announced
+    pk MATCH#<id>   sk META                      the match header (JSON: players, settings, clock)
+                                                 + the attributes conditions test, the waiting
+                                                 machine's task token, the last phase announced
+                    sk STATE                     the game state and the result (zlib-compressed JSON),
+                                                 written only by the match's creation and resolutions
                     sk SUB#<number>#<player>     one item per participant and phase: per kind, the
                                                  submission and the garnets it holds
                     sk PHASE#<number>            the phase's record (replay input)
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import json
 import uuid
+import zlib
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +40,8 @@ from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
 from game_core.service.ports import Contact, Event, Purse
 
+HEAVY = {"state", "result"}
+"""What the match header leaves to the STATE item: conditions and updates bill the whole item."""
 _serialize = TypeSerializer().serialize
 _deserialize = TypeDeserializer().deserialize
 
@@ -50,6 +56,21 @@ def _plain(item: dict[str, Any]) -> dict[str, Any]:
 
 def _match_key(match_id: str) -> dict[str, Any]:
     return _item({"pk": f"MATCH#{match_id}", "sk": "META"})
+
+
+def _state_key(match_id: str) -> dict[str, Any]:
+    return _item({"pk": f"MATCH#{match_id}", "sk": "STATE"})
+
+
+def _pack_state(match: Match) -> bytes:
+    """What the header leaves out, compressed: a full 12-player Palindrome state is 45 KB of JSON
+    and 4 KB packed (every item of a match stays under 16 KB)."""
+    return zlib.compress(json.dumps({"state": match.state, "result": match.result}).encode(), 6)
+
+
+def _unpack_state(blob: bytes) -> dict[str, Any]:
+    unpacked: dict[str, Any] = json.loads(zlib.decompress(blob))
+    return unpacked
 
 
 def _garnet_key(player: str) -> dict[str, Any]:
@@ -84,7 +105,7 @@ class DynamoMatchStore:
     def _meta_values(self, match: Match) -> dict[str, Any]:
         clock = match.phase
         return {
-            "match": match.model_dump_json(),
+            "match": match.model_dump_json(exclude=HEAVY),
             "version": match.version,
             "status": match.status,
             "phase_number": clock.number if clock else 0,
@@ -109,6 +130,10 @@ class DynamoMatchStore:
                 ),
             }
         }
+
+    def _state_put(self, match: Match) -> dict[str, Any]:
+        values = {"blob": _pack_state(match), "version": match.version}
+        return {"Put": {"TableName": self.table, "Item": _state_key(match.match_id) | _item(values)}}
 
     def _event_put(self, match_id: str, event: Event) -> dict[str, Any]:
         at = event.at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -160,7 +185,8 @@ class DynamoMatchStore:
                     "Item": _match_key(match.match_id) | _item(self._meta_values(match)),
                     "ConditionExpression": "attribute_not_exists(pk)",
                 }
-            }
+            },
+            self._state_put(match),
         ]
         for player, balance in balances.items():
             items.append(
@@ -187,14 +213,7 @@ class DynamoMatchStore:
         return result
 
     def purse(self, match_id: str, phase_number: int, player: str, kind: str) -> Purse:
-        keys = [_garnet_key(player), _submission_key(match_id, phase_number, player)]
-        response = self.client.batch_get_item(RequestItems={self.table: {"Keys": keys, "ConsistentRead": True}})
-        items = [_plain(item) for item in response["Responses"].get(self.table, [])]
-        for _retry in range(5):  # what DynamoDB could not read at once (rare): read again
-            if not response.get("UnprocessedKeys"):
-                break
-            response = self.client.batch_get_item(RequestItems=response["UnprocessedKeys"])
-            items += [_plain(item) for item in response["Responses"].get(self.table, [])]
+        items = self._batch_get([_garnet_key(player), _submission_key(match_id, phase_number, player)])
         garnets = next((item for item in items if item["sk"] == "GARNETS"), {})
         submission = next((item for item in items if item["sk"].startswith("SUB#")), {})
         held = submission.get(_cost_attribute(kind))
@@ -203,13 +222,27 @@ class DynamoMatchStore:
             held=None if held is None else int(held),
         )
 
+    def _batch_get(self, keys: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The items of those keys that exist, read consistently in one call (more only for what
+        DynamoDB could not read at once, which is rare)."""
+        request = {self.table: {"Keys": keys, "ConsistentRead": True}}
+        items: list[dict[str, Any]] = []
+        for _attempt in range(5):
+            response = self.client.batch_get_item(RequestItems=request)
+            items += [_plain(item) for item in response["Responses"].get(self.table, [])]
+            request = response.get("UnprocessedKeys") or {}
+            if not request:
+                break
+        return items
+
     def get(self, match_id: str) -> Match:
-        item = self.client.get_item(TableName=self.table, Key=_match_key(match_id), ConsistentRead=True)
-        if "Item" not in item:
+        items = {item["sk"]: item for item in self._batch_get([_match_key(match_id), _state_key(match_id)])}
+        if "META" not in items or "STATE" not in items:
             raise NotFound(f"no match {match_id!r}")
-        values = _plain(item["Item"])
-        match = Match.model_validate_json(values["match"])
-        match.announced = int(values.get("announced", 0))
+        header = items["META"]
+        match = Match.model_validate_json(header["match"])
+        match = match.model_copy(update=_unpack_state(bytes(items["STATE"]["blob"])))
+        match.announced = int(header.get("announced", 0))
         return match
 
     def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event, held: int | None) -> None:
@@ -328,7 +361,7 @@ class DynamoMatchStore:
         awards: dict[str, int],
         events: list[Event],
     ) -> None:
-        items = [self._meta_update(before, after)]
+        items = [self._meta_update(before, after), self._state_put(after)]
         items.append(
             {
                 "Put": {
