@@ -4,15 +4,17 @@
 
 Each report module prints its figures next to its goal (issue 8):
 - resolution: the heaviest phase of each game and rule set, and primality (benchmarks/resolution.py).
+- cold start: each handler's import against boto3 and a DynamoDB client (benchmarks/cold_start.py).
 """
 
 from __future__ import annotations
 
-from benchmarks import resolution
+from benchmarks import cold_start, resolution
 
 
 def main() -> int:
     resolution.report()
+    cold_start.report()
     return 0
 
 

@@ -17,6 +17,7 @@ import json
 import os
 from collections.abc import Callable
 from contextvars import ContextVar
+from functools import cache
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -31,7 +32,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAl
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from game_core.aws.wiring import ports_from_environment
+from game_core.aws.wiring import client, ports_from_environment
 from game_core.errors import GameCoreError, InProgress, Malformed, NotFound, TooLarge, Unauthorized
 from game_core.match.model import Match
 from game_core.service.ports import Ports
@@ -61,9 +62,16 @@ class DeliveryRecords(DynamoDBPersistenceLayer):
         pass  # the partition is the delivery's own, set in `_once`
 
 
-# A delivery is the key *and* who sent it where: two players reusing a delivery id never get each
-# other's stored reply (which echoes the move). Its record is written only once the secret matched.
-persistence = DeliveryRecords(table_name=os.environ["TABLE_NAME"], key_attr="pk", sort_key_attr="sk")
+@cache
+def _persistence(dynamodb: Any) -> DeliveryRecords:
+    """A delivery is the key *and* who sent it where: two players reusing a delivery id never get
+    each other's stored reply (which echoes the move). Its record is written only once the secret
+    matched. Built on first use (cold start, issue 8), on the ports' own DynamoDB client."""
+    return DeliveryRecords(
+        table_name=os.environ["TABLE_NAME"], key_attr="pk", sort_key_attr="sk", boto3_client=dynamodb
+    )
+
+
 idempotency = IdempotencyConfig(expires_after_seconds=7 * 86400)
 
 
@@ -147,7 +155,11 @@ def _once(match: Match, player_id: str, key: str | None, deliver: Callable[[], d
         return deliver()
 
     run = idempotent_function(
-        delivery, data_keyword_argument="once", persistence_store=persistence, config=idempotency, key_prefix="delivery"
+        delivery,
+        data_keyword_argument="once",
+        persistence_store=_persistence(client("dynamodb")),
+        config=idempotency,
+        key_prefix="delivery",
     )
     partition = _partition.set(f"DELIVERY#{match.match_id}#{player_id}")
     try:

@@ -1,12 +1,25 @@
-"""Build the ports from the Lambda environment, once per container."""
+"""Build the ports from the Lambda environment, once per container.
+
+Cold start (issue 8): the ports hold one boto3 session, made with the first client, and each
+adapter's client is made from it on its first use, so a container pays for the services its
+requests call and no more (a webhook submission needs SNS and Step Functions only when it closes
+a phase early). No client is made at import, not even the DynamoDB one every request uses: a cold
+start pays for it once either way (in Lambda's init or in the first request), and making it on
+first use keeps a handler's import within the goal of 1.3x `import boto3; boto3.client(...)` and
+free of AWS configuration. benchmarks/cold_start.py prints both: the import, and the import plus
+that client.
+`ports_from_environment.cache_clear()` drops the ports with their session and clients.
+"""
 
 from __future__ import annotations
 
 import os
 import secrets
+import threading
 import uuid
 from datetime import UTC, datetime
 from functools import cache
+from typing import Any
 
 import boto3
 
@@ -44,17 +57,75 @@ class RandomIds:
         return secrets.randbits(63)
 
 
+class Clients:
+    """One boto3 session, made with the first client, and one client per service made from it on
+    first use. Thread-safe (a session is not, and the local stack runs handlers on threads)."""
+
+    def __init__(self) -> None:
+        self._session: boto3.session.Session | None = None
+        self._made: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, service: str) -> Any:
+        made = self._made.get(service)
+        if made is None:
+            with self._lock:
+                made = self._made.get(service)
+                if made is None:
+                    if self._session is None:
+                        self._session = boto3.session.Session()
+                    made = self._made[service] = self._session.client(service)
+        return made
+
+    @property
+    def made(self) -> tuple[str, ...]:
+        """The services whose client exists, in the order they were made."""
+        return tuple(self._made)
+
+
+class LazyClient:
+    """Stands for `clients(service)` in an adapter (`self.client.put_item(...)`): the client is
+    made on the first attribute looked up, then every look-up goes to it."""
+
+    def __init__(self, clients: Clients, service: str) -> None:
+        self._lazy_clients = clients
+        self._lazy_service = service
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith(("_lazy_", "__")):  # a copy being made, a protocol probed: not the client's
+            raise AttributeError(name)
+        return getattr(self._lazy_clients(self._lazy_service), name)
+
+    def __repr__(self) -> str:
+        return f"LazyClient({self._lazy_service!r})"
+
+
+_clients = Clients()
+"""The clients of the ports last built; `ports_from_environment` makes new ones with new ports."""
+
+
 @cache
 def ports_from_environment() -> Ports:
+    global _clients
+    _clients = shared = Clients()
     return Ports(
-        store=DynamoMatchStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
+        store=DynamoMatchStore(LazyClient(shared, "dynamodb"), os.environ["TABLE_NAME"]),
         notifier=SnsNotifier(
-            boto3.client("sns"),
+            LazyClient(shared, "sns"),
             os.environ["PUBLIC_TOPIC_ARN"],
             os.environ["PRIVATE_TOPIC_ARN"],
             os.environ.get("HOST_TOPIC_ARN", ""),
         ),
-        workflow=StepFunctionsWorkflow(boto3.client("stepfunctions"), os.environ.get("STATE_MACHINE_ARN_PREFIX", "")),
+        workflow=StepFunctionsWorkflow(
+            LazyClient(shared, "stepfunctions"), os.environ.get("STATE_MACHINE_ARN_PREFIX", "")
+        ),
         clock=SystemClock() if _local_clock is None else _local_clock,
         ids=RandomIds(),
     )
+
+
+def client(service: str) -> Any:
+    """The ports' own client for `service` (made now if it is not yet): e.g. for Powertools'
+    idempotency records, which then share the store's DynamoDB client."""
+    ports_from_environment()
+    return _clients(service)
