@@ -5,16 +5,19 @@
 Each report module prints its figures next to its goal (issue 8):
 - resolution: the heaviest phase of each game and rule set, and primality (benchmarks/resolution.py).
 - cold start: each handler's import against boto3 and a DynamoDB client (benchmarks/cold_start.py).
+- costs: a whole match of each game on the local stack, in dollars, transitions, calls and item sizes
+  (benchmarks/costs.py).
 """
 
 from __future__ import annotations
 
-from benchmarks import cold_start, resolution
+from benchmarks import cold_start, costs, resolution
 
 
 def main() -> int:
     resolution.report()
     cold_start.report()
+    costs.report()
     return 0
 
 

@@ -50,12 +50,17 @@ class Meter:
     calls: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
+        for client in self.clients():
+            client.meta.events.register("before-call", self._count)
+
+    @staticmethod
+    def clients() -> list[Any]:
+        """The handlers' boto3 clients (the ports' adapters')."""
         from game_core.aws.wiring import ports_from_environment
 
         ports = ports_from_environment()
         clients = {id(c): c for c in (ports.store.client, ports.notifier.client, ports.workflow.client)}
-        for client in clients.values():
-            client.meta.events.register("before-call", self._count)
+        return list(clients.values())
 
     def _count(self, model: Any, **_kwargs: Any) -> None:
         self.calls[(model.service_model.service_name, model.name)] += 1
