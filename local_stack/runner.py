@@ -1,11 +1,12 @@
 """Drive one match on the local stack with a bot in every seat, as players would: each bot reads
 only its own SNS inbox and submits through the webhook handler. Used by bin/play and the tests.
 
-On a stack with a virtual clock the match's time moves only while everyone waits: once every
-execution is parked in a wait and every bot has read its inbox and acted, the clock runs on to the
-next moment the machine wakes by itself (a deadline, a recheck), so a bot is never late however
-slow the machine is. `pace` is how many real seconds each of those seconds takes (1: as on a wall
-clock, to watch deadlines pass; 0: at once).
+On a stack with a virtual clock the bots act only while the machine waits (every execution parked
+in a wait), and the match's time moves only once every bot has read its inbox and acted: the
+clock then runs on to the next moment the machine wakes by itself (a deadline, a recheck). So a
+bot is never late, and a match plays the same however slow the machine is. `pace` is how many
+real seconds each of those seconds takes (1: as on a wall clock, to watch deadlines pass; 0: at
+once).
 """
 
 from __future__ import annotations
@@ -88,8 +89,11 @@ def run_match(
     bots = {p: Seat(request["game"], p, created["secrets"][p], request.get("seed") or 0) for p in seats}
     run = MatchRun(match_id, "RUNNING", [], {p: [] for p in seats}, [], None)
 
-    def deliver() -> int:
-        """Hand out what was delivered and let the bots act; how many messages there were."""
+    pending: list[tuple[Seat, dict[str, Any]]] = []
+    """Moves the bots have chosen and not yet sent."""
+
+    def read() -> int:
+        """Hand out what was delivered; each bot chooses its moves. How many messages there were."""
         received = 0
         for announcement in inbox.receive(None):
             received += 1
@@ -100,16 +104,19 @@ def run_match(
             notices = inbox.receive(player)
             received += len(notices)
             run.private[player] += notices
-            for body in bot.submissions(notices[-1]) if notices else []:
-                status, reply = stack.submit(match_id, player, bot.secret, body)
-                run.replies.append((player, status, reply))
-                observe("submitted", {"player": player, "body": body, "status": status, "reply": reply})
+            pending.extend((bot, body) for body in (bot.submissions(notices[-1]) if notices else []))
         return received
 
-    def quiet_now() -> bool:
-        """Every execution parked in a wait and nothing left to read: only time can move things.
-        (Idle first: what a step publishes is in the inboxes before its execution parks.)"""
-        return stack.idle() and not deliver()
+    def send(one_by_one: bool) -> None:
+        """Send the moves chosen; `one_by_one`: stop once one of them has woken the machine (the
+        rest wait until it waits again)."""
+        while pending:
+            bot, body = pending.pop(0)
+            status, reply = stack.submit(match_id, bot.player, bot.secret, body)
+            run.replies.append((bot.player, status, reply))
+            observe("submitted", {"player": bot.player, "body": body, "status": status, "reply": reply})
+            if one_by_one and not stack.idle():
+                return
 
     clock = stack.clock
     deadline = time.monotonic() + timeout
@@ -118,24 +125,28 @@ def run_match(
         if time.monotonic() > deadline:
             raise TimeoutError(f"match {match_id} still running after {timeout} s")
         if clock is None:
-            deliver()
+            read()
+            send(one_by_one=False)
             time.sleep(0.1)
-        elif deliver():
-            pause = 0.005
-        elif not quiet_now():
+        elif not stack.idle():
+            # The machine is working: the bots wait until it waits (then all it published is in
+            # the inboxes, and its task token is stored, so a move that completes a phase wakes it).
             time.sleep(pause)
             pause = min(pause * 1.5, 0.1)
+        elif read() or pending:
+            send(one_by_one=True)
+            pause = 0.005
         elif (wake := clock.next_wake()) is not None:
+            # Parked, everything read, every bot has acted: only time can move things now.
             step = wake - clock.time()
             if pace > 0:
                 step = min(step, TICK_SECONDS)
                 time.sleep(step * pace)
-                if not quiet_now():
-                    continue
             clock.advance_to(clock.time() + step)
             pause = 0.005
         else:
             time.sleep(pause)  # parked with nothing to wake it: it is ending
         run.status = str(stack.execution(match_id, request["game"])["status"])
-    deliver()
+    read()
+    send(one_by_one=False)  # none: the match is over (a bot acts only on an open phase)
     return run
