@@ -10,6 +10,7 @@ machines' transitions, and DynamoDB item sizes as DynamoDB bills them.
 from __future__ import annotations
 
 import math
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,11 +44,14 @@ def item_size(item: dict[str, dict[str, Any]]) -> int:
 
 @dataclass
 class Meter:
-    """Counts the AWS calls made through the handlers' clients (the ports'), by service and
-    operation; `reset()` starts again."""
+    """Counts the AWS calls made through the handlers' clients (the ports'), by operation;
+    `reset()` starts again. With `this_thread`, only the calls of the thread that made the meter
+    (a test's own handler invocations run on it; the state machines run on threads of their own)."""
 
     stack: Any
+    this_thread: bool = False
     calls: Counter[tuple[str, str]] = field(default_factory=Counter)
+    _thread: int = field(default_factory=threading.get_ident)
 
     def __post_init__(self) -> None:
         for client in self.clients():
@@ -63,7 +67,8 @@ class Meter:
         return list(clients.values())
 
     def _count(self, model: Any, **_kwargs: Any) -> None:
-        self.calls[(model.service_model.service_name, model.name)] += 1
+        if not self.this_thread or threading.get_ident() == self._thread:
+            self.calls[(model.service_model.service_name, model.name)] += 1
 
     def reset(self) -> Counter[tuple[str, str]]:
         counted, self.calls = self.calls, Counter()

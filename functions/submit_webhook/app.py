@@ -5,74 +5,40 @@ Authorization: Bearer <the player's webhook secret>
 Idempotency-Key: <an id unique per delivery of this player; a redelivery returns the first reply>
 {"phase": "Round 1", "kind": "round", "submission": {...}}
 
-In this order: the secret is checked (nothing else is read, stored or logged before), then the
-body (at most `MAX_BODY_BYTES`, base64 decoded if API Gateway encoded it), then the delivery runs
-once per Idempotency-Key of that player. Every refusal is a 4xx in one shape:
-{"accepted": false, "error": <type>, "message": ..., "reasons": [...]}.
+One read (the match, the sender's garnets and submissions, an earlier reply to this
+Idempotency-Key), then in this order: the secret is checked (nothing is stored or logged before),
+an earlier delivery's reply returned as it was, the body read (at most `MAX_BODY_BYTES`, base64
+decoded if API Gateway encoded it), and the submission stored with its reply in one transaction:
+two AWS calls, one or two more when it closes the phase early. Every refusal is a 4xx in one
+shape: {"accepted": false, "error": <type>, "message": ..., "reasons": [...]}; a refusal is not
+stored, so a redelivery is judged again.
 """
 
 import base64
 import binascii
 import json
-import os
-from collections.abc import Callable
-from contextvars import ContextVar
-from functools import cache
 from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
-from aws_lambda_powertools.utilities.idempotency import (
-    DynamoDBPersistenceLayer,
-    IdempotencyConfig,
-    idempotent_function,
-)
-from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyAlreadyInProgressError
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from game_core.aws.wiring import client, ports_from_environment
-from game_core.errors import GameCoreError, InProgress, Malformed, NotFound, TooLarge, Unauthorized
-from game_core.match.model import Match
-from game_core.service.ports import Ports
-from game_core.service.submit import SubmissionRequest, authenticate_webhook, submit
+from game_core.aws.wiring import ports_from_environment
+from game_core.errors import GameCoreError, Malformed, NotFound, TooLarge, Unauthorized
+from game_core.service.submit import SubmissionRequest, submit_by_webhook
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
 MAX_BODY_BYTES = 64 * 1024
 """The largest body read (decoded). The largest move of any game is a few kilobytes."""
 MAX_ID = 64
 """Match and player ids are far shorter (m- and 12 hex digits; player ids at most 40)."""
+MAX_KEY = 128
+"""The longest Idempotency-Key kept (a UUID is 36 characters)."""
 
 logger = Logger(service="submit-webhook")
 app = APIGatewayHttpResolver()
-_partition: ContextVar[str] = ContextVar("delivery_partition", default="DELIVERY#")
-
-
-class DeliveryRecords(DynamoDBPersistenceLayer):
-    """Powertools' idempotency records, each in the partition of the match and player it is for
-    (`DELIVERY#<match>#<player>`), so deliveries are never one hot partition of the table."""
-
-    @property  # type: ignore[override]
-    def static_pk_value(self) -> str:
-        return _partition.get()
-
-    @static_pk_value.setter
-    def static_pk_value(self, _default: str) -> None:
-        pass  # the partition is the delivery's own, set in `_once`
-
-
-@cache
-def _persistence(dynamodb: Any) -> DeliveryRecords:
-    """A delivery is the key *and* who sent it where: two players reusing a delivery id never get
-    each other's stored reply (which echoes the move). Its record is written only once the secret
-    matched. Built on first use (cold start, issue 8), on the ports' own DynamoDB client."""
-    return DeliveryRecords(
-        table_name=os.environ["TABLE_NAME"], key_attr="pk", sort_key_attr="sk", boto3_client=dynamodb
-    )
-
-
-idempotency = IdempotencyConfig(expires_after_seconds=7 * 86400)
 
 
 class SubmissionBody(BaseModel):
@@ -113,15 +79,18 @@ def no_route(_: NotFoundError) -> Response:
     return refused(NotFound(f"nothing here answers {method}; submissions are POSTed to {ROUTE}"))
 
 
-def _authenticated(ports: Ports, match_id: str, player_id: str) -> Match:
+def _secret() -> str:
     scheme, _, secret = (app.current_event.headers.get("authorization") or "").partition(" ")
     if scheme.lower() != "bearer" or not secret:
         raise Unauthorized("send the player's webhook secret as 'Authorization: Bearer <secret>'")
-    if len(match_id) > MAX_ID or len(player_id) > MAX_ID:
-        raise NotFound("no such match or player")
-    match = ports.store.get(match_id)
-    authenticate_webhook(match, player_id, secret)
-    return match
+    return secret
+
+
+def _delivery() -> str | None:
+    key = app.current_event.headers.get("idempotency-key") or None
+    if key is not None and len(key) > MAX_KEY:
+        raise Malformed(f"the Idempotency-Key is {len(key)} characters; at most {MAX_KEY}")
+    return key
 
 
 def _body() -> SubmissionBody:
@@ -145,56 +114,24 @@ def _body() -> SubmissionBody:
         ) from None
 
 
-def _once(match: Match, player_id: str, key: str | None, deliver: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """Run the delivery once per key of this player in this match; a repeat gets the stored reply.
-    A refusal the caller may retry (`retry_after`) is not stored; it propagates."""
-    if key is None:  # no key, no idempotency: each delivery is applied
-        return deliver()
-
-    def delivery(*, once: dict[str, str]) -> dict[str, Any]:
-        return deliver()
-
-    run = idempotent_function(
-        delivery,
-        data_keyword_argument="once",
-        persistence_store=_persistence(client("dynamodb")),
-        config=idempotency,
-        key_prefix="delivery",
-    )
-    partition = _partition.set(f"DELIVERY#{match.match_id}#{player_id}")
-    try:
-        reply: dict[str, Any] = run(once={"match_id": match.match_id, "player_id": player_id, "key": key})
-    except IdempotencyAlreadyInProgressError:
-        raise InProgress("this delivery is being handled now; send it again for its reply") from None
-    finally:
-        _partition.reset(partition)
-    return reply
-
-
 @app.post("/matches/<match_id>/players/<player_id>/submissions")
 def post_submission(match_id: str, player_id: str) -> Response:
-    ports = ports_from_environment()
-    match = _authenticated(ports, match_id, player_id)
-    body = _body()
-    request = SubmissionRequest(
-        match_id, player_id, body.phase, body.kind, body.submission, channel="webhook", phase_number=body.number
-    )
+    secret = _secret()
+    if len(match_id) > MAX_ID or len(player_id) > MAX_ID:
+        raise NotFound("no such match or player")
 
-    def deliver() -> dict[str, Any]:
-        try:
-            reply = submit(ports, request, match)
-        except GameCoreError as error:
-            if error.retry_after:
-                raise
-            return {"status": error.status, "body": _refusal(error)}
-        return {"status": 202 if reply.get("wake_pending") else 200, "body": reply}
+    def request() -> SubmissionRequest:  # read only once the secret has matched
+        body = _body()
+        return SubmissionRequest(
+            match_id, player_id, body.phase, body.kind, body.submission, channel="webhook", phase_number=body.number
+        )
 
-    outcome = _once(match, player_id, app.current_event.headers.get("idempotency-key") or None, deliver)
-    logger.info("submission", extra=_who() | {"status": outcome["status"], "error": outcome["body"].get("error")})
-    return _reply(outcome["status"], outcome["body"])
+    reply = submit_by_webhook(ports_from_environment(), match_id, player_id, secret, _delivery(), request)
+    status = 202 if reply.get("wake_pending") else 200
+    logger.info("submission", extra=_who() | {"status": status})
+    return _reply(status, reply)
 
 
 @logger.inject_lambda_context(log_event=False)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    idempotency.register_lambda_context(context)
     return app.resolve(event, context)

@@ -44,9 +44,13 @@ def refusal_shape(body: dict) -> None:
 
 
 def other_items(stack) -> list[dict]:
-    """Every item of the table that is not a match's or a player's (idempotency records)."""
+    """The deliveries' records (their replies), and anything else that is not a match's own."""
     items = stack.client("dynamodb").scan(TableName="matches")["Items"]
-    return [item for item in items if not item["pk"]["S"].startswith(("MATCH#", "PLAYER#"))]
+    return [
+        item
+        for item in items
+        if item["sk"]["S"].startswith("DELIVERY#") or not item["pk"]["S"].startswith(("MATCH#", "PLAYER#"))
+    ]
 
 
 # -- authenticate first ------------------------------------------------------------------------------
@@ -73,14 +77,14 @@ def test_a_wrong_secret_is_401_whatever_the_body_and_stores_nothing(crates_match
     assert match.stored_submissions(1) == {}
 
 
-def test_a_delivery_record_lives_in_the_players_own_partition(crates_match, stack) -> None:
+def test_a_delivery_record_is_the_players_own_in_the_matchs_partition(crates_match, stack) -> None:
     match = crates_match(2)
 
     assert deliver(stack, event_for(match, "p1", delivery_id="k-1"))[0] == 200
     assert deliver(stack, event_for(match, "p2", delivery_id="k-1"))[0] == 200
 
-    partitions = sorted(item["pk"]["S"] for item in other_items(stack))
-    assert partitions == [f"DELIVERY#{match.match_id}#p1", f"DELIVERY#{match.match_id}#p2"]
+    keys = sorted((item["pk"]["S"], item["sk"]["S"]) for item in other_items(stack))
+    assert keys == [(f"MATCH#{match.match_id}", "DELIVERY#p1#k-1"), (f"MATCH#{match.match_id}", "DELIVERY#p2#k-1")]
 
 
 class Capture(logging.Handler):
@@ -187,9 +191,9 @@ def test_a_base64_body_is_decoded(crates_match, stack, encoded, status, error, w
 # -- concurrency and the state machine ---------------------------------------------------------------
 
 
-def test_a_redelivery_while_the_first_is_in_progress_is_409_with_retry_after(crates_match, stack, monkeypatch) -> None:
+def test_a_redelivery_racing_the_first_is_applied_once_and_both_get_one_reply(crates_match, stack, monkeypatch) -> None:
     # Given p1's delivery, during which (just before its submission is stored) the same delivery
-    # arrives again, as a client retrying a slow request would send it
+    # arrives again and completes, as a client retrying a slow request would send it
     match = crates_match(2)
     event = event_for(match, delivery_id="slow")
     store = match.ports.store  # the handler's own (one set of ports per container)
@@ -206,33 +210,59 @@ def test_a_redelivery_while_the_first_is_in_progress_is_409_with_retry_after(cra
     # When the first delivery completes
     first = deliver(stack, event)
 
-    # Then the one that arrived meanwhile was told to retry, and retrying gets the first reply
-    ((code, reply, headers),) = meanwhile
+    # Then the one stored first is the one reply: both are told it, and it was stored once
+    ((code, reply, _headers),) = meanwhile
+    assert code == 200 and reply["accepted"] is True
+    assert first[:2] == (code, reply)
+    assert deliver(stack, event)[:2] == (code, reply)
+    assert len(match.events("submission_accepted")) == 1
+
+
+def test_a_delivery_whose_transaction_collides_is_409_with_retry_after(crates_match, stack, monkeypatch) -> None:
+    # Given DynamoDB cancels p1's transaction for a concurrent one on the same items
+    from botocore.exceptions import ClientError
+
+    match = crates_match(2)
+    client = match.ports.store.client
+    real = client.transact_write_items
+
+    def collide(**kwargs):
+        monkeypatch.setattr(client, "transact_write_items", real)
+        reasons = [{"Code": "None"}, {"Code": "TransactionConflict"}] + [{"Code": "None"}] * 3
+        error = {"Code": "TransactionCanceledException", "Message": "Transaction cancelled"}
+        raise ClientError({"Error": error, "CancellationReasons": reasons}, "TransactWriteItems")
+
+    monkeypatch.setattr(client, "transact_write_items", collide)
+
+    # When it is delivered, then delivered again
+    code, reply, headers = deliver(stack, event_for(match, delivery_id="k-9"))
+    again = deliver(stack, event_for(match, delivery_id="k-9"))
+
+    # Then it is told to send it again, and the second time it is stored
     assert (code, reply["error"]) == (409, "InProgress"), reply
     refusal_shape(reply)
     assert int(headers["Retry-After"]) > 0
-    assert first[0] == 200
-    assert deliver(stack, event)[:2] == first[:2]
+    assert again[0] == 200
     assert len(match.events("submission_accepted")) == 1
 
 
 def test_a_stored_submission_that_cannot_wake_the_machine_is_202_and_the_phase_still_closes(
     crates_match, stack, monkeypatch
 ) -> None:
-    # Given an early-close match in which p1 has submitted, and DynamoDB throttling the read of
-    # the machine's task token that waking it after p2's submission (the last one) needs
+    # Given an early-close match in which p1 has submitted, and Step Functions throttling the
+    # wake that p2's submission (the last one) sends the waiting machine
     match = crates_match(2, early_close=True, recheck_seconds=1)
     assert match.multipliers("p1", ORDER["multipliers"])[0] == 200
-    store = match.ports.store  # the handler's own (one set of ports per container)
-    real_task_token = store.task_token
+    workflow = match.ports.workflow  # the handler's own (one set of ports per container)
+    real_wake = workflow.wake
     throttled = []
 
-    def task_token(match_id: str):
-        monkeypatch.setattr(store, "task_token", real_task_token)
-        throttled.append(match_id)
-        raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "Rate exceeded"}}, "GetItem")
+    def wake(token: str):
+        monkeypatch.setattr(workflow, "wake", real_wake)
+        throttled.append(match.match_id)
+        raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "Rate exceeded"}}, "SendTaskSuccess")
 
-    monkeypatch.setattr(store, "task_token", task_token)
+    monkeypatch.setattr(workflow, "wake", wake)
 
     # When p2 submits
     code, reply, _ = deliver(stack, event_for(match, "p2"))

@@ -66,11 +66,6 @@ COUNTING = textwrap.dedent(
         wiring.ports_from_environment().notifier.client.meta
     seen["every port twice"] = counts()
     seen["made"] = list(wiring._clients.made)
-    if hasattr(app, "_persistence"):  # the webhook's idempotency records
-        records = app._persistence(wiring.client("dynamodb"))
-        store_client = ports.store.client._lazy_clients("dynamodb")
-        seen["records share the store's client"] = records.client is store_client
-        seen["records"] = counts()
     wiring.ports_from_environment.cache_clear()
     wiring.ports_from_environment().store.client.meta
     seen["after cache_clear"] = counts()
@@ -106,8 +101,5 @@ def test_a_handler_makes_each_client_once_from_one_session_on_first_use(handler:
         "clients": [[0, "dynamodb"], [0, "sns"], [0, "stepfunctions"]],
     }, "each client once, all from the one session"
     assert seen["made"] == ["dynamodb", "sns", "stepfunctions"]
-    if handler == "submit_webhook":
-        assert seen["records share the store's client"] is True
-        assert seen["records"] == seen["every port twice"], "the idempotency records make no client of their own"
     after = seen["after cache_clear"]
     assert after["sessions"] == 2 and after["clients"][-1] == [1, "dynamodb"], "new ports, a new session"

@@ -8,10 +8,11 @@ condition, and raises the same errors:
   nothing is written when one fails;
 - `create` refuses an existing match id and a contact that changed since it was read (Conflict);
   a player's balance is set only if the player has none yet (`if_not_exists`);
-- `put_submission` is conditional on the stored phase still taking it (same number, accepting,
-  running, paused or before the deadline, compared as the same ISO strings) -> Late; on the hold
-  it replaces being the one read -> Conflict; on the player's `available` garnets covering a
-  larger hold -> Illegal (checked in that order, as the adapter reads the cancellation reasons);
+- `put_submission` is conditional on a delivery's key being new -> AlreadyDelivered; on the
+  stored phase still taking it (same number, accepting, running, paused or before the deadline,
+  compared as the same ISO strings) -> Late; on the player's submissions being the revision read
+  -> Conflict; on the player's `available` garnets covering a larger hold -> Illegal (checked in
+  that order, as the adapter reads the cancellation reasons);
 - `save` and `commit_resolution` are conditional on the stored version being `before.version`
   (Conflict); a resolution writes each player's balance once with the net change, the phase's
   record and each ledger line only if absent;
@@ -37,6 +38,7 @@ from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
 from game_core.service.ports import (
+    AlreadyDelivered,
     Clock,
     Contact,
     Event,
@@ -45,7 +47,8 @@ from game_core.service.ports import (
     Notice,
     Notifier,
     Ports,
-    Purse,
+    Sheet,
+    SubmissionView,
     Workflow,
 )
 
@@ -112,7 +115,8 @@ class MemoryStore:
         self._meta: dict[str, _Meta] = {}
         self._announced_only: dict[str, int] = {}
         """`mark_announced` of a match id never stored (DynamoDB's update would create the item)."""
-        self._subs: dict[tuple[str, int, str], dict[str, Any]] = {}
+        self._sheets: dict[tuple[str, str], Sheet] = {}
+        self._deliveries: dict[tuple[str, str, str], str] = {}
         self._records: dict[tuple[str, int], str] = {}
         self._events: dict[str, list[tuple[str, str, str]]] = {}
         self._garnets: dict[str, _Garnets] = {}
@@ -195,12 +199,31 @@ class MemoryStore:
         match.announced = meta.announced
         return match
 
-    def purse(self, match_id: str, phase_number: int, player: str, kind: str) -> Purse:
+    def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
+        match = self.get(match_id)
         item = self._garnets.get(player)
-        held = self._subs.get((match_id, phase_number, player), {}).get(f"cost_{kind}")
-        return Purse(available=item.available if item else 0, held=held)
+        delivered = self._deliveries.get((match_id, player, delivery)) if delivery is not None else None
+        return SubmissionView(
+            match=match,
+            available=item.available if item else 0,
+            sheet=self._sheets.get((match_id, player)),
+            delivered=json.loads(delivered) if delivered else None,
+            task_token=self.task_token(match_id),
+        )
 
-    def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event, held: int | None) -> None:
+    def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
+        stored = self._deliveries.get((match_id, player, delivery))
+        return json.loads(stored) if stored else None
+
+    def put_submission(
+        self,
+        match: Match,
+        player: str,
+        accepted: Accepted,
+        event: Event,
+        seen: Sheet | None,
+        delivery: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
         assert match.phase is not None
         number = match.phase.number
         meta = self._meta.get(match.match_id)
@@ -211,45 +234,48 @@ class MemoryStore:
             and meta.status == "running"
             and (meta.paused or meta.deadline > iso(event.at))
         )
-        key = (match.match_id, number, player)
-        cost = f"cost_{accepted.kind}"
-        current = self._subs.get(key, {}).get(cost)
-        same_hold = current is None if held is None else current == held
-        change = accepted.garnet_cost - (held or 0)
+        stored = self._sheets.get((match.match_id, player))
+        same_sheet = stored is None if seen is None else stored is not None and stored.revision == seen.revision
+        current = seen if seen is not None and seen.phase_number == number else None
+        change = accepted.garnet_cost - (current.costs.get(accepted.kind, 0) if current else 0)
+        if delivery is not None and (match.match_id, player, delivery[0]) in self._deliveries:
+            raise AlreadyDelivered()
         if not still_open:
             raise Late(f"{match.phase.name!r} closed before the submission arrived")
-        if not same_hold:
+        if not same_sheet:
             raise Conflict("another submission of yours for this phase arrived meanwhile; send it again")
         if not self._hold_ok(player, change):
             raise Illegal(
                 f"the {accepted.kind} submission is not allowed",
                 [f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"],
             )
-        item = self._subs.setdefault(key, {})
-        item[f"kind_{accepted.kind}"] = json.dumps(accepted.submission, sort_keys=True)
-        item[cost] = accepted.garnet_cost
-        item["player"] = player
-        item["updated_at"] = iso(event.at)
+        self._sheets[(match.match_id, player)] = Sheet(
+            player=player,
+            phase_number=number,
+            kinds=(current.kinds if current else {}) | {accepted.kind: accepted.submission},
+            costs=(current.costs if current else {}) | {accepted.kind: accepted.garnet_cost},
+            revision=(seen.revision if seen else 0) + 1,
+            updated_at=iso(event.at),
+        )
+        if delivery is not None:
+            self._deliveries[(match.match_id, player, delivery[0])] = json.dumps(delivery[1], sort_keys=True)
         self._append_event(match.match_id, event)
         if change:
             self._hold(player, change)
 
-    def _phase_items(self, match_id: str, phase_number: int) -> list[dict[str, Any]]:
-        return [item for (m, n, _p), item in sorted(self._subs.items()) if m == match_id and n == phase_number]
-
-    def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]:
+    def sheets(self, match_id: str, phase_number: int) -> dict[str, Sheet]:
         return {
-            item["player"]: {k.removeprefix("kind_"): json.loads(v) for k, v in item.items() if k.startswith("kind_")}
-            for item in self._phase_items(match_id, phase_number)
+            player: sheet
+            for (m, player), sheet in sorted(self._sheets.items())
+            if m == match_id and sheet.phase_number == phase_number
         }
 
+    def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]:
+        return {player: sheet.kinds for player, sheet in self.sheets(match_id, phase_number).items()}
+
     def holds(self, match_id: str, phase_number: int) -> dict[str, int]:
-        holds = {}
-        for item in self._phase_items(match_id, phase_number):
-            held = sum(int(v) for k, v in item.items() if k.startswith("cost_"))
-            if held:
-                holds[item["player"]] = held
-        return holds
+        holds = {player: sum(sheet.costs.values()) for player, sheet in self.sheets(match_id, phase_number).items()}
+        return {player: held for player, held in holds.items() if held}
 
     def stop_accepting(self, match_id: str, phase_number: int) -> None:
         meta = self._meta.get(match_id)
@@ -395,6 +421,8 @@ class FakeWorkflow:
     """The names of the executions started, in order (a repeated start is not listed again)."""
     woken: list[str] = field(default_factory=list)
     wake_error: Exception | None = None
+    stale: set[str] = field(default_factory=set)
+    """Tokens whose wait has ended: waking them does nothing (False)."""
 
     @staticmethod
     def arn(match: Match) -> str:
@@ -410,10 +438,13 @@ class FakeWorkflow:
     def is_running(self, match: Match) -> bool:
         return self.executions.get(match.execution_name) == "RUNNING"
 
-    def wake(self, token: str) -> None:
+    def wake(self, token: str) -> bool:
         if self.wake_error is not None:
             raise self.wake_error
+        if token in self.stale:
+            return False
         self.woken.append(token)
+        return True
 
     def end(self, name: str, status: str = "FAILED") -> None:
         """The execution stops (a test plays the state machine giving up)."""

@@ -5,8 +5,9 @@
                                                  machine's task token, the last phase announced
                     sk STATE                     the game state and the result (zlib-compressed JSON),
                                                  written only by the match's creation and resolutions
-                    sk SUB#<number>#<player>     one item per participant and phase: per kind, the
-                                                 submission and the garnets it holds
+                    sk SUB#<player>              the participant's submissions to the phase it names:
+                                                 per kind, the submission and the garnets it holds
+                    sk DELIVERY#<player>#<key>   a webhook delivery's reply (expires after a week)
                     sk PHASE#<number>            the phase's record (replay input)
                     sk EVENT#<time>#<nonce>      the append-only event log
     pk PLAYER#<id>  sk GARNETS                   the player's balance, carried across matches, and what
@@ -34,12 +35,14 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
-from game_core.errors import Conflict, Illegal, Late, NotFound
+from game_core.errors import Conflict, Illegal, InProgress, Late, NotFound
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
-from game_core.service.ports import Contact, Event, Purse
+from game_core.service.ports import AlreadyDelivered, Contact, Event, Sheet, SubmissionView
 
+KEPT = 7 * 86_400
+"""How long a webhook delivery's reply is kept for its redeliveries (the table's TTL removes it)."""
 HEAVY = {"state", "result"}
 """What the match header leaves to the STATE item: conditions and updates bill the whole item."""
 _serialize = TypeSerializer().serialize
@@ -77,16 +80,29 @@ def _garnet_key(player: str) -> dict[str, Any]:
     return _item({"pk": f"PLAYER#{player}", "sk": "GARNETS"})
 
 
-def _kind_attribute(kind: str) -> str:
-    return f"kind_{kind}"
+def _submission_key(match_id: str, player: str) -> dict[str, Any]:
+    return _item({"pk": f"MATCH#{match_id}", "sk": f"SUB#{player}"})
 
 
-def _cost_attribute(kind: str) -> str:
-    return f"cost_{kind}"
+def _delivery_key(match_id: str, player: str, key: str) -> dict[str, Any]:
+    return _item({"pk": f"MATCH#{match_id}", "sk": f"DELIVERY#{player}#{key}"})
 
 
-def _submission_key(match_id: str, number: int, player: str) -> dict[str, Any]:
-    return _item({"pk": f"MATCH#{match_id}", "sk": f"SUB#{number:05d}#{player}"})
+def _sheet(item: dict[str, Any]) -> Sheet:
+    return Sheet(
+        player=str(item["player"]),
+        phase_number=int(item["phase_number"]),
+        kinds=json.loads(item["kinds"]),
+        costs={kind: int(cost) for kind, cost in json.loads(item["costs"]).items()},
+        revision=int(item["revision"]),
+        updated_at=str(item["updated_at"]),
+    )
+
+
+def _collided(error: ClientError) -> bool:
+    """A transaction cancelled for another one on the same items at the same moment."""
+    reasons = error.response.get("CancellationReasons") or []
+    return any(reason.get("Code") == "TransactionConflict" for reason in reasons)
 
 
 def _cancelled_items(error: ClientError) -> list[int]:
@@ -212,16 +228,6 @@ class DynamoMatchStore:
                 result[player] = int(_plain(item["Item"])["balance"])
         return result
 
-    def purse(self, match_id: str, phase_number: int, player: str, kind: str) -> Purse:
-        items = self._batch_get([_garnet_key(player), _submission_key(match_id, phase_number, player)])
-        garnets = next((item for item in items if item["sk"] == "GARNETS"), {})
-        submission = next((item for item in items if item["sk"].startswith("SUB#")), {})
-        held = submission.get(_cost_attribute(kind))
-        return Purse(
-            available=int(garnets.get("available", garnets.get("balance", 0))),
-            held=None if held is None else int(held),
-        )
-
     def _batch_get(self, keys: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The items of those keys that exist, read consistently in one call (more only for what
         DynamoDB could not read at once, which is rare)."""
@@ -237,6 +243,9 @@ class DynamoMatchStore:
 
     def get(self, match_id: str) -> Match:
         items = {item["sk"]: item for item in self._batch_get([_match_key(match_id), _state_key(match_id)])}
+        return self._match(match_id, items)
+
+    def _match(self, match_id: str, items: dict[str, dict[str, Any]]) -> Match:
         if "META" not in items or "STATE" not in items:
             raise NotFound(f"no match {match_id!r}")
         header = items["META"]
@@ -245,11 +254,41 @@ class DynamoMatchStore:
         match.announced = int(header.get("announced", 0))
         return match
 
-    def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event, held: int | None) -> None:
+    def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
+        keys = [_match_key(match_id), _state_key(match_id), _garnet_key(player), _submission_key(match_id, player)]
+        if delivery is not None:
+            keys.append(_delivery_key(match_id, player, delivery))
+        items = {item["sk"]: item for item in self._batch_get(keys)}
+        garnets = items.get("GARNETS", {})
+        sheet = items.get(f"SUB#{player}")
+        delivered = next((item for sk, item in items.items() if sk.startswith("DELIVERY#")), None)
+        return SubmissionView(
+            match=self._match(match_id, items),
+            available=int(garnets.get("available", garnets.get("balance", 0))),
+            sheet=_sheet(sheet) if sheet else None,
+            delivered=json.loads(delivered["reply"]) if delivered else None,
+            task_token=str(items["META"].get("task_token") or "") or None,
+        )
+
+    def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
+        key = _delivery_key(match_id, player, delivery)
+        item = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True).get("Item")
+        reply: dict[str, Any] | None = json.loads(_plain(item)["reply"]) if item else None
+        return reply
+
+    def put_submission(
+        self,
+        match: Match,
+        player: str,
+        accepted: Accepted,
+        event: Event,
+        seen: Sheet | None,
+        delivery: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
         assert match.phase is not None
         number = match.phase.number
-        attribute = _kind_attribute(accepted.kind)
-        cost = _cost_attribute(accepted.kind)
+        current = seen if seen is not None and seen.phase_number == number else None
+        held = current.costs.get(accepted.kind, 0) if current else 0
         still_open = {
             "ConditionCheck": {
                 "TableName": self.table,
@@ -267,35 +306,51 @@ class DynamoMatchStore:
                 ),
             }
         }
-        write = {
-            "Update": {
+        sheet = {
+            "player": player,
+            "phase_number": number,
+            "kinds": json.dumps((current.kinds if current else {}) | {accepted.kind: accepted.submission}),
+            "costs": json.dumps((current.costs if current else {}) | {accepted.kind: accepted.garnet_cost}),
+            "revision": (seen.revision if seen else 0) + 1,
+            "updated_at": iso(event.at),
+        }
+        write: dict[str, Any] = {
+            "Put": {
                 "TableName": self.table,
-                "Key": _submission_key(match.match_id, number, player),
-                "UpdateExpression": "SET #kind = :body, #cost = :cost, player = :player, updated_at = :at",
-                # The hold replaced is the one read: a concurrent replacement makes this a conflict.
-                "ConditionExpression": "attribute_not_exists(#cost)" if held is None else "#cost = :held",
-                "ExpressionAttributeNames": {"#kind": attribute, "#cost": cost},
-                "ExpressionAttributeValues": _item(
-                    {
-                        ":body": json.dumps(accepted.submission, sort_keys=True),
-                        ":cost": accepted.garnet_cost,
-                        ":player": player,
-                        ":at": iso(event.at),
-                    }
-                    | ({} if held is None else {":held": held})
-                ),
+                "Item": _submission_key(match.match_id, player) | _item(sheet),
+                # The submissions replaced are the ones read: a concurrent write makes this a conflict.
+                "ConditionExpression": "attribute_not_exists(pk)",
             }
         }
+        if seen is not None:
+            write["Put"]["ConditionExpression"] = "revision = :revision"
+            write["Put"]["ExpressionAttributeValues"] = _item({":revision": seen.revision})
         items = [still_open, write, self._event_put(match.match_id, event)]
-        change = accepted.garnet_cost - (held or 0)
+        change = accepted.garnet_cost - held
         if change:
             items.append(self._hold(player, change))
+        if delivery is not None:
+            key, reply = delivery
+            record = {"reply": json.dumps(reply, sort_keys=True), "expiration": int(event.at.timestamp()) + KEPT}
+            items.append(
+                {
+                    "Put": {
+                        "TableName": self.table,
+                        "Item": _delivery_key(match.match_id, player, key) | _item(record),
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                    }
+                }
+            )
         try:
             self.client.transact_write_items(TransactItems=items)
         except ClientError as error:
             failed = _cancelled_items(error)
             if not failed:
+                if _collided(error):
+                    raise InProgress("another write to your submissions is under way; send it again") from None
                 raise
+            if delivery is not None and len(items) - 1 in failed:
+                raise AlreadyDelivered() from None
             if 0 in failed:
                 raise Late(f"{match.phase.name!r} closed before the submission arrived") from None
             if 1 in failed:
@@ -317,22 +372,16 @@ class DynamoMatchStore:
             update["ConditionExpression"] = "available >= :change"
         return {"Update": update}
 
+    def sheets(self, match_id: str, phase_number: int) -> dict[str, Sheet]:
+        sheets = [_sheet(item) for item in self._query(f"MATCH#{match_id}", "SUB#")]
+        return {sheet.player: sheet for sheet in sheets if sheet.phase_number == phase_number}
+
     def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]:
-        result: dict[str, dict[str, Any]] = {}
-        for item in self._query(f"MATCH#{match_id}", f"SUB#{phase_number:05d}#"):
-            kinds = {
-                key.removeprefix("kind_"): json.loads(value) for key, value in item.items() if key.startswith("kind_")
-            }
-            result[item["player"]] = kinds
-        return result
+        return {player: sheet.kinds for player, sheet in self.sheets(match_id, phase_number).items()}
 
     def holds(self, match_id: str, phase_number: int) -> dict[str, int]:
-        holds: dict[str, int] = {}
-        for item in self._query(f"MATCH#{match_id}", f"SUB#{phase_number:05d}#"):
-            held = sum(int(value) for key, value in item.items() if key.startswith("cost_"))
-            if held:
-                holds[item["player"]] = held
-        return holds
+        holds = {player: sum(sheet.costs.values()) for player, sheet in self.sheets(match_id, phase_number).items()}
+        return {player: held for player, held in holds.items() if held}
 
     def stop_accepting(self, match_id: str, phase_number: int) -> None:
         try:

@@ -118,6 +118,8 @@ def closes_early(match: Match, submitted: dict[str, dict[str, Any]]) -> bool:
     phase = match.phase
     if phase is None or not (match.early_close or phase.closes_on_submit):
         return False
+    if not (phase.actors and phase.expects):  # nothing awaited (a reading phase): it runs its time
+        return False
     return all(set(phase.expects) <= set(submitted.get(actor, {})) for actor in phase.actors)
 
 

@@ -111,11 +111,14 @@ def resume(ports: Ports, match_id: str) -> dict[str, Any]:
     return _change_clock(ports, match_id, "resumed", PhaseClock.resume, {}, "the match resumes")
 
 
-def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: int | None = None) -> dict[str, Any]:
+def request_resolution(
+    ports: Ports, match_id: str, reason: str, phase_number: int | None = None, at: datetime | None = None
+) -> dict[str, Any]:
     """Resolve the open phase now (host) or at once because everyone has submitted (early close).
 
     `phase_number` (early close) asks only for that phase: if it has resolved meanwhile, the phase
-    open now is not touched. The host asks for the phase open when the request is read: if it
+    open now is not touched, and `at` is when it closed (its last submission). The host asks for
+    the phase open when the request is read: if it
     resolves before the request is stored, the request is refused as too late. Any other
     concurrent change (another submitter's request, a host act) is read again."""
     host_act = phase_number is None
@@ -133,7 +136,7 @@ def request_resolution(ports: Ports, match_id: str, reason: str, phase_number: i
             return _acted(ports, match)
         now = ports.clock.now()
         event = Event("resolve_requested", now, {"reason": reason})
-        saved = _with_clock(match, phase.request_resolution(now))
+        saved = _with_clock(match, phase.request_resolution(min(at or now, now)))
         try:
             ports.store.save(match, saved, event)
         except Conflict:

@@ -10,6 +10,7 @@ number it was given and does nothing if the match has moved on. A step that keep
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from game_core.errors import Conflict
@@ -56,11 +57,12 @@ def current(ports: Ports, match_id: str) -> dict[str, Any]:
     phase = match.phase
     closes_early = phase is not None and (match.early_close or phase.closes_on_submit)
     if closes_early and phase and match.status == "running" and not phase.is_due(ports.clock.now()):
-        if engine.closes_early(match, ports.store.submissions(match_id, phase.number)):
-            # The submission that completed the phase could not wake the machine (it was told 202):
-            # ask for the resolution now, as it would have.
+        sheets = ports.store.sheets(match_id, phase.number)
+        if engine.closes_early(match, {player: sheet.kinds for player, sheet in sheets.items()}):
+            # Everyone who can act has submitted: the phase closed at the last submission.
+            last = max(datetime.fromisoformat(sheets[actor].updated_at) for actor in phase.actors)
             reason = "every participant who can act has submitted"
-            request_resolution(ports, match_id, reason=reason, phase_number=phase.number)
+            request_resolution(ports, match_id, reason=reason, phase_number=phase.number, at=last)
             match = ports.store.get(match_id)
     return progress(ports, match)
 

@@ -39,18 +39,46 @@ class Contact:
 
 
 @dataclass(frozen=True)
-class Purse:
-    """A player's garnets as a new submission sees them."""
+class Sheet:
+    """A participant's submissions to one phase, as stored: the last valid one of each kind and
+    the garnets each holds. Replaced whole, conditional on the revision read."""
 
+    player: str
+    phase_number: int
+    kinds: dict[str, Any]
+    costs: dict[str, int]
+    revision: int
+    updated_at: str
+    """When the last of them arrived (ISO UTC): an early-closed phase closed then."""
+
+
+@dataclass(frozen=True)
+class SubmissionView:
+    """Everything a submission is checked against, read at once: the match, the sender's free
+    garnets, their submissions so far (to any phase), and the reply to an earlier delivery."""
+
+    match: Match
     available: int
     """The balance less every garnet held by submissions waiting for their phases."""
-    held: int | None
-    """What the player's current submission of the same kind in the phase holds (None: none yet)."""
+    sheet: Sheet | None
+    delivered: dict[str, Any] | None = None
+    task_token: str | None = None
+    """The waiting state machine's token, to wake it when this submission closes the phase."""
 
-    @property
-    def spendable(self) -> int:
-        """What the new submission may spend: it replaces the one holding `held`."""
-        return self.available + (self.held or 0)
+    def held(self, kind: str) -> int:
+        """What the sender's submission of that kind to the open phase holds now."""
+        phase = self.match.phase
+        if self.sheet is None or phase is None or self.sheet.phase_number != phase.number:
+            return 0
+        return self.sheet.costs.get(kind, 0)
+
+    def spendable(self, kind: str) -> int:
+        """What a new submission of that kind may spend: it replaces the one holding `held`."""
+        return self.available + self.held(kind)
+
+
+class AlreadyDelivered(Exception):
+    """A delivery with this key was stored first (a redelivery racing the first)."""
 
 
 class MatchStore(Protocol):
@@ -63,12 +91,29 @@ class MatchStore(Protocol):
 
     def get(self, match_id: str) -> Match: ...
 
-    def purse(self, match_id: str, phase_number: int, player: str, kind: str) -> Purse: ...
+    def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
+        """What a submission needs, in one read (NotFound for an unknown match)."""
 
-    def put_submission(self, match: Match, player: str, accepted: Accepted, event: Event, held: int | None) -> None:
-        """Overwrite the player's submission of that kind, only while the phase still takes it, and
-        hold the garnets it spends in place of the `held` ones of the submission it replaces
-        (Illegal when the balance has not that many free, Conflict when `held` is stale)."""
+    def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
+        """The stored reply to the player's delivery with that key, if any."""
+
+    def put_submission(
+        self,
+        match: Match,
+        player: str,
+        accepted: Accepted,
+        event: Event,
+        seen: Sheet | None,
+        delivery: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
+        """Store the player's submission of that kind with their others to the open phase, only
+        while the phase still takes it and their submissions are still `seen`; hold the garnets it
+        spends in place of those the one it replaces held (Illegal when the balance has not that
+        many free, Conflict when `seen` is stale). With a delivery (key, reply), store the reply
+        once (AlreadyDelivered when that key was stored first)."""
+
+    def sheets(self, match_id: str, phase_number: int) -> dict[str, Sheet]:
+        """Every participant's submissions to the phase."""
 
     def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]: ...
 
@@ -130,8 +175,9 @@ class Workflow(Protocol):
     def is_running(self, match: Match) -> bool:
         """Whether the match's current execution is still running."""
 
-    def wake(self, token: str) -> None:
-        """Complete a waiting task so the state machine re-reads the clock (stale tokens are ignored)."""
+    def wake(self, token: str) -> bool:
+        """Complete a waiting task so the state machine re-reads the clock; False for a stale token
+        (that wait has ended already)."""
 
 
 class Clock(Protocol):

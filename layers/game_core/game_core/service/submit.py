@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import hmac
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from game_core.errors import NotFound, Unauthorized
+from game_core.errors import InProgress, NotFound, Unauthorized
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.model import Match, secret_hash
 from game_core.service.host import request_resolution
-from game_core.service.ports import Event, Ports
+from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
 
 logger = logging.getLogger(__name__)
 
 WAKE_PENDING = "stored; the phase will close on the machine's next check"
-"""The reply's message (with `wake_pending`) when a submission is stored but asking for the early
-close failed: the state machine re-reads the clock at least every `recheck_seconds`."""
+"""The reply's message (with `wake_pending`) when a submission that completed an early-closing
+phase is stored but could not wake the machine: it looks again at least every `recheck_seconds`."""
 
 
 @dataclass(frozen=True)
@@ -41,16 +43,23 @@ def authenticate_webhook(match: Match, player: str, secret: str) -> None:
         raise Unauthorized("the webhook secret does not match this player")
 
 
-def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None) -> dict[str, Any]:
+def submit(
+    ports: Ports, request: SubmissionRequest, view: SubmissionView | None = None, delivery: str | None = None
+) -> dict[str, Any]:
     """Accept the player's submission for the open phase, or raise why not (nothing is lost:
-    a refused submission leaves the previous valid one in place)."""
-    match = match or ports.store.get(request.match_id)
+    a refused submission leaves the previous valid one in place).
+
+    `view` is what the sender's channel read already (one read: the match, the sender's garnets
+    and submissions, an earlier delivery); `delivery` (a webhook's Idempotency-Key) stores the
+    reply with the submission, so a redelivery gets the first reply and changes nothing."""
+    view = view or ports.store.submission_view(request.match_id, request.player, delivery)
+    if view.delivered is not None:
+        return view.delivered
+    match = view.match
     if match.participant(request.player) is None:
         raise NotFound(f"{request.player} is not a player of match {match.match_id}")
     game = registry.load(match.game)
     now = ports.clock.now()
-    open_number = match.phase.number if match.phase else 0
-    purse = ports.store.purse(match.match_id, open_number, request.player, request.kind)
     accepted = engine.accept(
         match,
         game,
@@ -58,7 +67,7 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
         request.phase,
         request.kind,
         request.submission,
-        purse.spendable,
+        view.spendable(request.kind),
         now,
         request.phase_number,
     )
@@ -74,7 +83,6 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
             "channel": request.channel,
         },
     )
-    ports.store.put_submission(match, request.player, accepted, event, purse.held)
     reply: dict[str, Any] = {
         "accepted": True,
         "match_id": match.match_id,
@@ -83,33 +91,62 @@ def submit(ports: Ports, request: SubmissionRequest, match: Match | None = None)
         "submission": accepted.submission,
         "garnet_cost": accepted.garnet_cost,
     }
-    if not _close_early(ports, match):
-        reply |= {"wake_pending": True, "message": WAKE_PENDING}
+    try:
+        stored = (delivery, reply) if delivery is not None else None
+        ports.store.put_submission(match, request.player, accepted, event, view.sheet, stored)
+    except AlreadyDelivered:
+        first = ports.store.delivered(match.match_id, request.player, delivery or "")
+        if first is None:
+            raise InProgress("this delivery is being handled now; send it again for its reply") from None
+        return first
+    if not _close_early(ports, match, view.task_token, now):
+        reply = reply | {"wake_pending": True, "message": WAKE_PENDING}
     return reply
 
 
-def _close_early(ports: Ports, match: Match) -> bool:
-    """Ask for the phase to resolve now if this submission completed it. The submission is stored
-    whatever happens here: if the request fails (a throttle, Step Functions unavailable), say so
-    and let the machine's next clock check find it; False then."""
-    assert match.phase is not None
-    number = match.phase.number
+def _close_early(ports: Ports, match: Match, token: str | None, now: datetime) -> bool:
+    """Wake the waiting machine if this submission completed an early-closing phase: it finds the
+    phase complete and resolves it, closed at the last submission. The submission is stored
+    whatever happens here: if the wake fails (a throttle, Step Functions unavailable), say so and
+    let the machine find it at its next look; False then."""
+    phase = match.phase
+    assert phase is not None
+    if not (match.early_close or phase.closes_on_submit):
+        return True
     try:
-        if engine.closes_early(match, ports.store.submissions(match.match_id, number)):
-            requested = request_resolution(
-                ports, match.match_id, reason="every participant who can act has submitted", phase_number=number
-            )
-            return not requested.get("wake_pending", False)
+        if not engine.closes_early(match, ports.store.submissions(match.match_id, phase.number)):
+            return True
+        if token and ports.workflow.wake(token):
+            return True
+        # The machine waits on a newer token (a host act woke it meanwhile): read it and wake that.
+        fresh = ports.store.task_token(match.match_id)
+        if fresh and fresh != token and ports.workflow.wake(fresh):
+            return True
+        # The machine is between two waits: close the phase on its clock, which its next wait
+        # checks before it sleeps (a wait stores its token only for the clock it computed).
+        reason = "every participant who can act has submitted"
+        requested = request_resolution(ports, match.match_id, reason=reason, phase_number=phase.number, at=now)
+        return not requested.get("wake_pending", False)
     except Exception as error:  # whatever failed, the submission is stored
         logger.warning(
-            "early close not requested",
-            extra={"match_id": match.match_id, "phase_number": number, "error": type(error).__name__},
+            "early close not woken",
+            extra={"match_id": match.match_id, "phase_number": phase.number, "error": type(error).__name__},
         )
         return False
-    return True
 
 
-def submit_by_webhook(ports: Ports, request: SubmissionRequest, secret: str) -> dict[str, Any]:
-    match = ports.store.get(request.match_id)
-    authenticate_webhook(match, request.player, secret)
-    return submit(ports, request, match)
+def submit_by_webhook(
+    ports: Ports,
+    match_id: str,
+    player: str,
+    secret: str,
+    delivery: str | None,
+    request: Callable[[], SubmissionRequest],
+) -> dict[str, Any]:
+    """One read, then the secret checked before anything else: an earlier delivery's reply as it
+    was, or the `request` (read only now) submitted with its reply stored under `delivery`."""
+    view = ports.store.submission_view(match_id, player, delivery)
+    authenticate_webhook(view.match, player, secret)
+    if view.delivered is not None:
+        return view.delivered
+    return submit(ports, request(), view, delivery)

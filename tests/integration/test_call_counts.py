@@ -1,0 +1,78 @@
+"""What a submission, a resolution and an announcement cost in AWS calls, counted (counts are
+stable; times are not). Goals (issue 8): a webhook submission in at most 3 calls, idempotency
+included, one more when it closes the phase early; a resolution in O(1) calls whatever the number
+of players; an announcement in one publish call per ten notices."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from staging import FixedClock
+
+from game_core.service import phases
+from local_stack.metering import Meter
+
+ORDER = [2, 1, 1, 0, -1, -1]
+READ, WRITE = ("dynamodb", "BatchGetItem"), ("dynamodb", "TransactWriteItems")
+
+
+def submission_calls(stack, match, player: str, delivery_id: str | None = None) -> tuple[int, Counter]:
+    stack.settle()
+    meter = Meter(stack, this_thread=True)
+    code, reply = match.submit(player, "Pregame", "multipliers", {"multipliers": ORDER}, delivery_id=delivery_id)
+    assert code == 200, reply
+    return code, meter.reset()
+
+
+def test_a_submission_is_one_read_and_one_transaction_idempotency_included(stack, crates_match) -> None:
+    match = crates_match(4)
+    _, calls = submission_calls(stack, match, "p1", delivery_id="d-1")
+    assert calls == Counter({READ: 1, WRITE: 1})
+    # A redelivery is the one read: the stored reply, nothing written
+    _, again = submission_calls(stack, match, "p1", delivery_id="d-1")
+    assert again == Counter({READ: 1})
+
+
+def test_with_early_close_a_submission_reads_who_has_submitted_and_the_last_one_wakes_the_machine(
+    stack, crates_match
+) -> None:
+    match = crates_match(2, early_close=True)
+    match.wait_for_token()
+    _, first = submission_calls(stack, match, "p1")
+    assert first == Counter({READ: 1, WRITE: 1, ("dynamodb", "Query"): 1})
+    _, last = submission_calls(stack, match, "p2")
+    assert last == Counter({READ: 1, WRITE: 1, ("dynamodb", "Query"): 1, ("stepfunctions", "SendTaskSuccess"): 1})
+    assert match.wait_resolved(1)["open"]["phase"] == "Round 1"
+
+
+@pytest.mark.parametrize("players", [2, 16])
+def test_a_resolution_and_its_announcement_cost_the_same_calls_for_2_or_16_players_but_the_publishes(
+    stack, crates_match, players
+) -> None:
+    # Given a match whose pregame has run out of time, the machine not yet woken
+    match = crates_match(players)
+    stack.settle()
+
+    # When the advance step runs as the machine would at the deadline (here, on this thread, with
+    # the clock read at the deadline: the machine itself waits on, its clock unmoved)
+    ports = match.ports
+    at_deadline = replace(ports, clock=FixedClock(ports.store.get(match.match_id).phase.deadline))
+    meter = Meter(stack, this_thread=True)
+    phases.advance(at_deadline, match.match_id)
+    calls = meter.reset()
+
+    # Then: read the match, close the phase, read the submissions, store the resolution (one
+    # transaction), read the phase's record, publish (public: 1 call; private: 1 per 10 players),
+    # mark it told; reading the match again between the steps
+    publishes = 1 + -(-players // 10)
+    assert calls.pop(("sns", "PublishBatch")) == publishes
+    assert calls == Counter(
+        {
+            ("dynamodb", "BatchGetItem"): 3,
+            ("dynamodb", "UpdateItem"): 2,
+            ("dynamodb", "Query"): 2,
+            ("dynamodb", "TransactWriteItems"): 1,
+        }
+    )
