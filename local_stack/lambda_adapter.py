@@ -12,6 +12,11 @@ at every StartExecution, so a state machine's second execution failed with "cann
 '_thread.RLock' object" (the second match of a game on one stack). While installed, a state
 machine copies as its definition alone, as the upstream fix does.
 
+A task token can be used once, as on AWS: moto 5.2.1 keeps a finished waitForTaskToken task's
+callback in its pool and accepts SendTaskSuccess on it again, silently (the wake is lost). While
+installed, a token whose task is over (completed, or timed out) gets TaskTimedOut, as AWS answers
+("Provided task does not exist anymore"), so the service sees a stale token as stale.
+
 And it serializes calls into moto: moto's backends are not thread-safe (DynamoDB's
 TransactWriteItems deep-copies whole tables for its rollback, which fails with "dictionary changed
 size during iteration", or rolls back another thread's writes, when a state machine thread writes
@@ -36,6 +41,8 @@ from typing import Any
 
 import moto.awslambda.models as lambda_models
 import moto.stepfunctions.models as sfn_models
+import moto.stepfunctions.parser.api as sfn_api
+import moto.stepfunctions.parser.asl.eval.callback.callback as callbacks
 from moto.core.botocore_stubber import BotocoreStubber
 
 PINNED_MOTO = "5.2.1"
@@ -111,6 +118,16 @@ def _copy_without_executions(self: Any, memo: dict[int, Any]) -> Any:
     return clone
 
 
+def _notify_once(original: Callable[..., bool]) -> Callable[..., bool]:
+    def notify(self: Any, callback_id: str, outcome: Any) -> bool:
+        endpoint = self._pool.get(callback_id)
+        if endpoint is not None and endpoint._notify_event.is_set():  # its task is over
+            raise sfn_api.TaskTimedOut("Task Timed Out: 'Provided task does not exist anymore'", "TaskTimedOut")
+        return original(self, callback_id, outcome)
+
+    return notify
+
+
 def install(lambdas: InProcessLambdas) -> Callable[[], None]:
     """Patch moto; returns the function that restores it."""
     installed = version("moto")
@@ -137,9 +154,13 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
 
     BotocoreStubber.__call__ = serialized_call  # type: ignore[method-assign]
 
+    original_notify = callbacks.CallbackPoolManager.notify
+    callbacks.CallbackPoolManager.notify = _notify_once(original_notify)  # type: ignore[method-assign]
+
     def restore() -> None:
         lambda_models.LambdaFunction._invoke_lambda = original  # type: ignore[method-assign]
         BotocoreStubber.__call__ = original_call  # type: ignore[method-assign]
+        callbacks.CallbackPoolManager.notify = original_notify  # type: ignore[method-assign]
         if not had_deepcopy:
             del state_machine.__deepcopy__  # type: ignore[attr-defined]
 

@@ -113,7 +113,12 @@ class CratesMatch:
     # -- the host ------------------------------------------------------------------------------
 
     def host(self, command: str, **fields: Any) -> dict[str, Any]:
-        return self.stack.host({"command": command, "match_id": self.match_id, **fields})
+        """A host command; one that acts (not status or export) returns once the state machine it
+        woke has settled, so what a test does next never races the machine's reaction."""
+        reply: dict[str, Any] = self.stack.host({"command": command, "match_id": self.match_id, **fields})
+        if command not in ("status", "export"):
+            self.stack.settle()
+        return reply
 
     def status(self) -> dict[str, Any]:
         reply = self.host("status")

@@ -25,6 +25,7 @@ import moto.stepfunctions.parser.asl.component.state.wait.wait_function.timestam
 import moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function as wait_function
 import moto.stepfunctions.parser.asl.eval.callback.callback as callback_endpoints
 import pytest
+from botocore.exceptions import ClientError
 from moto.core.botocore_stubber import BotocoreStubber
 
 from local_stack import clock, lambda_adapter
@@ -59,13 +60,16 @@ def test_install_refuses_another_moto_version(monkeypatch: pytest.MonkeyPatch) -
 def test_install_and_restore_leave_moto_as_it_was() -> None:
     original = lambda_models.LambdaFunction._invoke_lambda
     original_call = BotocoreStubber.__call__
+    original_notify = callback_endpoints.CallbackPoolManager.notify
     restore = lambda_adapter.install(lambda_adapter.InProcessLambdas())
     assert lambda_models.LambdaFunction._invoke_lambda is not original
     assert BotocoreStubber.__call__ is not original_call
+    assert callback_endpoints.CallbackPoolManager.notify is not original_notify
     assert "__deepcopy__" in vars(sfn_models.StateMachine)
     restore()
     assert lambda_models.LambdaFunction._invoke_lambda is original
     assert BotocoreStubber.__call__ is original_call
+    assert callback_endpoints.CallbackPoolManager.notify is original_notify
     assert "__deepcopy__" not in vars(sfn_models.StateMachine)
 
 
@@ -254,9 +258,10 @@ WAITS_ASL = {
 }
 
 
-def _waits_machine(stack) -> tuple[str, list[str]]:
+def _waits_machine(stack, *, linger: bool = False) -> tuple[str, list[str]]:
     """A state machine with every kind of wait: a Retry, a Wait of seconds and one until a
-    timestamp, and a waitForTaskToken Task with a timeout. Returns its ARN and the tokens kept."""
+    timestamp, and a waitForTaskToken Task with a timeout (`linger`: then a Wait of 1000 s, so the
+    execution outlives the task). Returns its ARN and the tokens kept."""
     calls: list[int] = []
     tokens: list[str] = []
 
@@ -277,11 +282,17 @@ def _waits_machine(stack) -> tuple[str, list[str]]:
             FunctionName=name, Runtime="python3.11", Role=ROLE, Handler="app.handler", Code={"ZipFile": _zip()}
         )["FunctionArn"]
         stack.lambdas.register(name, handler)
-    definition = json.dumps(WAITS_ASL)
+    asl = json.loads(json.dumps(WAITS_ASL))
+    if linger:
+        for end in ("Timed out", "Woken"):
+            asl["States"][f"{end} (done)"] = asl["States"][end]
+            asl["States"][end] = {"Type": "Wait", "Seconds": 1000, "Next": f"{end} (done)"}
+    definition = json.dumps(asl)
     for placeholder, arn in arns.items():
         definition = definition.replace(f'"{placeholder}"', json.dumps(arn))
-    machine = stack.client("stepfunctions").create_state_machine(name="waits", definition=definition, roleArn=ROLE)
-    stack.state_machines["waits"] = machine["stateMachineArn"]
+    name = "lingering-waits" if linger else "waits"
+    machine = stack.client("stepfunctions").create_state_machine(name=name, definition=definition, roleArn=ROLE)
+    stack.state_machines[name] = machine["stateMachineArn"]
     return machine["stateMachineArn"], tokens
 
 
@@ -300,7 +311,9 @@ def test_every_wait_of_the_interpreter_runs_on_the_virtual_clock(stack) -> None:
     machine, tokens = _waits_machine(stack)
     until = (stack.now() + timedelta(seconds=50)).strftime("%Y-%m-%dT%H:%M:%SZ")
     sfn = stack.client("stepfunctions")
-    execution = sfn.start_execution(stateMachineArn=machine, input=json.dumps({"until": until}))["executionArn"]
+    execution = sfn.start_execution(stateMachineArn=machine, name="waits", input=json.dumps({"until": until}))[
+        "executionArn"
+    ]
 
     # Then the retry after the first failure takes no time (its 60 s interval is skipped), and the
     # machine parks in its 30 s Wait state, however long it is left there in real time
@@ -331,7 +344,9 @@ def test_a_task_token_wakes_the_waiting_task_without_the_clock_moving(stack) -> 
     machine, tokens = _waits_machine(stack)
     until = stack.now().strftime("%Y-%m-%dT%H:%M:%SZ")  # already past when the machine gets there
     sfn = stack.client("stepfunctions")
-    execution = sfn.start_execution(stateMachineArn=machine, input=json.dumps({"until": until}))["executionArn"]
+    execution = sfn.start_execution(stateMachineArn=machine, name="woken", input=json.dumps({"until": until}))[
+        "executionArn"
+    ]
     stack.advance(30)
     assert _where(stack, execution) == "Token"
     before = stack.clock.time()
@@ -344,3 +359,34 @@ def test_a_task_token_wakes_the_waiting_task_without_the_clock_moving(stack) -> 
     history = sfn.get_execution_history(executionArn=execution)["events"]
     entered = [e["stateEnteredEventDetails"]["name"] for e in history if "stateEnteredEventDetails" in e]
     assert entered[-1] == "Woken"
+
+
+def test_the_token_seam_is_moto_5_2_1s_code() -> None:
+    # The adapter wraps CallbackPoolManager.notify: a finished task's token must not be accepted
+    # again; moto keeps the endpoint in its pool and sets its event when the task is over.
+    source = inspect.getsource(callback_endpoints.CallbackPoolManager.notify)
+    assert "callback_endpoint = self._pool.get(callback_id, None)" in source
+    assert "callback_endpoint.notify(outcome=outcome)" in source
+    assert "self._notify_event.set()" in inspect.getsource(callback_endpoints.CallbackEndpoint.notify)
+    assert "self._notify_event.set()" in inspect.getsource(callback_endpoints.CallbackEndpoint.interrupt_all)
+
+
+def test_a_task_token_is_used_once_as_on_aws(stack) -> None:
+    # Given two executions waiting on their tokens (one woken, one left to time out), which go on
+    # running after their tasks are over
+    machine, tokens = _waits_machine(stack, linger=True)
+    until = stack.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    sfn = stack.client("stepfunctions")
+    for name in ("woken", "left"):
+        sfn.start_execution(stateMachineArn=machine, name=name, input=json.dumps({"until": until}))
+    stack.advance(30)
+    woken, left = tokens
+    sfn.send_task_success(taskToken=woken, output="{}")
+    stack.advance(100)
+    assert sorted(_where(stack, arn) for arn in stack.running_executions()) == ["Timed out", "Woken"]
+
+    # Then a token whose task is over, woken or timed out, is refused as AWS refuses it
+    for token in (woken, left):
+        with pytest.raises(ClientError) as refused:
+            sfn.send_task_success(taskToken=token, output="{}")
+        assert refused.value.response["Error"]["Code"] == "TaskTimedOut"

@@ -74,8 +74,12 @@ class Match:
         return self.stack.submit(self.match_id, player, self.secrets[player], body, uuid.uuid4().hex)
 
     def host(self, command: str, **fields: Any) -> dict[str, Any]:
+        """A host command that must succeed; one that acts returns once the machine it woke has
+        settled (no time passes meanwhile)."""
         reply = self.stack.host({"command": command, "match_id": self.match_id, **fields})
         assert reply["ok"], reply
+        if command not in ("status", "export"):
+            self.stack.settle()
         return reply
 
     def host_act(self, command: str, **fields: Any) -> tuple[int, dict[str, Any]]:
