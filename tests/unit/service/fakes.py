@@ -208,7 +208,6 @@ class MemoryStore:
             available=item.available if item else 0,
             sheet=self._sheets.get((match_id, player)),
             delivered=json.loads(delivered) if delivered else None,
-            task_token=self.task_token(match_id),
         )
 
     def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
@@ -421,8 +420,6 @@ class FakeWorkflow:
     """The names of the executions started, in order (a repeated start is not listed again)."""
     woken: list[str] = field(default_factory=list)
     wake_error: Exception | None = None
-    stale: set[str] = field(default_factory=set)
-    """Tokens whose wait has ended: waking them does nothing (False)."""
 
     @staticmethod
     def arn(match: Match) -> str:
@@ -438,13 +435,10 @@ class FakeWorkflow:
     def is_running(self, match: Match) -> bool:
         return self.executions.get(match.execution_name) == "RUNNING"
 
-    def wake(self, token: str) -> bool:
+    def wake(self, token: str) -> None:
         if self.wake_error is not None:
             raise self.wake_error
-        if token in self.stale:
-            return False
         self.woken.append(token)
-        return True
 
     def end(self, name: str, status: str = "FAILED") -> None:
         """The execution stops (a test plays the state machine giving up)."""

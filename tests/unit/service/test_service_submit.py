@@ -239,7 +239,7 @@ def test_a_cancelled_match_takes_nothing() -> None:
         table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
 
 
-def test_early_close_the_last_awaited_submission_wakes_the_machine_which_closes_it_then() -> None:
+def test_early_close_the_last_awaited_submission_closes_the_phase_and_wakes_the_machine() -> None:
     table = Table.open(early_close=True)
     phases.wait(table.ports, MID, 1, 0, "tok-1")
     assert "wake_pending" not in table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
@@ -249,14 +249,15 @@ def test_early_close_the_last_awaited_submission_wakes_the_machine_which_closes_
     reply = table.submit("bo", "Pregame", "multipliers", MULTIPLIERS)
     assert "wake_pending" not in reply
     assert table.fakes.workflow.woken == ["tok-1"]  # bo's completed the phase: the machine is woken
-    assert not table.match().phase.resolve_requested  # type: ignore[union-attr]
-
-    # The machine, woken 5 s later, finds everyone has submitted: the phase closed at bo's
-    # submission (12:02:00), 120 s after it opened, not timed out.
-    table.fakes.clock.advance(5)
-    assert phases.current(table.ports, MID)["due"] is True
+    clock = table.match().phase
+    assert clock is not None and clock.resolve_requested and clock.version == 1
     [event] = table.events("resolve_requested")
     assert event.data == {"reason": "every participant who can act has submitted"}
+
+    # The machine, woken 5 s later, finds the phase due: it closed at bo's submission (12:02:00),
+    # 120 s after it opened, not timed out.
+    table.fakes.clock.advance(5)
+    assert phases.current(table.ports, MID)["due"] is True
     phases.resolve(table.ports, MID, 1)
     [record] = table.fakes.store.phase_records(MID)
     assert (record.elapsed_seconds, record.timed_out) == (120, False)
@@ -274,15 +275,14 @@ def test_early_close_a_failed_wake_still_stores_the_submission_and_says_so() -> 
     assert phases.current(table.ports, MID)["due"] is True
 
 
-def test_early_close_a_wake_that_found_a_newer_wait_wakes_that_one() -> None:
-    # The machine was woken meanwhile (a host act) and waits on a newer token than the one read
+def test_early_close_wakes_the_wait_of_the_moment_not_the_one_read_with_the_match() -> None:
+    # The machine was woken meanwhile (a host act) and waits on a newer token than the one it had
     table = Table.open(early_close=True)
     phases.wait(table.ports, MID, 1, 0, "tok-1")
     table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
     view = table.fakes.store.submission_view(MID, "bo", None)  # bo's submission reads tok-1 ...
     host.extend(table.ports, MID, 60)  # ... the host's act wakes tok-1; the machine waits on tok-2
     phases.wait(table.ports, MID, 1, 1, "tok-2")
-    table.fakes.workflow.stale = {"tok-1"}
     reply = submit(table.ports, SubmissionRequest(MID, "bo", "Pregame", "multipliers", MULTIPLIERS, "test"), view)
     assert "wake_pending" not in reply
     assert table.fakes.workflow.woken == ["tok-1", "tok-2"]  # the host's wake, then bo's

@@ -267,7 +267,6 @@ class DynamoMatchStore:
             available=int(garnets.get("available", garnets.get("balance", 0))),
             sheet=_sheet(sheet) if sheet else None,
             delivered=json.loads(delivered["reply"]) if delivered else None,
-            task_token=str(items["META"].get("task_token") or "") or None,
         )
 
     def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:

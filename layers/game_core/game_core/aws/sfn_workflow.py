@@ -47,12 +47,10 @@ class StepFunctionsWorkflow:
             raise
         return bool(described["status"] == "RUNNING")
 
-    def wake(self, token: str) -> bool:
+    def wake(self, token: str) -> None:
         try:
             self.client.send_task_success(taskToken=token, output=json.dumps({"woken": True}))
         except ClientError as error:
             # The wait already ended (timed out or woken): its next clock check sees the change.
             if error.response["Error"]["Code"] not in _STALE_TOKEN_ERRORS:
                 raise
-            return False
-        return True

@@ -62,8 +62,6 @@ class SubmissionView:
     """The balance less every garnet held by submissions waiting for their phases."""
     sheet: Sheet | None
     delivered: dict[str, Any] | None = None
-    task_token: str | None = None
-    """The waiting state machine's token, to wake it when this submission closes the phase."""
 
     def held(self, kind: str) -> int:
         """What the sender's submission of that kind to the open phase holds now."""
@@ -175,9 +173,8 @@ class Workflow(Protocol):
     def is_running(self, match: Match) -> bool:
         """Whether the match's current execution is still running."""
 
-    def wake(self, token: str) -> bool:
-        """Complete a waiting task so the state machine re-reads the clock; False for a stale token
-        (that wait has ended already)."""
+    def wake(self, token: str) -> None:
+        """Complete a waiting task so the state machine re-reads the clock (stale tokens are ignored)."""
 
 
 class Clock(Protocol):

@@ -99,16 +99,17 @@ def submit(
         if first is None:
             raise InProgress("this delivery is being handled now; send it again for its reply") from None
         return first
-    if not _close_early(ports, match, view.task_token, now):
+    if not _close_early(ports, match, now):
         reply = reply | {"wake_pending": True, "message": WAKE_PENDING}
     return reply
 
 
-def _close_early(ports: Ports, match: Match, token: str | None, now: datetime) -> bool:
-    """Wake the waiting machine if this submission completed an early-closing phase: it finds the
-    phase complete and resolves it, closed at the last submission. The submission is stored
-    whatever happens here: if the wake fails (a throttle, Step Functions unavailable), say so and
-    let the machine find it at its next look; False then."""
+def _close_early(ports: Ports, match: Match, now: datetime) -> bool:
+    """Ask for the phase to resolve now if this submission completed an early-closing phase: the
+    request changes the phase's clock (so a machine about to wait sees it: a wait keeps its token
+    only for the clock it computed) and wakes the machine waiting. The submission is stored
+    whatever happens here: if the request fails (a throttle, Step Functions unavailable), say so
+    and let the machine find it at its next look; False then."""
     phase = match.phase
     assert phase is not None
     if not (match.early_close or phase.closes_on_submit):
@@ -116,20 +117,12 @@ def _close_early(ports: Ports, match: Match, token: str | None, now: datetime) -
     try:
         if not engine.closes_early(match, ports.store.submissions(match.match_id, phase.number)):
             return True
-        if token and ports.workflow.wake(token):
-            return True
-        # The machine waits on a newer token (a host act woke it meanwhile): read it and wake that.
-        fresh = ports.store.task_token(match.match_id)
-        if fresh and fresh != token and ports.workflow.wake(fresh):
-            return True
-        # The machine is between two waits: close the phase on its clock, which its next wait
-        # checks before it sleeps (a wait stores its token only for the clock it computed).
         reason = "every participant who can act has submitted"
         requested = request_resolution(ports, match.match_id, reason=reason, phase_number=phase.number, at=now)
         return not requested.get("wake_pending", False)
     except Exception as error:  # whatever failed, the submission is stored
         logger.warning(
-            "early close not woken",
+            "early close not requested",
             extra={"match_id": match.match_id, "phase_number": phase.number, "error": type(error).__name__},
         )
         return False
