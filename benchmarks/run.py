@@ -7,17 +7,19 @@ Each report module prints its figures next to its goal (issue 8):
 - cold start: each handler's import against boto3 and a DynamoDB client (benchmarks/cold_start.py).
 - costs: a whole match of each game on the local stack, in dollars, transitions, calls and item sizes
   (benchmarks/costs.py).
+- local: a 12-player Crates match with 1-second phases on the local stack (benchmarks/local_play.py).
 """
 
 from __future__ import annotations
 
-from benchmarks import cold_start, costs, resolution
+from benchmarks import cold_start, costs, local_play, resolution
 
 
 def main() -> int:
     resolution.report()
     cold_start.report()
     costs.report()
+    local_play.report()
     return 0
 
 
