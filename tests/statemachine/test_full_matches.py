@@ -20,6 +20,7 @@ from game_core.match.engine import apply_record, setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay
 from local_stack.clock import VirtualClock
+from local_stack.metering import item_size
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -59,8 +60,12 @@ def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tm
         # The clock moves only once every bot has acted and the machine waits: no bot is late.
         run = run_match(stack, request, timeout=240)
         exported = stack.host({"command": "export", "match_id": run.match_id})
+        items = stack.client("dynamodb").scan(TableName="matches")["Items"]
 
     assert run.status == "SUCCEEDED"
+    # Every item of the match, as DynamoDB bills it, under 16 KB (the state is compressed).
+    largest = max(items, key=item_size)
+    assert item_size(largest) <= 16 * 1024, (largest["sk"], item_size(largest))
     assert all(status == 200 for _, status, _ in run.replies), [r for r in run.replies if r[1] != 200]
     exported.pop("ok")
     record = MatchRecord.model_validate(exported)
