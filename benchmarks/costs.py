@@ -69,7 +69,7 @@ class Recorder:
         self.calls: list[tuple[str, str, dict[str, Any]]] = []
         self.seconds = 0.0
         self.meter = Meter(stack)
-        for client in self.meter.clients():
+        for client in stack.port_clients():
             client.meta.events.register("provide-client-params", self._record)
         handlers = stack.lambdas.handlers
         for name, handler in list(handlers.items()):

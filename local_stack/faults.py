@@ -91,13 +91,10 @@ class StepFaults:
     _active: threading.local = field(default_factory=threading.local)
 
     def __post_init__(self) -> None:
-        from game_core.aws.wiring import ports_from_environment
-
         handlers = self.stack.lambdas.handlers
         self._handler = handlers["PhaseStepFunction"]
         handlers["PhaseStepFunction"] = self._invoke
-        ports = ports_from_environment()
-        for client in {id(c): c for c in (ports.store.client, ports.notifier.client, ports.workflow.client)}.values():
+        for client in self.stack.port_clients():
             client.meta.events.register("before-call", self._before)
             client.meta.events.register("after-call", self._after)
 

@@ -54,17 +54,8 @@ class Meter:
     _thread: int = field(default_factory=threading.get_ident)
 
     def __post_init__(self) -> None:
-        for client in self.clients():
+        for client in self.stack.port_clients():
             client.meta.events.register("before-call", self._count)
-
-    @staticmethod
-    def clients() -> list[Any]:
-        """The handlers' boto3 clients (the ports' adapters')."""
-        from game_core.aws.wiring import ports_from_environment
-
-        ports = ports_from_environment()
-        clients = {id(c): c for c in (ports.store.client, ports.notifier.client, ports.workflow.client)}
-        return list(clients.values())
 
     def _count(self, model: Any, **_kwargs: Any) -> None:
         if not self.this_thread or threading.get_ident() == self._thread:
@@ -73,6 +64,3 @@ class Meter:
     def reset(self) -> Counter[tuple[str, str]]:
         counted, self.calls = self.calls, Counter()
         return counted
-
-    def total(self) -> int:
-        return sum(self.calls.values())

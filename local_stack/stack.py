@@ -131,6 +131,13 @@ class LocalStack:
         self._restore()
         self._mock.stop()
 
+    def port_clients(self) -> list[Any]:
+        """The handlers' boto3 clients (the ports' adapters'), each once: what faults and meters hook."""
+        from game_core.aws.wiring import ports_from_environment
+
+        ports = ports_from_environment()
+        return list({id(c): c for c in (ports.store.client, ports.notifier.client, ports.workflow.client)}.values())
+
     def client(self, service: str) -> Any:
         """One client per service (boto3 clients are thread-safe, and slow to make)."""
         if service not in self._clients:

@@ -52,6 +52,17 @@ def load_event(name: str, match_id: str | None = None) -> dict[str, Any]:
     return event
 
 
+class Capture(logging.Handler):
+    """Every log record, whole (its fields and message), for tests that no secret is logged."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(json.dumps(record.__dict__, default=str) + record.getMessage())
+
+
 def wait_until(check: Callable[[], Any], timeout: float, what: str, interval: float = 0.05) -> Any:
     """Poll `check` until it returns something truthy; fail naming `what` after `timeout` s."""
     deadline = time.monotonic() + timeout

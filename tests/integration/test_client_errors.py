@@ -14,6 +14,7 @@ import logging
 
 import pytest
 from botocore.exceptions import ClientError
+from conftest import Capture
 
 ORDER = {"multipliers": [2, 1, 1, 0, -1, -1]}
 PREGAME = {"phase": "Pregame", "kind": "multipliers", "submission": ORDER}
@@ -85,15 +86,6 @@ def test_a_delivery_record_is_the_players_own_in_the_matchs_partition(crates_mat
 
     keys = sorted((item["pk"]["S"], item["sk"]["S"]) for item in other_items(stack))
     assert keys == [(f"MATCH#{match.match_id}", "DELIVERY#p1#k-1"), (f"MATCH#{match.match_id}", "DELIVERY#p2#k-1")]
-
-
-class Capture(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(json.dumps(record.__dict__, default=str) + record.getMessage())
 
 
 @pytest.mark.log_level("INFO")  # what template.yaml deploys

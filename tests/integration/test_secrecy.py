@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import push
+from conftest import Capture, push
 
 PLAYERS = ["ana", "ben", "cat", "dan"]
 MULTIPLIERS = {
@@ -196,15 +196,6 @@ def test_status_shows_who_has_submitted_never_what(crates_match) -> None:
         assert content not in text, content
     for values in MULTIPLIERS.values():
         assert json.dumps(values) not in text and ",".join(map(str, values)) not in text.replace(" ", "")
-
-
-class Capture(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(json.dumps(record.__dict__, default=str) + record.getMessage())
 
 
 @pytest.mark.log_level("INFO")  # what template.yaml deploys

@@ -122,10 +122,3 @@ def ports_from_environment() -> Ports:
         clock=SystemClock() if _local_clock is None else _local_clock,
         ids=RandomIds(),
     )
-
-
-def client(service: str) -> Any:
-    """The ports' own client for `service` (made now if it is not yet): e.g. for Powertools'
-    idempotency records, which then share the store's DynamoDB client."""
-    ports_from_environment()
-    return _clients(service)
