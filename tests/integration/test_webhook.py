@@ -369,7 +369,6 @@ def test_garnets_are_refused_beyond_the_balance_spent_at_resolution_awarded_at_t
     assert second.turn("ana", "Round 1", push("ana", times=4), "stone")[0] == 200
 
 
-@pytest.mark.filterwarnings("ignore:No idempotency key value found")
 def test_deliveries_without_an_idempotency_key_are_each_applied(crates_match, stack) -> None:
     from local_stack.stack import http_api_event
 

@@ -33,7 +33,7 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
         "wait_seconds": 1,
         "phase_number": 0,
         "clock_version": 0,
-        # A resolution stored but not announced (the machine stalled in between): Start announces it.
+        # A resolution stored but not announced (the machine stalled in between): advance tells it.
         "resolved_number": match.phases_resolved,
         "announce_pending": match.announced < match.phases_resolved,
     }
@@ -53,10 +53,12 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
 
 
 def current(ports: Ports, match_id: str) -> dict[str, Any]:
+    """Where the match stands; an early-closing phase that everyone has completed is closed now
+    (the submission that completed it could not close it: it was told 202)."""
     match = ports.store.get(match_id)
     phase = match.phase
     closes_early = phase is not None and (match.early_close or phase.closes_on_submit)
-    if closes_early and phase and match.status == "running" and not phase.is_due(ports.clock.now()):
+    if phase is not None and closes_early and match.status == "running" and not phase.is_due(ports.clock.now()):
         sheets = ports.store.sheets(match_id, phase.number)
         if engine.closes_early(match, {player: sheet.kinds for player, sheet in sheets.items()}):
             # Everyone who can act has submitted: the phase closed at the last submission.
@@ -75,14 +77,14 @@ def advance(ports: Ports, match_id: str) -> dict[str, Any]:
     """The machine's one step between waits: announce what was resolved but never told (a stalled
     execution's), resolve the open phase if it is due and announce it, and say how long to wait.
     Safe to retry at any point: a resolution is stored once, an announcement is marked once told."""
-    now = current(ports, match_id)
+    where = current(ports, match_id)
     for _resolved in range(MOST_PHASES_PER_STEP):
-        if now["announce_pending"]:
-            now = announce(ports, match_id, now["resolved_number"])
-        if not (now["due"] and now["phase_number"]):  # nothing due, or the match is over
-            return now
-        now = resolve(ports, match_id, now["phase_number"])
-    return now
+        if where["announce_pending"]:
+            where = announce(ports, match_id, where["resolved_number"])
+        if not (where["due"] and where["phase_number"]):  # nothing due, or the match is over
+            return where
+        where = resolve(ports, match_id, where["phase_number"])
+    return where
 
 
 def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, token: str) -> None:
@@ -93,7 +95,7 @@ def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, tok
 
 
 def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
-    """Resolve the phase exactly once and open the next one; the announce step then tells.
+    """Resolve the phase exactly once and open the next one (`advance` then announces it).
 
     The resolution is stored only if the match is still the one read (its version), so a host act
     that lands first wins: it is read again, and a phase no longer due (extended, paused) is not
@@ -143,8 +145,9 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
 def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any]:
     """Publish what the resolved phase revealed: the public announcement and each private notice.
 
-    A step of its own, after the resolution is stored, so a failure here is retried by the state
-    machine and no announcement is lost (a retry may repeat one; SNS delivers at least once anyway)."""
+    Run after the resolution is stored and marked told only once published, so a failure here is
+    retried by the state machine and no announcement is lost (a retry may repeat one; SNS delivers
+    at least once anyway)."""
     match = ports.store.get(match_id)
     game = registry.load(match.game)
     records = ports.store.phase_records(match_id, resolved_number)
