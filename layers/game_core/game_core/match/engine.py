@@ -8,6 +8,7 @@ clock readings a resolution gets (all recorded, so a replay is exact).
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -112,15 +113,22 @@ def accept(
     return Accepted(kind, submission.model_dump(mode="json"), cost)
 
 
-def closes_early(match: Match, submitted: dict[str, dict[str, Any]]) -> bool:
+def has_done(match: Match, player: str, kinds: Collection[str]) -> bool:
+    """Whether a participant who has sent these kinds to the open phase is done with it: an actor
+    who has sent every kind the phase waits for (early close counts these)."""
+    phase = match.phase
+    return phase is not None and player in phase.actors and bool(phase.expects) and set(phase.expects) <= set(kinds)
+
+
+def closes_early(match: Match, done: Collection[str]) -> bool:
     """Early close (the match setting, or a phase that closes on its actors' submissions): every
-    actor has sent every kind the phase waits for."""
+    actor is done (`has_done`)."""
     phase = match.phase
     if phase is None or not (match.early_close or phase.closes_on_submit):
         return False
     if not (phase.actors and phase.expects):  # nothing awaited (a reading phase): it runs its time
         return False
-    return all(set(phase.expects) <= set(submitted.get(actor, {})) for actor in phase.actors)
+    return set(phase.actors) <= set(done)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ def current(ports: Ports, match_id: str) -> dict[str, Any]:
     closes_early = phase is not None and (match.early_close or phase.closes_on_submit)
     if phase is not None and closes_early and match.status == "running" and not phase.is_due(ports.clock.now()):
         sheets = ports.store.sheets(match_id, phase.number)
-        if engine.closes_early(match, {player: sheet.kinds for player, sheet in sheets.items()}):
+        if engine.closes_early(match, [p for p, sheet in sheets.items() if engine.has_done(match, p, sheet.kinds)]):
             # Everyone who can act has submitted: the phase closed at the last submission.
             last = max(datetime.fromisoformat(sheets[actor].updated_at) for actor in phase.actors)
             reason = "every participant who can act has submitted"

@@ -115,7 +115,8 @@ def _close_early(ports: Ports, match: Match, now: datetime) -> bool:
     if not (match.early_close or phase.closes_on_submit):
         return True
     try:
-        if not engine.closes_early(match, ports.store.submissions(match.match_id, phase.number)):
+        submitted = ports.store.submissions(match.match_id, phase.number)
+        if not engine.closes_early(match, [p for p, kinds in submitted.items() if engine.has_done(match, p, kinds)]):
             return True
         reason = "every participant who can act has submitted"
         requested = request_resolution(ports, match.match_id, reason=reason, phase_number=phase.number, at=now)
