@@ -43,6 +43,11 @@ def push(crate: str, direction: str = "right", times: int = 1) -> list[dict[str,
     return [{"crate": crate, "direction": direction} for _ in range(times)]
 
 
+def texts(reasons: list[Any]) -> list[str]:
+    """What a refusal's reasons say, from a reply (dicts) or an error (`Reason`s)."""
+    return [reason["text"] if isinstance(reason, dict) else reason.text for reason in reasons]
+
+
 def load_event(name: str, match_id: str | None = None) -> dict[str, Any]:
     """A sample event from events/, with the sample match id replaced by a live one."""
     text = (EVENTS / name).read_text(encoding="utf-8")

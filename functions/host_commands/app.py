@@ -1,6 +1,7 @@
 """Host commands from the AWS console (the sample events in events/) or the host CLI.
 
-A refusal is {"ok": false, "error": <type>, "message": ..., "reasons": [...]}, never a crash:
+A refusal is {"ok": false, "error": <type>, "message": ..., "reasons": [{"code", "text"}, ...]},
+never a crash:
 values are bounded by the command models, and a clock that would still run past what a date
 can hold is refused as illegal.
 """
@@ -12,7 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import TypeAdapter, ValidationError
 
 from game_core.aws.wiring import ports_from_environment
-from game_core.errors import GameCoreError, Illegal, Malformed
+from game_core.errors import GameCoreError, Illegal, Malformed, validation_reasons
 from game_core.service.commands import HostCommand, run_host_command
 
 logger = Logger(service="host-commands")
@@ -23,8 +24,7 @@ def _run(event: dict[str, Any]) -> dict[str, Any]:
     try:
         command = parse_command(event)
     except ValidationError as error:
-        reasons = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()]
-        raise Malformed("the command is malformed", reasons) from None
+        raise Malformed("the command is malformed", validation_reasons(error, "command")) from None
     logger.info("host command", extra={"command": command.command})
     try:
         return run_host_command(ports_from_environment(), command)
@@ -38,9 +38,4 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         return {"ok": True} | _run(event)
     except GameCoreError as error:
         logger.info("host command refused", extra={"error": type(error).__name__})
-        return {
-            "ok": False,
-            "error": type(error).__name__,
-            "message": error.message,
-            "reasons": error.reasons,
-        }
+        return {"ok": False} | error.to_json()

@@ -10,7 +10,8 @@ Idempotency-Key), then in this order: the secret is checked (nothing is stored o
 an earlier delivery's reply returned as it was, the body read (at most `MAX_BODY_BYTES`, base64
 decoded if API Gateway encoded it), and the submission stored with its reply in one transaction:
 two AWS calls, one or two more when it closes the phase early. Every refusal is a 4xx in one
-shape: {"accepted": false, "error": <type>, "message": ..., "reasons": [...]}; a refusal is not
+shape: {"accepted": false, "error": <type>, "message": ..., "reasons": [{"code", "text"}, ...]}
+(`HTTP_STATUS` says which status each error type gets); a refusal is not
 stored, so a redelivery is judged again.
 """
 
@@ -26,7 +27,19 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from game_core.aws.wiring import ports_from_environment
-from game_core.errors import GameCoreError, Malformed, NotFound, TooLarge, Unauthorized
+from game_core.errors import (
+    Conflict,
+    GameCoreError,
+    Illegal,
+    Late,
+    Malformed,
+    NotFound,
+    NotOpen,
+    Reason,
+    TooLarge,
+    Unauthorized,
+    validation_reasons,
+)
 from game_core.service.submit import SubmissionRequest, submit_by_webhook
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
@@ -36,6 +49,19 @@ MAX_ID = 64
 """Match and player ids are far shorter (m- and 12 hex digits; player ids at most 40)."""
 MAX_KEY = 128
 """The longest Idempotency-Key kept (a UUID is 36 characters)."""
+
+HTTP_STATUS: dict[type[GameCoreError], int] = {
+    TooLarge: 413,
+    Malformed: 400,
+    Unauthorized: 401,
+    NotFound: 404,
+    Conflict: 409,
+    Late: 409,
+    NotOpen: 409,
+    Illegal: 422,
+    GameCoreError: 400,
+}
+"""How HTTP says each refusal: the nearest class in an error's ancestry decides."""
 
 logger = Logger(service="submit-webhook")
 app = APIGatewayHttpResolver()
@@ -56,8 +82,8 @@ def _reply(status: int, body: dict[str, Any], headers: dict[str, str] | None = N
     )
 
 
-def _refusal(error: GameCoreError) -> dict[str, Any]:
-    return {"accepted": False, "error": type(error).__name__, "message": error.message, "reasons": error.reasons}
+def _status(error: GameCoreError) -> int:
+    return next(HTTP_STATUS[kind] for kind in type(error).__mro__ if kind in HTTP_STATUS)
 
 
 def _who() -> dict[str, str]:
@@ -68,9 +94,10 @@ def _who() -> dict[str, str]:
 
 @app.exception_handler(GameCoreError)
 def refused(error: GameCoreError) -> Response:
-    logger.info("submission refused", extra=_who() | {"status": error.status, "error": type(error).__name__})
+    status = _status(error)
+    logger.info("submission refused", extra=_who() | {"status": status, "error": type(error).__name__})
     retry = {"Retry-After": str(error.retry_after)} if error.retry_after else None
-    return _reply(error.status, _refusal(error), retry)
+    return _reply(status, {"accepted": False} | error.to_json(), retry)
 
 
 @app.not_found
@@ -100,7 +127,7 @@ def _body() -> SubmissionBody:
         try:
             data = base64.b64decode(raw, validate=True)
         except (binascii.Error, ValueError):
-            raise Malformed("the request body is malformed", ["body: not valid base64"]) from None
+            raise Malformed("the request body is malformed", [Reason("base64", "body: not valid base64")]) from None
     else:
         data = raw.encode()
     if len(data) > MAX_BODY_BYTES:
@@ -108,10 +135,7 @@ def _body() -> SubmissionBody:
     try:
         return SubmissionBody.model_validate_json(data)
     except ValidationError as error:
-        raise Malformed(
-            "the request body is malformed",
-            [f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in error.errors()],
-        ) from None
+        raise Malformed("the request body is malformed", validation_reasons(error, "body")) from None
 
 
 @app.post("/matches/<match_id>/players/<player_id>/submissions")

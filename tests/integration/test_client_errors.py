@@ -14,7 +14,7 @@ import logging
 
 import pytest
 from botocore.exceptions import ClientError
-from conftest import Capture
+from conftest import Capture, texts
 
 ORDER = {"multipliers": [2, 1, 1, 0, -1, -1]}
 PREGAME = {"phase": "Pregame", "kind": "multipliers", "submission": ORDER}
@@ -153,9 +153,9 @@ def test_reasons_are_capped_in_number_and_length(crates_match, stack, body, coun
 
     assert (code, reply["error"]) == (400, "Malformed"), reply
     assert len(reply["reasons"]) == count
-    assert all(len(reason) <= 200 for reason in reply["reasons"])
+    assert all(len(reason) <= 200 for reason in texts(reply["reasons"]))
     if last:
-        assert reply["reasons"][-1] == last
+        assert reply["reasons"][-1] == {"code": "more", "text": last}
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_a_base64_body_is_decoded(crates_match, stack, encoded, status, error, w
     assert code == status, reply
     if error:
         assert reply["error"] == error
-        assert all(word in " ".join(reply["reasons"]) for word in words), reply
+        assert all(word in " ".join(texts(reply["reasons"])) for word in words), reply
     else:
         assert reply["submission"] == ORDER
         assert match.stored_submissions(1) == {"p1": {"multipliers": ORDER}}

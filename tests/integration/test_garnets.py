@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import push
+from conftest import push, texts
 from staging import StagedStore
 
 from game_core.errors import Illegal
@@ -46,7 +46,7 @@ def test_a_garnet_held_by_one_match_cannot_back_a_move_in_another(crates_match) 
     # ...so the same 4 pushes in the second match are refused, and nothing is stored there
     code, reply = second.turn("ana", "Round 1", push("ana", times=4), "ice")
     assert (code, reply["error"]) == (422, "Illegal")
-    assert FOUR_PUSHES_NEED_ONE in reply["reasons"]
+    assert FOUR_PUSHES_NEED_ONE in texts(reply["reasons"])
     assert second.stored_submissions(2) == {}
 
     # Replacing the first match's move by a free one gives the garnet back; the second may use it
@@ -54,7 +54,7 @@ def test_a_garnet_held_by_one_match_cannot_back_a_move_in_another(crates_match) 
     assert _purse(first, "ana") == (1, 1)
     assert second.turn("ana", "Round 1", push("ana", times=4), "ice")[0] == 200
     code, reply = first.turn("ana", "Round 1", push("ana", times=4), "ice")
-    assert (code, FOUR_PUSHES_NEED_ONE in reply["reasons"]) == (422, True)
+    assert (code, FOUR_PUSHES_NEED_ONE in texts(reply["reasons"])) == (422, True)
 
     # Both rounds resolve: the garnet was spent once, by the second match, where it was held
     first.resolve_now()
@@ -80,7 +80,7 @@ def test_two_submissions_racing_for_one_garnet_cannot_both_hold_it(crates_match)
         submit(replace(ports, store=staged), ana_moves_in(second))
 
     # Then the second is refused for the garnet, and only the first holds it
-    assert "more than your balance has free now" in refused.value.reasons[0]
+    assert "more than your balance has free now" in refused.value.reasons[0].text
     assert second.stored_submissions(2) == {}
     assert list(first.stored_submissions(2)) == ["ana"]
     assert _purse(first, "ana") == (1, 0)

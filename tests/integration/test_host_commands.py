@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from conftest import EVENTS, SAMPLE_MATCH_ID, crates_request, load_event, wait_until
+from conftest import EVENTS, SAMPLE_MATCH_ID, crates_request, load_event, texts, wait_until
 
 SAMPLE_PLAYERS = ["ada", "bo", "cy", "di", "ed"]
 HOST_COMMANDS = ["create", "status", "extend", "pause", "resume", "resolve_now", "cancel", "export", "recover"]
@@ -396,7 +396,7 @@ def test_a_refused_command_names_what_is_wrong(stack, command, error, words) -> 
 
     assert reply["ok"] is False
     assert reply["error"] == error, reply
-    said = " ".join([reply["message"], *reply["reasons"]])
+    said = " ".join([reply["message"], *texts(reply["reasons"])])
     for word in words:
         assert word in said, f"{word!r} not in {said!r}"
 
@@ -430,8 +430,8 @@ def test_a_refusal_lists_at_most_20_reasons_of_at_most_200_characters(stack) -> 
     # Then the first 19 reasons are listed, and the 20th says how many more there were
     assert (reply["ok"], reply["error"]) == (False, "Malformed"), reply
     assert len(reply["reasons"]) == 20
-    assert reply["reasons"][-1] == "... and 21 more"
-    assert all(len(reason) <= 200 for reason in reply["reasons"])
+    assert reply["reasons"][-1] == {"code": "more", "text": "... and 21 more"}
+    assert all(len(reason) <= 200 for reason in texts(reply["reasons"]))
 
 
 def test_an_extension_past_the_last_date_is_refused_not_a_crash(stack) -> None:

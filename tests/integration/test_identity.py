@@ -65,8 +65,9 @@ def test_a_known_id_with_another_contact_is_refused_unless_the_host_confirms(sta
 
     # Then it is refused, naming the id, and nothing of it is registered
     assert refused["ok"] is False and refused["error"] == "Illegal", refused
-    assert len(refused["reasons"]) == 1 and "'ada'" in refused["reasons"][0]
-    assert "confirm_contact" in refused["reasons"][0]
+    assert [reason["code"] for reason in refused["reasons"]] == ["contact_changed"]
+    assert "'ada'" in refused["reasons"][0]["text"]
+    assert "confirm_contact" in refused["reasons"][0]["text"]
     assert "ada@one.example" not in json.dumps(refused)  # nor is the registered email told
     assert registered(("ada", "bo", "cy")) == {"ada": "ada@one.example", "bo": "bo@one.example"}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import load_event, push, wait_until
+from conftest import load_event, push, texts, wait_until
 
 ORDER = [2, 1, 1, 0, -1, -1]
 """A permutation of the multipliers: round 1 pays x2."""
@@ -124,7 +124,7 @@ def test_a_malformed_submission_is_400_naming_the_field(crates_match, body, word
     code, reply = match.post("p1", body)
 
     assert (code, reply["error"]) == (400, "Malformed"), reply
-    said = " ".join([reply["message"], *reply["reasons"]])
+    said = " ".join([reply["message"], *texts(reply["reasons"])])
     for word in words:
         assert word in said, f"{word!r} not in {said!r}"
     assert match.stored_submissions(1) == {}
@@ -155,7 +155,7 @@ def test_a_malformed_round_is_400_naming_the_field(crates_match, submission, wor
     code, reply = match.submit("p1", "Round 1", "round", submission)
 
     assert (code, reply["error"]) == (400, "Malformed"), reply
-    said = " ".join(reply["reasons"])
+    said = " ".join(texts(reply["reasons"]))
     assert all(word in said for word in words), said
 
 
@@ -176,7 +176,7 @@ def test_an_illegal_submission_is_422_with_every_reason(crates_match) -> None:
 
     # Then the whole submission is refused with every reason
     assert (code, reply["error"], reply["accepted"]) == (422, "Illegal", False)
-    reasons = reply["reasons"]
+    reasons = texts(reply["reasons"])
     assert "ice may be chosen at most twice a match, and you already chose it in rounds 1 and 2" in reasons
     assert "push 4 names crate 'zed', which is not a player of this match" in reasons
     assert "4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0" in reasons
@@ -190,7 +190,7 @@ def test_rubber_twice_is_illegal(crates_match) -> None:
 
     code, reply = match.turn("p1", "Round 2", [], "rubber")
 
-    assert (code, reply["reasons"]) == (
+    assert (code, texts(reply["reasons"])) == (
         422,
         ["rubber may be chosen at most once a match, and you already chose it in round 1"],
     )
@@ -333,7 +333,7 @@ def test_garnets_are_refused_beyond_the_balance_spent_at_resolution_awarded_at_t
     # When ben asks for a 4th push with no garnet, he is refused
     code, reply = match.turn("ben", "Round 1", push("ben", times=4), "stone")
     assert code == 422
-    assert "4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0" in reply["reasons"]
+    assert "4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0" in texts(reply["reasons"])
 
     # ...while ana's 4 pushes on ice cost her 1 garnet, debited only when the round resolves
     code, reply = match.turn("ana", "Round 1", push("ana", times=4), "ice")
@@ -365,7 +365,7 @@ def test_garnets_are_refused_beyond_the_balance_spent_at_resolution_awarded_at_t
     second.resolve_now()
     code, reply = second.turn("ana", "Round 1", push("ana", times=5), "stone")
     assert code == 422
-    assert "5 pushes need 2 garnets (one per push beyond the free 3), but your balance is 1" in reply["reasons"]
+    assert "5 pushes need 2 garnets (one per push beyond the free 3), but your balance is 1" in texts(reply["reasons"])
     assert second.turn("ana", "Round 1", push("ana", times=4), "stone")[0] == 200
 
 

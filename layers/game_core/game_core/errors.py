@@ -7,6 +7,11 @@ the input was, and a message or reason may quote the caller's own input.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
 MAX_REASONS = 20
 """Reasons listed at most; the last of them then says how many more there were."""
 MAX_TEXT = 200
@@ -15,82 +20,120 @@ MAX_MESSAGE = 500
 """Characters of the message at most."""
 
 
+@dataclass(frozen=True)
+class Reason:
+    """One thing wrong with an input: a stable `code` that programs and tests match on (snake
+    case, never reworded), and the `text` a person reads."""
+
+    code: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "text": self.text}
+
+
 def _clip(text: str, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def cap_reasons(reasons: list[str]) -> list[str]:
+def cap_reasons(reasons: list[Reason]) -> list[Reason]:
     """At most `MAX_REASONS` reasons of at most `MAX_TEXT` characters each, the last of them
     "... and N more" when some were left out."""
-    if len(reasons) <= MAX_REASONS:
-        return [_clip(reason) for reason in reasons]
-    kept = [_clip(reason) for reason in reasons[: MAX_REASONS - 1]]
-    return [*kept, f"... and {len(reasons) - len(kept)} more"]
+    clipped = [Reason(reason.code, _clip(reason.text)) for reason in reasons]
+    if len(clipped) <= MAX_REASONS:
+        return clipped
+    kept = clipped[: MAX_REASONS - 1]
+    return [*kept, Reason("more", f"... and {len(reasons) - len(kept)} more")]
+
+
+def validation_reasons(error: ValidationError, whole: str, prefix: str = "") -> list[Reason]:
+    """Pydantic's complaints as reasons, for every channel: the code is pydantic's error type
+    (`missing`, `extra_forbidden`, `int_parsing`, ...), the text names the field (`prefix` + its
+    path; `whole` when the input itself is wrong)."""
+    reasons = []
+    for problem in error.errors():
+        path = ".".join(str(part) for part in problem["loc"])
+        reasons.append(Reason(problem["type"], f"{prefix + path if path else whole}: {problem['msg']}"))
+    return reasons
 
 
 class GameCoreError(Exception):
-    """Base of every error the service reports to a caller."""
+    """Base of every error the service reports to a caller. It says what went wrong; each edge
+    (HTTP, e-mail, the host's console) decides how to say it."""
 
-    status = 400
+    code = "error"
+    """The reason code of an error given without reasons."""
     retry_after: int | None = None
-    """Seconds after which the same request may succeed (a `Retry-After` header); None: it will
-    not, so the refusal is final and a redelivery gets it again."""
+    """Seconds after which the same request may succeed; None: it will not, so the refusal is
+    final and a redelivery gets it again."""
 
-    def __init__(self, message: str, reasons: list[str] | None = None) -> None:
+    def __init__(self, message: str, reasons: list[Reason] | None = None) -> None:
         message = _clip(message, MAX_MESSAGE)
         super().__init__(message)
         self.message = message
-        self.reasons = cap_reasons(reasons or [message])
+        self.reasons = cap_reasons(reasons or [Reason(self.code, message)])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "error": type(self).__name__,
+            "message": self.message,
+            "reasons": [reason.to_json() for reason in self.reasons],
+        }
 
 
 class Malformed(GameCoreError):
     """The input cannot be read as what it claims to be (bad JSON, wrong fields, wrong types)."""
 
+    code = "malformed"
 
-class TooLarge(GameCoreError):
-    """The request body is larger than the service reads."""
 
-    status = 413
+class TooLarge(Malformed):
+    """The input is larger than the service reads."""
+
+    code = "too_large"
 
 
 class Illegal(GameCoreError):
     """Well-formed, but not allowed in this position; every reason is listed."""
 
-    status = 422
+    code = "illegal"
 
 
 class Late(GameCoreError):
     """The phase it was sent for is no longer open."""
 
-    status = 409
+    code = "late"
 
 
 class NotOpen(GameCoreError):
     """Nothing can be submitted now (the match has not started, is over or cancelled)."""
 
-    status = 409
+    code = "not_open"
 
 
 class Unauthorized(GameCoreError):
-    status = 401
+    """The sender is not who they claim (a wrong secret)."""
+
+    code = "unauthorized"
 
 
 class NotFound(GameCoreError):
-    status = 404
+    code = "not_found"
 
 
 class UnknownGame(NotFound):
-    pass
+    code = "unknown_game"
 
 
 class Conflict(GameCoreError):
     """A concurrent change won; the caller may retry."""
 
-    status = 409
+    code = "conflict"
     retry_after = 1
 
 
 class InProgress(Conflict):
     """The same delivery is being handled right now; retry it shortly to get its reply."""
 
+    code = "in_progress"
     retry_after = 2

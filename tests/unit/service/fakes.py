@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from game_core.errors import Conflict, Illegal, Late, NotFound
+from game_core.errors import Conflict, Illegal, Late, NotFound, Reason
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
@@ -244,10 +244,8 @@ class MemoryStore:
         if not same_sheet:
             raise Conflict("another submission of yours for this phase arrived meanwhile; send it again")
         if not self._hold_ok(player, change):
-            raise Illegal(
-                f"the {accepted.kind} submission is not allowed",
-                [f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"],
-            )
+            short = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
+            raise Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", short)])
         self._sheets[(match.match_id, player)] = Sheet(
             player=player,
             phase_number=number,

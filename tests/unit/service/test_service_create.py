@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import texts
 from crates_driver import HOUR, Table, request
 from fakes import T0, Fakes, SequentialIds
 
@@ -113,7 +114,7 @@ def test_a_refused_match_stores_starts_and_tells_nothing(players: tuple[str, ...
     fakes = Fakes()
     with pytest.raises(Illegal) as refused:
         create_match(fakes.ports, request(players))
-    assert refused.value.reasons == [reason]
+    assert texts(refused.value.reasons) == [reason]
     with pytest.raises(NotFound):
         fakes.store.get(MID)
     assert fakes.workflow.started == [] and fakes.notifier.calls == []
@@ -142,7 +143,7 @@ def test_a_known_id_keeps_its_contact_unless_the_host_confirms(
     if refused:
         with pytest.raises(Illegal) as error:
             create_match(fakes.ports, _with_email(email, confirm))
-        assert "'ada' is already registered with another contact" in error.value.reasons[0]
+        assert "'ada' is already registered with another contact" in error.value.reasons[0].text
         assert fakes.workflow.started == [MID]  # the second match was not started
     else:
         create_match(fakes.ports, _with_email(email, confirm))

@@ -35,7 +35,7 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
-from game_core.errors import Conflict, Illegal, InProgress, Late, NotFound
+from game_core.errors import Conflict, Illegal, InProgress, Late, NotFound, Reason
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
@@ -354,10 +354,8 @@ class DynamoMatchStore:
                 raise Late(f"{match.phase.name!r} closed before the submission arrived") from None
             if 1 in failed:
                 raise Conflict("another submission of yours for this phase arrived meanwhile; send it again") from None
-            raise Illegal(
-                f"the {accepted.kind} submission is not allowed",
-                [f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"],
-            ) from None
+            short = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
+            raise Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", short)]) from None
 
     def _hold(self, player: str, change: int) -> dict[str, Any]:
         """Hold `change` more garnets of the player's (or release -change), never below zero."""

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from game_core.errors import Illegal, Late, Malformed, NotOpen
-from game_core.games.protocol import AnyGame, Model, Resolution
+from game_core.errors import Illegal, Late, Malformed, NotOpen, Reason, validation_reasons
+from game_core.games.protocol import AnyGame, GameSettings, Model, Resolution
 from game_core.match.clock import iso, open_clock
 from game_core.match.model import Match, PhaseRecord
 
@@ -31,6 +31,28 @@ def phase_rng(seed: int, number: int) -> random.Random:
 
 def game_state(game: AnyGame, match: Match) -> Model:
     return game.State.model_validate(match.state)
+
+
+def seat(game: AnyGame, player_ids: list[str], settings: dict[str, Any]) -> GameSettings:
+    """Check a new match's players against the game (how many, each once) and read its settings;
+    raise why the match cannot be created. Games never check these themselves."""
+    reasons = []
+    if len(set(player_ids)) != len(player_ids):
+        reasons.append(Reason("players_repeated", "player ids must be unique"))
+    if not game.min_players <= len(player_ids) <= game.max_players:
+        reasons.append(
+            Reason(
+                "player_count",
+                f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(player_ids)}",
+            )
+        )
+    if reasons:
+        raise Illegal("the match cannot be created", reasons)
+    try:
+        return game.Settings.model_validate(settings)
+    except ValidationError as error:
+        reasons = validation_reasons(error, "settings", prefix="settings.")
+        raise Malformed(f"the {game.title} settings are malformed", reasons) from None
 
 
 def start(match: Match, game: AnyGame, now: datetime) -> Match:
@@ -64,10 +86,7 @@ def parse_submission(game: AnyGame, kind: str, payload: Any) -> Model:
     try:
         return model.model_validate(payload)
     except ValidationError as error:
-        reasons = [
-            f"{'.'.join(str(part) for part in problem['loc']) or kind}: {problem['msg']}" for problem in error.errors()
-        ]
-        raise Malformed(f"the {kind} submission is malformed", reasons) from None
+        raise Malformed(f"the {kind} submission is malformed", validation_reasons(error, kind)) from None
 
 
 def accept(
@@ -98,16 +117,18 @@ def accept(
     if phase.is_past_deadline(now) or phase.resolve_requested:
         raise Late(f"{phase.name!r} closed at {iso(min(phase.deadline, now))}; it is being resolved")
     if player not in phase.actors:
-        raise Illegal(f"{player} cannot act in {phase.name!r}; waiting for {', '.join(phase.actors)}")
+        text = f"{player} cannot act in {phase.name!r}; waiting for {', '.join(phase.actors)}"
+        raise Illegal(text, [Reason("not_an_actor", text)])
     if kind not in phase.accepts:
         accepted = ", ".join(phase.accepts) or "nothing"
-        raise Illegal(f"{phase.name!r} does not accept a {kind!r} submission; it accepts {accepted}")
+        text = f"{phase.name!r} does not accept a {kind!r} submission; it accepts {accepted}"
+        raise Illegal(text, [Reason("kind_not_accepted", text)])
     submission = parse_submission(game, kind, payload)
     state = game_state(game, match)
-    reasons = game.check(state, player, kind, submission, garnets)
+    reasons = [Reason("illegal", text) for text in game.check(state, player, kind, submission, garnets)]
     cost = game.garnet_cost(kind, submission)
-    if cost > garnets and not any("garnet" in reason for reason in reasons):  # the game may say it already
-        reasons.append(f"it spends {cost} garnets but your balance is {garnets}")
+    if cost > garnets and not any("garnet" in reason.text for reason in reasons):  # the game may say it already
+        reasons.append(Reason("garnets_short", f"it spends {cost} garnets but your balance is {garnets}"))
     if reasons:
         raise Illegal(f"the {kind} submission is not allowed", reasons)
     return Accepted(kind, submission.model_dump(mode="json"), cost)

@@ -6,9 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
-from game_core.errors import Illegal, Malformed
+from game_core.errors import Illegal, Reason
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import iso
@@ -23,20 +21,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
     """Create and start a match. The webhook secrets are returned once and stored only as hashes."""
     game = registry.load(request.game)
     ids = [p.id for p in request.players]
-    reasons = []
-    if len(set(ids)) != len(ids):
-        reasons.append("player ids must be unique")
-    if not game.min_players <= len(ids) <= game.max_players:
-        reasons.append(f"{game.title} takes {game.min_players} to {game.max_players} players, not {len(ids)}")
-    if reasons:
-        raise Illegal("the match cannot be created", reasons)
-    try:
-        settings = game.Settings.model_validate(request.settings)
-    except ValidationError as error:
-        raise Malformed(
-            f"the {game.title} settings are malformed",
-            [f"settings.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()],
-        ) from None
+    settings = engine.seat(game, ids, request.settings)
     contacts = register_contacts(ports, request)
     secrets = {p.id: ports.ids.secret() for p in request.players}
     now = ports.clock.now()
@@ -100,8 +85,11 @@ def register_contacts(ports: Ports, request: MatchRequest) -> dict[str, Contact]
         before, after = registered.get(player.id), contact(player.email)
         if before is not None and before != after and not player.confirm_contact:
             reasons.append(
-                f"player id {player.id!r} is already registered with another contact: choose another id, "
-                f'or, if this is the same person, set "confirm_contact": true for {player.id!r}'
+                Reason(
+                    "contact_changed",
+                    f"player id {player.id!r} is already registered with another contact: choose another id, "
+                    f'or, if this is the same person, set "confirm_contact": true for {player.id!r}',
+                )
             )
         contacts[player.id] = Contact(before=before, after=after)
     if reasons:

@@ -282,7 +282,7 @@ def test_bot_prefers_a_pick_that_completes_a_combination():
 def test_setup_refuses_settings_that_do_not_fit(players, settings, expected):
     with pytest.raises(Illegal) as refused:
         GAME.setup(GAME.Settings(**settings), players, random.Random(0))
-    assert refused.value.reasons == expected
+    assert [reason.text for reason in refused.value.reasons] == expected
 
 
 def test_resolve_takes_json_submissions_and_ignores_non_movers():

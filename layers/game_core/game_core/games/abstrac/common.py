@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from game_core.errors import Illegal
+from game_core.errors import Illegal, Reason
 from game_core.games.abstrac.cards import combinations, points
 from game_core.games.protocol import Model, Resolution
 
@@ -35,7 +35,9 @@ def remain(count: int, noun: str) -> str:
 def refuse_if_illegal(reasons: list[str]) -> None:
     """The match layer hands over only checked submissions; one that is illegal now is a fault."""
     if reasons:
-        raise Illegal("the submission handed to resolve is illegal in this position", reasons)
+        raise Illegal(
+            "the submission handed to resolve is illegal in this position", [Reason("illegal", r) for r in reasons]
+        )
 
 
 def hand_json(cards: list[str]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Protocol
 
-from game_core.errors import Illegal
+from game_core.errors import Illegal, Reason
 from game_core.games.abstrac import deal, row
 from game_core.games.abstrac.models import Lay, Pick, Starter, Take
 from game_core.games.abstrac.models import Settings as AbstracSettings
@@ -63,7 +63,7 @@ class Abstrac:
             if named is not None and named not in players:
                 reasons.append(f"{field} names {named}, who is not a player in this match")
         if reasons:
-            raise Illegal("these settings do not fit this match", reasons)
+            raise Illegal("these settings do not fit this match", [Reason("settings", r) for r in reasons])
         state = AbstracState(settings=settings, players=list(players))
         if settings.rule_set == "row":
             state.row = row.setup(state)
