@@ -12,14 +12,18 @@ condition, and raises the same errors:
   stored phase still taking it (same number, accepting, running, paused or before the deadline,
   compared as the same ISO strings) -> Late; on the player's submissions being the revision read
   -> Conflict; on the player's `available` garnets covering a larger hold -> Illegal (checked in
-  that order, as the adapter reads the cancellation reasons);
+  that order, as the adapter reads the cancellation reasons). With a completion, the phase check
+  also wants `done` of the size read (and, closing, the version and task token read), and its
+  failure is HeaderMoved, checked after Conflict; a completion adds the player to `done`, and a
+  closing one stores the requested resolution and its event;
 - `save` and `commit_resolution` are conditional on the stored version being `before.version`
   (Conflict); a resolution writes each player's balance once with the net change, the phase's
   record and each ledger line only if absent;
 - `stop_accepting`, `set_task_token` act only while the stored phase number (and clock version,
   status) match; `mark_announced` is unconditional;
 - a save recomputes the stored attributes from the match it stores (so a host act after
-  `stop_accepting` opens the phase again, as on DynamoDB), and keeps `task_token`/`announced`.
+  `stop_accepting` opens the phase again, as on DynamoDB), and keeps `task_token`/`announced`;
+  one that changes the phase number empties `done`.
 
 It also keeps what a test wants to look at: `garnets(player)` (balance, available), `ledger`,
 `settlements` (one entry per balance write of a resolution), and call counters.
@@ -40,8 +44,10 @@ from game_core.match.model import Match, PhaseRecord
 from game_core.service.ports import (
     AlreadyDelivered,
     Clock,
+    Completion,
     Contact,
     Event,
+    HeaderMoved,
     Ids,
     MatchStore,
     Notice,
@@ -73,6 +79,7 @@ class _Meta:
     clock_version: int
     task_token: str | None = None
     announced: int = 0
+    done: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -148,7 +155,10 @@ class MemoryStore:
 
     def _write_meta(self, after: Match) -> None:
         meta = self._meta[after.match_id]
-        for key, value in _meta_values(after).items():
+        values = _meta_values(after)
+        if values["phase_number"] != meta.phase_number:
+            meta.done = frozenset()  # who was done with the phase that closed
+        for key, value in values.items():
             setattr(meta, key, value)
 
     def _append_event(self, match_id: str, event: Event) -> None:
@@ -208,6 +218,9 @@ class MemoryStore:
             available=item.available if item else 0,
             sheet=self._sheets.get((match_id, player)),
             delivered=json.loads(delivered) if delivered else None,
+            done=self._meta[match_id].done,
+            task_token=self._meta[match_id].task_token,
+            accepting=self._meta[match_id].accepting,
         )
 
     def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
@@ -222,6 +235,7 @@ class MemoryStore:
         event: Event,
         seen: Sheet | None,
         delivery: tuple[str, dict[str, Any]] | None = None,
+        completion: Completion | None = None,
     ) -> None:
         assert match.phase is not None
         number = match.phase.number
@@ -233,16 +247,22 @@ class MemoryStore:
             and meta.status == "running"
             and (meta.paused or meta.deadline > iso(event.at))
         )
+        if completion is not None and meta is not None:
+            still_open = still_open and len(meta.done) == len(completion.done_before)
+            if completion.closing is not None:
+                still_open = still_open and (meta.version, meta.task_token) == (match.version, completion.task_token)
         stored = self._sheets.get((match.match_id, player))
         same_sheet = stored is None if seen is None else stored is not None and stored.revision == seen.revision
         current = seen if seen is not None and seen.phase_number == number else None
         change = accepted.garnet_cost - (current.costs.get(accepted.kind, 0) if current else 0)
         if delivery is not None and (match.match_id, player, delivery[0]) in self._deliveries:
             raise AlreadyDelivered()
-        if not still_open:
+        if not still_open and completion is None:
             raise Late(f"{match.phase.name!r} closed before the submission arrived")
         if not same_sheet:
             raise Conflict("another submission of yours for this phase arrived meanwhile; send it again")
+        if not still_open:
+            raise HeaderMoved()
         if not self._hold_ok(player, change):
             short = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
             raise Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", short)])
@@ -259,6 +279,13 @@ class MemoryStore:
         self._append_event(match.match_id, event)
         if change:
             self._hold(player, change)
+        if completion is not None:
+            assert meta is not None
+            if completion.closing is not None:
+                self._write_meta(completion.closing)
+            if completion.closing_event is not None:
+                self._append_event(match.match_id, completion.closing_event)
+            meta.done = meta.done | {player}
 
     def sheets(self, match_id: str, phase_number: int) -> dict[str, Sheet]:
         return {

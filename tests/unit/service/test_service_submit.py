@@ -83,13 +83,25 @@ def test_a_paused_phase_takes_submissions_past_its_old_deadline() -> None:
     assert table.fakes.store.submissions(MID, 1) == {"ada": {"multipliers": MULTIPLIERS}}
 
 
-def test_the_store_refuses_as_late_a_submission_read_before_the_phase_closed() -> None:
+@pytest.mark.parametrize(
+    ("earlier", "message"),
+    [
+        # ada's first multipliers would make her done: the header moved, so it is read and judged again
+        pytest.param(False, "'Pregame' closed at 2026-12-01T12:00:00Z; it is being resolved", id="first"),
+        # a replacement changes nothing on the header: the store's condition refuses it
+        pytest.param(True, "'Pregame' closed before the submission arrived", id="replacing"),
+    ],
+)
+def test_a_submission_read_before_the_phase_closed_is_refused_as_late(earlier: bool, message: str) -> None:
     table = Table.open()
+    if earlier:
+        table.submit("ada", "Pregame", "multipliers", {"multipliers": [1, 2, 1, 0, -1, -1]})
     stale = table.fakes.store.submission_view(MID, "ada", None)  # read by the webhook ...
     host.resolve_now(table.ports, MID)  # ... then the host closes the phase
-    with pytest.raises(Late, match="'Pregame' closed before the submission arrived"):
+    with pytest.raises(Late, match=message):
         submit(table.ports, SubmissionRequest(MID, "ada", "Pregame", "multipliers", MULTIPLIERS, "test"), stale)
-    assert table.fakes.store.submissions(MID, 1) == {}
+    stored = table.fakes.store.submissions(MID, 1)
+    assert stored == ({"ada": {"multipliers": {"multipliers": [1, 2, 1, 0, -1, -1]}}} if earlier else {})
 
 
 # A valid Round 1 turn stands; each of these after it is refused, and it still stands.
@@ -291,3 +303,43 @@ def test_early_close_wakes_the_wait_of_the_moment_not_the_one_read_with_the_matc
     reply = submit(table.ports, SubmissionRequest(MID, "bo", "Pregame", "multipliers", MULTIPLIERS, "test"), view)
     assert "wake_pending" not in reply
     assert table.fakes.workflow.woken == ["tok-1", "tok-2"]  # the host's wake, then bo's
+
+
+def test_early_close_of_two_last_submitters_racing_the_one_stored_second_closes_the_phase() -> None:
+    # bo reads the header (nobody done yet); ada's submission lands before bo's is written. Both
+    # finish their part, and only together do they close: bo's write, conditional on `done` as
+    # read, is refused, read again, and now closes the phase. Asked once, woken once.
+    store = HookedStore()
+    table = Table.open(Fakes(store=store), early_close=True)
+    phases.wait(table.ports, MID, 1, 0, "tok-1")
+    store.before_put = lambda: table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+    reply = table.submit("bo", "Pregame", "multipliers", MULTIPLIERS)
+    assert "wake_pending" not in reply
+    assert sorted(store.submissions(MID, 1)) == ["ada", "bo"]
+    clock = table.match().phase
+    assert clock is not None and clock.resolve_requested
+    assert len(table.events("resolve_requested")) == 1
+    assert table.fakes.workflow.woken == ["tok-1"]
+
+
+def test_early_close_wakes_a_wait_begun_after_the_closing_submission_read_the_header() -> None:
+    # bo reads no token (the machine has not waited yet); the machine then stores tok-1 and waits.
+    # bo's closing write is conditional on the token read: refused, read again, tok-1 woken.
+    store = HookedStore()
+    table = Table.open(Fakes(store=store), early_close=True)
+    table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+    store.before_put = lambda: phases.wait(table.ports, MID, 1, 0, "tok-1")
+    table.submit("bo", "Pregame", "multipliers", MULTIPLIERS)
+    assert table.fakes.workflow.woken == ["tok-1"]
+    assert len(table.events("resolve_requested")) == 1
+
+
+def test_early_close_before_the_first_wait_needs_no_wake_the_wait_finds_the_clock_changed() -> None:
+    # The machine computed its wait for clock version 0, then bo closed the phase (version 1):
+    # the wait does not keep its token for a clock that moved; it wakes itself at once.
+    table = Table.open(early_close=True)
+    table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+    table.submit("bo", "Pregame", "multipliers", MULTIPLIERS)
+    assert table.fakes.workflow.woken == []
+    phases.wait(table.ports, MID, 1, 0, "tok-1")
+    assert table.fakes.workflow.woken == ["tok-1"]

@@ -1,8 +1,10 @@
 """The match store on one DynamoDB table, keyed by match.
 
     pk MATCH#<id>   sk META                      the match header (JSON: players, settings, clock)
-                                                 + the attributes conditions test, the waiting
-                                                 machine's task token, the last phase announced
+                                                 + the attributes conditions test, the actors
+                                                 done with the open phase (`done`, for early
+                                                 close), the waiting machine's task token, the
+                                                 last phase announced
                     sk STATE                     the game state and the result (zlib-compressed JSON),
                                                  written only by the match's creation and resolutions
                     sk SUB#<player>              the participant's submissions to the phase it names:
@@ -19,6 +21,7 @@
 
 A submission is a transaction conditional on its phase still being open, and it holds the garnets
 it would spend (`available` goes down, never below zero), so one garnet can never back two moves.
+The one that makes every actor done also requests the phase's resolution, in the same transaction.
 Host acts and resolutions are transactions conditional on the match's version, so a duplicate
 delivery or a retried resolution cannot change an outcome twice; a resolution writes each
 player's balance once, with the net change.
@@ -39,7 +42,7 @@ from game_core.errors import Conflict, Illegal, InProgress, Late, NotFound, Reas
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, PhaseRecord
-from game_core.service.ports import AlreadyDelivered, Contact, Event, Sheet, SubmissionView
+from game_core.service.ports import AlreadyDelivered, Completion, Contact, Event, HeaderMoved, Sheet, SubmissionView
 
 KEPT = 7 * 86_400
 """How long a webhook delivery's reply is kept for its redeliveries (the table's TTL removes it)."""
@@ -74,6 +77,10 @@ def _pack_state(match: Match) -> bytes:
 def _unpack_state(blob: bytes) -> dict[str, Any]:
     unpacked: dict[str, Any] = json.loads(zlib.decompress(blob))
     return unpacked
+
+
+def _phase_number(match: Match) -> int:
+    return match.phase.number if match.phase else 0
 
 
 def _garnet_key(player: str) -> dict[str, Any]:
@@ -124,7 +131,7 @@ class DynamoMatchStore:
             "match": match.model_dump_json(exclude=HEAVY),
             "version": match.version,
             "status": match.status,
-            "phase_number": clock.number if clock else 0,
+            "phase_number": _phase_number(match),
             "accepting": bool(clock and not clock.resolve_requested),
             "paused": bool(clock and clock.paused),
             "deadline": iso(clock.deadline) if clock else "",
@@ -134,11 +141,15 @@ class DynamoMatchStore:
     def _meta_update(self, before: Match, after: Match) -> dict[str, Any]:
         values = self._meta_values(after)
         names = {f"#{key}": key for key in values}
+        update = "SET " + ", ".join(f"#{key} = :{key}" for key in values)
+        if _phase_number(before) != _phase_number(after):
+            update += " REMOVE #done"  # who was done with the phase that closed
+            names["#done"] = "done"
         return {
             "Update": {
                 "TableName": self.table,
                 "Key": _match_key(after.match_id),
-                "UpdateExpression": "SET " + ", ".join(f"#{key} = :{key}" for key in values),
+                "UpdateExpression": update,
                 "ConditionExpression": "#version = :before",
                 "ExpressionAttributeNames": names,
                 "ExpressionAttributeValues": _item(
@@ -267,6 +278,9 @@ class DynamoMatchStore:
             available=int(garnets.get("available", garnets.get("balance", 0))),
             sheet=_sheet(sheet) if sheet else None,
             delivered=json.loads(delivered["reply"]) if delivered else None,
+            done=frozenset(items["META"].get("done", ())),
+            task_token=items["META"].get("task_token"),
+            accepting=bool(items["META"].get("accepting", False)),
         )
 
     def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
@@ -283,28 +297,13 @@ class DynamoMatchStore:
         event: Event,
         seen: Sheet | None,
         delivery: tuple[str, dict[str, Any]] | None = None,
+        completion: Completion | None = None,
     ) -> None:
         assert match.phase is not None
         number = match.phase.number
         current = seen if seen is not None and seen.phase_number == number else None
         held = current.costs.get(accepted.kind, 0) if current else 0
-        still_open = {
-            "ConditionCheck": {
-                "TableName": self.table,
-                "Key": _match_key(match.match_id),
-                "ConditionExpression": "phase_number = :n AND accepting = :yes AND #status = :running "
-                "AND (paused = :yes OR deadline > :now)",
-                "ExpressionAttributeNames": {"#status": "status"},
-                "ExpressionAttributeValues": _item(
-                    {
-                        ":n": number,
-                        ":yes": True,
-                        ":running": "running",
-                        ":now": iso(event.at),
-                    }
-                ),
-            }
-        }
+        header = self._submission_header(match, player, event, completion)
         sheet = {
             "player": player,
             "phase_number": number,
@@ -324,7 +323,9 @@ class DynamoMatchStore:
         if seen is not None:
             write["Put"]["ConditionExpression"] = "revision = :revision"
             write["Put"]["ExpressionAttributeValues"] = _item({":revision": seen.revision})
-        items = [still_open, write, self._event_put(match.match_id, event)]
+        items = [header, write, self._event_put(match.match_id, event)]
+        if completion is not None and completion.closing_event is not None:
+            items.append(self._event_put(match.match_id, completion.closing_event))
         change = accepted.garnet_cost - held
         if change:
             items.append(self._hold(player, change))
@@ -350,12 +351,58 @@ class DynamoMatchStore:
                 raise
             if delivery is not None and len(items) - 1 in failed:
                 raise AlreadyDelivered() from None
-            if 0 in failed:
+            if 0 in failed and completion is None:
                 raise Late(f"{match.phase.name!r} closed before the submission arrived") from None
             if 1 in failed:
                 raise Conflict("another submission of yours for this phase arrived meanwhile; send it again") from None
+            if 0 in failed:
+                raise HeaderMoved() from None
             short = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
             raise Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", short)]) from None
+
+    def _submission_header(
+        self, match: Match, player: str, event: Event, completion: Completion | None
+    ) -> dict[str, Any]:
+        """A submission's part on the match header: the phase must still take it; a completion
+        adds the sender to `done` conditional on `done` as read (two last submitters cannot both
+        miss that they closed the phase), and a closing one also stores the requested resolution,
+        conditional on the version and the wait's token as read."""
+        assert match.phase is not None
+        condition = (
+            "phase_number = :n AND accepting = :yes AND #status = :running AND (paused = :yes OR deadline > :now)"
+        )
+        names = {"#status": "status", "#done": "done"}
+        values: dict[str, Any] = {":n": match.phase.number, ":yes": True, ":running": "running", ":now": iso(event.at)}
+        key = {"TableName": self.table, "Key": _match_key(match.match_id)}
+        if completion is None:
+            return {"ConditionCheck": key | self._expression(condition, {"#status": "status"}, values)}
+        if completion.done_before:
+            condition += " AND size(#done) = :done_before"
+            values[":done_before"] = len(completion.done_before)
+        else:
+            condition += " AND attribute_not_exists(#done)"
+        values[":me"] = {player}
+        update = "ADD #done :me"
+        if completion.closing is not None:
+            closing = self._meta_values(completion.closing)
+            update = "SET " + ", ".join(f"#{name} = :{name}" for name in closing) + " " + update
+            names |= {f"#{name}": name for name in closing}
+            values |= {f":{name}": value for name, value in closing.items()} | {":before": match.version}
+            condition += " AND #version = :before AND "
+            if completion.task_token is None:
+                condition += "attribute_not_exists(task_token)"
+            else:
+                condition += "task_token = :token"
+                values[":token"] = completion.task_token
+        return {"Update": key | {"UpdateExpression": update} | self._expression(condition, names, values)}
+
+    @staticmethod
+    def _expression(condition: str, names: dict[str, str], values: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "ConditionExpression": condition,
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": _item(values),
+        }
 
     def _hold(self, player: str, change: int) -> dict[str, Any]:
         """Hold `change` more garnets of the player's (or release -change), never below zero."""

@@ -31,6 +31,11 @@ def _with_clock(match: Match, clock: PhaseClock | None, **changes: Any) -> Match
     return match.model_copy(update={"phase": clock, "version": match.version + 1} | changes)
 
 
+def with_resolution_requested(match: Match, at: datetime) -> Match:
+    """The match with its open phase's resolution requested as of `at` (a new clock version)."""
+    return _with_clock(match, _running(match).request_resolution(at))
+
+
 def _change_clock(
     ports: Ports,
     match_id: str,
@@ -136,7 +141,7 @@ def request_resolution(
             return _acted(ports, match)
         now = ports.clock.now()
         event = Event("resolve_requested", now, {"reason": reason})
-        saved = _with_clock(match, phase.request_resolution(min(at or now, now)))
+        saved = with_resolution_requested(match, min(at or now, now))
         try:
             ports.store.save(match, saved, event)
         except Conflict:

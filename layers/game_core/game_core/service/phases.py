@@ -10,14 +10,12 @@ number it was given and does nothing if the match has moved on. A step that keep
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import Any
 
 from game_core.errors import Conflict
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.model import Match
-from game_core.service.host import request_resolution
 from game_core.service.notices import open_phase_summary, progress_notices
 from game_core.service.ports import Event, Ports
 
@@ -53,20 +51,8 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
 
 
 def current(ports: Ports, match_id: str) -> dict[str, Any]:
-    """Where the match stands; an early-closing phase that everyone has completed is closed now
-    (the submission that completed it could not close it: it was told 202)."""
-    match = ports.store.get(match_id)
-    phase = match.phase
-    closes_early = phase is not None and (match.early_close or phase.closes_on_submit)
-    if phase is not None and closes_early and match.status == "running" and not phase.is_due(ports.clock.now()):
-        sheets = ports.store.sheets(match_id, phase.number)
-        if engine.closes_early(match, [p for p, sheet in sheets.items() if engine.has_done(match, p, sheet.kinds)]):
-            # Everyone who can act has submitted: the phase closed at the last submission.
-            last = max(datetime.fromisoformat(sheets[actor].updated_at) for actor in phase.actors)
-            reason = "every participant who can act has submitted"
-            request_resolution(ports, match_id, reason=reason, phase_number=phase.number, at=last)
-            match = ports.store.get(match_id)
-    return progress(ports, match)
+    """Where the match stands now."""
+    return progress(ports, ports.store.get(match_id))
 
 
 MOST_PHASES_PER_STEP = 10

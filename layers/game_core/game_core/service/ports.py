@@ -55,13 +55,20 @@ class Sheet:
 @dataclass(frozen=True)
 class SubmissionView:
     """Everything a submission is checked against, read at once: the match, the sender's free
-    garnets, their submissions so far (to any phase), and the reply to an earlier delivery."""
+    garnets, their submissions so far (to any phase), the reply to an earlier delivery, and what
+    early close needs from the match header (who is done, the waiting machine's token)."""
 
     match: Match
     available: int
     """The balance less every garnet held by submissions waiting for their phases."""
     sheet: Sheet | None
     delivered: dict[str, Any] | None = None
+    done: frozenset[str] = frozenset()
+    """The actors done with the open phase (`engine.has_done`), as its submissions recorded them."""
+    task_token: str | None = None
+    """The token of the machine's last wait, None before its first."""
+    accepting: bool = True
+    """False once a resolution has closed the door on the open phase (it is being resolved)."""
 
     def held(self, kind: str) -> int:
         """What the sender's submission of that kind to the open phase holds now."""
@@ -77,6 +84,26 @@ class SubmissionView:
 
 class AlreadyDelivered(Exception):
     """A delivery with this key was stored first (a redelivery racing the first)."""
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What a submission that leaves its sender done with the phase, for the first time, writes
+    on the match header, conditional on the header as read: the sender joins `done`; and when
+    that makes every actor done, `closing` (the match with the phase's resolution requested) and
+    `closing_event` are stored in the same transaction, so the phase closes exactly when its last
+    submission lands, and a machine between two waits sees it (a wait keeps its token only for
+    the clock it computed; `task_token` is the one the closing submission wakes)."""
+
+    done_before: frozenset[str]
+    task_token: str | None
+    closing: Match | None = None
+    closing_event: Event | None = None
+
+
+class HeaderMoved(Exception):
+    """The match header changed since it was read (another actor finished, the machine began a
+    wait, a host act, the phase closed): read again and judge the submission afresh."""
 
 
 class MatchStore(Protocol):
@@ -103,12 +130,14 @@ class MatchStore(Protocol):
         event: Event,
         seen: Sheet | None,
         delivery: tuple[str, dict[str, Any]] | None = None,
+        completion: Completion | None = None,
     ) -> None:
         """Store the player's submission of that kind with their others to the open phase, only
-        while the phase still takes it and their submissions are still `seen`; hold the garnets it
-        spends in place of those the one it replaces held (Illegal when the balance has not that
-        many free, Conflict when `seen` is stale). With a delivery (key, reply), store the reply
-        once (AlreadyDelivered when that key was stored first)."""
+        while the phase still takes it (Late) and their submissions are still `seen` (Conflict);
+        hold the garnets it spends in place of those the one it replaces held (Illegal when the
+        balance has not that many free). With a delivery (key, reply), store the reply once
+        (AlreadyDelivered when that key was stored first). With a `completion`, write it too,
+        conditional on the header as read (HeaderMoved, in place of Late)."""
 
     def sheets(self, match_id: str, phase_number: int) -> dict[str, Sheet]:
         """Every participant's submissions to the phase."""

@@ -5,16 +5,17 @@ from __future__ import annotations
 import hmac
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from game_core.errors import InProgress, NotFound, Unauthorized
+from game_core.errors import Conflict, InProgress, Late, NotFound, Unauthorized
 from game_core.games import registry
 from game_core.match import engine
+from game_core.match.engine import Accepted
 from game_core.match.model import Match, secret_hash
-from game_core.service.host import request_resolution
-from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
+from game_core.service.host import with_resolution_requested
+from game_core.service.ports import AlreadyDelivered, Completion, Event, HeaderMoved, Ports, SubmissionView
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +44,13 @@ def authenticate_webhook(match: Match, player: str, secret: str) -> None:
         raise Unauthorized("the webhook secret does not match this player")
 
 
+READS = 5
+"""Reads of the match header at most for one submission: another is needed only when the header
+moved under a submission that finishes its sender's part (another actor finished, the machine
+began a wait), so five are plenty."""
+EARLY_CLOSE = "every participant who can act has submitted"
+
+
 def submit(
     ports: Ports, request: SubmissionRequest, view: SubmissionView | None = None, delivery: str | None = None
 ) -> dict[str, Any]:
@@ -51,10 +59,21 @@ def submit(
 
     `view` is what the sender's channel read already (one read: the match, the sender's garnets
     and submissions, an earlier delivery); `delivery` (a webhook's Idempotency-Key) stores the
-    reply with the submission, so a redelivery gets the first reply and changes nothing."""
-    view = view or ports.store.submission_view(request.match_id, request.player, delivery)
-    if view.delivered is not None:
-        return view.delivered
+    reply with the submission, so a redelivery gets the first reply and changes nothing. The
+    submission that closes an early-closing phase requests its resolution in its own transaction
+    and wakes the waiting machine: one AWS call more than any other."""
+    for _read in range(READS):
+        view = view or ports.store.submission_view(request.match_id, request.player, delivery)
+        if view.delivered is not None:
+            return view.delivered
+        try:
+            return _store(ports, request, view, delivery)
+        except HeaderMoved:
+            view = None
+    raise Conflict(f"match {request.match_id} kept changing; send the submission again")
+
+
+def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, delivery: str | None) -> dict[str, Any]:
     match = view.match
     if match.participant(request.player) is None:
         raise NotFound(f"{request.player} is not a player of match {match.match_id}")
@@ -72,6 +91,8 @@ def submit(
         request.phase_number,
     )
     assert match.phase is not None  # accept() refuses when no phase is open
+    if not view.accepting:  # a resolution has begun: what it reads is already fixed
+        raise Late(f"{match.phase.name!r} closed before the submission arrived")
     event = Event(
         "submission_accepted",
         now,
@@ -91,42 +112,48 @@ def submit(
         "submission": accepted.submission,
         "garnet_cost": accepted.garnet_cost,
     }
+    completion = _completion(view, request.player, accepted, now)
     try:
         stored = (delivery, reply) if delivery is not None else None
-        ports.store.put_submission(match, request.player, accepted, event, view.sheet, stored)
+        ports.store.put_submission(match, request.player, accepted, event, view.sheet, stored, completion)
     except AlreadyDelivered:
         first = ports.store.delivered(match.match_id, request.player, delivery or "")
         if first is None:
             raise InProgress("this delivery is being handled now; send it again for its reply") from None
         return first
-    if not _close_early(ports, match, now):
+    if completion is not None and completion.closing is not None and not _wake(ports, match, view.task_token):
         reply = reply | {"wake_pending": True, "message": WAKE_PENDING}
     return reply
 
 
-def _close_early(ports: Ports, match: Match, now: datetime) -> bool:
-    """Ask for the phase to resolve now if this submission completed an early-closing phase: the
-    request changes the phase's clock (so a machine about to wait sees it: a wait keeps its token
-    only for the clock it computed) and wakes the machine waiting. The submission is stored
-    whatever happens here: if the request fails (a throttle, Step Functions unavailable), say so
-    and let the machine find it at its next look; False then."""
-    phase = match.phase
-    assert phase is not None
-    if not (match.early_close or phase.closes_on_submit):
+def _completion(view: SubmissionView, player: str, accepted: Accepted, now: datetime) -> Completion | None:
+    """What the submission writes on the header if it leaves the sender done with the phase for
+    the first time (and, when that closes an early-closing phase, the resolution it requests)."""
+    match = view.match
+    assert match.phase is not None
+    sheet = view.sheet if view.sheet is not None and view.sheet.phase_number == match.phase.number else None
+    kinds = (sheet.kinds if sheet else {}) | {accepted.kind: accepted.submission}
+    if player in view.done or not engine.has_done(match, player, kinds):
+        return None
+    completion = Completion(done_before=view.done, task_token=view.task_token)
+    if not engine.closes_early(match, view.done | {player}):
+        return completion
+    closing = with_resolution_requested(match, now)
+    return replace(completion, closing=closing, closing_event=Event("resolve_requested", now, {"reason": EARLY_CLOSE}))
+
+
+def _wake(ports: Ports, match: Match, token: str | None) -> bool:
+    """Wake the machine's wait, if it has begun one (else its wait, when it begins, finds the
+    clock changed and goes on at once). False if that failed: the resolution is requested, and
+    the machine finds it when it next looks."""
+    if token is None:
         return True
     try:
-        submitted = ports.store.submissions(match.match_id, phase.number)
-        if not engine.closes_early(match, [p for p, kinds in submitted.items() if engine.has_done(match, p, kinds)]):
-            return True
-        reason = "every participant who can act has submitted"
-        requested = request_resolution(ports, match.match_id, reason=reason, phase_number=phase.number, at=now)
-        return not requested.get("wake_pending", False)
-    except Exception as error:  # whatever failed, the submission is stored
-        logger.warning(
-            "early close not requested",
-            extra={"match_id": match.match_id, "phase_number": phase.number, "error": type(error).__name__},
-        )
+        ports.workflow.wake(token)
+    except Exception as error:  # whatever failed, the submission and the request are stored
+        logger.warning("early close wake failed", extra={"match_id": match.match_id, "error": type(error).__name__})
         return False
+    return True
 
 
 def submit_by_webhook(
