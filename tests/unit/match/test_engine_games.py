@@ -4,34 +4,16 @@ submission costs, and a submission found illegal at resolution. Each refusal has
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from conftest import texts
+from match_support import T0, new_match
 
 from game_core.errors import Illegal, NotOpen
 from game_core.games import registry
 from game_core.match import engine
-from game_core.match.model import Match, Participant, PhaseRecord
-
-T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
-
-
-def new_match(game_id: str, players: tuple[str, ...], **settings) -> Match:
-    game = registry.load(game_id)
-    match = Match(
-        match_id="m-test",
-        game=game_id,
-        settings=settings,
-        seed=1,
-        players=tuple(Participant(id=p, name=p, secret_hash="x") for p in players),
-        phase_seconds=100,
-        early_close=False,
-        recheck_seconds=3600,
-        created_at=T0,
-        starting_garnets={},
-    )
-    return engine.start(match, game, T0)
+from game_core.match.model import Match, PhaseRecord
 
 
 def resolved(match: Match, submissions=None) -> Match:
