@@ -63,12 +63,6 @@ def extra_pushes_text(count: int) -> str:
     return f"{count} pushes need {needed} {garnets} (one per push beyond the free {FREE_PUSHES})"
 
 
-def line_counts(n: int) -> tuple[int, int]:
-    """(ToL count, EC count): top 3 and bottom 2, fewer when there are fewer than 5 players."""
-    tol, ec = lines([str(i) for i in range(n)], TOL_COUNT, EC_COUNT)
-    return len(tol), len(ec)
-
-
 def garnets_for(points: int) -> int:
     return max(0, points // 3)
 
