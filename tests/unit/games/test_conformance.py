@@ -74,7 +74,7 @@ def play_through(game_id: str, rule_set: str, seed: int) -> tuple[list[str], dic
             for kind, payload in chosen.items():
                 assert kind in phase.accepts
                 submission = game.submissions[kind].model_validate(payload)
-                assert game.check(state, player, kind, submission, 0) == []
+                assert game.check(state, player, kind, submission) == []
                 parsed[kind] = submission
             submissions[player] = parsed
         state = game.resolve(state, Resolution(submissions=submissions, rng=random.Random(f"{seed}:{step}")))

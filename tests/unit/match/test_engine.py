@@ -3,35 +3,24 @@ which refused (and as what), early close, and a resolution's record."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
+import match_support
 import pytest
 from conftest import texts
 
 from game_core.errors import Illegal, Late, Malformed, NotOpen
 from game_core.games import registry
 from game_core.match import engine
-from game_core.match.model import Match, Participant
+from game_core.match.model import Match
 
-T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
+T0 = match_support.T0
 CRATES = registry.load("crates")
 ROUND = {"pushes": [{"crate": "a", "direction": "right"}], "ground": "stone"}
 
 
 def new_match(early_close: bool = False) -> Match:
-    match = Match(
-        match_id="m-test",
-        game="crates",
-        settings={},
-        seed=1,
-        players=tuple(Participant(id=p, name=p, secret_hash="x") for p in ("a", "b", "c")),
-        phase_seconds=100,
-        early_close=early_close,
-        recheck_seconds=3600,
-        created_at=T0,
-        starting_garnets={},
-    )
-    return engine.start(match, CRATES, T0)
+    return match_support.new_match("crates", ("a", "b", "c"), early_close)
 
 
 def in_round_1(early_close: bool = False) -> Match:

@@ -18,6 +18,8 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from game_core.errors import Reason
+
 
 class Model(BaseModel):
     """Base of every settings, state and submission model: strict about unknown fields."""
@@ -29,6 +31,9 @@ class GameSettings(Model):
     """Every game's settings extend this: the rule set and the host's overrides."""
 
     rule_set: str = "default"
+
+
+ModelT = TypeVar("ModelT", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -73,16 +78,26 @@ class Resolution:
     """What the match layer tells a game when it resolves the open phase.
 
     `submissions[player][kind]` holds each participant's last valid submission of each kind the
-    phase accepts; a missing key means that participant sent nothing of that kind.
+    phase accepts, parsed into the game's model for that kind and checked legal in this position;
+    a missing key means that participant sent nothing of that kind.
     `elapsed_seconds` is how long the phase was open, pauses excluded, host extensions included;
     `extension_seconds` is what the host added; `timed_out` is true when the deadline passed.
     """
 
-    submissions: dict[str, dict[str, Any]]
+    submissions: dict[str, dict[str, Model]]
     rng: random.Random
     elapsed_seconds: int = 0
     extension_seconds: int = 0
     timed_out: bool = True
+
+    def sent(self, player: str, kind: str, model: type[ModelT]) -> ModelT | None:
+        """`player`'s submission of `kind` as its model; None when they sent none."""
+        submission = self.submissions.get(player, {}).get(kind)
+        if submission is None:
+            return None
+        if not isinstance(submission, model):
+            raise TypeError(f"{player}'s {kind} submission is a {type(submission).__name__}, not a {model.__name__}")
+        return submission
 
 
 @dataclass(frozen=True)
@@ -162,11 +177,17 @@ class Game(Protocol[SettingsT, StateT]):
     def open_phase(self, state: StateT) -> OpenPhase | None:
         """The phase the state waits on, or None when the match is over."""
 
-    def check(self, state: StateT, player: str, kind: str, submission: Model, garnets: int) -> list[str]:
-        """Every reason the submission is illegal in this position (empty when legal)."""
+    def check(self, state: StateT, player: str, kind: str, submission: Model) -> list[Reason]:
+        """Every reason the submission is illegal in this position (empty when legal), each with a
+        stable code. The match layer has already checked that `player` is an actor of the open
+        phase, that it accepts `kind`, and will check the garnet balance against `garnet_cost`."""
 
     def garnet_cost(self, kind: str, submission: Model) -> int:
-        """Garnets the submission spends when its phase resolves."""
+        """Garnets the submission spends when its phase resolves (never depends on a balance)."""
+
+    def cost_text(self, kind: str, submission: Model) -> str:
+        """What the submission spends, in words, for a refusal when the balance is short: the
+        match layer adds ", but your balance is N". Only asked when `garnet_cost` is above 0."""
 
     def resolve(self, state: StateT, resolution: Resolution) -> StateT:
         """Resolve the open phase: the new state, with its reveals recorded in it."""

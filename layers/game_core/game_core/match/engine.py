@@ -1,8 +1,10 @@
 """The match lifecycle as pure functions: start, accept a submission, resolve the open phase.
 
-The game decides what is legal and what happens; this module decides when: which phase is open,
-whether a submission is late, who may act, what it costs in garnets, and which randomness and
-clock readings a resolution gets (all recorded, so a replay is exact).
+The game decides what is legal in a position and what happens; this module owns everything
+generic: how many players a match seats (each once), which phase is open, whether a submission is
+late, who may act and with which kinds, whether the sender's garnet balance covers what the game
+says a submission costs, turning submissions into the game's models (once, here), and which
+randomness and clock readings a resolution gets (all recorded, so a replay is exact).
 """
 
 from __future__ import annotations
@@ -89,6 +91,16 @@ def parse_submission(game: AnyGame, kind: str, payload: Any) -> Model:
         raise Malformed(f"the {kind} submission is malformed", validation_reasons(error, kind)) from None
 
 
+def refusals(game: AnyGame, state: Model, player: str, kind: str, submission: Model, garnets: int) -> list[Reason]:
+    """Every reason an actor's parsed submission of a kind the open phase accepts is refused: the
+    game's (`check`, in its order), then `garnets_short` when it spends more than the balance."""
+    reasons = game.check(state, player, kind, submission)
+    if game.garnet_cost(kind, submission) > garnets:
+        short = f"{game.cost_text(kind, submission)}, but your balance is {garnets}"
+        reasons = [*reasons, Reason("garnets_short", short)]
+    return reasons
+
+
 def accept(
     match: Match,
     game: AnyGame,
@@ -124,13 +136,10 @@ def accept(
         text = f"{phase.name!r} does not accept a {kind!r} submission; it accepts {accepted}"
         raise Illegal(text, [Reason("kind_not_accepted", text)])
     submission = parse_submission(game, kind, payload)
-    state = game_state(game, match)
-    reasons = [Reason("illegal", text) for text in game.check(state, player, kind, submission, garnets)]
-    cost = game.garnet_cost(kind, submission)
-    if cost > garnets and not any("garnet" in reason.text for reason in reasons):  # the game may say it already
-        reasons.append(Reason("garnets_short", f"it spends {cost} garnets but your balance is {garnets}"))
+    reasons = refusals(game, game_state(game, match), player, kind, submission, garnets)
     if reasons:
         raise Illegal(f"the {kind} submission is not allowed", reasons)
+    cost = game.garnet_cost(kind, submission)
     return Accepted(kind, submission.model_dump(mode="json"), cost)
 
 
@@ -188,6 +197,7 @@ def resolve(match: Match, game: AnyGame, submissions: dict[str, dict[str, Any]],
 
 
 def parsed_submissions(game: AnyGame, record: PhaseRecord) -> dict[str, dict[str, Model]]:
+    """A phase record's stored submissions as the game's models (the one place they are parsed)."""
     return {
         player: {kind: parse_submission(game, kind, body) for kind, body in kinds.items()}
         for player, kinds in record.submissions.items()
@@ -197,11 +207,20 @@ def parsed_submissions(game: AnyGame, record: PhaseRecord) -> dict[str, dict[str
 def apply_record(
     game: AnyGame, state: Model, seed: int, record: PhaseRecord, parsed: dict[str, dict[str, Model]] | None = None
 ) -> Model:
-    """One phase's resolution from its record: the same inputs live and in replay."""
+    """One phase's resolution from its record: the same inputs live and in replay.
+
+    Every submission is checked again in the position it resolves in; each was accepted in that
+    same position, so one found illegal here is a fault (a record not made by this engine, or a
+    game whose check and resolve disagree), raised as `Illegal` before the game resolves."""
+    submissions = parsed if parsed is not None else parsed_submissions(game, record)
+    for player, kinds in submissions.items():
+        for kind, submission in kinds.items():
+            if reasons := game.check(state, player, kind, submission):
+                raise Illegal(f"phase {record.number}: {player}'s {kind} submission is illegal at resolution", reasons)
     return game.resolve(
         state,
         Resolution(
-            submissions=parsed if parsed is not None else parsed_submissions(game, record),
+            submissions=submissions,
             rng=phase_rng(seed, record.number),
             elapsed_seconds=record.elapsed_seconds,
             extension_seconds=record.extension_seconds,

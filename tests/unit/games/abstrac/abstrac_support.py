@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from game_core.games.abstrac import GAME
-from game_core.games.abstrac.models import State
+from game_core.games.abstrac.models import AbstracState as State
 from game_core.games.protocol import Resolution
 
 PLAYERS = ("A", "B")
@@ -27,7 +27,7 @@ def play(state: State, kind: str, payload: dict[str, Any], elapsed: int = 0, ext
     """The mover makes a move (checked legal first), taking `elapsed` seconds."""
     player = mover(state)
     submission = GAME.submissions[kind].model_validate(payload)
-    assert GAME.check(state, player, kind, submission, 0) == []
+    assert GAME.check(state, player, kind, submission) == []
     return GAME.resolve(
         state,
         Resolution(
@@ -53,8 +53,13 @@ def no_move(state: State, elapsed: int, extension: int = 0, timed_out: bool = Tr
     )
 
 
+def refusals(state: State, player: str, kind: str, payload: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every reason the game refuses the move, as (code, text)."""
+    return [(r.code, r.text) for r in GAME.check(state, player, kind, GAME.submissions[kind].model_validate(payload))]
+
+
 def reasons(state: State, player: str, kind: str, payload: dict[str, Any]) -> list[str]:
-    return GAME.check(state, player, kind, GAME.submissions[kind].model_validate(payload), 0)
+    return [text for _, text in refusals(state, player, kind, payload)]
 
 
 def cards(text: str) -> list[str]:

@@ -16,7 +16,8 @@ from game_core.games.abstrac.cards import (
     ratio,
 )
 from game_core.games.abstrac.deal import deal_scores
-from game_core.games.abstrac.models import Lay, Settings
+from game_core.games.abstrac.models import AbstracSettings as Settings
+from game_core.games.abstrac.models import Lay
 
 # Death Match 12's example: red 23456 yellow 1345 green 13 blue 123.
 ROW_EXAMPLE = "2R 3R 4R 5R 6R 1Y 3Y 4Y 5Y 1G 3G 1B 2B 3B".split()

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from game_core.errors import Reason
 from game_core.games import registry
-from game_core.games.protocol import Resolution
+from game_core.games.protocol import Model, Resolution
+from game_core.match import engine
 
 GAME = registry.load("crates")
 DEFAULT_ORDER = [-1, -1, 0, 1, 1, 2]
@@ -24,6 +26,11 @@ def turn(ground: str = "stone", *groups: list[dict[str, str]]) -> dict[str, Any]
     return {"ground": ground, "pushes": [push for group in groups for push in group]}
 
 
+def refusals(state, player: str, kind: str, submission: Model, garnets: int = 0) -> list[Reason]:
+    """Every reason the match layer refuses the submission: the game's, then a short balance."""
+    return engine.refusals(GAME, state, player, kind, submission, garnets)
+
+
 def start(players: list[str], **settings: Any):
     return GAME.setup(GAME.Settings(**settings), tuple(players), random.Random(0))
 
@@ -35,7 +42,7 @@ def resolve(state, submissions: dict[str, dict[str, Any]], seed: int = 0, garnet
         parsed[player] = {}
         for kind, payload in kinds.items():
             submission = GAME.submissions[kind].model_validate(payload)
-            assert GAME.check(state, player, kind, submission, garnets) == [], (player, kind, payload)
+            assert refusals(state, player, kind, submission, garnets) == [], (player, kind, payload)
             parsed[player][kind] = submission
     return GAME.resolve(state, Resolution(submissions=parsed, rng=random.Random(seed)))
 

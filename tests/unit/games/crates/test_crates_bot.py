@@ -23,7 +23,7 @@ def test_bot_matches_are_legal_with_no_garnets(n, seed):
             submissions[player] = {}
             for kind, payload in chosen.items():
                 submission = GAME.submissions[kind].model_validate(payload)
-                assert GAME.check(state, player, kind, submission, 0) == []
+                assert GAME.check(state, player, kind, submission) == []
                 assert GAME.garnet_cost(kind, submission) == 0
                 submissions[player][kind] = submission
         state = GAME.resolve(state, Resolution(submissions=submissions, rng=random.Random(seed)))

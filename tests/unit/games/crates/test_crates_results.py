@@ -8,8 +8,9 @@ import pytest
 from crates_support import GAME, PREGAME, play, pushes, turn
 
 from game_core.errors import Illegal
-from game_core.games.crates.rules import garnets_for, line_counts
+from game_core.games.crates.rules import EC_COUNT, TOL_COUNT, garnets_for
 from game_core.games.protocol import Resolution
+from game_core.games.standings import lines
 
 
 def order(result) -> list[str]:
@@ -160,7 +161,10 @@ def test_tokens_of_life_and_elimination_candidates(n, tol, ec):
     ("n", "tol", "ec"), [(16, 3, 2), (12, 3, 2), (6, 3, 2), (5, 3, 2), (4, 2, 2), (3, 1, 2), (2, 1, 1)]
 )
 def test_line_counts(n, tol, ec):
-    assert line_counts(n) == (tol, ec)
+    # Top three and bottom two, fewer with fewer players, nobody on both lines.
+    tol_line, ec_line = lines([f"p{i}" for i in range(n)], TOL_COUNT, EC_COUNT)
+    assert (len(tol_line), len(ec_line)) == (tol, ec)
+    assert not set(tol_line) & set(ec_line)
 
 
 # -- garnets -------------------------------------------------------------------------------------

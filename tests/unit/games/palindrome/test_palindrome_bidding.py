@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from palindrome_support import EVEN_PACKS_MM8, GAME, bid, card, parse, play, start
 from pydantic import ValidationError
 
-from game_core.games.palindrome.bidding import Bid, check_bid, resolve_items, resolve_packs
-from game_core.games.palindrome.settings import RULE_SETS
+from game_core.games.palindrome.bidding import check_bid, resolve_items, resolve_packs
+from game_core.games.palindrome.models import Bid
+from game_core.games.palindrome.rule_sets import RULE_SETS
+from game_core.match import engine
 
 MM8, MM5 = RULE_SETS["mm8"], RULE_SETS["mm5"]
 
@@ -41,29 +43,39 @@ def bids(**by_player: dict) -> dict[str, Bid]:
             MM8,
             bid(card(9, pack=1), card(9, pack=2)),
             0,
-            ["card 9 is used 2 times; each card is used at most once"],
+            [("card_repeated", "card 9 is used 2 times; each card is used at most once")],
         ),
         (
             MM8,
             bid(card(4, pack=1), card(4, item=1)),
             0,
-            ["card 4 is used 2 times; each card is used at most once"],
+            [("card_repeated", "card 4 is used 2 times; each card is used at most once")],
         ),
-        (MM8, bid(card(9, pack=1), card(8, pack=1)), 0, ["pack 1 has 2 of your cards (9, 8); at most one"]),
-        (MM8, bid(card(10, pack=1)), 0, ["there is no card 10 (cards are 0 to 9)"]),
-        (MM8, bid(card(-1, pack=1)), 0, ["there is no card -1 (cards are 0 to 9)"]),
-        (MM8, bid(card(5, pack=11)), 0, ["there is no pack 11 (packs are 1 to 10)"]),
-        (MM8, bid(card(5, pack=0)), 0, ["there is no pack 0 (packs are 1 to 10)"]),
-        (MM8, bid(card(5, item=2)), 0, ["there is no item 2 this round (items are 1 to 1)"]),
-        (MM5, bid(card(5, item=3)), 0, ["there is no item 3 this round (items are 1 to 2)"]),
-        (MM5, bid(card(5, item=1), garnets=1), 5, ["garnets cannot be bid on items in Main Match 5"]),
-        (MM8, bid(card(5, item=1), garnets=3), 2, ["you bid 3 garnets but hold 2"]),
-        (MM8, bid(garnets=1), 0, ["you bid 1 garnets but hold 0"]),
+        (
+            MM8,
+            bid(card(9, pack=1), card(8, pack=1)),
+            0,
+            [("pack_repeated", "pack 1 has 2 of your cards (9, 8); at most one")],
+        ),
+        (MM8, bid(card(10, pack=1)), 0, [("card_unknown", "there is no card 10 (cards are 0 to 9)")]),
+        (MM8, bid(card(-1, pack=1)), 0, [("card_unknown", "there is no card -1 (cards are 0 to 9)")]),
+        (MM8, bid(card(5, pack=11)), 0, [("pack_unknown", "there is no pack 11 (packs are 1 to 10)")]),
+        (MM8, bid(card(5, pack=0)), 0, [("pack_unknown", "there is no pack 0 (packs are 1 to 10)")]),
+        (MM8, bid(card(5, item=2)), 0, [("item_unknown", "there is no item 2 this round (items are 1 to 1)")]),
+        (MM5, bid(card(5, item=3)), 0, [("item_unknown", "there is no item 3 this round (items are 1 to 2)")]),
+        (
+            MM5,
+            bid(card(5, item=1), garnets=1),
+            5,
+            [("garnets_not_bid", "garnets cannot be bid on items in Main Match 5")],
+        ),
+        (MM8, bid(card(5, item=1), garnets=3), 2, [("garnets_short", "you bid 3 garnets, but your balance is 2")]),
+        (MM8, bid(garnets=1), 0, [("garnets_short", "you bid 1 garnets, but your balance is 0")]),
         (
             MM8,
             {"cards": [], "garnets": 1, "garnet_item": 2},
             1,
-            ["the garnets go on item 2, which does not exist this round (items are 1 to 1)"],
+            [("garnet_item_unknown", "the garnets go on item 2, which does not exist this round (items are 1 to 1)")],
         ),
         # every reason at once
         (
@@ -78,17 +90,21 @@ def bids(**by_player: dict) -> dict[str, Bid]:
             ),
             1,
             [
-                "card 9 is used 2 times; each card is used at most once",
-                "pack 2 has 2 of your cards (9, 8); at most one",
-                "there is no pack 12 (packs are 1 to 10)",
-                "there is no item 4 this round (items are 1 to 1)",
-                "you bid 5 garnets but hold 1",
+                ("card_repeated", "card 9 is used 2 times; each card is used at most once"),
+                ("pack_repeated", "pack 2 has 2 of your cards (9, 8); at most one"),
+                ("pack_unknown", "there is no pack 12 (packs are 1 to 10)"),
+                ("item_unknown", "there is no item 4 this round (items are 1 to 1)"),
+                ("garnets_short", "you bid 5 garnets, but your balance is 1"),
             ],
         ),
     ],
 )
 def test_check_bid(rules, payload, balance, expected):
-    assert check_bid(rules, Bid.model_validate(payload), balance) == expected
+    # The game's reasons (`check_bid`), then the match layer's when the balance is short.
+    state = start(["A", "B"], rule_set=rules.key)
+    refused = engine.refusals(GAME, state, "A", "bid", parse("bid", payload), balance)
+    assert [(reason.code, reason.text) for reason in refused] == expected
+    assert check_bid(rules, Bid.model_validate(payload)) == [r for r in refused if r.code != "garnets_short"]
 
 
 @pytest.mark.parametrize(
@@ -107,12 +123,13 @@ def test_malformed_bids_are_refused_by_the_model(payload):
         parse("bid", payload)
 
 
-def test_check_through_the_game_uses_the_balance_and_the_rule_set():
+def test_check_through_the_game_uses_the_rule_set_and_never_the_balance():
     mm8 = play(start(["A", "B"]), {})  # past the pregame
-    assert GAME.check(mm8, "A", "bid", parse("bid", bid(card(1, item=1), garnets=2)), 2) == []
-    assert GAME.check(mm8, "A", "bid", parse("bid", bid(garnets=3)), 2) == ["you bid 3 garnets but hold 2"]
+    assert GAME.check(mm8, "A", "bid", parse("bid", bid(card(1, item=1), garnets=2))) == []
+    assert GAME.check(mm8, "A", "bid", parse("bid", bid(garnets=3))) == []  # the match layer checks the balance
+    assert GAME.cost_text("bid", parse("bid", bid(garnets=3))) == "you bid 3 garnets"
     mm5 = start(["A", "B"], rule_set="mm5")
-    assert GAME.check(mm5, "A", "bid", parse("bid", bid(garnets=1)), 9) == [
+    assert [r.text for r in GAME.check(mm5, "A", "bid", parse("bid", bid(garnets=1)))] == [
         "garnets cannot be bid on items in Main Match 5"
     ]
 
@@ -310,7 +327,7 @@ def legal_bids(draw, packs: int = 10, items: int = 1):
 @given(legal_bids())
 def test_resolution_never_gives_a_pack_to_two_players(table):
     for p in table.values():
-        assert check_bid(MM8, p, 0) == []
+        assert check_bid(MM8, p) == []
     winners = resolve_packs(MM8, table)
     for pack, winner in enumerate(winners, start=1):
         on_pack = {p: cb.card for p, b in table.items() for cb in b.cards if cb.pack == pack}

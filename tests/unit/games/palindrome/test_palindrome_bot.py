@@ -24,7 +24,7 @@ def bot_match(rule_set: str, players: int, seed: int):
             assert set(chosen) == set(phase.accepts)
             parsed = {kind: GAME.submissions[kind].model_validate(payload) for kind, payload in chosen.items()}
             for kind, submission in parsed.items():
-                assert GAME.check(state, player, kind, submission, 0) == []
+                assert GAME.check(state, player, kind, submission) == []
                 assert GAME.garnet_cost(kind, submission) == 0
             if "construction" in parsed:
                 used.update(s.action for s in parsed["construction"].steps)

@@ -18,6 +18,8 @@ from palindrome_support import (
 )
 from pydantic import ValidationError
 
+from game_core.errors import Reason
+
 # -- effects ---------------------------------------------------------------------------------------
 
 
@@ -414,7 +416,29 @@ def test_every_use_is_recorded_in_order():
 )
 def test_misuse(strings, digits, items, payload, expected):
     _, reasons = bench_after(strings, digits, items, payload)
-    assert reasons == expected
+    assert [reason.text for reason in reasons] == expected
+    assert [reason.code for reason in reasons] == [code_of(text) for text in expected]
+
+
+CODES = {
+    "you hold no unused": "item_not_held",
+    "not among this round's unplaced digits": "digits_missing",
+    "there is no unplaced": "digit_not_unplaced",
+    "changes a digit into a different one": "shift_to_same_digit",
+    "has no position": "position_unknown",
+    "is empty, it has no position": "position_unknown",
+    "needs two different positions": "swap_same_position",
+    "copies another string": "clone_onto_itself",
+    "there is no string": "string_unknown",
+    "there is no source string": "string_unknown",
+    "takes digits only at its end": "insert_needed",
+}
+
+
+def code_of(text: str) -> str:
+    """The code each refusal text of a construction step is given."""
+    [code] = {code for fragment, code in CODES.items() if fragment in text}
+    return code
 
 
 @pytest.mark.parametrize(
@@ -455,9 +479,9 @@ def test_an_item_is_usable_in_the_construction_of_the_round_it_was_won():
     # A wins pack 1 (01234) and the Mirror in round 1 bidding
     state = play(state, {"A": {"bid": bid(card(9, pack=1), card(0, item=1))}})
     payload = parse("construction", steps(append(1, "12"), use("mirror", string=1)))
-    assert GAME.check(state, "A", "construction", payload, 0) == []
+    assert GAME.check(state, "A", "construction", payload) == []
     # B won nothing and holds nothing
-    assert GAME.check(state, "B", "construction", payload, 0) == [
+    assert [reason.text for reason in GAME.check(state, "B", "construction", payload)] == [
         "step 1 (append): 12 not among this round's unplaced digits (left: none)",
         "step 2 (mirror): you hold no unused Mirror",
     ]
@@ -479,9 +503,11 @@ def test_an_item_won_in_the_same_phase_is_not_yet_usable_and_a_used_one_is_gone(
     assert state.seats["A"].strings == ["1221", "", ""]
     # round 2 construction: the Mirror is used up; the Duplicate (won in round 2) is usable
     mirror = parse("construction", steps(use("mirror", string=1)))
-    assert GAME.check(state, "A", "construction", mirror, 0) == ["step 1 (mirror): you hold no unused Mirror"]
+    assert GAME.check(state, "A", "construction", mirror) == [
+        Reason("item_not_held", "step 1 (mirror): you hold no unused Mirror")
+    ]
     duplicate = parse("construction", steps(use("duplicate", digit="0"), append(2, "00")))
-    assert GAME.check(state, "A", "construction", duplicate, 0) == []
+    assert GAME.check(state, "A", "construction", duplicate) == []
     items = [(i.name, i.round, i.used_in_round) for i in state.seats["A"].items]
     assert items == [("Mirror", 1, 1), ("Duplicate", 2, None)]
 
@@ -522,7 +548,7 @@ def test_keep_carries_the_unplaced_digits_into_the_next_round_digits():
     assert state.seats["A"].constructions[0].kept == "234"
     # the kept digits are this round's digits now
     payload = parse("construction", steps(append(1, "2"), append(2, "39")))
-    assert GAME.check(state, "A", "construction", payload, 0) == []
+    assert GAME.check(state, "A", "construction", payload) == []
 
 
 def test_keep_in_the_last_round_loses_the_digits():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game_core.games.palindrome.game import garnet_award, standings_result
+from game_core.games.palindrome.rules import garnet_award, standings_result
 
 
 @pytest.mark.parametrize(

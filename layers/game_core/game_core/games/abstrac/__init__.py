@@ -1,10 +1,17 @@
 """Abstrac (David Parlett), two rule sets: "row" (Death Match 12, default) and "deal" (the original).
 
-Modules: `cards` (card codes, combinations, exact scores), `clocks` (reserve and period clocks),
-`models` (settings, state, submissions), `row` and `deal` (each rule set's phases, checks,
-resolution, views and result), `game` (the protocol object).
+Modules: `models` (settings, state, submissions), `rules` (what both rule sets share), `game`
+(the protocol object), `views` (what each participant may know: everything), and the rules' own
+parts: `row` and `deal` (each rule set's phases, checks, resolution and result), `cards` (card
+codes, combinations, exact scores), `clocks` (reserve and period clocks).
 """
 
-from game_core.games.abstrac.game import GAME
+from __future__ import annotations
+
+from game_core.games.abstrac.game import AbstracGame
+from game_core.games.abstrac.models import AbstracSettings, AbstracState
+from game_core.games.protocol import Game
+
+GAME: Game[AbstracSettings, AbstracState] = AbstracGame()
 
 __all__ = ["GAME"]

@@ -136,3 +136,13 @@ def decimal_text(value: Fraction, places: int = 4) -> str:
     scaled = (value * scale * 2 + 1) // 2
     whole, part = divmod(scaled, scale)
     return f"{whole}.{part:0{places}d}"
+
+
+def hand_json(cards: list[str]) -> dict[str, Any]:
+    """A player's cards with their combinations and points, as views and results show them."""
+    return {
+        "cards": list(cards),
+        "card_count": len(cards),
+        "combinations": [combo.to_json() for combo in combinations(cards)],
+        "points": points(cards),
+    }

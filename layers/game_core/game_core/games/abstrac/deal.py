@@ -24,17 +24,27 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from game_core.games.abstrac.cards import DECK, SUIT_TO_COLOUR, points
+from game_core.errors import Reason
+from game_core.games.abstrac.cards import DECK, hand_json, points
 from game_core.games.abstrac.clocks import PeriodClock, periods_used, used_seconds
-from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, remain, submitted
-from game_core.games.abstrac.models import DealMove, DealPart, DealRecord, LineSource, Settings, State, Take
-from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, Standing
+from game_core.games.abstrac.models import (
+    AbstracSettings,
+    AbstracState,
+    DealMove,
+    DealPart,
+    DealRecord,
+    LineSource,
+    Take,
+)
+from game_core.games.abstrac.rules import other, remain
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.standings import standings
 
 MOVE = PhaseKind("Move", ("take",))
 TIMELINE = (MOVE,)
 
 
-def deal_line(settings: Settings, number: int, rng: random.Random) -> tuple[list[str], LineSource]:
+def deal_line(settings: AbstracSettings, number: int, rng: random.Random) -> tuple[list[str], LineSource]:
     """Deal `number`'s line (top first) and where it came from."""
     if settings.deal_lines and number <= len(settings.deal_lines):
         return list(settings.deal_lines[number - 1]), "host"
@@ -43,7 +53,7 @@ def deal_line(settings: Settings, number: int, rng: random.Random) -> tuple[list
     return line, "shuffle"
 
 
-def setup(state: State, rng: random.Random) -> DealPart:
+def setup(state: AbstracState, rng: random.Random) -> DealPart:
     settings = state.settings
     starter = settings.first_starter or state.players[0]
     line, source = deal_line(settings, 1, rng)
@@ -70,7 +80,7 @@ def deal_scores(base: dict[str, int], cards: dict[str, int]) -> tuple[dict[str, 
     return {a: base[a] * cards[b], b: base[b] * cards[a]}, False
 
 
-def open_phase(state: State) -> OpenPhase | None:
+def open_phase(state: AbstracState) -> OpenPhase | None:
     part = state.deal
     assert part is not None
     if part.over or part.to_move is None:
@@ -79,48 +89,42 @@ def open_phase(state: State) -> OpenPhase | None:
     return OpenPhase(MOVE.name, MOVE.accepts, (part.to_move,), seconds=seconds, closes_on_submit=True)
 
 
-def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
+def check(state: AbstracState, player: str, kind: str, submission: Model) -> list[Reason]:
+    """Every reason a take is illegal now (the match layer has checked it is the mover's)."""
     part = state.deal
-    assert part is not None
-    if part.over or part.to_move is None:
-        return ["the match is over; no more moves are taken"]
-    reasons: list[str] = []
-    if player != part.to_move:
-        reasons.append(f"it is {part.to_move}'s move, not {player}'s")
-    if kind != "take":
-        reasons.append(f"the {MOVE.name} phase takes a 'take' move, not {kind!r}")
-        return reasons
-    assert isinstance(submission, Take)
-    _, problems = take_count(part, submission)
-    return reasons + problems
+    assert part is not None and isinstance(submission, Take)
+    return take_count(part, submission)[1]
 
 
-def take_count(part: DealPart, move: Take) -> tuple[int, list[str]]:
+def take_count(part: DealPart, move: Take) -> tuple[int, list[Reason]]:
     """How many cards the take means, and every reason it is not a legal take here."""
     remaining = len(part.line) - part.position
     top = part.line[part.position : part.position + 3]
     if move.last is not None:
         if move.last not in top:
-            return 0, [f"{move.last} is not among the top cards of the line ({', '.join(top)})"]
+            text = f"{move.last} is not among the top cards of the line ({', '.join(top)})"
+            return 0, [Reason("card_not_on_top", text)]
         return top.index(move.last) + 1, []
     if move.cards is not None:
         count = len(move.cards)
         if not 1 <= count <= 3:
-            return count, [f"a move takes 1, 2 or 3 cards, not {count}"]
+            return count, [Reason("card_count", f"a move takes 1, 2 or 3 cards, not {count}")]
         taken = part.line[part.position : part.position + count]
         if sorted(move.cards) != sorted(taken):
-            return count, [f"the top {count} cards are {', '.join(taken)}, not {', '.join(move.cards)}"]
+            text = f"the top {count} cards are {', '.join(taken)}, not {', '.join(move.cards)}"
+            return count, [Reason("cards_not_on_top", text)]
         return count, []
     assert move.count is not None
     reasons = []
     if not 1 <= move.count <= 3:
-        reasons.append(f"a move takes 1, 2 or 3 cards, not {move.count}")
+        reasons.append(Reason("card_count", f"a move takes 1, 2 or 3 cards, not {move.count}"))
     if move.count > remaining:
-        reasons.append(f"only {remain(remaining, 'card')} in the line, and the move takes {move.count}")
+        text = f"only {remain(remaining, 'card')} in the line, and the move takes {move.count}"
+        reasons.append(Reason("cards_short", text))
     return move.count, reasons
 
 
-def _finish_deal(state: State, rng: random.Random) -> None:
+def _finish_deal(state: AbstracState, rng: random.Random) -> None:
     part = state.deal
     assert part is not None
     base = {p: points(part.taken[p]) for p in state.players}
@@ -154,7 +158,7 @@ def _finish_deal(state: State, rng: random.Random) -> None:
         clock.periods_left += 1
 
 
-def _fresh_copy(state: State) -> State:
+def _fresh_copy(state: AbstracState) -> AbstracState:
     """A copy that a move may change without changing `state` (no deep copy): the deal part, its
     clocks and totals and the lists a move extends are new; the line, the finished deals and the
     moves recorded are shared, never changed."""
@@ -172,7 +176,7 @@ def _fresh_copy(state: State) -> State:
     return state.model_copy(update={"deal": fresh})
 
 
-def resolve(state: State, resolution: Resolution) -> State:
+def resolve(state: AbstracState, resolution: Resolution) -> AbstracState:
     state = _fresh_copy(state)
     part = state.deal
     assert part is not None
@@ -182,7 +186,7 @@ def resolve(state: State, resolution: Resolution) -> State:
     period = state.settings.period_seconds
     clock = part.clocks[mover]
     elapsed, extension = resolution.elapsed_seconds, resolution.extension_seconds
-    move = submitted(resolution, mover, "take", Take)
+    move = resolution.sent(mover, "take", Take)
     if move is None:
         if not (resolution.timed_out or clock.out_of_time(period, elapsed, extension)):
             clock.pending = used_seconds(clock.pending, elapsed, extension)
@@ -200,7 +204,6 @@ def resolve(state: State, resolution: Resolution) -> State:
         part.lost_on_time = mover
         part.over, part.to_move = True, None
         return state
-    refuse_if_illegal(check(state, mover, "take", move))
     count, _ = take_count(part, move)
     # A move accepted in time (at most `period * periods_left` used) keeps the period it was made in.
     used = min(periods_used(used_seconds(clock.pending, elapsed, extension), period), clock.periods_left - 1)
@@ -228,7 +231,7 @@ def resolve(state: State, resolution: Resolution) -> State:
     return state
 
 
-def _record_json(record: DealRecord) -> dict[str, Any]:
+def record_json(record: DealRecord) -> dict[str, Any]:
     return {
         "number": record.number,
         "starter": record.starter,
@@ -242,40 +245,7 @@ def _record_json(record: DealRecord) -> dict[str, Any]:
     }
 
 
-def view(state: State) -> dict[str, Any]:
-    part = state.deal
-    assert part is not None
-    settings = state.settings
-    return {
-        "game": "abstrac",
-        "rule_set": "deal",
-        "card_codes": "number 1-6 then colour R, Y, G, B (the text's suits A, B, C, D)",
-        "suits": dict(SUIT_TO_COLOUR),
-        "players": list(state.players),
-        "target": settings.target,
-        "deal": part.number,
-        "starter": part.starter,
-        "to_move": part.to_move,
-        "over": part.over,
-        "line": part.line[part.position :],
-        "line_source": part.line_source,
-        "taken": {p: hand_json(part.taken[p]) for p in state.players},
-        "totals": dict(part.totals),
-        "deals": [_record_json(record) for record in part.finished],
-        "clocks": {
-            p: {
-                "period_seconds": settings.period_seconds,
-                "periods_left": part.clocks[p].periods_left,
-                "used_on_current_move": part.clocks[p].pending,
-            }
-            for p in state.players
-        },
-        "moves": [move.model_dump(mode="json") for move in part.moves],
-        "lost_on_time": part.lost_on_time,
-    }
-
-
-def result(state: State) -> Result:
+def result(state: AbstracState) -> Result:
     part = state.deal
     assert part is not None
     a, b = state.players
@@ -287,11 +257,9 @@ def result(state: State) -> Result:
         winner = a if part.totals[a] > part.totals[b] else b
         loser = other(state.players, winner)
         how = f"{winner} wins {part.totals[winner]} to {part.totals[loser]}"
+    order = (winner, loser)
     return Result(
-        standings=(
-            Standing(winner, 1, str(part.totals[winner])),
-            Standing(loser, 2, str(part.totals[loser])),
-        ),
+        standings=standings(order, {winner: 1, loser: 0}, {p: str(part.totals[p]) for p in order}),
         tol=(),
         ec=(loser,),
         garnets={p: 0 for p in state.players},
@@ -304,6 +272,6 @@ def result(state: State) -> Result:
             "target": state.settings.target,
             "totals": dict(part.totals),
             "lost_on_time": part.lost_on_time,
-            "deals": [_record_json(record) for record in part.finished],
+            "deals": [record_json(record) for record in part.finished],
         },
     )

@@ -11,7 +11,7 @@ from game_core.games.abstrac.clocks import PeriodClock, ReserveClock
 from game_core.games.protocol import GameSettings, Model
 
 
-class Settings(GameSettings):
+class AbstracSettings(GameSettings):
     """`rule_set` "row" (default: Death Match 12) or "deal" (the original deal-by-deal game).
 
     Fields of the other rule set are ignored.
@@ -166,8 +166,8 @@ class DealPart(Model):
     over: bool = False
 
 
-class State(Model):
-    settings: Settings
+class AbstracState(Model):
+    settings: AbstracSettings
     players: list[str]
     row: RowPart | None = None
     deal: DealPart | None = None

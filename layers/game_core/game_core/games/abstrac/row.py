@@ -19,19 +19,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from game_core.errors import Reason
 from game_core.games.abstrac.cards import (
     DECK,
     decimal_text,
     fraction_text,
+    hand_json,
     points,
     ratio,
     sort_key,
     sorted_cards,
 )
 from game_core.games.abstrac.clocks import ReserveClock, overtime, used_seconds
-from game_core.games.abstrac.common import hand_json, other, refuse_if_illegal, remain, submitted
-from game_core.games.abstrac.models import Lay, Pick, RowMove, RowPart, Starter, State
-from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, Standing
+from game_core.games.abstrac.models import AbstracState, Lay, Pick, RowMove, RowPart, Starter
+from game_core.games.abstrac.rules import other, remain
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.standings import standings
 
 STARTER = PhaseKind("Choose starter", ("starter",))
 LAYING = PhaseKind("Laying move", ("lay",))
@@ -41,7 +44,7 @@ _PHASE_OF_STAGE = {"starter": STARTER, "lay": LAYING, "pick": PICKING}
 _MODELS: dict[str, type[Model]] = {"starter": Starter, "lay": Lay, "pick": Pick}
 
 
-def setup(state: State) -> RowPart:
+def setup(state: AbstracState) -> RowPart:
     settings = state.settings
     return RowPart(
         protected=settings.protected or state.players[0],
@@ -50,7 +53,7 @@ def setup(state: State) -> RowPart:
     )
 
 
-def _mover(part: RowPart) -> str | None:
+def whose_move(part: RowPart) -> str | None:
     if part.stage == "over":
         return None
     return part.protected if part.stage == "starter" else part.to_move
@@ -60,10 +63,10 @@ def unused(part: RowPart) -> list[str]:
     return [card for card in DECK if card not in part.row]
 
 
-def open_phase(state: State) -> OpenPhase | None:
+def open_phase(state: AbstracState) -> OpenPhase | None:
     part = state.row
     assert part is not None
-    mover = _mover(part)
+    mover = whose_move(part)
     if mover is None:
         return None
     kind = _PHASE_OF_STAGE[part.stage]
@@ -71,48 +74,40 @@ def open_phase(state: State) -> OpenPhase | None:
     return OpenPhase(kind.name, kind.accepts, (mover,), seconds=seconds, closes_on_submit=True)
 
 
-def check(state: State, player: str, kind: str, submission: Model) -> list[str]:
+def check(state: AbstracState, player: str, kind: str, submission: Model) -> list[Reason]:
+    """Every reason a move is illegal now (the match layer has checked it is the mover's, of the
+    kind the phase takes)."""
     part = state.row
     assert part is not None
-    mover = _mover(part)
-    if mover is None:
-        return ["the match is over; no more moves are taken"]
-    phase = _PHASE_OF_STAGE[part.stage]
-    reasons: list[str] = []
-    if player != mover:
-        reasons.append(f"it is {mover}'s move, not {player}'s")
-    if kind not in phase.accepts:
-        reasons.append(f"the {phase.name} phase takes a {phase.accepts[0]!r} move, not {kind!r}")
-        return reasons
-    if kind == "starter":
-        assert isinstance(submission, Starter)
+    reasons: list[Reason] = []
+    if isinstance(submission, Starter):
         if submission.starter not in state.players:
             names = " or ".join(state.players)
-            reasons.append(f"{submission.starter} is not a player in this match; name {names}")
-    elif kind == "lay":
-        assert isinstance(submission, Lay)
+            reasons.append(Reason("not_a_player", f"{submission.starter} is not a player in this match; name {names}"))
+    elif isinstance(submission, Lay):
         cards = submission.cards
         left = unused(part)
         if not 1 <= len(cards) <= 3:
-            reasons.append(f"a laying move lays 1, 2 or 3 cards, not {len(cards)}")
+            reasons.append(Reason("card_count", f"a laying move lays 1, 2 or 3 cards, not {len(cards)}"))
         if len(cards) > len(left):
-            reasons.append(f"only {remain(len(left), 'unused card')}, and the move lays {len(cards)}")
+            text = f"only {remain(len(left), 'unused card')}, and the move lays {len(cards)}"
+            reasons.append(Reason("cards_short", text))
         for card in sorted_cards(list(dict.fromkeys(cards))):
             if cards.count(card) > 1:
-                reasons.append(f"{card} is named {cards.count(card)} times")
+                reasons.append(Reason("card_repeated", f"{card} is named {cards.count(card)} times"))
             if card in part.row:
-                reasons.append(f"{card} has already been laid")
-    elif kind == "pick":
-        assert isinstance(submission, Pick)
+                reasons.append(Reason("card_laid", f"{card} has already been laid"))
+    elif isinstance(submission, Pick):
         remaining = len(part.row) - part.picked
         if not 1 <= submission.count <= 3:
-            reasons.append(f"a picking move takes 1, 2 or 3 cards, not {submission.count}")
+            reasons.append(Reason("card_count", f"a picking move takes 1, 2 or 3 cards, not {submission.count}"))
         if submission.count > remaining:
-            reasons.append(f"only {remain(remaining, 'card')} in the row, and the move takes {submission.count}")
+            text = f"only {remain(remaining, 'card')} in the row, and the move takes {submission.count}"
+            reasons.append(Reason("cards_short", text))
     return reasons
 
 
-def _smallest(state: State, kind: str) -> Model:
+def _smallest(state: AbstracState, kind: str) -> Model:
     part = state.row
     assert part is not None
     if kind == "starter":
@@ -122,7 +117,7 @@ def _smallest(state: State, kind: str) -> Model:
     return Pick(count=1)
 
 
-def _fresh_copy(state: State) -> State:
+def _fresh_copy(state: AbstracState) -> AbstracState:
     """A copy that a move may change without changing `state` (no deep copy): the row part, its
     clocks and the lists a move extends are new; the moves recorded are shared, never changed."""
     part = state.row
@@ -138,18 +133,18 @@ def _fresh_copy(state: State) -> State:
     return state.model_copy(update={"row": fresh})
 
 
-def resolve(state: State, resolution: Resolution) -> State:
+def resolve(state: AbstracState, resolution: Resolution) -> AbstracState:
     state = _fresh_copy(state)
     part = state.row
     assert part is not None
-    mover = _mover(part)
+    mover = whose_move(part)
     if mover is None:
         return state
     settings = state.settings
     kind = _PHASE_OF_STAGE[part.stage].accepts[0]
     clock = part.clocks[mover]
     elapsed, extension = resolution.elapsed_seconds, resolution.extension_seconds
-    move = submitted(resolution, mover, kind, _MODELS[kind])
+    move = resolution.sent(mover, kind, _MODELS[kind])
     by_service = False
     if move is None:
         if not (resolution.timed_out or clock.out_of_time(settings.move_seconds, elapsed, extension)):
@@ -164,7 +159,6 @@ def resolve(state: State, resolution: Resolution) -> State:
             return state
         move, by_service = _smallest(state, kind), True
     else:
-        refuse_if_illegal(check(state, mover, kind, move))
         spent = overtime(used_seconds(clock.pending, elapsed, extension), settings.move_seconds)
         clock.reserve_left = max(0, clock.reserve_left - spent)
         clock.pending = 0
@@ -202,7 +196,7 @@ def resolve(state: State, resolution: Resolution) -> State:
     return state
 
 
-def _player_json(state: State, player: str) -> dict[str, Any]:
+def score_json(state: AbstracState, player: str) -> dict[str, Any]:
     part = state.row
     assert part is not None
     cards = part.taken[player]
@@ -215,40 +209,7 @@ def _player_json(state: State, player: str) -> dict[str, Any]:
     }
 
 
-def view(state: State) -> dict[str, Any]:
-    part = state.row
-    assert part is not None
-    settings = state.settings
-    public: dict[str, Any] = {
-        "game": "abstrac",
-        "rule_set": "row",
-        "card_codes": "number 1-6 then colour: R red, Y yellow, G green, B blue",
-        "players": list(state.players),
-        "protected": part.protected,
-        "stage": part.stage,
-        "starter": part.starter,
-        "to_move": _mover(part),
-        "row": part.row[part.picked :],
-        "laid": list(part.row),
-        "unused": unused(part),
-        "last_layer": part.last_layer,
-        "taken": {p: _player_json(state, p) for p in state.players},
-        "clocks": {
-            p: {
-                "move_seconds": settings.move_seconds,
-                "reserve_left": part.clocks[p].reserve_left,
-                "used_on_current_move": part.clocks[p].pending,
-                "on_empty_reserve": settings.on_empty_reserve,
-            }
-            for p in state.players
-        },
-        "moves": [move.model_dump(mode="json") for move in part.moves],
-        "lost_on_time": part.lost_on_time,
-    }
-    return public
-
-
-def result(state: State) -> Result:
+def result(state: AbstracState) -> Result:
     part = state.row
     assert part is not None
     a, b = state.players
@@ -272,11 +233,9 @@ def result(state: State) -> Result:
         how = f"{loser} ran out of time (the reserve was gone) and loses"
     else:
         how = f"{winner} wins on {decided_by}"
+    order = (winner, loser)
     return Result(
-        standings=(
-            Standing(winner, 1, fraction_text(scores[winner])),
-            Standing(loser, 2, fraction_text(scores[loser])),
-        ),
+        standings=standings(order, {winner: 1, loser: 0}, {p: fraction_text(scores[p]) for p in order}),
         tol=(),
         ec=(loser,),
         garnets={p: 0 for p in state.players},
@@ -289,7 +248,7 @@ def result(state: State) -> Result:
             "loser": loser,
             "protected": part.protected,
             "lost_on_time": part.lost_on_time,
-            "players": {p: _player_json(state, p) for p in state.players},
+            "players": {p: score_json(state, p) for p in state.players},
             "moves_by_service": [m.model_dump(mode="json") for m in part.moves if m.by_service],
         },
     )

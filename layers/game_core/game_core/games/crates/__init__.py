@@ -1,4 +1,8 @@
-"""Pushing Crates (The Genius Puzzler, Main Match 4): push crates past multiples of 5."""
+"""Pushing Crates (The Genius Puzzler, Main Match 4): push crates past multiples of 5.
+
+Modules: `models` (settings, state, submissions), `rules` (movement, points, checks, resolution,
+result), `game` (the protocol object), `views` (what each participant may know).
+"""
 
 from __future__ import annotations
 
@@ -8,4 +12,4 @@ from game_core.games.protocol import Game
 
 GAME: Game[CratesSettings, CratesState] = CratesGame()
 
-__all__ = ["GAME", "CratesGame"]
+__all__ = ["GAME"]

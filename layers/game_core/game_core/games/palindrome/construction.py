@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
+from game_core.errors import Reason
 from game_core.games.palindrome.items import (
     ItemStep,
     UseClone,
@@ -31,15 +32,16 @@ class Append(Model):
     digits: Annotated[str, StringConstraints(pattern=r"^[0-9]+$")]
     position: int | None = None
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         reasons = bench.string_reasons(self.string)
         missing = bench.missing_digits(self.digits)
         if missing:
             left = "".join(sorted(bench.pool)) or "none"
-            reasons.append(f"{missing} not among this round's unplaced digits (left: {left})")
+            reasons.append(Reason("digits_missing", f"{missing} not among this round's unplaced digits (left: {left})"))
         if self.position is not None and not reasons:
             if self.string not in bench.insert_into:
-                reasons.append(f"string {self.string} takes digits only at its end (no Insert was used on it before)")
+                text = f"string {self.string} takes digits only at its end (no Insert was used on it before)"
+                reasons.append(Reason("insert_needed", text))
             else:
                 reasons += bench.position_reasons(self.string, self.position, gap=True)
         return reasons
@@ -63,17 +65,17 @@ class Construction(Model):
     steps: list[Step] = []
 
 
-def run(bench: Bench, steps: list[Step]) -> list[str]:
+def run(bench: Bench, steps: list[Step]) -> list[Reason]:
     """Apply the steps in order; every reason a step is illegal, naming the step. An illegal step is
     skipped so that the steps after it are judged too."""
     reasons = []
     for number, step in enumerate(steps, start=1):
-        problems = []
+        problems: list[Reason] = []
         if isinstance(step, ItemStep):
             problems += bench.item_reasons(step.item)
         problems += step.reasons(bench)
         if problems:
-            reasons += [f"step {number} ({step.action}): {p}" for p in problems]
+            reasons += [Reason(p.code, f"step {number} ({step.action}): {p.text}") for p in problems]
             continue
         if isinstance(step, ItemStep):
             bench.use(step.item)

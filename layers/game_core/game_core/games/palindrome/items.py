@@ -10,7 +10,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import StringConstraints
 
-from game_core.games.palindrome.settings import ItemName
+from game_core.errors import Reason
+from game_core.games.palindrome.rule_sets import ItemName
 from game_core.games.palindrome.workbench import Bench
 from game_core.games.protocol import Model
 
@@ -20,7 +21,7 @@ Digit = Annotated[str, StringConstraints(pattern=r"^[0-9]$")]
 class ItemStep(Model):
     item: ClassVar[ItemName]
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         """Why this use is illegal now, apart from holding the item."""
         return []
 
@@ -35,10 +36,11 @@ class UseDuplicate(ItemStep):
     action: Literal["duplicate"]
     digit: Digit
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         if self.digit in bench.pool:
             return []
-        return [f"there is no unplaced {self.digit} among this round's digits to duplicate"]
+        text = f"there is no unplaced {self.digit} among this round's digits to duplicate"
+        return [Reason("digit_not_unplaced", text)]
 
     def apply(self, bench: Bench) -> None:
         bench.pool.append(self.digit)
@@ -52,12 +54,14 @@ class UseShift(ItemStep):
     digit: Digit
     to: Digit
 
-    def reasons(self, bench: Bench) -> list[str]:
-        reasons = []
+    def reasons(self, bench: Bench) -> list[Reason]:
+        reasons: list[Reason] = []
         if self.digit not in bench.pool:
-            reasons.append(f"there is no unplaced {self.digit} among this round's digits to shift")
+            text = f"there is no unplaced {self.digit} among this round's digits to shift"
+            reasons.append(Reason("digit_not_unplaced", text))
         if self.to == self.digit:
-            reasons.append(f"Shift changes a digit into a different one, not {self.digit} into {self.to}")
+            text = f"Shift changes a digit into a different one, not {self.digit} into {self.to}"
+            reasons.append(Reason("shift_to_same_digit", text))
         return reasons
 
     def apply(self, bench: Bench) -> None:
@@ -71,7 +75,7 @@ class UseInsert(ItemStep):
     action: Literal["insert"]
     string: int
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         return bench.string_reasons(self.string)
 
     def apply(self, bench: Bench) -> None:
@@ -87,7 +91,7 @@ class UseEraser(ItemStep):
     string: int
     position: int
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         return bench.string_reasons(self.string) + bench.position_reasons(self.string, self.position)
 
     def apply(self, bench: Bench) -> None:
@@ -104,13 +108,13 @@ class UseSwap(ItemStep):
     first: int
     second: int
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         reasons = bench.string_reasons(self.string)
         reasons += bench.position_reasons(self.string, self.first)
         if self.second != self.first:
             reasons += bench.position_reasons(self.string, self.second)
         else:
-            reasons.append(f"Swap needs two different positions, not {self.first} twice")
+            reasons.append(Reason("swap_same_position", f"Swap needs two different positions, not {self.first} twice"))
         return reasons
 
     def apply(self, bench: Bench) -> None:
@@ -127,7 +131,7 @@ class UseMirror(ItemStep):
     action: Literal["mirror"]
     string: int
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         return bench.string_reasons(self.string)
 
     def apply(self, bench: Bench) -> None:
@@ -153,23 +157,12 @@ class UseClone(ItemStep):
     string: int
     source: int
 
-    def reasons(self, bench: Bench) -> list[str]:
+    def reasons(self, bench: Bench) -> list[Reason]:
         reasons = bench.string_reasons(self.string) + bench.string_reasons(self.source, "source string")
         if self.string == self.source:
-            reasons.append(f"Clone copies another string onto string {self.string}, not the string itself")
+            text = f"Clone copies another string onto string {self.string}, not the string itself"
+            reasons.append(Reason("clone_onto_itself", text))
         return reasons
 
     def apply(self, bench: Bench) -> None:
         bench.strings[self.string - 1] += bench.strings[self.source - 1]
-
-
-ITEM_STEPS: tuple[type[ItemStep], ...] = (
-    UseDuplicate,
-    UseShift,
-    UseInsert,
-    UseEraser,
-    UseSwap,
-    UseMirror,
-    UseKeep,
-    UseClone,
-)

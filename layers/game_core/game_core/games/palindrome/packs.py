@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping
 
-from game_core.games.palindrome.settings import CATALOGUE, DIGITS, ItemName, RuleSet
+from game_core.games.palindrome.rule_sets import CATALOGUE, DIGITS, ItemName, RuleSet
 
 
 def draw_packs(rules: RuleSet, rng: random.Random) -> list[str]:

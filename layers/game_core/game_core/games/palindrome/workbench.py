@@ -6,7 +6,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from game_core.games.palindrome.settings import STRINGS
+from game_core.errors import Reason
+from game_core.games.palindrome.rule_sets import STRINGS
 
 
 @dataclass
@@ -31,12 +32,12 @@ class Bench:
     def start(cls, strings: list[str], digits: str, items: Iterable[str]) -> Bench:
         return cls(strings=list(strings), pool=list(digits), items=Counter(items))
 
-    def string_reasons(self, number: int, what: str = "string") -> list[str]:
+    def string_reasons(self, number: int, what: str = "string") -> list[Reason]:
         if 1 <= number <= STRINGS:
             return []
-        return [f"there is no {what} {number} (strings are 1 to {STRINGS})"]
+        return [Reason("string_unknown", f"there is no {what} {number} (strings are 1 to {STRINGS})")]
 
-    def position_reasons(self, number: int, position: int, *, gap: bool = False) -> list[str]:
+    def position_reasons(self, number: int, position: int, *, gap: bool = False) -> list[Reason]:
         """A digit position of string `number` (with `gap`, a place between digits: 1 to len+1)."""
         if not 1 <= number <= STRINGS:
             return []
@@ -45,8 +46,8 @@ class Bench:
         if 1 <= position <= last:
             return []
         if last == 0:
-            return [f"string {number} is empty, it has no position {position}"]
-        return [f"string {number} has no position {position} (1 to {last})"]
+            return [Reason("position_unknown", f"string {number} is empty, it has no position {position}")]
+        return [Reason("position_unknown", f"string {number} has no position {position} (1 to {last})")]
 
     def missing_digits(self, digits: str) -> str:
         """The digits of `digits` that the unplaced pool cannot supply (empty when all are there)."""
@@ -57,10 +58,10 @@ class Bench:
         for digit in digits:
             self.pool.remove(digit)
 
-    def item_reasons(self, item: str) -> list[str]:
+    def item_reasons(self, item: str) -> list[Reason]:
         if self.items[item] > 0:
             return []
-        return [f"you hold no unused {item}"]
+        return [Reason("item_not_held", f"you hold no unused {item}")]
 
     def use(self, item: str) -> None:
         self.items[item] -= 1

@@ -1,14 +1,10 @@
-"""The two rule sets of Palindrome Construction as data, and the host's overrides."""
+"""The two rule sets of Palindrome Construction as data: cards, digits, items and what a round holds."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
-
-from pydantic import model_validator
-
-from game_core.games.protocol import GameSettings
 
 ItemName = Literal["Duplicate", "Shift", "Insert", "Eraser", "Swap", "Mirror", "Keep", "Clone"]
 CATALOGUE: tuple[ItemName, ...] = (
@@ -85,38 +81,3 @@ def pack_problems(rules: RuleSet, packs: list[str]) -> list[str]:
     elif short:
         problems.append(f"digits {', '.join(short)} appear fewer than {rules.digit_minimum} times among the packs")
     return problems
-
-
-class Settings(GameSettings):
-    """`rule_set` picks Main Match 8 or 5. `packs` and `items` fix some rounds (by round number);
-    rounds not named are drawn with the match's randomness."""
-
-    rule_set: Literal["mm8", "mm5"] = "mm8"
-    packs: dict[int, list[str]] = {}
-    items: dict[int, list[ItemName]] = {}
-
-    @property
-    def rules(self) -> RuleSet:
-        return RULE_SETS[self.rule_set]
-
-    @model_validator(mode="after")
-    def _overrides_fit_the_rule_set(self) -> Settings:
-        rules = self.rules
-        problems = []
-        for round_no in sorted(self.packs):
-            if not 1 <= round_no <= rules.rounds:
-                problems.append(f"packs: there is no round {round_no} (1 to {rules.rounds})")
-                continue
-            problems += [f"packs of round {round_no}: {p}" for p in pack_problems(rules, self.packs[round_no])]
-        for round_no in sorted(self.items):
-            items = self.items[round_no]
-            if not 1 <= round_no <= rules.rounds:
-                problems.append(f"items: there is no round {round_no} (1 to {rules.rounds})")
-                continue
-            if len(items) != rules.items_per_round:
-                problems.append(f"items of round {round_no}: a round offers {rules.items_per_round}, not {len(items)}")
-            if len(set(items)) != len(items):
-                problems.append(f"items of round {round_no}: the items of one round must differ")
-        if problems:
-            raise ValueError("; ".join(problems))
-        return self
