@@ -1,0 +1,174 @@
+"""The event SES's receipt rule delivers to Lambda through an SNS action, read as `Receipt`s, and
+the verdicts that refuse a message.
+
+The event is an SNS event (`Records[].Sns.Message`) whose Message is SES's receipt notification
+as a JSON string: `notificationType` "Received", `receipt` (envelope recipients, the spam, virus,
+SPF, DKIM and DMARC verdicts, the action), `mail` (SES's message id, headers) and, for an SNS
+action only, `content`: the raw message, base64 when the action's encoding is BASE64.
+
+Why our own pydantic models rather than Powertools' `SnsModel` and `SesModel`: the SES models
+describe the Lambda action's event (`action.type` must be "Lambda", `dmarcVerdict` is required,
+`dkimVerdict` and `content` are not there), so AWS's own sample notifications for the SNS action
+(no `dmarcVerdict`, action "SNS") do not validate against them; and importing Powertools' models
+package costs about 70 ms of cold start, for two fields of the SNS envelope.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from game_core.errors import Reason
+from game_core.mail.inbound import MAX_BYTES
+
+MISSING = "MISSING"
+"""The status of a verdict the notification does not carry."""
+CHECKS = ("spf", "dkim", "dmarc")
+"""The authentication checks a deployment may require to PASS."""
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """SES's verdict per check: "PASS", "FAIL", "GRAY", "PROCESSING_FAILED" or `MISSING`."""
+
+    spf: str = MISSING
+    dkim: str = MISSING
+    dmarc: str = MISSING
+    spam: str = MISSING
+    virus: str = MISSING
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """One message SES received: its SES id, the envelope recipients (lower-cased), the verdicts,
+    the sending domain's DMARC policy ("" unless DMARC failed) and the raw message (None when the
+    notification carries none: not an SNS action, over `MAX_BYTES`, or undecodable)."""
+
+    ses_message_id: str
+    recipients: tuple[str, ...]
+    verdicts: Verdicts
+    dmarc_policy: str
+    content: bytes | None
+
+
+class _Verdict(BaseModel):
+    status: str  # any string: a status SES adds later must not fail the event, only not PASS
+
+
+class _Action(BaseModel):
+    type: str
+    encoding: str = "UTF8"
+
+
+class _ReceiptPart(BaseModel):
+    recipients: list[str]
+    spamVerdict: _Verdict | None = None
+    virusVerdict: _Verdict | None = None
+    spfVerdict: _Verdict | None = None
+    dkimVerdict: _Verdict | None = None
+    dmarcVerdict: _Verdict | None = None
+    dmarcPolicy: str = ""
+    action: _Action
+
+
+class _MailPart(BaseModel):
+    messageId: str
+
+
+class _Notification(BaseModel):
+    notificationType: str
+    receipt: _ReceiptPart | None = None
+    mail: _MailPart | None = None
+    content: str | None = None
+
+
+class _SnsPart(BaseModel):
+    Message: str
+
+
+class _SnsRecord(BaseModel):
+    EventSource: Literal["aws:sns"]
+    Sns: _SnsPart
+
+
+class _SnsEvent(BaseModel):
+    Records: list[_SnsRecord]
+
+
+def receipts(event: dict[str, Any]) -> list[Receipt]:
+    """Every received message in the Lambda event, in order; SES's other notifications (the
+    setup notification sent when the rule is saved) are skipped. Raises `ValueError` (pydantic's
+    `ValidationError`, or JSON's) when the event is not an SNS event of SES notifications."""
+    found = []
+    for record in _SnsEvent.model_validate(event).Records:
+        receipt = receipt_of(record.Sns.Message)
+        if receipt is not None:
+            found.append(receipt)
+    return found
+
+
+def receipt_of(notification_json: str) -> Receipt | None:
+    """The message an SES notification (the SNS Message) is about; None for a notification that
+    is not about a received message. Raises `ValueError` when it is not an SES notification."""
+    notification = _Notification.model_validate(json.loads(notification_json))
+    if notification.notificationType != "Received":
+        return None
+    if notification.receipt is None or notification.mail is None:
+        raise ValueError("a Received notification without its receipt or mail")
+    receipt = notification.receipt
+    return Receipt(
+        ses_message_id=notification.mail.messageId,
+        recipients=tuple(recipient.lower() for recipient in receipt.recipients),
+        verdicts=Verdicts(
+            spf=_status(receipt.spfVerdict),
+            dkim=_status(receipt.dkimVerdict),
+            dmarc=_status(receipt.dmarcVerdict),
+            spam=_status(receipt.spamVerdict),
+            virus=_status(receipt.virusVerdict),
+        ),
+        dmarc_policy=receipt.dmarcPolicy,
+        content=_content(notification.content, receipt.action.encoding),
+    )
+
+
+def refusals(verdicts: Verdicts, required: frozenset[str]) -> list[Reason]:
+    """Why a message must be refused, empty when it may be read: a spam or virus verdict FAIL
+    always refuses it, and each check in `required` (a subset of `CHECKS`) must PASS. Codes are
+    `<check>_<status>` in lower case, e.g. "spam_fail", "dkim_missing"."""
+    unknown = required - set(CHECKS)
+    if unknown:
+        raise ValueError(f"unknown checks required: {sorted(unknown)} (known: {', '.join(CHECKS)})")
+    found = [
+        Reason(f"{check}_fail", f"SES's {check} verdict is FAIL")
+        for check in ("spam", "virus")
+        if getattr(verdicts, check) == "FAIL"
+    ]
+    for check in CHECKS:
+        status = getattr(verdicts, check)
+        if check in required and status != "PASS":
+            found.append(Reason(f"{check}_{status.lower()}", f"SES's {check.upper()} verdict is {status}, not PASS"))
+    return found
+
+
+def _status(verdict: _Verdict | None) -> str:
+    return verdict.status if verdict is not None else MISSING
+
+
+def _content(content: str | None, encoding: str) -> bytes | None:
+    """The raw message: base64 decoded for the BASE64 encoding, else UTF-8 ("UTF8" is the
+    default); None when absent, undecodable or larger than SES ever sends through SNS."""
+    if content is None:
+        return None
+    if encoding.upper().replace("-", "") == "BASE64":
+        try:
+            raw = base64.b64decode(content, validate=False)
+        except (binascii.Error, ValueError):
+            return None
+    else:
+        raw = content.encode("utf-8", errors="replace")  # a lone surrogate from a JSON escape
+    return raw if len(raw) <= MAX_BYTES else None
