@@ -82,8 +82,11 @@ class _MailPart(BaseModel):
 
 class _Notification(BaseModel):
     notificationType: str
-    receipt: _ReceiptPart | None = None
-    mail: _MailPart | None = None
+
+
+class _Received(_Notification):
+    receipt: _ReceiptPart
+    mail: _MailPart
     content: str | None = None
 
 
@@ -115,11 +118,10 @@ def receipts(event: dict[str, Any]) -> list[Receipt]:
 def receipt_of(notification_json: str) -> Receipt | None:
     """The message an SES notification (the SNS Message) is about; None for a notification that
     is not about a received message. Raises `ValueError` when it is not an SES notification."""
-    notification = _Notification.model_validate(json.loads(notification_json))
-    if notification.notificationType != "Received":
+    parsed = json.loads(notification_json)
+    if _Notification.model_validate(parsed).notificationType != "Received":
         return None
-    if notification.receipt is None or notification.mail is None:
-        raise ValueError("a Received notification without its receipt or mail")
+    notification = _Received.model_validate(parsed)
     receipt = notification.receipt
     return Receipt(
         ses_message_id=notification.mail.messageId,
