@@ -7,12 +7,17 @@ Simultaneous secret moves are resolved together: the match layer collects every 
 submissions for the open phase and hands them to `resolve` at once. A move-by-move game (Abstrac)
 is the same thing with one actor per phase. Hidden information leaves a game only through
 `view(state, player)`; every message to a participant is rendered from that participant's view.
+
+Players may also play in plain text (by e-mail): each game's `text` grammar reads written lines as
+the same JSON submissions the webhook carries, writes a submission back as lines, and renders a
+view as text. The grammar judges wording only; what it reads is then parsed and checked by the
+match layer exactly like a webhook submission.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -138,6 +143,53 @@ class Result:
         }
 
 
+@dataclass(frozen=True)
+class TextMove:
+    """One submission read from plain text.
+
+    `submission` is the JSON payload exactly as the webhook's "submission" would carry it (a
+    submission its model accepts is given as the model's JSON dump, so it equals what a JSON
+    client would send for it). `phase` is the phase the lines name (e.g. "Round 3"); None when they
+    name none, which means the open one.
+    """
+
+    kind: str
+    submission: dict[str, Any]
+    phase: str | None = None
+
+
+@dataclass(frozen=True)
+class TextReading:
+    """What plain-text lines say: the moves read, and a reason for every non-blank line that was
+    not understood (each quoting the line and saying what was expected). Blank lines say nothing."""
+
+    moves: list[TextMove] = field(default_factory=list)
+    reasons: list[Reason] = field(default_factory=list)
+
+
+class TextGrammar(Protocol):
+    """A game's plain-text grammar (play by e-mail): short, case-insensitive lines for each
+    submission kind, and the plain text of its views."""
+
+    def read_text(self, lines: Sequence[str], accepts: Sequence[str], players: Sequence[str] = ()) -> TextReading:
+        """The moves `lines` say, and a reason for each line not understood; never raises.
+        `accepts` is what the open phase accepts: a kind that has a short form (its values without
+        the keyword, e.g. abstrac's "2B 3B") is read from it when it is the only such kind accepted.
+        `players` are the match's player ids: a player named in the lines is read as their id
+        whatever the case it is written in (otherwise it is kept as written)."""
+
+    def write_text(self, kind: str, submission: Model) -> list[str]:
+        """The submission's normalised lines in the grammar: `read_text` of them gives back exactly
+        `submission` (its JSON dump)."""
+
+    def text_help(self, kind: str) -> list[str]:
+        """The grammar of `kind` in a few lines with an example (for a phase's notice and HELP)."""
+
+    def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
+        """A view this game's `view` returned, as plain text for a mail: players by display name
+        (`names`: id -> name), tables in aligned monospace columns, nothing beyond the view."""
+
+
 SettingsT = TypeVar("SettingsT", bound=GameSettings)
 StateT = TypeVar("StateT", bound=Model)
 
@@ -161,6 +213,10 @@ class Game(Protocol[SettingsT, StateT]):
     @property
     def submissions(self) -> Mapping[str, type[Model]]:
         """The pydantic model of each submission kind."""
+
+    @property
+    def text(self) -> TextGrammar:
+        """The plain-text grammar of the submissions and the text of the views (play by e-mail)."""
 
     @property
     def min_players(self) -> int: ...

@@ -3,7 +3,8 @@
 Modules: `models` (settings, state, submissions), `rules` (what both rule sets share), `game`
 (the protocol object), `views` (what each participant may know: everything), and the rules' own
 parts: `row` and `deal` (each rule set's phases, checks, resolution and result), `cards` (card
-codes, combinations, exact scores), `clocks` (reserve and period clocks).
+codes, combinations, exact scores), `clocks` (reserve and period clocks), and `text` (the plain-text
+grammar of the moves and the text of a view, for play by e-mail).
 """
 
 from __future__ import annotations

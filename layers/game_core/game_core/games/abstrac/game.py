@@ -10,6 +10,7 @@ from game_core.errors import Illegal, Reason
 from game_core.games.abstrac import deal, row, views
 from game_core.games.abstrac.models import AbstracSettings, AbstracState, Lay, Pick, Starter, Take
 from game_core.games.abstrac.rules import settings_reasons
+from game_core.games.abstrac.text import AbstracText
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 
 
@@ -43,6 +44,7 @@ class AbstracGame:
     Settings = AbstracSettings
     State = AbstracState
     submissions: dict[str, type[Model]] = {"starter": Starter, "lay": Lay, "pick": Pick, "take": Take}
+    text = AbstracText()
     min_players = 2
     max_players = 2
 

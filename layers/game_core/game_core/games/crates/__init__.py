@@ -1,7 +1,8 @@
 """Pushing Crates (The Genius Puzzler, Main Match 4): push crates past multiples of 5.
 
 Modules: `models` (settings, state, submissions), `rules` (movement, points, checks, resolution,
-result), `game` (the protocol object), `views` (what each participant may know).
+result), `game` (the protocol object), `views` (what each participant may know), `text` (the plain-text
+grammar of the submissions and the text of a view, for play by e-mail).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from game_core.errors import Illegal, Reason
 from game_core.games.crates import rules, views
 from game_core.games.crates.models import CratesSettings, CratesState, MultipliersSubmission, RoundSubmission
+from game_core.games.crates.text import CratesText
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 
 
@@ -20,6 +21,7 @@ class CratesGame:
     Settings = CratesSettings
     State = CratesState
     submissions: dict[str, type[Model]] = {"multipliers": MultipliersSubmission, "round": RoundSubmission}
+    text = CratesText()
     min_players = 2
     max_players = 16
 

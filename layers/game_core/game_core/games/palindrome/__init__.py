@@ -5,7 +5,8 @@ Modules: `models` (settings, state, submissions), `rules` (the phases, resolutio
 parts: `rule_sets` (the two rule sets as data), `bidding` (bids: legality and who receives what),
 `construction` and `items` (a construction's steps and the item catalogue), `workbench` (the
 position a construction is applied to), `packs` (drawing packs and items), `scoring` (the ten
-criteria and primality).
+criteria and primality), and `text` (the plain-text grammar of bids and constructions and the
+text of a view, for play by e-mail).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from game_core.games.palindrome.models import (
     PalindromeState,
     Seat,
 )
+from game_core.games.palindrome.text import PalindromeText
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 
 
@@ -28,6 +29,7 @@ class PalindromeGame:
     Settings = PalindromeSettings
     State = PalindromeState
     submissions = SUBMISSIONS
+    text = PalindromeText()
     min_players = 2
     max_players = 12
 

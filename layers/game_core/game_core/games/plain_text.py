@@ -1,0 +1,338 @@
+"""Plain text for every game (play by e-mail): the line reader each game's grammar is built on, and
+the pieces its views are rendered with.
+
+A game's grammar (`<game>/text.py`) is a `LineGrammar`: a keyword per line form (`PUSH`, `CARD`,
+`LAY`), each belonging to one submission kind, plus optional header lines (`ROUND 3`) that name a
+phase and let a kind be sent empty. Keywords are case-insensitive; words are separated by spaces or
+commas; a trailing full stop, colon and the like on the line, and a colon after the keyword, are
+ignored; numbers are written as digits.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from game_core.errors import Reason
+from game_core.games.protocol import Model, TextMove, TextReading
+
+T = TypeVar("T")
+
+_SEPARATORS = re.compile(r"[\s,]+")
+_TRAILING = ".;:!?"
+_INTEGER = re.compile(r"^[+-]?[0-9]+$")
+_NUMERIC = re.compile(r"^[+-]?[0-9][0-9/.:]*$")
+MAX_REPEAT = 99
+"""The most a line may repeat itself (`PUSH ada RIGHT 3`): far beyond any garnet balance, and
+small enough that no line can make a huge submission."""
+
+
+def words_of(line: str) -> list[str]:
+    """A line's words: split at spaces and commas, the line's trailing punctuation and a colon
+    after the first word dropped, a typographic minus read as "-"."""
+    words = [word for word in _SEPARATORS.split(line.replace("\u2212", "-").strip()) if word]
+    if words:
+        words[-1] = words[-1].rstrip(_TRAILING)
+        words[0] = words[0].rstrip(":")
+    return [word for word in words if word]
+
+
+class Unreadable(Exception):
+    """A line that does not say what its form expects: a reason code and what is wrong."""
+
+    def __init__(self, code: str, problem: str) -> None:
+        super().__init__(problem)
+        self.code = code
+        self.problem = problem
+
+
+class Words:
+    """The words of one line after its keyword, taken in order by a form's reader; every `take`
+    raises `Unreadable` naming what was expected."""
+
+    def __init__(self, words: Sequence[str], players: Mapping[str, str]) -> None:
+        self._words = list(words)
+        self._players = players
+
+    def more(self) -> bool:
+        return bool(self._words)
+
+    def count(self) -> int:
+        return len(self._words)
+
+    def peek(self) -> str:
+        return self._words[0].upper() if self._words else ""
+
+    def skip(self, *fillers: str) -> None:
+        """Drops the next word when it is one of `fillers` (words a player may or may not write)."""
+        if self.peek() in fillers:
+            self._words.pop(0)
+
+    def word(self, what: str) -> str:
+        if not self._words:
+            raise Unreadable(f"missing_{what}", f"the {what} is missing")
+        return self._words.pop(0)
+
+    def number(self, what: str) -> int:
+        word = self.word(what)
+        if not _INTEGER.match(word):
+            raise Unreadable("not_a_number", f'"{word}" is not a number ({what}: write digits)')
+        return int(word)
+
+    def player(self, what: str) -> str:
+        """A player's id, read in whatever case it is written; an unknown one is kept as written."""
+        word = self.word(what)
+        return self._players.get(word.upper(), word)
+
+    def choice(self, what: str, options: Mapping[str, T]) -> T:
+        word = self.word(what)
+        if word.upper() not in options:
+            listed = " or ".join(dict.fromkeys(str(value).upper() for value in options.values()))
+            raise Unreadable(f"unknown_{what}", f'"{word}" is not a {what} ({listed})')
+        return options[word.upper()]
+
+    def shaped(self, what: str, pattern: re.Pattern[str], shape: str) -> str:
+        """The next word, upper-cased, when it matches `pattern` (`shape` says what it looks like)."""
+        word = self.word(what)
+        if not pattern.match(word.upper()):
+            raise Unreadable(f"not_a_{what}", f'"{word}" is not a {what} ({shape})')
+        return word.upper()
+
+    def times(self) -> int:
+        """An optional repeat count at the end of a line (1 when left out)."""
+        if not self.more():
+            return 1
+        times = self.number("count")
+        if not 1 <= times <= MAX_REPEAT:
+            raise Unreadable("bad_count", f"a line repeats 1 to {MAX_REPEAT} times, not {times}")
+        return times
+
+    def end(self) -> None:
+        if self._words:
+            raise Unreadable("extra_words", f'"{" ".join(self._words)}" is more than the line says')
+
+
+Reader = Callable[[Words], dict[str, Any]]
+"""Reads a line's words (after its keyword) as submission fields; raises `Unreadable`."""
+
+
+@dataclass(frozen=True)
+class LineForm:
+    """One form of line: its keywords (the first is the one written), the kind it belongs to, how
+    its words are read, and its usage for help and reasons.
+
+    A `many` form may be written on any number of lines, each adding to list fields (its reader
+    returns lists to extend: one PUSH line per push); any other form is said once a message.
+    A `short` form may leave out its keyword when its kind is the only one with a short form
+    that the open phase accepts (abstrac's "2B 3B" for a lay)."""
+
+    keywords: tuple[str, ...]
+    kind: str
+    read: Reader
+    usage: str
+    note: str = ""
+    many: bool = False
+    short: bool = False
+
+
+@dataclass(frozen=True)
+class Header:
+    """A line that names its kind and, with a number, the phase (`ROUND 3`): lets a kind be sent
+    with no other line (an empty submission: its model's defaults)."""
+
+    keyword: str
+    kind: str
+    phase: Callable[[int, Sequence[str]], str]
+    """The phase's name from the number written and what the open phase accepts."""
+    usage: str
+    note: str = ""
+
+
+@dataclass
+class _Draft:
+    """A kind's fields as read so far, and where each once-only line was said."""
+
+    raw: dict[str, Any] = field(default_factory=dict)
+    phase: str | None = None
+    said: dict[str, int] = field(default_factory=dict)
+
+
+def normalised(model: type[Model], raw: dict[str, Any]) -> dict[str, Any]:
+    """The submission's JSON as its model dumps it when the model accepts it (what a JSON client
+    would send); otherwise as read, for the match layer to refuse with pydantic's reasons."""
+    try:
+        return model.model_validate(raw).model_dump(mode="json")
+    except ValidationError:
+        return raw
+
+
+def _quoted(line: str, limit: int = 40) -> str:
+    """The line as a reason quotes it: short enough to leave room for what was expected."""
+    line = line.strip()
+    return f'"{line}"' if len(line) <= limit else f'"{line[: limit - 3]}..."'
+
+
+def _either(options: Sequence[str]) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+
+
+def _read_form(form: LineForm, words: Words) -> dict[str, Any]:
+    try:
+        fields = form.read(words)
+        words.end()
+    except Unreadable as problem:
+        raise Unreadable(problem.code, f"{problem.problem}; write {form.usage}") from None
+    return fields
+
+
+def _merge(form: LineForm, fields: dict[str, Any], number: int, drafts: dict[str, _Draft]) -> None:
+    draft = drafts.setdefault(form.kind, _Draft())
+    name = form.keywords[0]
+    if form.many:
+        for key, values in fields.items():
+            draft.raw.setdefault(key, []).extend(values)
+        return
+    if name in draft.said:
+        raise Unreadable("line_repeated", f"{name} was already said on line {draft.said[name]}; say it once")
+    draft.said[name] = number
+    draft.raw.update(fields)
+
+
+class LineGrammar(ABC):
+    """A game's `TextGrammar` built from its line forms and headers. A subclass gives `models`,
+    `forms`, `headers` and an `examples` submission per kind, and writes and renders its own."""
+
+    models: Mapping[str, type[Model]]
+    forms: tuple[LineForm, ...]
+    headers: tuple[Header, ...] = ()
+    examples: Mapping[str, Model]
+
+    def read_text(self, lines: Sequence[str], accepts: Sequence[str], players: Sequence[str] = ()) -> TextReading:
+        ids = {player.upper(): player for player in players}
+        drafts: dict[str, _Draft] = {}
+        reasons = []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                self._read_line(number, words_of(line), accepts, ids, drafts)
+            except Unreadable as problem:
+                reasons.append(Reason(problem.code, f"line {number} {_quoted(line)}: {problem.problem}"))
+        moves = [
+            TextMove(kind, normalised(self.models[kind], draft.raw), draft.phase) for kind, draft in drafts.items()
+        ]
+        return TextReading(moves=moves, reasons=reasons)
+
+    def _read_line(
+        self, number: int, words: list[str], accepts: Sequence[str], ids: Mapping[str, str], drafts: dict[str, _Draft]
+    ) -> None:
+        keyword = words[0].upper() if words else ""
+        header = next((h for h in self.headers if h.keyword == keyword), None)
+        form = next((f for f in self.forms if keyword in f.keywords), None)
+        short = [f for f in self.forms if f.short and f.kind in accepts]
+        if header is not None:
+            _head(header, self._header_phase(header, Words(words[1:], ids), accepts), number, drafts)
+        elif form is not None:
+            _merge(form, _read_form(form, Words(words[1:], ids)), number, drafts)
+        elif words and len(short) == 1:
+            try:
+                fields = _read_form(short[0], Words(words, ids))
+            except Unreadable:
+                raise self._not_understood(accepts, short[0]) from None
+            _merge(short[0], fields, number, drafts)
+        else:
+            raise self._not_understood(accepts, None)
+
+    @staticmethod
+    def _header_phase(header: Header, words: Words, accepts: Sequence[str]) -> str | None:
+        try:
+            phase = header.phase(words.number("number"), accepts) if words.more() else None
+            words.end()
+        except Unreadable as problem:
+            raise Unreadable(problem.code, f"{problem.problem}; write {header.usage}") from None
+        return phase
+
+    def _not_understood(self, accepts: Sequence[str], short: LineForm | None) -> Unreadable:
+        """Names the keywords of what the open phase accepts (of every kind when it accepts none)."""
+        kinds = [kind for kind in self.models if kind in accepts] or list(self.models)
+        keywords = [h.keyword for h in self.headers if h.kind in kinds]
+        keywords += [f.keywords[0] for f in self.forms if f.kind in kinds]
+        expected = f"expected a line starting {_either(keywords)}"
+        if short is not None:
+            expected += f", or {short.usage.removeprefix(short.keywords[0]).strip()} alone"
+        return Unreadable("unknown_line", f"not understood; {expected}")
+
+    def text_help(self, kind: str) -> list[str]:
+        rows = [[h.usage, h.note] for h in self.headers if h.kind == kind]
+        rows += [[f.usage, f.note] for f in self.forms if f.kind == kind]
+        example = self.write_text(kind, self.examples[kind])
+        return [*("  " + line for line in table([], rows)), "Example:", *("  " + line for line in example)]
+
+    @abstractmethod
+    def write_text(self, kind: str, submission: Model) -> list[str]: ...
+
+    @abstractmethod
+    def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str: ...
+
+
+def _head(header: Header, phase: str | None, number: int, drafts: dict[str, _Draft]) -> None:
+    draft = drafts.setdefault(header.kind, _Draft())
+    if header.keyword in draft.said:
+        said = draft.said[header.keyword]
+        raise Unreadable("line_repeated", f"{header.keyword} was already said on line {said}; say it once")
+    draft.said[header.keyword] = number
+    draft.phase = phase
+
+
+# -- rendering -------------------------------------------------------------------------------------
+
+
+def table(headings: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """Rows in aligned monospace columns (numbers to the right), under `headings` and a rule when
+    there are headings."""
+    body = [list(row) for row in rows]
+    grid = [list(headings), *body] if headings else body
+    if not grid:
+        return []
+    widths = [max(len(row[column]) for row in grid if column < len(row)) for column in range(max(map(len, grid)))]
+
+    def line(row: Sequence[str]) -> str:
+        cells = [
+            cell.rjust(widths[column]) if _NUMERIC.match(cell) else cell.ljust(widths[column])
+            for column, cell in enumerate(row)
+        ]
+        return "  ".join(cells).rstrip()
+
+    if not headings:
+        return [line(row) for row in body]
+    return [line(headings), line(["-" * width for width in widths]), *(line(row) for row in body)]
+
+
+def name(names: Mapping[str, str], player: str | None) -> str:
+    """A player's display name (the id when the match gave none); "-" for nobody."""
+    if player is None:
+        return "-"
+    return names.get(player) or player
+
+
+def name_list(names: Mapping[str, str], players: Iterable[str]) -> str:
+    return ", ".join(name(names, player) for player in players) or "none"
+
+
+def numbers(values: Iterable[int]) -> str:
+    return " ".join(str(value) for value in values)
+
+
+WIDTH = 72
+"""Columns a line of a mail keeps to where it can (a table as wide as its cells may be wider)."""
+
+
+def wrapped(text: str) -> list[str]:
+    """A long line folded at `WIDTH`, the folds indented."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False) or [""]
