@@ -1,4 +1,5 @@
-"""Print a game's JSON Schemas (settings and each submission kind) and its timeline.
+"""Print a game's JSON Schemas (settings and each submission kind), each kind's plain-text grammar
+(play by e-mail) and its timeline.
 
 match-schemas crates [--rule-set mm5]
 """
@@ -22,6 +23,7 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         "rule_set": settings.rule_set,
         "settings_schema": game.Settings.model_json_schema(),
         "submission_schemas": {kind: model.model_json_schema() for kind, model in game.submissions.items()},
+        "submission_text": {kind: game.text.text_help(kind) for kind in game.submissions},
         "timeline": [{"phase": kind.name, "accepts": list(kind.accepts)} for kind in game.timeline(settings)],
     }
 

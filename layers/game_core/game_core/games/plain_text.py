@@ -271,6 +271,8 @@ class LineGrammar(ABC):
     def text_help(self, kind: str) -> list[str]:
         rows = [[h.usage, h.note] for h in self.headers if h.kind == kind]
         rows += [[f.usage, f.note] for f in self.forms if f.kind == kind]
+        short = [f"{form.keywords[0]} may be left out" for form in self.forms if form.kind == kind and form.short]
+        rows += [[note, ""] for note in short]
         example = self.write_text(kind, self.examples[kind])
         return [*("  " + line for line in table([], rows)), "Example:", *("  " + line for line in example)]
 
