@@ -101,7 +101,7 @@ class Words:
         """The next word, upper-cased, when it matches `pattern` (`shape` says what it looks like)."""
         word = self.word(what)
         if not pattern.match(word.upper()):
-            raise Unreadable(f"not_a_{what}", f'"{word}" is not a {what} ({shape})')
+            raise Unreadable(f"bad_{what}", f'"{word}" is not {shape}')
         return word.upper()
 
     def times(self) -> int:

@@ -20,7 +20,7 @@ from game_core.games.plain_text import LineForm, LineGrammar, Words, name, name_
 from game_core.games.protocol import Model
 
 CARD = re.compile(r"^[1-6][RYGB]$")
-CARD_SHAPE = "a number 1-6 then R, Y, G or B, like 2G"
+CARD_SHAPE = "a card: a number 1-6 then R, Y, G or B, like 2G"
 
 
 def _starter(words: Words) -> dict[str, Any]:

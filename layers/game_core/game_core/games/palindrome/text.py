@@ -63,7 +63,7 @@ def _step(read: Callable[[Words], dict[str, Any]]) -> Callable[[Words], dict[str
 
 
 def _append(words: Words) -> dict[str, Any]:
-    step: dict[str, Any] = {"action": "append", "digits": words.shaped("digits", DIGITS, "digits like 397")}
+    step: dict[str, Any] = {"action": "append", "digits": words.shaped("digits", DIGITS, "digits, like 397")}
     words.skip("TO")
     step["string"] = words.number("string")
     if words.more():
@@ -73,7 +73,7 @@ def _append(words: Words) -> dict[str, Any]:
 
 
 def _digit(words: Words, what: str = "digit") -> str:
-    return words.shaped(what, DIGIT, "one digit 0-9")
+    return words.shaped(what, DIGIT, "one digit, 0-9")
 
 
 def _duplicate(words: Words) -> dict[str, Any]:
