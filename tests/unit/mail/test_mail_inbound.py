@@ -259,3 +259,10 @@ def test_work_is_bounded_on_a_huge_message() -> None:
 
 def test_a_letter_has_empty_defaults() -> None:
     assert Letter() == parse_message(b"")
+
+
+@pytest.mark.parametrize("html", [b"<!--" * 37_000, b'<a b="' * 25_000, b"<" * 150_000, b"<div>" * 30_000])
+def test_work_is_bounded_on_pathological_html(html: bytes) -> None:
+    started = time.perf_counter()
+    parse_message(b"Content-Type: text/html\n\n" + html)
+    assert time.perf_counter() - started < 2

@@ -232,10 +232,16 @@ class _HtmlText(HTMLParser):
         return "\n".join(line.rstrip(" ") for line in "".join(self.pieces).split("\n"))
 
 
+_UNPARSED_LIMIT = 2048
+
+
 def _html_text(html: str) -> str:
     reader = _HtmlText()
     reader.feed(html)
-    reader.close()
+    # What feed leaves unparsed is an unclosed comment, tag or declaration. close() reads it as
+    # text by scanning it again from each "<" in it, quadratic time, so a long one is dropped.
+    if len(reader.rawdata) <= _UNPARSED_LIMIT:
+        reader.close()
     return re.sub(r"\n{3,}", "\n\n", reader.text())
 
 
