@@ -129,7 +129,7 @@ def test_a_refused_line_names_its_form():
     [reason] = read("APPEND 3a9 TO 1").reasons
     assert (
         reason.text
-        == 'line 1 "APPEND 3a9 TO 1": "3a9" is not digits, like 397; write APPEND <digits> TO <string> [AT <position>]'
+        == 'line 1 "APPEND 3a9 TO 1": "3a9" is not digits, like 397; write APPEND <digits> TO <string> [AT <pos>]'
     )
 
 

@@ -13,7 +13,7 @@ from itertools import groupby
 from typing import Any, TypeVar, get_args
 
 from game_core.games.crates.models import Direction, Ground, MultipliersSubmission, Push, RoundSubmission
-from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, name, name_list, numbers, table
+from game_core.games.plain_text import MAX_REPEAT, Header, LineForm, LineGrammar, Words, name, name_list, numbers, table
 from game_core.games.protocol import Model
 
 MULTIPLIERS, ROUND = "multipliers", "round"
@@ -47,7 +47,7 @@ class CratesText(LineGrammar):
             MULTIPLIERS,
             _multipliers,
             "MULTIPLIERS <six numbers>",
-            "rounds 1-6 in order; the numbers alone also do",
+            "rounds 1-6, in order",
             short=True,
         ),
         LineForm(("PUSH",), ROUND, _push, "PUSH <player> LEFT|RIGHT [times]", "one line per crate", many=True),
@@ -91,8 +91,15 @@ class CratesText(LineGrammar):
 
 
 def _runs(pushes: list[PushT]) -> list[tuple[PushT, int]]:
-    """Equal pushes in a row, counted: they share a line, and the order of the pushes is kept."""
-    return [(push, len(list(run))) for push, run in groupby(pushes)]
+    """Equal pushes in a row, counted: they share a line (of at most `MAX_REPEAT`), and the order
+    of the pushes is kept."""
+    runs = []
+    for push, run in groupby(pushes):
+        times = len(list(run))
+        runs += [(push, MAX_REPEAT)] * (times // MAX_REPEAT)
+        if times % MAX_REPEAT:
+            runs.append((push, times % MAX_REPEAT))
+    return runs
 
 
 def _pushes_text(pushes: list[dict[str, str]], names: Mapping[str, str]) -> str:

@@ -123,21 +123,21 @@ class PalindromeText(LineGrammar):
     forms = (
         LineForm(("CARD",), BID, _card, "CARD <card> PACK|ITEM <number>", "one line per card", many=True),
         LineForm(("GARNETS", "GARNET"), BID, _garnets, "GARNETS <count> [ITEM <number>]", "on item 1 if not said"),
-        _step_form(("APPEND",), _append, "APPEND <digits> TO <string> [AT <position>]", "AT: after an Insert"),
+        _step_form(("APPEND",), _append, "APPEND <digits> TO <string> [AT <pos>]", "AT: after an Insert"),
         _step_form(
             ("DUPLICATE",), lambda words: {"action": "duplicate", "digit": _digit(words)}, "DUPLICATE <digit>", ""
         ),
         _step_form(("SHIFT",), _shift, "SHIFT <digit> TO <digit>", ""),
         _step_form(("INSERT",), _one_string("insert"), "INSERT <string>", "then APPEND ... AT"),
-        _step_form(("ERASER", "ERASE"), _eraser, "ERASER <string> AT <position>", ""),
-        _step_form(("SWAP",), _swap, "SWAP <string> AT <position> AND <position>", ""),
+        _step_form(("ERASER", "ERASE"), _eraser, "ERASER <string> AT <pos>", ""),
+        _step_form(("SWAP",), _swap, "SWAP <string> AT <pos> AND <pos>", ""),
         _step_form(("MIRROR",), _one_string("mirror"), "MIRROR <string>", ""),
-        _step_form(("KEEP",), lambda words: {"action": "keep"}, "KEEP", "unplaced digits join the next round"),
-        _step_form(("CLONE",), _clone, "CLONE <string> TO <string>", "copies the first onto the second"),
+        _step_form(("KEEP",), lambda words: {"action": "keep"}, "KEEP", "keeps the unplaced digits"),
+        _step_form(("CLONE",), _clone, "CLONE <string> TO <string>", "the first onto the second"),
     )
     headers = (
-        Header("BID", BID, _bid_phase, "BID [round]", "optional; BID alone bids on nothing"),
-        Header("BUILD", CONSTRUCTION, _construction_phase, "BUILD [round]", "optional; BUILD alone places nothing"),
+        Header("BID", BID, _bid_phase, "BID [round]", "optional; alone: a bid on nothing"),
+        Header("BUILD", CONSTRUCTION, _construction_phase, "BUILD [round]", "optional; alone: none placed"),
     )
     examples = {
         BID: Bid(cards=[CardBid(card=9, pack=3), CardBid(card=5, item=1)], garnets=2),

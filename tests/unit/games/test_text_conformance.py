@@ -1,0 +1,244 @@
+"""Every game's plain-text grammar honours `TextGrammar`: generated bodies never raise and never drop
+a line silently; every valid submission of every kind round-trips through `write_text` and
+`read_text`; each kind's help example reads back; and the text of every view of a played match
+names players by display name and shows a player nothing of another's private seat."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_conformance import CASES, IDS, play_through, players_for, rule_sets
+
+from game_core.cli import schemas
+from game_core.games import registry
+from game_core.games.abstrac.cards import DECK
+from game_core.games.abstrac.models import Lay, Pick, Starter, Take
+from game_core.games.crates.models import MULTIPLIERS, MultipliersSubmission, Push, RoundSubmission
+from game_core.games.palindrome.construction import Construction
+from game_core.games.palindrome.models import Bid, CardBid
+from game_core.games.plain_text import MAX_REPEAT
+from game_core.games.protocol import AnyGame, Model, TextMove
+
+GAMES = list(registry.AVAILABLE)
+
+# -- generated submissions, from the models -----------------------------------------------------
+
+PLAYER_IDS = st.from_regex(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,11}", fullmatch=True).filter(lambda s: not s.endswith("."))
+"""Player ids as the match allows them ([A-Za-z0-9_.-]), save one ending in a full stop, which a
+line's trailing punctuation would take (a documented limit)."""
+INTS = st.integers(min_value=-(10**6), max_value=10**6)
+DIGITS = st.text(string.digits, min_size=1, max_size=12)
+DIGIT = st.sampled_from(string.digits)
+CARDS = st.sampled_from(DECK)
+DIRECTIONS = st.sampled_from(["left", "right"])
+
+
+def _step(action: str, **fields: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries({"action": st.just(action), **fields})
+
+
+STEPS = st.one_of(
+    _step("append", string=INTS, digits=DIGITS, position=st.none() | INTS),
+    _step("duplicate", digit=DIGIT),
+    _step("shift", digit=DIGIT, to=DIGIT),
+    _step("insert", string=INTS),
+    _step("eraser", string=INTS, position=INTS),
+    _step("swap", string=INTS, first=INTS, second=INTS),
+    _step("mirror", string=INTS),
+    _step("keep"),
+    _step("clone", string=INTS, source=INTS),
+)
+
+SUBMISSIONS: dict[str, dict[str, st.SearchStrategy[Model]]] = {
+    "crates": {
+        "multipliers": st.permutations(MULTIPLIERS).map(lambda order: MultipliersSubmission(multipliers=list(order))),
+        "round": st.builds(
+            RoundSubmission,
+            pushes=st.lists(
+                st.builds(Push, crate=PLAYER_IDS, direction=st.sampled_from(["left", "right"])), max_size=8
+            ),
+            ground=st.sampled_from(["rubber", "stone", "ice"]),
+        ),
+    },
+    "palindrome": {
+        "bid": st.builds(
+            Bid,
+            cards=st.lists(
+                st.builds(CardBid, card=INTS, pack=INTS) | st.builds(CardBid, card=INTS, item=INTS), max_size=12
+            ),
+            garnets=st.integers(min_value=0, max_value=10**6),
+            garnet_item=INTS,
+        ),
+        "construction": st.lists(STEPS, max_size=10).map(lambda steps: Construction.model_validate({"steps": steps})),
+    },
+    "abstrac": {
+        "starter": st.builds(Starter, starter=PLAYER_IDS),
+        "lay": st.builds(Lay, cards=st.lists(CARDS, max_size=5)),
+        "pick": st.builds(Pick, count=INTS),
+        "take": st.one_of(
+            st.builds(Take, count=INTS), st.builds(Take, last=CARDS), st.builds(Take, cards=st.lists(CARDS, max_size=5))
+        ),
+    },
+}
+
+
+def test_every_kind_of_every_game_has_a_generator():
+    assert {game: set(kinds) for game, kinds in SUBMISSIONS.items()} == {
+        game: set(registry.load(game).submissions) for game in GAMES
+    }
+
+
+KINDS = [(game, kind) for game in GAMES for kind in registry.load(game).submissions]
+
+
+@pytest.mark.parametrize(("game_id", "kind"), KINDS, ids=[f"{g}-{k}" for g, k in KINDS])
+def test_every_valid_submission_round_trips(game_id: str, kind: str) -> None:
+    text = registry.load(game_id).text
+
+    @settings(max_examples=500, deadline=None)
+    @given(SUBMISSIONS[game_id][kind])
+    def round_trips(submission: Model) -> None:
+        lines = text.write_text(kind, submission)
+        # No short form: the written lines say their kind whatever the open phase accepts.
+        reading = text.read_text(lines, ())
+        assert reading.reasons == []
+        assert reading.moves == [TextMove(kind, submission.model_dump(mode="json"))]
+
+    round_trips()
+
+
+def test_more_equal_pushes_than_a_line_repeats_take_more_lines():
+    text = registry.load("crates").text
+    submission = RoundSubmission(pushes=[Push(crate="ann", direction="left")] * (MAX_REPEAT + 2))
+    lines = text.write_text("round", submission)
+    assert lines == [f"PUSH ann LEFT {MAX_REPEAT}", "PUSH ann LEFT 2", "GROUND STONE"]
+    assert text.read_text(lines, ()).moves[0].submission == submission.model_dump(mode="json")
+
+
+@pytest.mark.parametrize(("game_id", "kind"), KINDS, ids=[f"{g}-{k}" for g, k in KINDS])
+def test_the_help_example_reads_back(game_id: str, kind: str) -> None:
+    text = registry.load(game_id).text
+    help_lines = text.text_help(kind)
+    example = help_lines[help_lines.index("Example:") + 1 :]
+    assert [move.kind for move in text.read_text(example, ()).moves] == [kind]
+    assert all(len(line) <= 72 for line in help_lines)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_match_schemas_prints_each_kinds_grammar(game_id: str) -> None:
+    described = schemas.describe(game_id, None)
+    game = registry.load(game_id)
+    assert described["submission_text"] == {kind: game.text.text_help(kind) for kind in game.submissions}
+
+
+# -- generated bodies: never raise, never drop a line -------------------------------------------
+
+
+def _vocabulary(game: AnyGame) -> list[str]:
+    """Words a body of this game may hold: its keywords (from its help), the words around them,
+    numbers and some noise."""
+    words = {word for kind in game.submissions for line in game.text.text_help(kind) for word in line.split()}
+    words |= {"L", "R", "AT", "AND", "ON", "TO", "INTO", "3R", "7Z", "3a9", "hello", "thanks!", "\u2212"}
+    return sorted(words | {str(number) for number in range(-3, 12)} | {"99", "100", "10000000000000000000"})
+
+
+def _bodies(game: AnyGame) -> st.SearchStrategy[list[str]]:
+    """Up to four lines of up to five words, in one case and one separator a body, each line with
+    its own trailing punctuation (or a CR left over from CRLF)."""
+    word = st.sampled_from(_vocabulary(game)) | st.text(max_size=3)
+    line = st.tuples(st.lists(word, max_size=5), st.sampled_from(["", ".", ":", "!", "\r", " "]))
+    return st.builds(
+        lambda lines, case, joint: [case(joint.join(words)) + end for words, end in lines],
+        st.lists(line, max_size=4),
+        st.sampled_from([str.upper, str.lower, str.title, str]),
+        st.sampled_from([" ", "  ", ", ", "\t", ","]),
+    )
+
+
+def _accepts(game: AnyGame) -> list[tuple[str, ...]]:
+    """What each phase of each rule set accepts, nothing, and everything."""
+    phases = {kind.accepts for rule_set in rule_sets(game) for kind in game.timeline(game.Settings(rule_set=rule_set))}
+    return sorted(phases | {(), tuple(game.submissions)})
+
+
+CODE = re.compile(r"^[a-z]+(_[a-z]+)*$")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_generated_bodies_never_raise_and_every_line_is_read_or_named(game_id: str) -> None:
+    game = registry.load(game_id)
+    text = game.text
+
+    @settings(max_examples=10_000, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        _bodies(game),
+        st.sampled_from(_accepts(game)),
+        st.sampled_from([(), ("ann", "Bob"), ("LAY", "push")]),
+    )
+    def reads(lines: list[str], accepts: tuple[str, ...], players: tuple[str, ...]) -> None:
+        reading = text.read_text(lines, accepts, players)
+        assert all(move.kind in game.submissions for move in reading.moves)
+        json.dumps([move.submission for move in reading.moves])
+        for reason in reading.reasons:
+            assert CODE.match(reason.code), reason
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                assert not any(reason.text.startswith(f"line {number} ") for reason in reading.reasons)
+                continue
+            alone = text.read_text([line], accepts, players)
+            if alone.reasons:
+                assert any(reason.text.startswith(f"line {number} ") for reason in reading.reasons), line
+            else:
+                assert alone.moves, f"{line!r} is neither read nor named"
+
+    reads()
+
+
+# -- views as text --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", params=CASES, ids=IDS)
+def played(request: pytest.FixtureRequest) -> tuple[AnyGame, tuple[str, ...], list[Model]]:
+    game_id, rule_set = request.param
+    _, _, states = play_through(game_id, rule_set, seed=7)
+    game = registry.load(game_id)
+    return game, players_for(game), states
+
+
+NAMES = ["Ada Lovelace", "Bob", "Cy", "Dee", "Eve", "Fay"]
+
+
+def test_a_rendered_view_names_every_player_by_display_name(played):
+    game, players, states = played
+    names = dict(zip(players, NAMES, strict=False))
+    ids = re.compile("|".join(rf"\b{re.escape(player)}\b" for player in players))
+    for state in states:
+        for viewer in (None, *players):
+            rendered = game.text.render_view(game.view(state, viewer), names)
+            assert not ids.search(rendered), (viewer, ids.search(rendered))
+    assert any(name in rendered for name in names.values())
+
+
+def _private_lines(game: AnyGame, view: dict[str, Any], names: dict[str, str]) -> set[str]:
+    """The lines a view's private part adds to the text of its public part."""
+    public = set(game.text.render_view({"public": view["public"]}, names).split("\n"))
+    return set(game.text.render_view(view, names).split("\n")) - public
+
+
+def test_a_rendered_view_shows_nothing_of_another_players_private_seat(played):
+    game, players, states = played
+    names = dict(zip(players, NAMES, strict=False))
+    for state in states:
+        views = {player: game.view(state, player) for player in players}
+        private = {player: _private_lines(game, views[player], names) for player in players}
+        for a in players:
+            rendered = set(game.text.render_view(views[a], names).split("\n"))
+            for b in players:
+                if b != a:
+                    assert not (private[b] - private[a]) & rendered, (a, b)
