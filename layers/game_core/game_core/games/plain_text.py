@@ -193,14 +193,14 @@ def _read_form(form: LineForm, words: Words) -> dict[str, Any]:
 
 def _merge(form: LineForm, fields: dict[str, Any], number: int, drafts: dict[str, _Draft]) -> None:
     draft = drafts.setdefault(form.kind, _Draft())
-    name = form.keywords[0]
+    keyword = form.keywords[0]
     if form.many:
         for key, values in fields.items():
             draft.raw.setdefault(key, []).extend(values)
         return
-    if name in draft.said:
-        raise Unreadable("line_repeated", f"{name} was already said on line {draft.said[name]}; say it once")
-    draft.said[name] = number
+    if keyword in draft.said:
+        raise Unreadable("line_repeated", f"{keyword} was already said on line {draft.said[keyword]}; say it once")
+    draft.said[keyword] = number
     draft.raw.update(fields)
 
 
