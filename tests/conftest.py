@@ -229,6 +229,7 @@ def crates_request(
     garnets: dict[str, int] | None = None,
     recheck_seconds: int | None = None,
     settings: dict[str, Any] | None = None,
+    reminders: list[int] | None = None,
 ) -> dict[str, Any]:
     """The host's settings file for a Pushing Crates match (players p1..pN or the ids given)."""
     ids = [f"p{i}" for i in range(1, players + 1)] if isinstance(players, int) else list(players)
@@ -243,6 +244,8 @@ def crates_request(
     }
     if recheck_seconds is not None:
         request["recheck_seconds"] = recheck_seconds
+    if reminders is not None:
+        request["reminders"] = reminders
     return request
 
 

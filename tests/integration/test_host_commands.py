@@ -213,9 +213,9 @@ def test_the_advance_step_before_the_deadline_says_how_long_to_wait(stack) -> No
 
     assert progress["match_id"] == created["match_id"]
     assert (progress["phase"], progress["phase_number"], progress["due"]) == ("Pregame", 1, False)
-    # The sample's Pregame lasts 86400 s, and the machine sleeps until its deadline (at most
-    # recheck_seconds, a day by default): no time has passed, so the whole day.
-    assert progress["wait_seconds"] == 86_400
+    # The sample's Pregame lasts 86400 s, and the machine sleeps until the next moment anything is
+    # due: its first reminder, 12 hours before the deadline (no time has passed: 43200 s).
+    assert progress["wait_seconds"] == 43_200
     assert events_of(created["match_id"], "phase_resolved") == []
 
 
@@ -244,8 +244,14 @@ def test_the_advance_step_resolves_and_tells_once_however_often_it_is_retried(st
     ]
     for player in ["ada", "bo", "cy", "di", "ed"]:
         notices = inbox.receive(player)
-        assert [n["you"] for n in notices] == [player, player]
-        assert notices[-1]["subject"].endswith("Pregame resolved; Round 1 is open")
+        assert [n["you"] for n in notices] == [player] * 4
+        # Nobody sent an order: everyone was reminded 12 hours and 1 hour before the deadline
+        assert [n["subject"].removeprefix(f"[{match_id}] ") for n in notices] == [
+            "Pushing Crates: the match begins",
+            "Reminder: Pregame closes in 12 hours",
+            "Reminder: Pregame closes in 1 hour",
+            "Pregame resolved; Round 1 is open",
+        ]
 
 
 def test_the_wait_step_keeps_the_token_only_for_the_clock_it_waited_on(stack) -> None:

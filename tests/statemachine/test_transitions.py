@@ -2,7 +2,8 @@
 
 The machine is Advance -> Next phase -> <the phase's wait> -> Advance ...: three states entered a
 phase when nothing happens but the deadline, the first phase two more (the start's Advance and
-Next phase), and the end one (Match over). A wake-up (a host act, early close) adds the same three.
+Next phase), and the end one (Match over). A wake-up (a host act, early close, a reminder) adds
+the same three.
 """
 
 from __future__ import annotations
@@ -23,22 +24,33 @@ def entered(stack, match) -> list[str]:
     return [e["stateEnteredEventDetails"]["name"] for e in history["events"] if "stateEnteredEventDetails" in e]
 
 
-def test_a_day_long_phase_with_nothing_but_its_deadline_costs_three_transitions(stack, crates_match) -> None:
+@pytest.mark.parametrize(
+    ("reminders", "waits_a_phase"),
+    [
+        ([], 1),  # nothing but the deadline: each phase's wait entered once
+        (None, 3),  # the default reminders, 12 h and 1 h before: two more wake-ups a phase
+    ],
+    ids=["no-reminders", "default-reminders"],
+)
+def test_a_day_long_phase_costs_three_transitions_and_three_more_per_reminder(
+    stack, crates_match, reminders, waits_a_phase
+) -> None:
     # Given a Pushing Crates match of 24-hour phases (7 phases) in which nobody does anything
-    match = crates_match(2, phase_seconds=86_400)
+    match = crates_match(2, phase_seconds=86_400, reminders=reminders)
 
     # When every deadline passes, a day at a time
     for _phase in PHASES:
         match.advance(86_400)
 
-    # Then it finished, and each phase was entered once, with one Advance and one Next phase each,
-    # plus the start's pair and the end: 7 x 3 + 2 + 1 = 24 states, 3 a phase (5 the first)
+    # Then it finished, each phase's wait entered once per wake-up, each with one Advance and one
+    # Next phase, plus the start's pair and the end: without reminders 7 x 3 + 2 + 1 = 24 states
+    # (3 a phase, 5 the first); with two reminders a phase 7 x 9 + 2 + 1 = 66
     assert match.status()["status"] == "finished"
     states = entered(stack, match)
-    assert len(states) == 24
+    assert len(states) == 7 * 3 * waits_a_phase + 3
     counts = Counter(states)
-    assert counts["Advance"] == 8 and counts["Next phase"] == 8 and counts["Match over"] == 1
-    assert all(counts[phase] == 1 for phase in PHASES)
+    assert counts["Advance"] == counts["Next phase"] == 7 * waits_a_phase + 1 and counts["Match over"] == 1
+    assert all(counts[phase] == waits_a_phase for phase in PHASES)
 
 
 def test_a_host_act_costs_three_transitions_and_resolving_early_no_more_than_the_deadline(stack, crates_match) -> None:

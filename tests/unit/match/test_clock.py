@@ -88,3 +88,45 @@ def test_every_host_act_changes_the_version_the_state_machine_waits_on():
         clock().pause(at(1)).resume(at(2)).version,
     ]
     assert versions == [0, 1, 1, 2]
+
+
+# -- reminders: a 24-hour phase, reminded 12 hours and 1 hour before its deadline ---------------
+
+DAY = 86_400
+LEADS = (43_200, 3_600)
+
+
+@pytest.mark.parametrize(
+    ("now", "reminded", "due", "wait"),
+    [
+        (0, (), None, 43_200),  # the first reminder is 12 h away
+        (43_199, (), None, 1),
+        (43_200, (), 43_200, 1),  # its moment: due (the wait is never below 1)
+        (43_200, (43_200,), None, 39_600),  # sent: the next is at 23 h, 11 h away
+        (82_800, (43_200,), 3_600, 1),
+        (82_800, (43_200, 3_600), None, 3_600),  # both sent: wait for the deadline
+        (83_000, (), 3_600, 1),  # a machine that was down sends only the latest one due
+        (DAY, (43_200,), None, 1),  # the deadline itself: the phase is due, not a reminder
+    ],
+)
+def test_reminders_come_at_their_lead_before_the_deadline(now, reminded, due, wait):
+    phase = clock(DAY).model_copy(update={"reminded": reminded})
+    assert phase.reminder_due(at(now), LEADS) == due
+    assert phase.seconds_to_wait(at(now), DAY, LEADS) == wait
+
+
+def test_reminding_marks_every_reminder_whose_moment_has_passed():
+    assert clock(DAY).remind(at(83_000), LEADS).reminded == (43_200, 3_600)
+    assert clock(DAY).remind(at(50_000), LEADS).reminded == (43_200,)
+
+
+@pytest.mark.parametrize(
+    ("phase", "now"),
+    [
+        (clock(3_600), 0),  # a 1-hour phase is never "1 hour before": it opened then
+        (clock(DAY).pause(at(10)), 50_000),  # paused: no reminder runs against a stopped clock
+        (clock(DAY).request_resolution(at(10)), 50_000),  # closed early
+    ],
+)
+def test_no_reminder_for_a_phase_shorter_than_its_lead_paused_or_closed(phase, now):
+    assert phase.reminder_due(at(now), LEADS) is None

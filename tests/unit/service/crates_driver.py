@@ -36,6 +36,7 @@ def request(
     early_close: bool = False,
     phase_seconds: int = HOUR,
     recheck_seconds: int = HOUR,
+    reminders: tuple[int, ...] = (43_200, 3_600),
     seed: int | None = 7,
 ) -> MatchRequest:
     garnets, emails = garnets or {}, emails or {}
@@ -48,6 +49,7 @@ def request(
             "phase_seconds": phase_seconds,
             "early_close": early_close,
             "recheck_seconds": recheck_seconds,
+            "reminders": reminders,
             "seed": seed,
         }
     )

@@ -74,6 +74,7 @@ def test_current_says_whether_the_phase_is_due_and_how_long_to_wait(
         "phase_number": 1,
         "clock_version": 0,
         "due": due,
+        "reminder_due": False,
         "wait_seconds": wait,
         "resolved_number": 0,
         "announce_pending": False,
@@ -155,7 +156,7 @@ def test_a_phase_not_due_is_not_resolved() -> None:
 
 
 def test_a_host_extend_stored_first_is_honoured_not_resolved() -> None:
-    table = Table.open()
+    table = Table.open(reminders=())  # (with the 1-hour reminder, the extension makes one due)
     table.fakes.clock.advance(HOUR)  # due at 13:00 ...
     host.extend(table.ports, MID, 600)  # ... but the host extends by 10 min before the step runs
     progress = phases.resolve(table.ports, MID, 1)
@@ -165,7 +166,7 @@ def test_a_host_extend_stored_first_is_honoured_not_resolved() -> None:
 
 def test_a_host_extend_landing_during_the_resolution_wins_and_reopens_the_phase() -> None:
     store = HookedStore()
-    table = Table.open(Fakes(store=store))
+    table = Table.open(Fakes(store=store), reminders=())
     table.fakes.clock.advance(HOUR)
     store.after_stop = lambda: host.extend(table.ports, MID, 600)
     progress = phases.resolve(table.ports, MID, 1)
@@ -356,3 +357,70 @@ def test_stalled_keeps_a_short_reason(error: dict[str, Any], reason: dict[str, s
     table = Table.open()
     phases.stalled(table.ports, MID, error)
     assert table.match().stalled == reason
+
+
+# -- reminders ---------------------------------------------------------------------------------
+
+
+def test_reminders_go_privately_to_whoever_has_not_sent_what_the_phase_waits_for() -> None:
+    # A 24-hour Pregame reminded at 12 h and 1 h before its deadline; ada sends her order at once.
+    table = Table.open(phase_seconds=24 * HOUR, recheck_seconds=24 * HOUR)
+    table.submit("ada", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
+    notifier = table.fakes.notifier
+    assert phases.advance(table.ports, MID)["wait_seconds"] == 12 * HOUR
+
+    before = len(notifier.published)
+    table.fakes.clock.advance(12 * HOUR)
+    progress = phases.advance(table.ports, MID)
+    [reminder] = notifier.notices()[before:]
+    assert (reminder.recipient, reminder.subject) == ("bo", f"[{MID}] Reminder: Pregame closes in 12 hours")
+    assert reminder.body["closes_in_seconds"] == 12 * HOUR and "view" not in reminder.body
+    assert (progress["due"], progress["wait_seconds"]) == (False, 11 * HOUR)  # to the 1-hour reminder
+    [event] = table.events("reminded")
+    assert event.data == {"number": 1, "lead": 12 * HOUR, "players": ["bo"]}
+
+    assert phases.advance(table.ports, MID)["wait_seconds"] == 11 * HOUR  # a retry sends nothing more
+    assert len(notifier.published) == before + 1
+
+    table.fakes.clock.advance(11 * HOUR)
+    phases.advance(table.ports, MID)
+    assert [(n.recipient, n.subject) for n in notifier.notices()[before + 1 :]] == [
+        ("bo", f"[{MID}] Reminder: Pregame closes in 1 hour")
+    ]
+
+
+def test_the_resolution_names_publicly_who_did_not_submit_and_nothing_of_what_was_sent() -> None:
+    table = Table.open()
+    table.submit("ada", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
+    before = len(table.fakes.notifier.published)
+    table.resolve_at_deadline()
+    public, *private = table.fakes.notifier.notices()[before:]
+    assert public.recipient is None and public.body["did_not_submit"] == ["bo"]
+    assert all("did_not_submit" not in notice.body for notice in private)
+    [record] = table.fakes.store.phase_records(MID)
+    assert record.missing == ("bo",)
+
+
+def test_no_reminder_when_everyone_has_sent_what_the_phase_waits_for() -> None:
+    table = Table.open(phase_seconds=24 * HOUR, recheck_seconds=24 * HOUR)
+    for player in ("ada", "bo"):
+        table.submit(player, "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
+    before = len(table.fakes.notifier.published)
+    table.fakes.clock.advance(12 * HOUR)
+    phases.advance(table.ports, MID)
+    assert len(table.fakes.notifier.published) == before
+    [event] = table.events("reminded")
+    assert event.data["players"] == []
+
+
+def test_an_extension_past_a_reminders_moment_reminds_at_once_with_the_time_really_left() -> None:
+    # A 1-hour Pregame is never reminded "1 hour before" (it opened then); extended by 10 minutes
+    # at its deadline, the 1-hour mark is behind it: bo is reminded at once that 10 minutes are left.
+    table = Table.open()
+    table.submit("ada", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
+    table.fakes.clock.advance(HOUR)
+    host.extend(table.ports, MID, 600)
+    before = len(table.fakes.notifier.published)
+    phases.advance(table.ports, MID)
+    [reminder] = table.fakes.notifier.notices()[before:]
+    assert (reminder.recipient, reminder.subject) == ("bo", f"[{MID}] Reminder: Pregame closes in 10 minutes")

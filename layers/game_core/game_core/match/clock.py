@@ -40,6 +40,8 @@ class PhaseClock(Model):
     closed_at: datetime | None = None
     """When early close or the host's "resolve now" closed the phase: its time stops there."""
     version: int = 0
+    reminded: tuple[int, ...] = ()
+    """The reminders (seconds before the deadline) already sent, or passed, in this phase."""
 
     @property
     def paused(self) -> bool:
@@ -51,11 +53,32 @@ class PhaseClock(Model):
     def is_due(self, now: datetime) -> bool:
         return self.resolve_requested or self.is_past_deadline(now)
 
-    def seconds_to_wait(self, now: datetime, at_most: int) -> int:
-        """Whole seconds a waiting state machine should sleep before looking again (1..at_most)."""
+    def _reminders_ahead(self, reminders: tuple[int, ...]) -> list[tuple[datetime, int]]:
+        """(moment, seconds before the deadline) of each reminder not yet sent, in a running phase
+        that was open at that moment (a phase shorter than a reminder's lead never gets it)."""
+        if self.paused or self.resolve_requested:
+            return []
+        moments = [(self.deadline - timedelta(seconds=lead), lead) for lead in reminders if lead not in self.reminded]
+        return sorted((moment, lead) for moment, lead in moments if moment > self.opened_at)
+
+    def reminder_due(self, now: datetime, reminders: tuple[int, ...]) -> int | None:
+        """The reminder to send now (the latest whose moment has come), None if none is due."""
+        passed = [lead for moment, lead in self._reminders_ahead(reminders) if moment <= now]
+        return min(passed) if passed and not self.is_due(now) else None
+
+    def remind(self, now: datetime, reminders: tuple[int, ...]) -> PhaseClock:
+        """The clock with every reminder whose moment has come marked sent (a machine that was
+        down sends only the latest of them)."""
+        passed = tuple(lead for moment, lead in self._reminders_ahead(reminders) if moment <= now)
+        return self.model_copy(update={"reminded": self.reminded + passed})
+
+    def seconds_to_wait(self, now: datetime, at_most: int, reminders: tuple[int, ...] = ()) -> int:
+        """Whole seconds a waiting state machine should sleep before looking again (1..at_most):
+        until the deadline or the next reminder, whichever comes first."""
         if self.paused:
             return at_most
-        return max(1, min(at_most, math.ceil((self.deadline - now).total_seconds())))
+        next_moment = min([self.deadline, *(moment for moment, _lead in self._reminders_ahead(reminders))])
+        return max(1, min(at_most, math.ceil((next_moment - now).total_seconds())))
 
     def elapsed_seconds(self, now: datetime) -> int:
         end = min(now, self.closed_at) if self.closed_at else now

@@ -150,6 +150,15 @@ def has_done(match: Match, player: str, kinds: Collection[str]) -> bool:
     return phase is not None and player in phase.actors and bool(phase.expects) and set(phase.expects) <= set(kinds)
 
 
+def missing(match: Match, submissions: dict[str, dict[str, Any]]) -> tuple[str, ...]:
+    """The actors of the open phase who have not sent every kind it waits for (none in a phase
+    that waits for nothing)."""
+    phase = match.phase
+    if phase is None or not phase.expects:
+        return ()
+    return tuple(actor for actor in phase.actors if not has_done(match, actor, submissions.get(actor, {})))
+
+
 def closes_early(match: Match, done: Collection[str]) -> bool:
     """Early close (the match setting, or a phase that closes on its actors' submissions): every
     actor is done (`has_done`)."""
@@ -180,6 +189,7 @@ def resolve(match: Match, game: AnyGame, submissions: dict[str, dict[str, Any]],
         elapsed_seconds=phase.elapsed_seconds(now),
         extension_seconds=phase.extension_seconds,
         timed_out=not phase.resolve_requested,
+        missing=missing(match, submissions),
     )
     parsed = parsed_submissions(game, record)
     state = apply_record(game, game_state(game, match), match.seed, record, parsed)

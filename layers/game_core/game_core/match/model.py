@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from game_core.games.protocol import Model
 from game_core.match.clock import PhaseClock
 
+DEFAULT_REMINDERS = (43_200, 3_600)
+"""12 hours and 1 hour before each deadline."""
 MAX_SECONDS = 366 * 86_400
 """The longest phase, recheck or extension the host may ask for (a leap year): far longer than any
 real phase, and far from where a deadline stops being a date."""
@@ -45,6 +47,9 @@ class MatchRequest(Model):
     recheck_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     """The longest a waiting state machine sleeps before re-reading the clock. Host acts and early
     close wake it at once; this bounds a paused wait, and any wake-up that never arrived."""
+    reminders: tuple[Annotated[int, Field(ge=60, le=MAX_SECONDS)], ...] = DEFAULT_REMINDERS
+    """Seconds before each deadline at which everyone who can act and has not yet sent what the
+    phase waits for is reminded privately (none: `[]`)."""
 
 
 class Participant(Model):
@@ -66,6 +71,7 @@ class Match(Model):
     phase_seconds: int
     early_close: bool
     recheck_seconds: int
+    reminders: tuple[int, ...] = DEFAULT_REMINDERS
     created_at: datetime
     starting_garnets: dict[str, int]
     status: MatchStatus = "running"
@@ -102,6 +108,9 @@ class PhaseRecord(Model):
     elapsed_seconds: int
     extension_seconds: int
     timed_out: bool
+    missing: tuple[str, ...] = ()
+    """The actors who had not sent what the phase waited for when it resolved (announced publicly;
+    not a replay input)."""
 
 
 class MatchRecord(Model):

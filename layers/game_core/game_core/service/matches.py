@@ -39,6 +39,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         phase_seconds=request.phase_seconds,
         early_close=request.early_close,
         recheck_seconds=request.recheck_seconds,
+        reminders=tuple(sorted(set(request.reminders), reverse=True)),
         created_at=now,
         starting_garnets=starting,
     )

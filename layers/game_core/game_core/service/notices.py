@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from game_core.games.protocol import AnyGame
@@ -25,12 +26,15 @@ def open_phase_summary(match: Match) -> dict[str, Any] | None:
     }
 
 
-def progress_notices(match: Match, game: AnyGame, headline: str) -> list[Notice]:
-    """The public announcement and one private notice per player after the state changed."""
+def progress_notices(match: Match, game: AnyGame, headline: str, missing: tuple[str, ...] = ()) -> list[Notice]:
+    """The public announcement and one private notice per player after the state changed;
+    `missing` names who sent nothing the resolved phase waited for (never what anyone sent)."""
     state = game_state(game, match)
     subject = f"[{match.match_id}] {headline}"
     common = {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)}
-    public = common | {"view": game.view(state, None)}
+    public: dict[str, Any] = common | {"view": game.view(state, None)}
+    if missing:
+        public["did_not_submit"] = list(missing)
     if match.result is not None:
         public["result"] = match.result
     notices = [Notice(None, subject, public)]
@@ -46,3 +50,28 @@ def clock_notice(match: Match, headline: str) -> Notice:
         f"[{match.match_id}] {headline}",
         {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)},
     )
+
+
+def reminder_notices(match: Match, players: list[str], now: datetime) -> list[Notice]:
+    """A private reminder to each of `players` of the time left in the open phase (to the minute:
+    a machine woken a few seconds late still says "12 hours")."""
+    phase = match.phase
+    assert phase is not None
+    left = 60 * round((phase.deadline - now).total_seconds() / 60)
+    subject = f"[{match.match_id}] Reminder: {phase.name} closes in {duration_text(left)}"
+    body = {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)}
+    return [Notice(player, subject, body | {"you": player, "closes_in_seconds": left}) for player in players]
+
+
+def duration_text(seconds: int) -> str:
+    """ "12 hours", "1 hour", "90 minutes", "1 day 6 hours": whole units a person reads at a glance."""
+    if seconds < 60:
+        return "less than a minute"
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes = rest // 60
+    if not days and hours < 2 and minutes:
+        minutes, hours = minutes + 60 * hours, 0
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    words = [f"{count} {unit}{'' if count == 1 else 's'}" for count, unit in parts if count]
+    return " ".join(words)

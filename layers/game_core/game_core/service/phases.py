@@ -16,7 +16,7 @@ from game_core.errors import Conflict
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.model import Match
-from game_core.service.notices import open_phase_summary, progress_notices
+from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices
 from game_core.service.ports import Event, Ports
 
 MATCH_OVER = "Match over"
@@ -28,6 +28,7 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
     base = {
         "match_id": match.match_id,
         "due": False,
+        "reminder_due": False,
         "wait_seconds": 1,
         "phase_number": 0,
         "clock_version": 0,
@@ -46,7 +47,8 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
         "phase_number": clock.number,
         "clock_version": clock.version,
         "due": clock.is_due(now),
-        "wait_seconds": clock.seconds_to_wait(now, match.recheck_seconds),
+        "reminder_due": clock.reminder_due(now, match.reminders) is not None,
+        "wait_seconds": clock.seconds_to_wait(now, match.recheck_seconds, match.reminders),
     }
 
 
@@ -68,9 +70,34 @@ def advance(ports: Ports, match_id: str) -> dict[str, Any]:
         if where["announce_pending"]:
             where = announce(ports, match_id, where["resolved_number"])
         if not (where["due"] and where["phase_number"]):  # nothing due, or the match is over
-            return where
+            return remind(ports, match_id) if where["reminder_due"] else where
         where = resolve(ports, match_id, where["phase_number"])
     return where
+
+
+def remind(ports: Ports, match_id: str) -> dict[str, Any]:
+    """Send the reminder due now, if one is: privately, to each actor who has not yet sent what
+    the phase waits for. Told first and marked after, as announcements are: a retry may repeat a
+    reminder but never loses one; a host act landing meanwhile is read again."""
+    for _attempt in range(5):
+        match = ports.store.get(match_id)
+        now = ports.clock.now()
+        phase = match.phase
+        lead = phase.reminder_due(now, match.reminders) if phase and match.status == "running" else None
+        if phase is None or lead is None:
+            return progress(ports, match)
+        sheets = ports.store.sheets(match_id, phase.number)
+        late = list(engine.missing(match, {player: sheet.kinds for player, sheet in sheets.items()}))
+        ports.notifier.publish(match, reminder_notices(match, late, now))
+        reminded = match.model_copy(update={"phase": phase.remind(now, match.reminders), "version": match.version + 1})
+        try:
+            ports.store.save(
+                match, reminded, Event("reminded", now, {"number": phase.number, "lead": lead, "players": late})
+            )
+        except Conflict:
+            continue
+        return progress(ports, reminded)
+    raise Conflict(f"could not mark the reminder of {match_id}: the match kept changing")
 
 
 def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, token: str) -> None:
@@ -141,7 +168,7 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
         return progress(ports, match)  # nothing resolved under that number, or told already
     resolved = records[0]
     headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
-    ports.notifier.publish(match, progress_notices(match, game, headline))
+    ports.notifier.publish(match, progress_notices(match, game, headline, resolved.missing))
     ports.store.mark_announced(match_id, resolved_number)
     return progress(ports, match.model_copy(update={"announced": resolved_number}))
 
