@@ -49,9 +49,11 @@ from game_core.service.ports import (
     Event,
     HeaderMoved,
     Ids,
+    Mailer,
     MatchStore,
     Notice,
     Notifier,
+    OutgoingMail,
     Ports,
     Sheet,
     SubmissionView,
@@ -515,6 +517,18 @@ class SequentialIds:
 
 
 @dataclass
+class RecordingMailer:
+    """Keeps every message sent (nothing leaves), from the match domain `play.test`."""
+
+    domain: str = "play.test"
+    required_checks: frozenset[str] = frozenset({"spf", "dkim", "dmarc"})
+    sent: list[OutgoingMail] = field(default_factory=list)
+
+    def send(self, mail: OutgoingMail) -> None:
+        self.sent.append(mail)
+
+
+@dataclass
 class Fakes:
     """The fakes behind one `Ports`, typed, so a test can look inside each."""
 
@@ -523,10 +537,11 @@ class Fakes:
     workflow: FakeWorkflow = field(default_factory=FakeWorkflow)
     clock: SettableClock = field(default_factory=SettableClock)
     ids: SequentialIds = field(default_factory=SequentialIds)
+    mailer: RecordingMailer = field(default_factory=RecordingMailer)
 
     @property
     def ports(self) -> Ports:
-        return memory_ports(self.store, self.notifier, self.workflow, self.clock, self.ids)
+        return memory_ports(self.store, self.notifier, self.workflow, self.clock, self.ids, self.mailer)
 
 
 def memory_ports(
@@ -535,11 +550,12 @@ def memory_ports(
     workflow: FakeWorkflow,
     clock: SettableClock,
     ids: SequentialIds,
+    mailer: RecordingMailer,
 ) -> Ports:
     """`Ports` of the fakes; mypy checks here that each satisfies its protocol."""
-    return Ports(store=store, notifier=notifier, workflow=workflow, clock=clock, ids=ids)
+    return Ports(store=store, notifier=notifier, workflow=workflow, clock=clock, ids=ids, mailer=mailer)
 
 
-def _protocols_hold() -> tuple[MatchStore, Notifier, Workflow, Clock, Ids]:
+def _protocols_hold() -> tuple[MatchStore, Notifier, Workflow, Clock, Ids, Mailer]:
     """Never called: mypy checks each fake against its protocol by name."""
-    return MemoryStore(), RecordingNotifier(), FakeWorkflow(), SettableClock(), SequentialIds()
+    return MemoryStore(), RecordingNotifier(), FakeWorkflow(), SettableClock(), SequentialIds(), RecordingMailer()

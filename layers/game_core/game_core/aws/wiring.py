@@ -17,6 +17,7 @@ import os
 import secrets
 import threading
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -24,9 +25,10 @@ from typing import Any
 import boto3
 
 from game_core.aws.dynamodb_store import DynamoMatchStore
+from game_core.aws.ses_mailer import SesMailer
 from game_core.aws.sfn_workflow import StepFunctionsWorkflow
 from game_core.aws.sns_notifier import SnsNotifier
-from game_core.service.ports import Clock, Ports
+from game_core.service.ports import Clock, OutgoingMail, Ports
 
 
 class SystemClock:
@@ -35,6 +37,7 @@ class SystemClock:
 
 
 _local_clock: Clock | None = None
+_local_outbox: Callable[[OutgoingMail], None] | None = None
 
 
 def use_clock(clock: Clock | None) -> None:
@@ -43,6 +46,14 @@ def use_clock(clock: Clock | None) -> None:
     None restores the wall clock. Nothing calls it on AWS."""
     global _local_clock
     _local_clock = clock
+    ports_from_environment.cache_clear()
+
+
+def use_outbox(keep: Callable[[OutgoingMail], None] | None) -> None:
+    """The local stack's hook: every message the ports built from now on send is also given to
+    `keep` (the local outbox folder). Nothing calls it on AWS."""
+    global _local_outbox
+    _local_outbox = keep
     ports_from_environment.cache_clear()
 
 
@@ -121,4 +132,10 @@ def ports_from_environment() -> Ports:
         ),
         clock=SystemClock() if _local_clock is None else _local_clock,
         ids=RandomIds(),
+        mailer=SesMailer(
+            LazyClient(shared, "sesv2"),
+            os.environ.get("MAIL_DOMAIN", ""),
+            frozenset(check for check in os.environ.get("MAIL_REQUIRED_CHECKS", "spf,dkim,dmarc").split(",") if check),
+            _local_outbox,
+        ),
     )

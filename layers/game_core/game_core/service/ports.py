@@ -195,6 +195,29 @@ class Notifier(Protocol):
         """Tell the host (not the players) that the match needs them."""
 
 
+@dataclass(frozen=True)
+class OutgoingMail:
+    """One message to one address: the whole MIME message (`game_core.mail.outbound.compose`)."""
+
+    to: str
+    raw: bytes
+
+
+class Mailer(Protocol):
+    """Mail out (SES on AWS, an outbox folder locally), from the match domain's addresses."""
+
+    @property
+    def domain(self) -> str:
+        """The match domain (mail goes from and comes to `<match_id>@<domain>`); "" when this
+        deployment has no mail: nothing is sent, and no mail comes in."""
+
+    @property
+    def required_checks(self) -> frozenset[str]:
+        """The SES verdicts (of spf, dkim, dmarc) an incoming message must PASS to be read."""
+
+    def send(self, mail: OutgoingMail) -> None: ...
+
+
 class Workflow(Protocol):
     def start(self, match: Match) -> str:
         """Start the match's state machine, named `match.execution_name`; returns the execution's id."""
@@ -225,3 +248,4 @@ class Ports:
     workflow: Workflow
     clock: Clock
     ids: Ids
+    mailer: Mailer

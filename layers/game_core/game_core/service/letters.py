@@ -1,0 +1,126 @@
+"""Mail a person reads: every notice, answer and reminder as plain text, from the recipient's
+view alone (names, not ids; the deadline in UTC and as time left; how to answer).
+
+`tell` is how the service speaks: it publishes the notices (SNS, for webhook subscribers and
+integrations) and mails each participant with a registered address one message per event: the
+public announcement and their own private part together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from game_core.games import registry
+from game_core.games.protocol import AnyGame
+from game_core.mail.addresses import match_address
+from game_core.mail.inbound import Letter
+from game_core.mail.outbound import compose, fit_subject
+from game_core.match.clock import PhaseClock
+from game_core.match.model import Match
+from game_core.service.notices import duration_text
+from game_core.service.ports import Notice, OutgoingMail, Ports
+
+RULE = "-" * 72
+
+
+def names(match: Match) -> dict[str, str]:
+    """Each participant's display name by id (what every text shows)."""
+    return {participant.id: participant.name for participant in match.players}
+
+
+def deadline_line(phase: PhaseClock, now: datetime) -> str:
+    """ "Round 3 closes 2026-12-02 12:00 UTC (in 23 hours 59 minutes)", or that it is paused."""
+    if phase.paused:
+        return f"{phase.name} is paused by the host; its clock stands still until they resume it."
+    left = max(0, 60 * round((phase.deadline - now).total_seconds() / 60))
+    when = phase.deadline.strftime("%Y-%m-%d %H:%M UTC")
+    return f"{phase.name} closes {when} (in {duration_text(left)})."
+
+
+def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
+    """What the player can send in the open phase, in the game's plain-text grammar, with an
+    example per kind: nothing if they cannot act in it."""
+    phase = match.phase
+    if phase is None or player not in phase.actors:
+        return []
+    lines = [f"To play, reply to this mail with your move for {phase.name}:"]
+    for kind in phase.accepts:
+        lines += ["", *game.text.text_help(kind)]
+    lines += ["", "Send STATUS for where you stand, HELP for this again."]
+    return lines
+
+
+def _text(match: Match, game: AnyGame, body: dict[str, Any], now: datetime) -> list[str]:
+    """The text of one notice's body: a headline's details, the view, the open phase."""
+    lines: list[str] = []
+    if "closes_in_seconds" in body and match.phase is not None:
+        lines.append(f"A reminder: you have not yet sent everything {match.phase.name} waits for.")
+    missing = body.get("did_not_submit") or []
+    if missing:
+        shown = names(match)
+        lines.append("No submission from: " + ", ".join(shown.get(player, player) for player in missing) + ".")
+    if "view" in body:
+        lines += ["", game.text.render_view(body["view"], names(match)).rstrip("\n")]
+    if match.phase is not None and body.get("open") is not None:
+        lines += ["", deadline_line(match.phase, now)]
+    return lines
+
+
+def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str) -> list[OutgoingMail]:
+    """One message per participant with an address: the public notice (if any) and their own
+    private one together, each part rendered from that notice's body alone."""
+    if not domain:
+        return []
+    game = registry.load(match.game)
+    public = next((notice for notice in notices if notice.recipient is None), None)
+    private = {notice.recipient: notice for notice in notices if notice.recipient is not None}
+    mails = []
+    for participant in match.players:
+        own = private.get(participant.id)
+        headline = own or public
+        if not participant.email or headline is None:
+            continue
+        lines = [f"Hello {participant.name},", ""]
+        if public is not None:
+            lines += _text(match, game, public.body, now)
+        if own is not None:
+            lines += ["", RULE, "Only for you:", ""] if public is not None else []
+            lines += _text(match, game, own.body, now)
+        answer = how_to_answer(game, match, participant.id)
+        if answer:
+            lines += ["", RULE, *answer]
+        mails.append(_mail(match, participant.email, headline.subject, lines, now, domain))
+    return mails
+
+
+def _mail(
+    match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, answering: Letter | None = None
+) -> OutgoingMail:
+    raw = compose(
+        sender=match_address(match.match_id, domain),
+        sender_name=f"{registry.load(match.game).title} {match.match_id}",
+        to=[to],
+        subject=fit_subject(subject),
+        body="\n".join(lines).strip("\n") + "\n",
+        domain=domain,
+        sent_at=now,
+        answering=answering,
+    )
+    return OutgoingMail(to=to, raw=raw)
+
+
+def answer(
+    match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, letter: Letter
+) -> OutgoingMail:
+    """A reply to the participant's (or host's) message, threaded under it."""
+    return _mail(match, to, subject, lines, now, domain, answering=letter)
+
+
+def tell(ports: Ports, match: Match, notices: Sequence[Notice]) -> None:
+    """Publish the notices, then mail them. A failure raises (the step is retried: a notice may
+    go twice, never not at all)."""
+    ports.notifier.publish(match, notices)
+    for mail in letters(match, notices, ports.clock.now(), ports.mailer.domain):
+        ports.mailer.send(mail)
