@@ -15,6 +15,7 @@ from typing import Any
 from game_core.errors import Conflict, Late, NotOpen
 from game_core.match.clock import PhaseClock
 from game_core.match.model import Match
+from game_core.service.letters import tell
 from game_core.service.notices import clock_notice, open_phase_summary
 from game_core.service.ports import Event, Ports
 
@@ -76,7 +77,7 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str,
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
     if headline:
         try:
-            ports.notifier.publish(saved, [clock_notice(saved, headline)])
+            tell(ports, saved, [clock_notice(saved, headline)])
         except Exception as error:  # the act is stored; only its notice is lost
             logger.warning(
                 "host act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__}

@@ -52,25 +52,27 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
     return lines
 
 
-def _text(match: Match, game: AnyGame, body: dict[str, Any], now: datetime) -> list[str]:
-    """The text of one notice's body: a headline's details, the view, the open phase."""
+def _text(match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, Any], now: datetime) -> list[str]:
+    """The text of one event for one participant: what happened (a reminder, who sent nothing),
+    their view (the private one holds the public part too), and the open phase's deadline."""
     lines: list[str] = []
-    if "closes_in_seconds" in body and match.phase is not None:
+    if "closes_in_seconds" in own and match.phase is not None:
         lines.append(f"A reminder: you have not yet sent everything {match.phase.name} waits for.")
-    missing = body.get("did_not_submit") or []
+    missing = public.get("did_not_submit") or []
     if missing:
         shown = names(match)
         lines.append("No submission from: " + ", ".join(shown.get(player, player) for player in missing) + ".")
-    if "view" in body:
-        lines += ["", game.text.render_view(body["view"], names(match)).rstrip("\n")]
-    if match.phase is not None and body.get("open") is not None:
+    view = own.get("view", public.get("view"))
+    if view is not None:
+        lines += ["", game.text.render_view(view, names(match)).strip("\n")]
+    if match.phase is not None and (own or public).get("open") is not None:
         lines += ["", deadline_line(match.phase, now)]
-    return lines
+    return lines[1:] if lines[:1] == [""] else lines
 
 
 def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str) -> list[OutgoingMail]:
     """One message per participant with an address: the public notice (if any) and their own
-    private one together, each part rendered from that notice's body alone."""
+    private one together, rendered from those two bodies alone."""
     if not domain:
         return []
     game = registry.load(match.game)
@@ -83,11 +85,7 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
         if not participant.email or headline is None:
             continue
         lines = [f"Hello {participant.name},", ""]
-        if public is not None:
-            lines += _text(match, game, public.body, now)
-        if own is not None:
-            lines += ["", RULE, "Only for you:", ""] if public is not None else []
-            lines += _text(match, game, own.body, now)
+        lines += _text(match, game, public.body if public else {}, own.body if own else {}, now)
         answer = how_to_answer(game, match, participant.id)
         if answer:
             lines += ["", RULE, *answer]

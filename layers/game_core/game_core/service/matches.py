@@ -11,6 +11,7 @@ from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
+from game_core.service.letters import tell
 from game_core.service.notices import open_phase_summary, progress_notices
 from game_core.service.ports import Contact, Event, Ports
 
@@ -55,7 +56,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         reply["unsubscribed"] = unsubscribed
     reply["execution"] = _attempt(lambda: ports.workflow.start(match), warnings, "the state machine (run `recover`)")
     opening = progress_notices(match, game, f"{game.title}: the match begins")
-    _attempt(lambda: ports.notifier.publish(match, opening), warnings, "the opening notices")
+    _attempt(lambda: tell(ports, match, opening), warnings, "the opening notices")
     if warnings:
         reply["warnings"] = warnings
     return reply

@@ -16,6 +16,7 @@ from game_core.errors import Conflict
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.model import Match
+from game_core.service.letters import tell
 from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices
 from game_core.service.ports import Event, Ports
 
@@ -88,7 +89,7 @@ def remind(ports: Ports, match_id: str) -> dict[str, Any]:
             return progress(ports, match)
         sheets = ports.store.sheets(match_id, phase.number)
         late = list(engine.missing(match, {player: sheet.kinds for player, sheet in sheets.items()}))
-        ports.notifier.publish(match, reminder_notices(match, late, now))
+        tell(ports, match, reminder_notices(match, late, now))
         reminded = match.model_copy(update={"phase": phase.remind(now, match.reminders), "version": match.version + 1})
         try:
             ports.store.save(
@@ -168,7 +169,7 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
         return progress(ports, match)  # nothing resolved under that number, or told already
     resolved = records[0]
     headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
-    ports.notifier.publish(match, progress_notices(match, game, headline, resolved.missing))
+    tell(ports, match, progress_notices(match, game, headline, resolved.missing))
     ports.store.mark_announced(match_id, resolved_number)
     return progress(ports, match.model_copy(update={"announced": resolved_number}))
 
