@@ -33,6 +33,7 @@ def request(
     *,
     garnets: dict[str, int] | None = None,
     emails: dict[str, str] | None = None,
+    host_email: str | None = None,
     early_close: bool = False,
     phase_seconds: int = HOUR,
     recheck_seconds: int = HOUR,
@@ -46,6 +47,7 @@ def request(
             "players": [
                 {"id": p, **({"garnets": garnets[p]} if p in garnets else {}), "email": emails.get(p)} for p in players
             ],
+            "host_email": host_email,
             "phase_seconds": phase_seconds,
             "early_close": early_close,
             "recheck_seconds": recheck_seconds,

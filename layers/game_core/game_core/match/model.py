@@ -41,6 +41,8 @@ class MatchRequest(Model):
     game: str
     settings: dict[str, Any] = Field(default_factory=dict)
     players: list[PlayerEntry]
+    host_email: str | None = None
+    """The host's address: mail from it may run the host's commands (STATUS, EXTEND, PAUSE, ...)."""
     phase_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     early_close: bool = False
     seed: int | None = None
@@ -68,6 +70,8 @@ class Match(Model):
     settings: dict[str, Any]
     seed: int
     players: tuple[Participant, ...]
+    host_email: str | None = None
+    """The host's registered address (lower case), None when the host plays no part by mail."""
     phase_seconds: int
     early_close: bool
     recheck_seconds: int

@@ -37,6 +37,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
             Participant(id=p.id, name=p.name or p.id, email=p.email, secret_hash=secret_hash(secrets[p.id]))
             for p in request.players
         ),
+        host_email=contact(request.host_email) or None,
         phase_seconds=request.phase_seconds,
         early_close=request.early_close,
         recheck_seconds=request.recheck_seconds,

@@ -1,0 +1,117 @@
+"""The commands a mail may be (its first written line), and what a submission looks like in the
+game's plain-text grammar.
+
+Players send STATUS or HELP; the host, from the match's host address, STATUS, EXTEND <hours>,
+PAUSE, RESUME or RESOLVE NOW. A command is its whole line, in any case and spacing
+("resolve  now"); EXTEND takes the rest of its line as the hours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from game_core.errors import Malformed, Reason
+from game_core.games.protocol import AnyGame
+from game_core.match import engine
+from game_core.match.model import MAX_SECONDS
+from game_core.service.commands import HostCommand
+
+STATUS, HELP, EXTEND, PAUSE, RESUME, RESOLVE_NOW = "STATUS", "HELP", "EXTEND", "PAUSE", "RESUME", "RESOLVE NOW"
+HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
+"""What the host's address may send: the host's command wins over a player's with the same word."""
+HOST_ONLY = (EXTEND, PAUSE, RESUME, RESOLVE_NOW)
+HOST_USAGE = [
+    "The host's commands (the first line of a mail from the host's address):",
+    "  STATUS           the open phase, its deadline, who has sent and who not",
+    "  EXTEND <hours>   move the deadline later, e.g. EXTEND 2",
+    "  PAUSE            stop the clock; RESUME starts it again",
+    "  RESOLVE NOW      resolve the open phase at once",
+]
+_EXTENSION = re.compile(r"(\d{1,5})\s*(?:H|HOURS?)?")
+_CONSOLE_NAMES = {STATUS: "status", EXTEND: "extend", PAUSE: "pause", RESUME: "resume", RESOLVE_NOW: "resolve_now"}
+_parse_console_command = TypeAdapter(HostCommand).validate_python
+
+
+@dataclass(frozen=True)
+class Command:
+    keyword: str
+    """One of the keywords above, upper case with single spaces."""
+    argument: str = ""
+    """What follows EXTEND on its line."""
+
+    @property
+    def text(self) -> str:
+        """The command as it was written (upper case)."""
+        return f"{self.keyword} {self.argument}".strip()
+
+
+def read_command(text: str) -> Command | None:
+    """The command the first non-blank line of `text` is; None when it is none (moves, say)."""
+    first = next((line for line in text.split("\n") if line.strip()), "")
+    line = " ".join(first.upper().split())
+    if line in (STATUS, HELP, PAUSE, RESUME, RESOLVE_NOW):
+        return Command(line)
+    keyword, _, argument = line.partition(" ")
+    return Command(EXTEND, argument) if keyword == EXTEND else None
+
+
+def console_command(command: Command, match_id: str) -> HostCommand:
+    """The host console's command for a host's mail command, checked by the console's own model;
+    raises Malformed for an EXTEND without whole hours the console allows."""
+    fields: dict[str, Any] = {"command": _CONSOLE_NAMES[command.keyword], "match_id": match_id}
+    if command.keyword == EXTEND:
+        hours = _EXTENSION.fullmatch(command.argument)
+        fields["seconds"] = int(hours.group(1)) * 3600 if hours else 0
+    try:
+        parsed: HostCommand = _parse_console_command(fields)
+    except ValidationError:
+        usage = f"EXTEND takes whole hours, 1 to {MAX_SECONDS // 3600}: e.g. EXTEND 2"
+        raise Malformed("the EXTEND command is malformed", [Reason("extend_hours", usage)]) from None
+    return parsed
+
+
+def written(game: AnyGame, kind: str, submission: Any) -> list[str]:
+    """A stored or accepted submission (its JSON) as the game's grammar writes it."""
+    return game.text.write_text(kind, engine.parse_submission(game, kind, submission))
+
+
+def sent_lines(game: AnyGame, kinds: Mapping[str, Any], phase_name: str) -> list[str]:
+    """What a participant's submissions to the open phase say, each kind in the grammar."""
+    if not kinds:
+        return [f"You have sent nothing for {phase_name} yet."]
+    lines = [f"What stands from you for {phase_name}:"]
+    for kind, submission in kinds.items():
+        lines += ["  " + line for line in written(game, kind, submission)]
+    return lines
+
+
+def garnets_line(balance: int, available: int) -> str:
+    held = balance - available
+    line = f"Your garnets: {balance}"
+    return line + (f" ({held} of them held by what you have sent)." if held else ".")
+
+
+def cost_line(cost: int, phase_name: str) -> str:
+    if not cost:
+        return "It costs no garnets."
+    return f"It costs {cost} garnet{'' if cost == 1 else 's'}, spent when {phase_name} resolves."
+
+
+def host_status_lines(status: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """The console's status (`match_status`) as lines; the deadline line is the caller's."""
+    resolved = status["phases_resolved"]
+    lines = [
+        f"Match {status['match_id']} ({status['game']}) is {status['status']}; "
+        f"{resolved} phase{'' if resolved == 1 else 's'} resolved."
+    ]
+    for heading, key in (("Sent", "submitted"), ("Waiting for", "waiting_for")):
+        if key in status:
+            lines.append(f"{heading}: " + (", ".join(names.get(p, p) for p in status[key]) or "nobody"))
+    if "stalled" in status:
+        lines.append("The match's state machine has stopped: run `recover` from the console to continue.")
+    return lines

@@ -1,0 +1,322 @@
+"""Play by e-mail: one message SES received, read and answered.
+
+A message is read only when SES's verdicts pass (`ses.refusals` of the deployment's required
+checks) and it comes from an address the match registered: a participant's, or the host's. Any
+other message (forged, failed, from a stranger or from a player of another match) changes nothing
+and is answered by nothing; the refusal is logged with the match id, the sender's domain and a
+hash of their address, and the reason codes, never what the message says.
+
+What a registered sender wrote is, by its first line, a command (`mail_commands`: STATUS, HELP;
+the host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console runs them), or
+moves: a JSON body as the webhook takes it, else lines in the game's grammar. Moves are submitted
+only if every line was understood, each through the same `submit` as the webhook, with SES's
+message id (and the move's index) as the delivery key. One answer goes back to the registered
+address, threaded under the message: each move as understood, in the grammar, its cost and the
+deadline, or every reason it was refused and what still stands.
+
+A redelivered message (SNS or Lambda delivering the event again) stores nothing twice and is not
+answered again: it is recognised by its moves, whose replies are stored with them. A message that
+stored nothing (a command, a refusal) is judged and answered again when it is redelivered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from pydantic import ValidationError
+
+from game_core.errors import GameCoreError, Illegal, InProgress, Late, Malformed, NotFound, Reason, validation_reasons
+from game_core.games import registry
+from game_core.games.protocol import AnyGame, Model
+from game_core.mail.addresses import match_for
+from game_core.mail.inbound import Letter, parse_message
+from game_core.mail.ses import Receipt, refusals
+from game_core.match.engine import game_state
+from game_core.match.model import Match, Participant
+from game_core.service import letters
+from game_core.service.commands import run_host_command
+from game_core.service.mail_commands import (
+    HELP,
+    HOST_KEYWORDS,
+    HOST_ONLY,
+    HOST_USAGE,
+    STATUS,
+    Command,
+    console_command,
+    cost_line,
+    garnets_line,
+    host_status_lines,
+    read_command,
+    sent_lines,
+    written,
+)
+from game_core.service.ports import Ports, Sheet
+from game_core.service.submit import SubmissionRequest, submit
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "email"
+
+
+class Outcome(StrEnum):
+    """What became of a received message (what the edge may log of it)."""
+
+    ANSWERED = "answered"
+    REDELIVERED = "redelivered"
+    """Its moves were stored before: nothing changed, nothing was sent."""
+    NO_CONTENT = "no_content"
+    """SES delivered no message (too large for SNS, or not an SNS action)."""
+    NO_MATCH = "no_match"
+    """Not addressed to a match of this deployment (or it has no mail domain)."""
+    REFUSED = "refused"
+    """Failed SES's verdicts, or not from an address the match registered."""
+
+
+@dataclass(frozen=True)
+class Sender:
+    """A registered address that sent a message: a participant's, the host's, or both."""
+
+    address: str
+    player: Participant | None
+    is_host: bool
+
+
+class MailedSubmission(Model):
+    """A JSON body: what the webhook's body carries."""
+
+    phase: str
+    number: int | None = None
+    kind: str
+    submission: Any
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One move's fate: accepted (`reply`) or refused (`error`); `redelivered` when its delivery
+    was stored before (or is being stored right now by another delivery of the message)."""
+
+    request: SubmissionRequest
+    reply: dict[str, Any] | None = None
+    error: GameCoreError | None = None
+    redelivered: bool = False
+
+
+def receive(ports: Ports, receipt: Receipt) -> Outcome:
+    """Read one received message and answer its sender, if it may be read at all."""
+    if receipt.content is None:
+        return _ignored(Outcome.NO_CONTENT, receipt)
+    letter = parse_message(receipt.content)
+    domain = ports.mailer.domain
+    match_id = match_for(receipt.recipients, letter.subject, domain) if domain else None
+    if match_id is None:
+        return _ignored(Outcome.NO_MATCH, receipt)
+    failed = refusals(receipt.verdicts, ports.mailer.required_checks)
+    if failed:
+        return _refused(match_id, letter, [reason.code for reason in failed])
+    try:
+        match = ports.store.get(match_id)
+    except NotFound:
+        return _ignored(Outcome.NO_MATCH, receipt)
+    sender = registered_sender(match, letter.sender)
+    if sender is None:
+        return _refused(match_id, letter, ["unregistered_sender"])
+    lines = _read(ports, match, sender, letter, receipt.ses_message_id)
+    if lines is None:
+        return Outcome.REDELIVERED
+    greeting = f"Hello {sender.player.name}," if sender.player is not None else "Hello,"
+    subject = letter.subject if letter.subject.lower().startswith("re:") else f"Re: {letter.subject or match_id}"
+    now = ports.clock.now()
+    ports.mailer.send(letters.answer(match, sender.address, subject, [greeting, "", *lines], now, domain, letter))
+    return Outcome.ANSWERED
+
+
+def registered_sender(match: Match, address: str) -> Sender | None:
+    """The sender as the match registered them (compared ignoring case), None for a stranger."""
+    address = address.strip().lower()
+    if not address:
+        return None
+    player = next((p for p in match.players if (p.email or "").strip().lower() == address), None)
+    is_host = match.host_email is not None and match.host_email == address
+    if player is None and not is_host:
+        return None
+    return Sender(
+        address=player.email if player is not None and player.email else address, player=player, is_host=is_host
+    )
+
+
+def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id: str) -> list[str] | None:
+    """The answer's lines; None for a redelivered message (nothing to answer)."""
+    command = read_command(letter.text)
+    if sender.is_host and command is not None and command.keyword in HOST_KEYWORDS:
+        return _host_command(ports, match, command)
+    if sender.player is None:
+        return ["Your mail is not one of the host's commands.", "", *HOST_USAGE]
+    if command is not None:
+        return _player_command(ports, match, sender.player, command)
+    return _moves(ports, match, sender.player, letter, message_id)
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+
+def _host_command(ports: Ports, match: Match, command: Command) -> list[str]:
+    try:
+        reply = run_host_command(ports, console_command(command, match.match_id))
+    except OverflowError:  # extension upon extension, each within bounds (as the console says)
+        beyond = Reason("illegal", "the deadline would be beyond the dates the service can keep")
+        return _refusal_lines(f"{command.text} was not done:", [beyond])
+    except GameCoreError as error:
+        return _refusal_lines(f"{command.text} was not done:", error.reasons)
+    now = ports.clock.now()
+    if command.keyword == STATUS:
+        lines = host_status_lines(reply, letters.names(match))
+    else:
+        lines = [f"Done: {command.text}."]
+        if reply.get("warning"):
+            lines.append(f"Note: {reply['warning']}.")
+        match = ports.store.get(match.match_id)
+    if match.phase is not None:
+        lines.append(letters.deadline_line(match.phase, now))
+    return lines
+
+
+def _player_command(ports: Ports, match: Match, player: Participant, command: Command) -> list[str]:
+    if command.keyword in HOST_ONLY:
+        return _refusal_lines(
+            f"{command.text} was not done:", [Reason("host_only", f"only the host may send {command.keyword}")]
+        )
+    game = registry.load(match.game)
+    if command.keyword == HELP:
+        help_lines = letters.how_to_answer(game, match, player.id)
+        return help_lines or _nothing_to_send(match)
+    return _status(ports, match, game, player)
+
+
+def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> list[str]:
+    view = ports.store.submission_view(match.match_id, player.id, None)
+    balance = ports.store.balances((player.id,)).get(player.id, 0)
+    lines = [game.text.render_view(game.view(game_state(game, match), player.id), letters.names(match)), ""]
+    if match.phase is not None:
+        lines += [letters.deadline_line(match.phase, ports.clock.now()), *_standing(game, match, view.sheet), ""]
+    return [*lines, garnets_line(balance, view.available)]
+
+
+def _nothing_to_send(match: Match) -> list[str]:
+    if match.phase is None:
+        return [f"The match is {match.status}: there is nothing to send."]
+    return [f"{match.phase.name} waits for nothing from you.", "Send STATUS for where you stand."]
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+def _moves(ports: Ports, match: Match, player: Participant, letter: Letter, message_id: str) -> list[str] | None:
+    game = registry.load(match.game)
+    try:
+        requests = _requests(game, match, player.id, letter)
+    except Malformed as unread:
+        heading = "Nothing was submitted: your mail was not understood."
+        return [*_refusal_lines(heading, unread.reasons), "", *_still_standing(ports, match, game, player.id)]
+    judged = [_judge(ports, request, f"{message_id}#{index}") for index, request in enumerate(requests)]
+    seen_before = any(move.redelivered for move in judged)
+    if seen_before and not any(move.reply is not None and not move.redelivered for move in judged):
+        return None
+    lines: list[str] = []
+    for move in judged:
+        lines += [*_judged_lines(game, move), ""]
+    latest = ports.store.get(match.match_id)
+    if any(move.error is not None for move in judged):
+        lines += [*_still_standing(ports, latest, game, player.id), ""]
+    if latest.phase is not None:
+        lines.append(letters.deadline_line(latest.phase, ports.clock.now()))
+    return lines
+
+
+def _requests(game: AnyGame, match: Match, player: str, letter: Letter) -> list[SubmissionRequest]:
+    """The moves the mail says, as submissions; raises Malformed with every reason a line (or the
+    JSON body) was not understood."""
+    if letter.json_body is not None:
+        try:
+            body = MailedSubmission.model_validate(letter.json_body)
+        except ValidationError as error:
+            raise Malformed("the JSON body is malformed", validation_reasons(error, "body")) from None
+        return [SubmissionRequest(match.match_id, player, body.phase, body.kind, body.submission, CHANNEL, body.number)]
+    accepts = match.phase.accepts if match.phase is not None else ()
+    reading = game.text.read_text(letter.text.split("\n"), accepts, match.player_ids)
+    if reading.reasons:
+        raise Malformed("lines not understood", reading.reasons)
+    if not reading.moves:
+        raise Malformed("no move", [Reason("no_move", "the mail says no move; send HELP for how to write one")])
+    open_name = match.phase.name if match.phase is not None else ""
+    return [
+        SubmissionRequest(match.match_id, player, move.phase or open_name, move.kind, move.submission, CHANNEL)
+        for move in reading.moves
+    ]
+
+
+def _judge(ports: Ports, request: SubmissionRequest, delivery: str) -> Judged:
+    """Submit one move once: a delivery stored before is not judged again."""
+    try:
+        view = ports.store.submission_view(request.match_id, request.player, delivery)
+        if view.delivered is not None:
+            return Judged(request, reply=view.delivered, redelivered=True)
+        return Judged(request, reply=submit(ports, request, view, delivery))
+    except InProgress:  # another delivery of this message is storing it, and will answer
+        return Judged(request, redelivered=True)
+    except GameCoreError as error:
+        return Judged(request, error=error)
+
+
+def _judged_lines(game: AnyGame, move: Judged) -> list[str]:
+    request = move.request
+    if move.reply is not None:
+        phase = move.reply["phase"]
+        echo = ["  " + line for line in written(game, move.reply["kind"], move.reply["submission"])]
+        return [f"Accepted for {phase}:", *echo, cost_line(move.reply["garnet_cost"], phase)]
+    assert move.error is not None
+    what = f"your {request.kind} for {request.phase}"
+    if isinstance(move.error, Late):
+        return [f"Too late: {what} was not accepted. {move.error.message}."]
+    heading = "Not accepted" if isinstance(move.error, Illegal) else "Not submitted"
+    return _refusal_lines(f"{heading}: {what}.", move.error.reasons)
+
+
+def _refusal_lines(heading: str, reasons: Sequence[Reason]) -> list[str]:
+    return [heading, *(f"  - {reason.text}" for reason in reasons)]
+
+
+def _still_standing(ports: Ports, match: Match, game: AnyGame, player: str) -> list[str]:
+    """What the sender's submissions to the open phase of `match` (as read last) say now."""
+    if match.phase is None:
+        return [f"The match is {match.status}."]
+    return _standing(game, match, ports.store.submission_view(match.match_id, player, None).sheet)
+
+
+def _standing(game: AnyGame, match: Match, sheet: Sheet | None) -> list[str]:
+    assert match.phase is not None
+    kinds = sheet.kinds if sheet is not None and sheet.phase_number == match.phase.number else {}
+    return sent_lines(game, kinds, match.phase.name)
+
+
+# -- logging -----------------------------------------------------------------------------------
+
+
+def _ignored(outcome: Outcome, receipt: Receipt) -> Outcome:
+    logger.info("mail ignored", extra={"outcome": outcome.value, "ses_message_id": receipt.ses_message_id})
+    return outcome
+
+
+def _refused(match_id: str, letter: Letter, codes: list[str]) -> Outcome:
+    """Log a refusal with nothing of the message but who claims to send it, hashed."""
+    domain = letter.sender.rpartition("@")[2]
+    fingerprint = hashlib.sha256(letter.sender.encode()).hexdigest()[:12]
+    logger.info(
+        "mail refused",
+        extra={"match_id": match_id, "sender_domain": domain, "sender_hash": fingerprint, "reasons": codes},
+    )
+    return Outcome.REFUSED

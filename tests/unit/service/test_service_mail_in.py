@@ -1,0 +1,347 @@
+"""Play by e-mail on the fakes (Pushing Crates): a message from a registered address is read as
+moves or a command and answered once, threaded, to that address; anything else changes nothing,
+is answered by nothing, and is logged without its contents."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from crates_driver import Table, push
+
+from game_core.mail.inbound import Letter, parse_message
+from game_core.mail.ses import Receipt, Verdicts
+from game_core.service.mail_in import Outcome, receive
+
+MID = "m-000000000001"
+ADA, BO, HOST = "Ada@Example.com", "bo@example.com", "host@example.com"
+"""The registered addresses (Ada's as the host wrote it: mail compares them ignoring case)."""
+PASSING = Verdicts(spf="PASS", dkim="PASS", dmarc="PASS", spam="PASS", virus="PASS")
+SECRET_MOVE = "PUSH bo LEFT 3"
+"""A move no log line may ever carry."""
+
+
+def open_table(**options: Any) -> Table:
+    """A match of Ada and Bo with registered addresses (and the host's), the sent mail cleared."""
+    options = {"emails": {"ada": ADA, "bo": BO}, "host_email": HOST, "garnets": {"ada": 5}} | options
+    table = Table.open(**options)
+    table.fakes.mailer.sent.clear()
+    return table
+
+
+def round_one(**options: Any) -> Table:
+    """A table whose Round 1 (phase 2, 13:00 to 14:00) is open, the sent mail cleared."""
+    table = open_table(**options)
+    table.resolve_at_deadline()
+    table.fakes.mailer.sent.clear()
+    return table
+
+
+def message(sender: str, text: str, subject: str = f"[{MID}] Round 1", message_id: str = "<m1@example.com>") -> bytes:
+    mail = EmailMessage()
+    mail["From"] = sender
+    mail["To"] = f"{MID}@play.test"
+    mail["Subject"] = subject
+    mail["Message-ID"] = message_id
+    mail.set_content(text)
+    return mail.as_bytes()
+
+
+def receipt(raw: bytes, ses_id: str = "ses-0001", verdicts: Verdicts = PASSING, match_id: str = MID) -> Receipt:
+    return Receipt(ses_id, (f"{match_id}@play.test",), verdicts, "", raw)
+
+
+def send(table: Table, sender: str, text: str, **options: Any) -> Outcome:
+    return receive(table.ports, receipt(message(sender, text), **options))
+
+
+def answers(table: Table) -> list[tuple[str, Letter]]:
+    """(address, letter) of each answer sent (the notices a host act sends everyone left out)."""
+    read = [(mail.to, parse_message(mail.raw)) for mail in table.fakes.mailer.sent]
+    return [(to, letter) for to, letter in read if letter.in_reply_to]
+
+
+def the_answer(table: Table) -> str:
+    """The one answer sent, its text."""
+    [(_, letter)] = answers(table)
+    return letter.text
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+def test_a_move_by_mail_is_stored_and_answered_in_the_grammar_with_its_cost_and_the_deadline() -> None:
+    table = round_one()
+
+    outcome = send(table, "ada@example.com", "push ada right\npush ada r\nPUSH bo left\npush ADA right\nground ice")
+
+    assert outcome is Outcome.ANSWERED
+    pushes = [*push("ada", 2), *push("bo", direction="left"), *push("ada")]
+    assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": {"pushes": pushes, "ground": "ice"}}}
+    [event] = table.events("submission_accepted")
+    assert event.data["channel"] == "email"
+    [(to, letter)] = answers(table)
+    assert to == ADA
+    assert letter.subject == f"Re: [{MID}] Round 1"
+    assert letter.in_reply_to == "<m1@example.com>"
+    assert letter.text == "\n".join(
+        [
+            "Hello ada,",
+            "",
+            "Accepted for Round 1:",
+            "  PUSH ada RIGHT 2",
+            "  PUSH bo LEFT",
+            "  PUSH ada RIGHT",
+            "  GROUND ICE",
+            "It costs 1 garnet, spent when Round 1 resolves.",
+            "",
+            "Round 1 closes 2026-12-01 14:00 UTC (in 1 hour).",
+        ]
+    )
+
+
+def test_two_kinds_in_one_mail_are_both_submitted_and_both_echoed() -> None:
+    table = round_one()
+
+    send(table, ADA, "MULTIPLIERS -1 2 1 -1 0 1\nPUSH bo RIGHT\nGROUND RUBBER")
+
+    stored = table.fakes.store.submissions(MID, 2)["ada"]
+    assert stored == {
+        "multipliers": {"multipliers": [-1, 2, 1, -1, 0, 1]},
+        "round": {"pushes": push("bo"), "ground": "rubber"},
+    }
+    text = the_answer(table)
+    assert text.count("Accepted for Round 1:") == 2
+    assert "  MULTIPLIERS -1 2 1 -1 0 1" in text and "  PUSH bo RIGHT\n  GROUND RUBBER" in text
+
+
+def test_a_line_not_understood_submits_nothing_and_the_answer_gives_every_reason_and_what_stands() -> None:
+    table = round_one()
+    table.turn("ada", "Round 1", push("ada"), ground="ice")
+
+    send(table, ADA, "PUSH bo LEFT\nJUMP\nGROUND LAVA")
+
+    assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": {"pushes": push("ada"), "ground": "ice"}}}
+    assert len(table.events("submission_accepted")) == 1
+    text = the_answer(table)
+    assert "Nothing was submitted: your mail was not understood." in text
+    assert '  - line 2 "JUMP": not understood' in text
+    assert '  - line 3 "GROUND LAVA":' in text
+    assert "What stands from you for Round 1:\n  PUSH ada RIGHT\n  GROUND ICE" in text
+
+
+def test_a_move_the_game_refuses_is_answered_with_its_reasons_and_what_stands() -> None:
+    table = round_one(garnets={})
+
+    send(table, BO, "PUSH ada LEFT 5")
+
+    assert table.fakes.store.submissions(MID, 2) == {}
+    text = the_answer(table)
+    assert "Not accepted: your round for Round 1." in text
+    assert "  - 5 pushes need 2 garnets (one per push beyond the free 3), but your balance is 0" in text
+    assert "You have sent nothing for Round 1 yet." in text
+
+
+def test_a_move_after_the_deadline_is_answered_as_late() -> None:
+    table = round_one()
+    table.fakes.clock.set(table.deadline())
+
+    send(table, ADA, "PUSH ada RIGHT")
+
+    assert table.fakes.store.submissions(MID, 2) == {}
+    assert "Too late: your round for Round 1 was not accepted. 'Round 1' closed at 2026-12-01T14:00:00Z" in (
+        the_answer(table)
+    )
+
+
+def test_a_json_body_is_taken_as_the_webhooks_body() -> None:
+    table = round_one()
+    body = {"phase": "Round 1", "number": 2, "kind": "round", "submission": {"pushes": push("bo", 2)}}
+
+    send(table, ADA, json.dumps(body))
+
+    assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": {"pushes": push("bo", 2), "ground": "stone"}}}
+    assert "Accepted for Round 1:\n  PUSH bo RIGHT 2\n  GROUND STONE\nIt costs no garnets." in the_answer(table)
+
+
+def test_a_malformed_json_body_is_answered_with_what_is_wrong() -> None:
+    table = round_one()
+
+    send(table, ADA, json.dumps({"phase": "Round 1", "kind": "round"}))
+
+    assert table.fakes.store.submissions(MID, 2) == {}
+    assert "  - submission: Field required" in the_answer(table)
+
+
+def test_a_redelivered_message_stores_nothing_twice_and_is_answered_once() -> None:
+    table = round_one()
+    raw = message(ADA, "MULTIPLIERS -1 2 1 -1 0 1\nPUSH ada RIGHT")
+
+    first = receive(table.ports, receipt(raw))
+    again = receive(table.ports, receipt(raw))
+
+    assert (first, again) == (Outcome.ANSWERED, Outcome.REDELIVERED)
+    assert len(table.events("submission_accepted")) == 2  # its two kinds, once each
+    assert len(table.fakes.mailer.sent) == 1
+
+
+def test_the_answer_goes_only_to_the_registered_address_that_sent() -> None:
+    table = round_one()
+    mail = EmailMessage()
+    mail["From"] = "Ada <ADA@example.COM>"
+    mail["To"] = f"{MID}@play.test"
+    mail["Cc"] = "eve@example.net"
+    mail["Reply-To"] = "eve@example.net"
+    mail["Subject"] = "my move"
+    mail.set_content("PUSH ada RIGHT")
+
+    receive(table.ports, receipt(mail.as_bytes()))
+
+    [sent] = table.fakes.mailer.sent
+    assert sent.to == ADA
+    assert parse_message(sent.raw).to == ("ada@example.com",)
+
+
+# -- who may write -----------------------------------------------------------------------------
+
+
+def other_match(table: Table) -> None:
+    """A second match on the same fakes, Cy's (m-000000000002)."""
+    Table.open(table.fakes, players=("cy", "di"), emails={"cy": "cy@example.com"})
+    table.fakes.mailer.sent.clear()
+
+
+REFUSED = [
+    pytest.param(ADA, replace(PASSING, dkim="FAIL"), ["dkim_fail"], id="a forged From (DKIM FAIL)"),
+    pytest.param(ADA, replace(PASSING, spam="FAIL"), ["spam_fail"], id="spam"),
+    pytest.param("eve@example.net", PASSING, ["unregistered_sender"], id="an unknown sender"),
+    pytest.param("cy@example.com", PASSING, ["unregistered_sender"], id="a player of another match"),
+]
+
+
+@pytest.mark.parametrize(("sender", "verdicts", "codes"), REFUSED)
+def test_a_message_that_may_not_be_read_changes_nothing_sends_nothing_and_logs_no_contents(
+    caplog: pytest.LogCaptureFixture, sender: str, verdicts: Verdicts, codes: list[str]
+) -> None:
+    table = round_one()
+    other_match(table)
+    events = table.events()
+    caplog.set_level(logging.DEBUG)
+
+    outcome = send(table, sender, f"{SECRET_MOVE}\nGROUND ICE", verdicts=verdicts)
+
+    assert outcome is Outcome.REFUSED
+    assert table.fakes.store.submissions(MID, 2) == {}
+    assert table.fakes.mailer.sent == []
+    assert table.events() == events
+    [record] = [record for record in caplog.records if record.getMessage() == "mail refused"]
+    assert (record.match_id, record.reasons) == (MID, codes)  # type: ignore[attr-defined]
+    assert record.sender_domain == sender.rpartition("@")[2].lower()  # type: ignore[attr-defined]
+    logged = "".join(json.dumps(r.__dict__, default=str) + r.getMessage() for r in caplog.records)
+    assert SECRET_MOVE not in logged and "ICE" not in logged and sender.lower() not in logged.lower()
+
+
+def test_a_message_without_content_or_to_no_known_match_is_dropped() -> None:
+    table = round_one()
+
+    assert receive(table.ports, replace(receipt(b""), content=None)) is Outcome.NO_CONTENT
+    raw = message(ADA, "PUSH ada RIGHT", subject="my move")
+    assert receive(table.ports, receipt(raw, match_id="m-0000000000ff")) is Outcome.NO_MATCH
+    assert table.fakes.mailer.sent == [] and table.fakes.store.submissions(MID, 2) == {}
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+
+def test_status_answers_the_players_view_deadline_what_they_sent_and_garnets() -> None:
+    table = round_one()
+    table.turn("ada", "Round 1", push("ada", 4), ground="ice")
+
+    send(table, ADA, "  status  \nanything below is not read")
+
+    text = the_answer(table)
+    assert "Pushing Crates: round 1 of 6." in text and "Your multipliers (rounds 1-6):" in text
+    assert "Round 1 closes 2026-12-01 14:00 UTC (in 1 hour)." in text
+    assert "What stands from you for Round 1:\n  PUSH ada RIGHT 4\n  GROUND ICE" in text
+    assert "Your garnets: 5 (1 of them held by what you have sent)." in text
+
+
+def test_help_answers_the_grammar_of_the_open_phase() -> None:
+    table = round_one()
+
+    send(table, BO, "Help")
+
+    text = the_answer(table)
+    assert text.startswith("Hello bo,\n\nTo play, reply to this mail with your move for Round 1:")
+    assert "PUSH <player> LEFT|RIGHT [times]" in text and "MULTIPLIERS <six numbers>" in text
+
+
+def test_the_host_extends_pauses_resumes_and_resolves_now_by_mail() -> None:
+    table = round_one()
+    deadline = table.deadline()
+
+    send(table, HOST, "EXTEND 2")
+    assert (table.deadline() - deadline).total_seconds() == 7200
+    assert "Done: EXTEND 2.\nRound 1 closes 2026-12-01 16:00 UTC (in 3 hours)." in the_answer(table)
+
+    table.fakes.mailer.sent.clear()
+    send(table, HOST, "pause")
+    assert table.match().phase.paused  # type: ignore[union-attr]
+    assert "Round 1 is paused by the host" in the_answer(table)
+
+    send(table, HOST, "Resume")
+    assert not table.match().phase.paused  # type: ignore[union-attr]
+
+    send(table, HOST, "resolve now")
+    assert table.match().phase.resolve_requested  # type: ignore[union-attr]
+    assert [event.type for event in table.events()][-4:] == ["extended", "paused", "resumed", "resolve_requested"]
+    assert [to for to, _letter in answers(table)] == [HOST] * 3
+
+
+def test_the_hosts_status_says_who_has_sent_never_what() -> None:
+    table = round_one()
+    table.turn("ada", "Round 1", push("ada"), ground="ice")
+
+    send(table, HOST, "STATUS")
+
+    text = the_answer(table)
+    assert f"Match {MID} (crates) is running; 1 phase resolved." in text
+    assert "Sent: ada\nWaiting for: bo" in text and "Round 1 closes" in text
+    assert "ICE" not in text
+
+
+@pytest.mark.parametrize("command", ["EXTEND 2", "PAUSE", "RESUME", "RESOLVE NOW"])
+def test_a_host_command_from_a_player_is_refused_and_changes_nothing(command: str) -> None:
+    table = round_one()
+    before = table.match()
+
+    send(table, BO, command)
+
+    assert table.match() == before
+    assert f"{command} was not done:\n  - only the host may send {command.split()[0]}" in the_answer(table)
+
+
+def test_a_refused_host_command_is_answered_with_its_reasons() -> None:
+    table = round_one()
+
+    send(table, HOST, "EXTEND soon")
+    assert "  - EXTEND takes whole hours, 1 to 8784: e.g. EXTEND 2" in the_answer(table)
+
+    table.fakes.mailer.sent.clear()
+    send(table, HOST, "RESUME")  # the clock is not paused
+    assert "RESUME was not done:" in the_answer(table)
+
+
+def test_a_host_who_plays_runs_the_hosts_commands_and_plays_the_rest() -> None:
+    table = round_one(host_email=ADA)
+
+    send(table, ADA, "PAUSE")
+    send(table, ADA, "PUSH ada RIGHT")
+
+    assert table.match().phase.paused  # type: ignore[union-attr]
+    assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": {"pushes": push("ada"), "ground": "stone"}}}
+    assert [to for to, _letter in answers(table)] == [ADA, ADA]
