@@ -141,7 +141,7 @@ def registered_sender(match: Match, address: str) -> Sender | None:
     if not address:
         return None
     player = next((p for p in match.players if (p.email or "").strip().lower() == address), None)
-    is_host = match.host_email is not None and match.host_email == address
+    is_host = (match.host_email or "").strip().lower() == address
     if player is None and not is_host:
         return None
     return Sender(
@@ -198,12 +198,13 @@ def _player_command(ports: Ports, match: Match, player: Participant, command: Co
 
 
 def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> list[str]:
-    view = ports.store.submission_view(match.match_id, player.id, None)
+    own = ports.store.submission_view(match.match_id, player.id, None)
     balance = ports.store.balances((player.id,)).get(player.id, 0)
-    lines = [game.text.render_view(game.view(game_state(game, match), player.id), letters.names(match)), ""]
+    view_text = game.text.render_view(game.view(game_state(game, match), player.id), letters.names(match))
+    lines = [view_text.rstrip("\n"), ""]
     if match.phase is not None:
-        lines += [letters.deadline_line(match.phase, ports.clock.now()), *_standing(game, match, view.sheet), ""]
-    return [*lines, garnets_line(balance, view.available)]
+        lines += [letters.deadline_line(match.phase, ports.clock.now()), *_standing(game, match, own.sheet), ""]
+    return [*lines, garnets_line(balance, own.available)]
 
 
 def _nothing_to_send(match: Match) -> list[str]:
