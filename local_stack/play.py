@@ -6,6 +6,7 @@
     bin/play --game abstrac --rule-set deal
     bin/play --phase-seconds 2 --no-early-close   every phase runs to its deadline
     bin/play --pace 0                         no waiting: deadlines pass as soon as everyone waits
+    bin/play --channel email                  the bots play by e-mail (sent mail: local-outbox/)
 
 Each bot reads only what SNS delivered to its own inbox (its private notices, rendered from its
 view) and submits through the webhook handler exactly as API Gateway would call it.
@@ -21,6 +22,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from game_core.games import registry
@@ -52,7 +54,8 @@ def show(kind: str, data: dict[str, Any]) -> None:
     elif kind == "submitted":
         body, reply = data["body"], data["reply"]
         outcome = "accepted" if data["status"] == 200 else f"REFUSED {data['status']}: {reply.get('reasons')}"
-        say(f"    {data['player']} -> {body['phase']} ({body['kind']}) {outcome}")
+        by = " by e-mail" if data.get("channel") == "email" else ""
+        say(f"    {data['player']} -> {body['phase']} ({body['kind']}){by} {outcome}")
 
 
 def show_result(result: dict[str, Any]) -> None:
@@ -81,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         help="let every phase run to its deadline instead of closing when all bots submitted",
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--channel", choices=("webhook", "email"), default="webhook", help="how the bots send moves")
+    parser.add_argument("--outbox", type=Path, default=Path("local-outbox"), help="where sent mail is kept (.eml)")
     parser.add_argument(
         "--pace",
         type=float,
@@ -100,10 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     clock = VirtualClock()
     match_started = clock.time()
-    with LocalStack(clock=clock) as stack:
+    with LocalStack(clock=clock, outbox=args.outbox if args.channel == "email" else None) as stack:
         say(f"local stack up: moto, state machines for {', '.join(stack.state_machines)}, handlers in-process")
         say(f"{registry.load(args.game).title}: {players} players, phases of {args.phase_seconds} s")
-        run = run_match(stack, request, observe=show, pace=args.pace)
+        run = run_match(stack, request, observe=show, pace=args.pace, channel=args.channel)
+    if args.channel == "email":
+        say(f"\n{sum(len(mails) for mails in run.mailboxes.values())} mails sent to the players: {args.outbox}/")
     say(
         f"\nstate machine {run.status} after {time.monotonic() - started:.1f} s "
         f"({clock.time() - match_started:.0f} s on the match's clock)"

@@ -1,5 +1,7 @@
 """Drive one match on the local stack with a bot in every seat, as players would: each bot reads
-only its own SNS inbox and submits through the webhook handler. Used by bin/play and the tests.
+only its own SNS inbox and submits through the webhook handler, or (`channel="email"`) mails its
+moves in the game's plain-text grammar to the match address, as SES would deliver them, and every
+participant's mail is kept. Used by bin/play and the tests.
 
 On a stack with a virtual clock the bots act only while the machine waits (every execution parked
 in a wait), and the match's time moves only once every bot has read its inbox and acted: the
@@ -15,10 +17,16 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from game_core.games import registry
 from game_core.games.protocol import OpenPhase
+from game_core.mail.addresses import match_address
+from game_core.mail.outbound import compose
+from game_core.service.ports import OutgoingMail
 from local_stack.bots import bot_for
+from local_stack.mail import LOCAL_DOMAIN
 from local_stack.stack import LocalStack
 
 
@@ -57,6 +65,36 @@ class MatchRun:
     private: dict[str, list[dict[str, Any]]]
     replies: list[tuple[str, int, dict[str, Any]]]
     result: dict[str, Any] | None
+    mailboxes: dict[str, list[OutgoingMail]] = field(default_factory=dict)
+    """By e-mail: every message the service sent to each participant's address, in order."""
+    mailed: dict[str, list[bytes]] = field(default_factory=dict)
+    """By e-mail: every message each bot sent."""
+
+
+PLAYERS_DOMAIN = "players.local"
+"""Where the bots' addresses are, when they play by e-mail."""
+
+
+def address_of(player: str) -> str:
+    return f"{player}@{PLAYERS_DOMAIN}"
+
+
+def moves_mail(game_id: str, match_id: str, player: str, bodies: list[dict[str, Any]], sent_at: datetime) -> bytes:
+    """One mail carrying a bot's moves for one phase, in the game's plain-text grammar."""
+    game = registry.load(game_id)
+    lines: list[str] = []
+    for body in bodies:
+        model = game.submissions[body["kind"]].model_validate(body["submission"])
+        lines += game.text.write_text(body["kind"], model)
+    return compose(
+        sender=address_of(player),
+        sender_name=player,
+        to=[match_address(match_id, LOCAL_DOMAIN)],
+        subject=f"[{match_id}] {bodies[0]['phase']}",
+        body="\n".join(lines) + "\n",
+        domain=PLAYERS_DOMAIN,
+        sent_at=sent_at,
+    )
 
 
 def quiet(_kind: str, _data: dict[str, Any]) -> None:
@@ -73,6 +111,7 @@ def run_match(
     observe: Callable[[str, dict[str, Any]], None] = quiet,
     timeout: float = 300,
     pace: float = 0.0,
+    channel: str = "webhook",
 ) -> MatchRun:
     """Create the match, let the bots play it to the end, return everything that was delivered.
 
@@ -80,6 +119,8 @@ def run_match(
     `timeout` bounds the real time; `pace` (virtual clock only): real seconds per match second.
     """
     seats = [player["id"] for player in request["players"]]
+    if channel == "email":
+        request = request | {"players": [{"email": address_of(player["id"])} | player for player in request["players"]]}
     inbox = stack.subscribe(seats)
     created = stack.host({"command": "create", "match": request})
     if not created["ok"]:
@@ -87,7 +128,7 @@ def run_match(
     match_id = created["match_id"]
     observe("created", created)
     bots = {p: Seat(request["game"], p, created["secrets"][p], request.get("seed") or 0) for p in seats}
-    run = MatchRun(match_id, "RUNNING", [], {p: [] for p in seats}, [], None)
+    run = MatchRun(match_id, "RUNNING", [], {p: [] for p in seats}, [], None, mailed={p: [] for p in seats})
 
     pending: list[tuple[Seat, dict[str, Any]]] = []
     """Moves the bots have chosen and not yet sent."""
@@ -112,9 +153,23 @@ def run_match(
         rest wait until it waits again)."""
         while pending:
             bot, body = pending.pop(0)
-            status, reply = stack.submit(match_id, bot.player, bot.secret, body)
+            if channel == "email":
+                # The bot's other moves for this phase go in the same mail
+                bodies = [body]
+                while pending and pending[0][0] is bot and pending[0][1]["number"] == body["number"]:
+                    bodies.append(pending.pop(0)[1])
+                sent_at = stack.now() if clock is not None else datetime.now(UTC)
+                raw = moves_mail(request["game"], match_id, bot.player, bodies, sent_at)
+                run.mailed[bot.player].append(raw)
+                reply = stack.receive_mail(raw)
+                status = 200
+            else:
+                status, reply = stack.submit(match_id, bot.player, bot.secret, body)
             run.replies.append((bot.player, status, reply))
-            observe("submitted", {"player": bot.player, "body": body, "status": status, "reply": reply})
+            observe(
+                "submitted",
+                {"player": bot.player, "body": body, "status": status, "reply": reply, "channel": channel},
+            )
             if one_by_one and not stack.idle():
                 return
 
@@ -149,4 +204,6 @@ def run_match(
         run.status = str(stack.execution(match_id, request["game"])["status"])
     read()
     send(one_by_one=False)  # none: the match is over (a bot acts only on an open phase)
+    if channel == "email":
+        run.mailboxes = {player: stack.outbox.to(address_of(player)) for player in seats}
     return run

@@ -1,6 +1,7 @@
 """Keep a local stack running for the host CLI (`match-host --local ...`) and other clients.
 
     bin/local-stack            serves the stack on http://127.0.0.1:5055 until Ctrl-C
+    bin/mail-in message.eml    hands it a message, as SES would (sent mail: local-outbox/*.eml)
 
 The stack runs in this process (moto, the real ASL, the real handlers); a moto server in the same
 process exposes it over HTTP, so `match-host --local` and boto3 clients with that endpoint reach
@@ -11,21 +12,26 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from moto.server import ThreadedMotoServer
 
+from local_stack.mail import LOCAL_DOMAIN
 from local_stack.stack import LocalStack
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bin/local-stack", description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=5055)
+    parser.add_argument("--outbox", type=Path, default=Path("local-outbox"), help="where sent mail is kept (.eml)")
     args = parser.parse_args(argv)
-    with LocalStack(log_level="INFO") as stack:
+    with LocalStack(log_level="INFO", outbox=args.outbox) as stack:
         server = ThreadedMotoServer(ip_address="127.0.0.1", port=args.port)
         server.start()
         print(f"local stack on http://127.0.0.1:{args.port}", flush=True)
         print(f"  state machines: {', '.join(stack.state_machines)}", flush=True)
+        print(f"  mail: matches take mail at <match_id>@{LOCAL_DOMAIN} (bin/mail-in message.eml);", flush=True)
+        print(f"        what they send lands in {args.outbox}/", flush=True)
         print("  try: .venv/bin/match-host --local create events/host_create.json", flush=True)
         try:
             while True:

@@ -35,6 +35,7 @@ from moto import mock_aws
 from game_core.games import registry
 from local_stack.clock import VirtualClock, patch_moto
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
+from local_stack.mail import LOCAL_DOMAIN, Outbox, ses_event
 
 ROOT = Path(__file__).resolve().parent.parent
 REGION = "us-east-1"
@@ -76,9 +77,16 @@ class LocalStack:
         log_level: str = "WARNING",
         games: tuple[str, ...] | None = None,
         clock: VirtualClock | None = None,
+        outbox: Path | None = None,
+        mail_checks: str = "",
     ) -> None:
         self.log_level = log_level
         self.clock = clock
+        self.outbox = Outbox(outbox)
+        """Every message the services send (moto's SES keeps it too), written to `outbox` if given."""
+        self.mail_checks = mail_checks
+        """The SES verdicts received mail must PASS (MAIL_REQUIRED_CHECKS); none by default, since
+        local mail is handed in by the host."""
         """The clock the state machines and handlers read; None: the wall clock."""
         self.games = registry.AVAILABLE if games is None else games
         """The games whose state machines are created (each takes moto a while to parse)."""
@@ -114,20 +122,22 @@ class LocalStack:
 
             self._restore = restore
         self._create_resources()
-        from game_core.aws.wiring import ports_from_environment, use_clock
+        from game_core.aws.wiring import ports_from_environment, use_clock, use_outbox
 
         use_clock(self.clock)
+        use_outbox(self.outbox.keep)
         ports_from_environment.cache_clear()
         for name, (code_dir, handler) in template_functions().items():
             self.lambdas.register(name, load_handler(code_dir, handler))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        from game_core.aws.wiring import use_clock
+        from game_core.aws.wiring import use_clock, use_outbox
 
         if self.clock is not None:
             self.clock.close()  # what still waits stays parked: it must not run against a stopped mock
         use_clock(None)
+        use_outbox(None)
         self._restore()
         self._mock.stop()
 
@@ -159,6 +169,7 @@ class LocalStack:
         self.public_topic = sns.create_topic(Name="public-notices")["TopicArn"]
         self.private_topic = sns.create_topic(Name="private-notices")["TopicArn"]
         self.host_topic = sns.create_topic(Name="host-alerts")["TopicArn"]
+        self.client("sesv2").create_email_identity(EmailIdentity=LOCAL_DOMAIN)
         self.client("iam").create_role(RoleName="match-service", AssumeRolePolicyDocument="{}")
         lambdas = self.client("lambda")
         functions = {}
@@ -184,6 +195,8 @@ class LocalStack:
                 "PRIVATE_TOPIC_ARN": self.private_topic,
                 "HOST_TOPIC_ARN": self.host_topic,
                 "STATE_MACHINE_ARN_PREFIX": f"arn:aws:states:{REGION}:123456789012:stateMachine:{STACK_NAME}-",
+                "MAIL_DOMAIN": LOCAL_DOMAIN,
+                "MAIL_REQUIRED_CHECKS": self.mail_checks,
             }
         )
 
@@ -195,6 +208,13 @@ class LocalStack:
         if response.get("FunctionError"):
             raise RuntimeError(f"{function} failed: {payload.get('errorType')}: {payload.get('errorMessage')}")
         return payload
+
+    def receive_mail(
+        self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None
+    ) -> Any:
+        """Hand a message to the mail function as SES's SNS action would (every verdict PASS
+        unless given)."""
+        return self.invoke("EmailInFunction", ses_event(raw, recipients, verdicts))
 
     def host(self, command: dict[str, Any]) -> dict[str, Any]:
         reply: dict[str, Any] = self.invoke("HostCommandsFunction", command)

@@ -171,7 +171,7 @@ def allowed(function: str) -> dict[str, list]:
     return grants
 
 
-FUNCTIONS = ("SubmitWebhookFunction", "PhaseStepFunction", "HostCommandsFunction")
+FUNCTIONS = ("SubmitWebhookFunction", "PhaseStepFunction", "HostCommandsFunction", "EmailInFunction")
 
 
 def test_the_table_outlives_the_stack() -> None:
@@ -233,13 +233,20 @@ def test_each_function_may_do_only_what_it_does() -> None:
     assert "sns:Publish" not in grants["SubmitWebhookFunction"]
     assert grants["PhaseStepFunction"]["sns:Publish"] == list(topics.values())
     assert grants["HostCommandsFunction"]["sns:Publish"] == [topics["PublicNotices"], topics["PrivateNotices"]]
+    assert grants["EmailInFunction"]["sns:Publish"] == [topics["PublicNotices"], topics["PrivateNotices"]]
+    # Mail goes out only from the match domain, and never from the webhook
+    identity = {"!Sub": "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${MailDomain}"}
+    mailers = [name for name, granted in grants.items() if "ses:SendEmail" in granted]
+    assert mailers == ["PhaseStepFunction", "HostCommandsFunction", "EmailInFunction"]
+    assert all(grants[name]["ses:SendEmail"] == [identity] for name in mailers)
     env = template()["Resources"]["PhaseStepFunction"]["Properties"]["Environment"]["Variables"]
     assert env["HOST_TOPIC_ARN"] == {"!Ref": "HostAlertsTopic"}
     # Starting executions: only the stack's own state machines.
     assert grants["HostCommandsFunction"]["states:StartExecution"] == [
         {"!Sub": "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:${AWS::StackName}-*"}
     ]
-    assert not any("states:StartExecution" in grants[name] for name in ("SubmitWebhookFunction", "PhaseStepFunction"))
+    starters = ("SubmitWebhookFunction", "PhaseStepFunction", "EmailInFunction")
+    assert not any("states:StartExecution" in grants[name] for name in starters)
 
 
 def test_the_phase_steps_have_reserved_concurrency_and_the_webhook_route_is_throttled() -> None:

@@ -15,8 +15,11 @@ from datetime import datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
+from typing import TYPE_CHECKING
 
-from game_core.mail.inbound import Letter
+if TYPE_CHECKING:
+    from game_core.mail.inbound import Letter
+
 
 SUBJECT_LIMIT = 99
 """Characters of a subject at most: under 100, which every client shows whole in a thread view."""

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
 from game_core.games.protocol import AnyGame
 from game_core.mail.addresses import match_address
-from game_core.mail.inbound import Letter
-from game_core.mail.outbound import compose, fit_subject
 from game_core.match.clock import PhaseClock
 from game_core.match.model import Match
 from game_core.service.notices import duration_text
 from game_core.service.ports import Notice, OutgoingMail, Ports
+
+if TYPE_CHECKING:
+    from game_core.mail.inbound import Letter
 
 RULE = "-" * 72
 
@@ -96,6 +97,9 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
 def _mail(
     match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, answering: Letter | None = None
 ) -> OutgoingMail:
+    # Imported here: the stdlib's e-mail modules cost a cold start ~20 ms, and only mail needs them
+    from game_core.mail.outbound import compose, fit_subject
+
     raw = compose(
         sender=match_address(match.match_id, domain),
         sender_name=f"{registry.load(match.game).title} {match.match_id}",

@@ -151,6 +151,11 @@ def _private(private: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
             for entry in private["rounds"]
         ]
         lines += ["Your rounds:", *table(["Round", "Pushes", "Ground", "Total"], rows)]
-    left = ", ".join(f"{ground} {count}" for ground, count in private["grounds_left"].items())
+    # In the rules' order, whatever order the view's keys arrive in (SNS delivers them sorted)
+    left = ", ".join(
+        f"{ground} {private['grounds_left'][ground]}"
+        for ground in GROUNDS.values()
+        if ground in private["grounds_left"]
+    )
     lines += [f"Grounds left: {left} (stone: any number)", f"Your total: {private['total']}"]
     return lines
