@@ -126,6 +126,7 @@ class MemoryStore:
         """`mark_announced` of a match id never stored (DynamoDB's update would create the item)."""
         self._sheets: dict[tuple[str, str], Sheet] = {}
         self._deliveries: dict[tuple[str, str, str], str] = {}
+        self._answered: set[tuple[str, str]] = set()
         self._records: dict[tuple[str, int], str] = {}
         self._events: dict[str, list[tuple[str, str, str]]] = {}
         self._garnets: dict[str, _Garnets] = {}
@@ -228,6 +229,12 @@ class MemoryStore:
     def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
         stored = self._deliveries.get((match_id, player, delivery))
         return json.loads(stored) if stored else None
+
+    def answered(self, match_id: str, message: str) -> bool:
+        return (match_id, message) in self._answered
+
+    def mark_answered(self, match_id: str, message: str, at: datetime) -> None:
+        self._answered.add((match_id, message))
 
     def put_submission(
         self,

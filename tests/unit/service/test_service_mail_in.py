@@ -4,6 +4,7 @@ is answered by nothing, and is logged without its contents."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from dataclasses import replace
@@ -51,7 +52,10 @@ def message(sender: str, text: str, subject: str = f"[{MID}] Round 1", message_i
     return mail.as_bytes()
 
 
-def receipt(raw: bytes, ses_id: str = "ses-0001", verdicts: Verdicts = PASSING, match_id: str = MID) -> Receipt:
+def receipt(raw: bytes, ses_id: str | None = None, verdicts: Verdicts = PASSING, match_id: str = MID) -> Receipt:
+    """SES's notice of the message; its id is the message's own unless given (SES gives each
+    message received an id, and a redelivery carries the same one)."""
+    ses_id = ses_id or "ses-" + hashlib.sha256(raw).hexdigest()[:12]
     return Receipt(ses_id, (f"{match_id}@play.test",), verdicts, "", raw)
 
 
@@ -186,6 +190,35 @@ def test_a_redelivered_message_stores_nothing_twice_and_is_answered_once() -> No
 
     assert (first, again) == (Outcome.ANSWERED, Outcome.REDELIVERED)
     assert len(table.events("submission_accepted")) == 2  # its two kinds, once each
+    assert len(table.fakes.mailer.sent) == 1
+
+
+def test_an_answer_lost_to_a_failed_send_goes_out_when_the_message_comes_again() -> None:
+    # SES fails after the moves are stored; the Lambda's retry finds them stored, changes nothing,
+    # and answers from the replies stored with them, once.
+    table = round_one()
+    raw = message(ADA, "PUSH ada RIGHT")
+    failing = table.fakes.mailer.send
+
+    def unavailable(_mail: object) -> None:
+        raise RuntimeError("SES is unavailable")
+
+    table.fakes.mailer.send = unavailable  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        receive(table.ports, receipt(raw))
+    table.fakes.mailer.send = failing  # type: ignore[method-assign]
+
+    assert receive(table.ports, receipt(raw)) == Outcome.ANSWERED
+    assert receive(table.ports, receipt(raw)) == Outcome.REDELIVERED
+    assert len(table.events("submission_accepted")) == 1
+    [answer] = answers(table)
+    assert "Accepted for Round 1:" in answer[1].text
+
+
+def test_a_redelivered_command_is_answered_once() -> None:
+    table = round_one()
+    raw = message(ADA, "STATUS")
+    assert [receive(table.ports, receipt(raw)) for _ in range(2)] == [Outcome.ANSWERED, Outcome.REDELIVERED]
     assert len(table.fakes.mailer.sent) == 1
 
 

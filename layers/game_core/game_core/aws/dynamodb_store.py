@@ -9,7 +9,8 @@
                                                  written only by the match's creation and resolutions
                     sk SUB#<player>              the participant's submissions to the phase it names:
                                                  per kind, the submission and the garnets it holds
-                    sk DELIVERY#<player>#<key>   a webhook delivery's reply (expires after a week)
+                    sk DELIVERY#<player>#<key>   a delivery's reply (webhook or mail; expires after a week)
+                    sk ANSWERED#<mail id>        a received mail has been answered (expires after a week)
                     sk PHASE#<number>            the phase's record (replay input)
                     sk EVENT#<time>#<nonce>      the append-only event log
     pk PLAYER#<id>  sk GARNETS                   the player's balance, carried across matches, and what
@@ -45,7 +46,8 @@ from game_core.match.model import Match, PhaseRecord
 from game_core.service.ports import AlreadyDelivered, Completion, Contact, Event, HeaderMoved, Sheet, SubmissionView
 
 KEPT = 7 * 86_400
-"""How long a webhook delivery's reply is kept for its redeliveries (the table's TTL removes it)."""
+"""How long a delivery's reply, or a mail's answered mark, is kept for its redeliveries (the
+table's TTL removes it)."""
 HEAVY = {"state", "result"}
 """What the match header leaves to the STATE item: conditions and updates bill the whole item."""
 _serialize = TypeSerializer().serialize
@@ -288,6 +290,14 @@ class DynamoMatchStore:
         item = self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True).get("Item")
         reply: dict[str, Any] | None = json.loads(_plain(item)["reply"]) if item else None
         return reply
+
+    def answered(self, match_id: str, message: str) -> bool:
+        key = _item({"pk": f"MATCH#{match_id}", "sk": f"ANSWERED#{message}"})
+        return "Item" in self.client.get_item(TableName=self.table, Key=key, ConsistentRead=True)
+
+    def mark_answered(self, match_id: str, message: str, at: datetime) -> None:
+        item = {"pk": f"MATCH#{match_id}", "sk": f"ANSWERED#{message}", "expiration": int(at.timestamp()) + KEPT}
+        self.client.put_item(TableName=self.table, Item=_item(item))
 
     def put_submission(
         self,

@@ -14,9 +14,10 @@ message id (and the move's index) as the delivery key. One answer goes back to t
 address, threaded under the message: each move as understood, in the grammar, its cost and the
 deadline, or every reason it was refused and what still stands.
 
-A redelivered message (SNS or Lambda delivering the event again) stores nothing twice and is not
-answered again: it is recognised by its moves, whose replies are stored with them. A message that
-stored nothing (a command, a refusal) is judged and answered again when it is redelivered.
+A redelivered message (SNS or Lambda delivering the event again) stores nothing twice: its moves
+are recognised by their stored replies. Its answer goes once: a message is marked answered after
+its answer is sent, and a marked one is not read again; one whose answer was lost (SES failed,
+the Lambda retried) is answered on its redelivery, from the replies stored with its moves.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ class Outcome(StrEnum):
 
     ANSWERED = "answered"
     REDELIVERED = "redelivered"
-    """Its moves were stored before: nothing changed, nothing was sent."""
+    """Answered before (or being stored right now by another delivery, which answers it):
+    nothing changed, nothing was sent."""
     NO_CONTENT = "no_content"
     """SES delivered no message (too large for SNS, or not an SNS action)."""
     NO_MATCH = "no_match"
@@ -125,6 +127,8 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     sender = registered_sender(match, letter.sender)
     if sender is None:
         return _refused(match_id, letter, ["unregistered_sender"])
+    if ports.store.answered(match_id, receipt.ses_message_id):
+        return Outcome.REDELIVERED
     lines = _read(ports, match, sender, letter, receipt.ses_message_id)
     if lines is None:
         return Outcome.REDELIVERED
@@ -132,6 +136,7 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     subject = letter.subject if letter.subject.lower().startswith("re:") else f"Re: {letter.subject or match_id}"
     now = ports.clock.now()
     ports.mailer.send(letters.answer(match, sender.address, subject, [greeting, "", *lines], now, domain, letter))
+    ports.store.mark_answered(match_id, receipt.ses_message_id, now)
     return Outcome.ANSWERED
 
 
@@ -150,7 +155,7 @@ def registered_sender(match: Match, address: str) -> Sender | None:
 
 
 def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id: str) -> list[str] | None:
-    """The answer's lines; None for a redelivered message (nothing to answer)."""
+    """The answer's lines; None while another delivery of the message is storing its moves."""
     command = read_command(letter.text)
     if sender.is_host and command is not None and command.keyword in HOST_KEYWORDS:
         return _host_command(ports, match, command)
@@ -224,9 +229,8 @@ def _moves(ports: Ports, match: Match, player: Participant, letter: Letter, mess
         heading = "Nothing was submitted: your mail was not understood."
         return [*_refusal_lines(heading, unread.reasons), "", *_still_standing(ports, match, game, player.id)]
     judged = [_judge(ports, request, f"{message_id}#{index}") for index, request in enumerate(requests)]
-    seen_before = any(move.redelivered for move in judged)
-    if seen_before and not any(move.reply is not None and not move.redelivered for move in judged):
-        return None
+    if any(move.redelivered and move.reply is None for move in judged):
+        return None  # another delivery is storing a move of this message right now: it answers
     lines: list[str] = []
     for move in judged:
         lines += [*_judged_lines(game, move), ""]

@@ -122,6 +122,12 @@ class MatchStore(Protocol):
     def delivered(self, match_id: str, player: str, delivery: str) -> dict[str, Any] | None:
         """The stored reply to the player's delivery with that key, if any."""
 
+    def answered(self, match_id: str, message: str) -> bool:
+        """Whether the received mail with that id has been answered (`mark_answered`)."""
+
+    def mark_answered(self, match_id: str, message: str, at: datetime) -> None:
+        """Remember, for a week, that the received mail with that id has been answered."""
+
     def put_submission(
         self,
         match: Match,
