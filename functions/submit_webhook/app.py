@@ -1,9 +1,13 @@
-"""Players' submissions by webhook (API Gateway HTTP API).
+"""Players' webhook (API Gateway HTTP API): submissions, and where they stand.
 
 POST /matches/{match_id}/players/{player_id}/submissions
 Authorization: Bearer <the player's webhook secret>
 Idempotency-Key: <an id unique per delivery of this player; a redelivery returns the first reply>
 {"phase": "Round 1", "kind": "round", "submission": {...}}
+
+GET /matches/{match_id}/players/{player_id}   (the same Bearer secret): the participant's view
+now, the open phase and its deadline, what they have submitted in it, their garnets
+GET /matches/{match_id}                        the public view: no secret needed
 
 One read (the match, the sender's garnets and submissions, an earlier reply to this
 Idempotency-Key), then in this order: the secret is checked (nothing is stored or logged before),
@@ -41,6 +45,7 @@ from game_core.errors import (
     validation_reasons,
 )
 from game_core.service.submit import SubmissionRequest, submit_by_webhook
+from game_core.service.views import participant_view, public_view
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
 MAX_BODY_BYTES = 64 * 1024
@@ -141,8 +146,7 @@ def _body() -> SubmissionBody:
 @app.post("/matches/<match_id>/players/<player_id>/submissions")
 def post_submission(match_id: str, player_id: str) -> Response:
     secret = _secret()
-    if len(match_id) > MAX_ID or len(player_id) > MAX_ID:
-        raise NotFound("no such match or player")
+    _known_ids(match_id, player_id)
 
     def request() -> SubmissionRequest:  # read only once the secret has matched
         body = _body()
@@ -154,6 +158,28 @@ def post_submission(match_id: str, player_id: str) -> Response:
     status = 202 if reply.get("wake_pending") else 200
     logger.info("submission", extra=_who() | {"status": status})
     return _reply(status, reply)
+
+
+def _known_ids(*ids: str) -> None:
+    if any(len(one) > MAX_ID for one in ids):
+        raise NotFound("no such match or player")
+
+
+@app.get("/matches/<match_id>/players/<player_id>")
+def get_standing(match_id: str, player_id: str) -> Response:
+    secret = _secret()
+    _known_ids(match_id, player_id)
+    reply = participant_view(ports_from_environment(), match_id, player_id, secret)
+    logger.info("standing", extra=_who())
+    return _reply(200, reply)
+
+
+@app.get("/matches/<match_id>")
+def get_public(match_id: str) -> Response:
+    _known_ids(match_id)
+    reply = public_view(ports_from_environment(), match_id)
+    logger.info("public view", extra=_who())
+    return _reply(200, reply)
 
 
 @logger.inject_lambda_context(log_event=False)

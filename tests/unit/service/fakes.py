@@ -219,6 +219,7 @@ class MemoryStore:
         return SubmissionView(
             match=match,
             available=item.available if item else 0,
+            balance=item.balance if item else 0,
             sheet=self._sheets.get((match_id, player)),
             delivered=json.loads(delivered) if delivered else None,
             done=self._meta[match_id].done,

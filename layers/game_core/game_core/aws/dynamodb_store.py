@@ -278,6 +278,7 @@ class DynamoMatchStore:
         return SubmissionView(
             match=self._match(match_id, items),
             available=int(garnets.get("available", garnets.get("balance", 0))),
+            balance=int(garnets.get("balance", 0)),
             sheet=_sheet(sheet) if sheet else None,
             delivered=json.loads(delivered["reply"]) if delivered else None,
             done=frozenset(items["META"].get("done", ())),

@@ -37,7 +37,6 @@ from game_core.games.protocol import AnyGame, Model
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
-from game_core.match.engine import game_state
 from game_core.match.model import Match, Participant
 from game_core.service import letters
 from game_core.service.commands import run_host_command
@@ -58,6 +57,7 @@ from game_core.service.mail_commands import (
 )
 from game_core.service.ports import Ports, Sheet
 from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.views import standing
 
 logger = logging.getLogger(__name__)
 
@@ -203,13 +203,14 @@ def _player_command(ports: Ports, match: Match, player: Participant, command: Co
 
 
 def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> list[str]:
-    own = ports.store.submission_view(match.match_id, player.id, None)
-    balance = ports.store.balances((player.id,)).get(player.id, 0)
-    view_text = game.text.render_view(game.view(game_state(game, match), player.id), letters.names(match))
+    """STATUS: the same standing the webhook's GET route answers, as text."""
+    seen = standing(ports.store.submission_view(match.match_id, player.id, None), player.id)
+    view_text = game.text.render_view(seen["view"], letters.names(match))
     lines = [view_text.rstrip("\n"), ""]
     if match.phase is not None:
-        lines += [letters.deadline_line(match.phase, ports.clock.now()), *_standing(game, match, own.sheet), ""]
-    return [*lines, garnets_line(balance, own.available)]
+        sent = sent_lines(game, seen["submitted"], match.phase.name)
+        lines += [letters.deadline_line(match.phase, ports.clock.now()), *sent, ""]
+    return [*lines, garnets_line(seen["garnets"]["balance"], seen["garnets"]["available"])]
 
 
 def _nothing_to_send(match: Match) -> list[str]:

@@ -69,6 +69,8 @@ class SubmissionView:
     """The token of the machine's last wait, None before its first."""
     accepting: bool = True
     """False once a resolution has closed the door on the open phase (it is being resolved)."""
+    balance: int = 0
+    """The sender's garnet balance (what they own; `available` is what is not held)."""
 
     def held(self, kind: str) -> int:
         """What the sender's submission of that kind to the open phase holds now."""
