@@ -13,7 +13,20 @@ import pytest
 from conftest import EVENTS, SAMPLE_MATCH_ID, crates_request, load_event, texts, wait_until
 
 SAMPLE_PLAYERS = ["ada", "bo", "cy", "di", "ed"]
-HOST_COMMANDS = ["create", "status", "extend", "pause", "resume", "resolve_now", "cancel", "export", "recover"]
+HOST_COMMANDS = [
+    "create",
+    "status",
+    "extend",
+    "pause",
+    "resume",
+    "resolve_now",
+    "cancel",
+    "export",
+    "recover",
+    "press",
+    "reissue_secret",
+]
+"""Every host command with a sample event a live match takes (`decide` needs a finished, tied one)."""
 
 
 def parse(moment: str) -> datetime:
@@ -36,7 +49,7 @@ def test_there_is_a_sample_event_for_every_host_command_step_and_the_webhook() -
     names = {path.name for path in Path(EVENTS).glob("*.json")}
     expected = {f"host_{command}.json" for command in HOST_COMMANDS}
     expected |= {"submit_webhook.json", "phase_step_advance.json", "phase_step_wait.json"}
-    expected |= {"phase_step_stalled.json"}
+    expected |= {"phase_step_stalled.json", "host_decide.json"}
     assert expected <= names
     for name in sorted(names - {"host_create.json"}):
         assert SAMPLE_MATCH_ID in (EVENTS / name).read_text(), f"{name} does not name the sample match"

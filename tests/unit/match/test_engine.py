@@ -118,3 +118,71 @@ def test_a_resolution_records_its_inputs_and_opens_the_next_phase():
     assert resolved.record.elapsed_seconds == 80 and resolved.record.timed_out
     assert resolved.match.phase.name == "Round 2" and resolved.match.phase.number == 3
     assert resolved.spending == {}
+
+
+# -- the host's decision of a tie the rules left standing ------------------------------------------
+
+
+def standing(player: str, place: int, score: str, tied_with: list[str] | None = None) -> dict:
+    return {"place": place, "player": player, "score": score, "tied_with": tied_with or []}
+
+
+# Ana 10 and Ben 5 are placed; Cat and Dan tie last with 2: one EC place between them.
+TIED_AT_THE_BOTTOM = {
+    "standings": [
+        standing("ana", 1, "10"),
+        standing("ben", 2, "5"),
+        standing("cat", 3, "2", ["dan"]),
+        standing("dan", 3, "2", ["cat"]),
+    ],
+    "tol": ["ana"],
+    "tol_awarded": {"ana": 2},
+    "ec": ["cat", "dan"],
+    "undecided": ["cat", "dan"],
+    "undecided_places": 1,
+    "garnets": {"ana": 5, "ben": 2, "cat": 0, "dan": 0},
+    "details": {},
+}
+
+
+def test_the_host_ranks_the_tied_players_and_the_last_takes_the_ec_place():
+    decided = engine.decide(TIED_AT_THE_BOTTOM, ["dan", "cat"])
+    # Dan ranked above Cat: Dan third, Cat fourth and the only EC; garnets unchanged
+    assert [(s["player"], s["place"], s["tied_with"]) for s in decided["standings"]] == [
+        ("ana", 1, []),
+        ("ben", 2, []),
+        ("dan", 3, []),
+        ("cat", 4, []),
+    ]
+    assert (decided["ec"], decided["tol"], decided["undecided"]) == (["cat"], ["ana"], [])
+    assert decided["decision"] == ["dan", "cat"] and "undecided_places" not in decided
+    assert decided["garnets"] == TIED_AT_THE_BOTTOM["garnets"]
+
+
+def test_a_tie_across_the_tol_line_goes_to_the_first_ranked():
+    # Ana and Ben tie first for one ToL place; Cat is EC
+    tied_at_the_top = TIED_AT_THE_BOTTOM | {
+        "standings": [standing("ana", 1, "9", ["ben"]), standing("ben", 1, "9", ["ana"]), standing("cat", 3, "1")],
+        "tol": ["ana", "ben"],
+        "tol_awarded": {"ana": 1, "ben": 1},
+        "ec": ["cat"],
+        "undecided": ["ana", "ben"],
+    }
+    decided = engine.decide(tied_at_the_top, ["ben", "ana"])
+    assert [(s["player"], s["place"]) for s in decided["standings"]] == [("ben", 1), ("ana", 2), ("cat", 3)]
+    assert (decided["tol"], decided["tol_awarded"], decided["ec"]) == (["ben"], {"ben": 1}, ["cat"])
+
+
+@pytest.mark.parametrize(
+    ("result", "order", "code"),
+    [
+        (TIED_AT_THE_BOTTOM, ["cat"], "not_the_undecided"),
+        (TIED_AT_THE_BOTTOM, ["cat", "ben"], "not_the_undecided"),
+        (TIED_AT_THE_BOTTOM, ["cat", "cat"], "not_the_undecided"),
+        (TIED_AT_THE_BOTTOM | {"undecided": []}, ["cat", "dan"], "nothing_undecided"),
+    ],
+)
+def test_a_decision_must_rank_exactly_the_undecided(result, order, code):
+    with pytest.raises(Illegal) as refused:
+        engine.decide(result, order)
+    assert [reason.code for reason in refused.value.reasons] == [code]

@@ -11,7 +11,7 @@ import pytest
 from crates_driver import HOUR, PHASES, Table, push
 from fakes import T0, Fakes, MemoryStore
 
-from game_core.errors import Conflict, Illegal, Late, NotOpen
+from game_core.errors import Conflict, Illegal, Late, NotFound, NotOpen
 from game_core.service import host, phases
 from game_core.service.matches import match_status
 from game_core.service.ports import Ports
@@ -339,3 +339,90 @@ def test_an_act_whose_notice_cannot_be_sent_still_stands() -> None:
     reply = host.extend(table.ports, MID, 600)
     assert reply["notice_sent"] is False
     assert table.deadline() == at("13:10:00")  # 13:00 + 600 s
+
+
+# -- the host's decision of a tie, press, a new secret ---------------------------------------------
+
+
+def finished_with_a_tie(table: Table) -> None:
+    """The match as a finished one whose result left Ada and Bo tied for its one EC place."""
+    match = table.match()
+    result = {
+        "standings": [
+            {"place": 1, "player": "ada", "score": "3", "tied_with": ["bo"]},
+            {"place": 1, "player": "bo", "score": "3", "tied_with": ["ada"]},
+        ],
+        "tol": [],
+        "tol_awarded": {},
+        "ec": ["ada", "bo"],
+        "undecided": ["ada", "bo"],
+        "undecided_places": 1,
+        "garnets": {"ada": 1, "bo": 1},
+        "details": {},
+    }
+    finished = match.model_copy(update={"status": "finished", "phase": None, "result": result, "version": 9})
+    table.fakes.store.save(match, finished, host.Event("finished", T0, {}))
+
+
+def test_the_hosts_decision_is_stored_exported_and_announced() -> None:
+    table = Table.open(emails={"ada": "ada@example.org"})
+    finished_with_a_tie(table)
+    before = len(table.fakes.notifier.published)
+
+    reply = host.decide(table.ports, MID, ["bo", "ada"])
+
+    # Bo ranked above Ada: Ada second, the EC
+    assert reply["result"]["ec"] == ["ada"] and reply["result"]["undecided"] == []
+    assert table.match().result == reply["result"]
+    [event] = table.events("decided")
+    assert event.data == {"order": ["bo", "ada"]}
+    public = table.fakes.notifier.notices()[before]
+    assert public.subject == f"[{MID}] The host decided the tie: bo, ada" and public.body["result"]["ec"] == ["ada"]
+    assert any("decided the tie" in mail.raw.decode() for mail in table.fakes.mailer.sent)
+    from game_core.service.matches import export_record
+
+    assert export_record(table.ports, MID).decision == ["bo", "ada"]
+
+
+def test_a_running_match_has_no_tie_to_decide() -> None:
+    table = Table.open()
+    with pytest.raises(NotOpen):
+        host.decide(table.ports, MID, ["ada", "bo"])
+
+
+def test_press_reaches_everyone_or_one_through_every_channel() -> None:
+    table = Table.open(emails={"ada": "ada@example.org", "bo": "bo@example.org"})
+    sent_before, published_before = len(table.fakes.mailer.sent), len(table.fakes.notifier.published)
+
+    assert host.press(table.ports, MID, "Dinner break: back at 8.")["sent_to"] == "everyone"
+    host.press(table.ports, MID, "Bo, your crate is stuck.", to="bo")
+
+    notices = table.fakes.notifier.notices()[published_before:]
+    assert [(n.recipient, n.body["press"]) for n in notices] == [
+        (None, "Dinner break: back at 8."),
+        ("bo", "Bo, your crate is stuck."),
+    ]
+    mails = [(mail.to, mail.raw.decode()) for mail in table.fakes.mailer.sent[sent_before:]]
+    assert [to for to, _raw in mails] == ["ada@example.org", "bo@example.org", "bo@example.org"]
+    assert "A message from the host:" in mails[0][1] and "stuck" not in mails[0][1]
+
+
+def test_press_to_a_stranger_is_refused() -> None:
+    table = Table.open()
+    with pytest.raises(NotFound):
+        host.press(table.ports, MID, "hello", to="zed")
+
+
+def test_a_reissued_secret_works_and_the_old_one_stops() -> None:
+    from game_core.errors import Unauthorized
+    from game_core.service.submit import authenticate_webhook
+
+    table = Table.open()
+    old = table.created["secrets"]["bo"]
+    reply = host.reissue_secret(table.ports, MID, "bo")
+    authenticate_webhook(table.match(), "bo", reply["secret"])
+    with pytest.raises(Unauthorized):
+        authenticate_webhook(table.match(), "bo", old)
+    authenticate_webhook(table.match(), "ada", table.created["secrets"]["ada"])  # others keep theirs
+    [event] = table.events("secret_reissued")
+    assert event.data == {"player": "bo"} and reply["secret"] not in str(event.data)

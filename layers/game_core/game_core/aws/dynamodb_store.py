@@ -453,6 +453,8 @@ class DynamoMatchStore:
 
     def save(self, before: Match, after: Match, event: Event, releases: dict[str, int] | None = None) -> None:
         items = [self._meta_update(before, after), self._event_put(before.match_id, event)]
+        if (before.state, before.result) != (after.state, after.result):
+            items.append(self._state_put(after))  # a host's decision of a tie changes the result
         items += [self._hold(player, -amount) for player, amount in sorted((releases or {}).items())]
         self._transact(items, Conflict(f"match {before.match_id} changed meanwhile; try again"))
 

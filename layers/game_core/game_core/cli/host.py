@@ -7,6 +7,9 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host pause|resume|resolve-now|cancel MATCH_ID
     match-host export MATCH_ID > record.json   the match record (replay it with match-replay)
     match-host recover MATCH_ID                a new execution for a match whose state machine stopped
+    match-host decide MATCH_ID bo ada          rank the players a finished match left tied, best first
+    match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
+    match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
 
 Targets: --local (the local stack at http://127.0.0.1:5055), or AWS with the usual credentials and
 --function (default: $MATCH_HOST_FUNCTION), the HostCommandsFunction of the deployed stack.
@@ -34,6 +37,12 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"command": "create", "match": loaded.get("match", loaded) if "command" in loaded else loaded}
     if args.command == "extend":
         return {"command": "extend", "match_id": args.match_id, "seconds": args.seconds}
+    if args.command == "decide":
+        return {"command": "decide", "match_id": args.match_id, "order": args.order}
+    if args.command == "press":
+        return {"command": "press", "match_id": args.match_id, "text": args.text, "to": args.to}
+    if args.command == "reissue-secret":
+        return {"command": "reissue_secret", "match_id": args.match_id, "player": args.player}
     return {"command": args.command.replace("-", "_"), "match_id": args.match_id}
 
 
@@ -67,6 +76,16 @@ def main(argv: list[str] | None = None) -> int:
     extend.add_argument("seconds", type=int)
     for name in SIMPLE:
         commands.add_parser(name).add_argument("match_id")
+    decide = commands.add_parser("decide")
+    decide.add_argument("match_id")
+    decide.add_argument("order", nargs="+", help="the tied players, best first")
+    press = commands.add_parser("press")
+    press.add_argument("match_id")
+    press.add_argument("text")
+    press.add_argument("--to", help="one participant's id (default: everyone)")
+    reissue = commands.add_parser("reissue-secret")
+    reissue.add_argument("match_id")
+    reissue.add_argument("player")
     args = parser.parse_args(argv)
     endpoint = LOCAL_ENDPOINT if args.local else args.endpoint
     reply = send(build_command(args), args.function, endpoint)

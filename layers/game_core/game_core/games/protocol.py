@@ -124,6 +124,9 @@ class Result:
     garnets: dict[str, int]
     undecided: tuple[str, ...] = ()
     """Players tied across a ToL or EC boundary that the host must decide."""
+    undecided_places: int = 0
+    """How many of `undecided` take the line they straddle (EC if they are in `ec`, else ToL):
+    the host's decision names them."""
     details: dict[str, Any] = field(default_factory=dict)
     tol_awarded: dict[str, int] = field(default_factory=dict)
     """Tokens of Life per player, where a game gives more than one (empty: one to each in `tol`)."""
@@ -138,6 +141,7 @@ class Result:
             "tol_awarded": self.tol_awarded or {player: 1 for player in self.tol},
             "ec": list(self.ec),
             "undecided": list(self.undecided),
+            **({"undecided_places": self.undecided_places} if self.undecided else {}),
             "garnets": dict(sorted(self.garnets.items())),
             "details": self.details,
         }

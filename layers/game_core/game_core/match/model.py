@@ -129,3 +129,5 @@ class MatchRecord(Model):
     phases: list[PhaseRecord]
     status: MatchStatus
     result: dict[str, Any] | None = None
+    decision: list[str] | None = None
+    """The host's ranking of a tie the rules left standing (replay applies it to the result)."""

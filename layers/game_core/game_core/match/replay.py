@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from game_core.games import registry
-from game_core.match.engine import apply_record, setup_rng
+from game_core.match.engine import apply_record, decide, setup_rng
 from game_core.match.model import MatchRecord
 
 
@@ -22,12 +22,15 @@ def replay(record: MatchRecord) -> dict[str, Any]:
             raise ValueError(f"record phase {phase.number} is {phase.name!r} but the game expects {expected}")
         state = apply_record(game, state, record.seed, phase)
     over = game.open_phase(state) is None
+    result = game.result(state).to_json() if over else None
+    if result is not None and record.decision is not None:
+        result = decide(result, record.decision)
     return {
         "match_id": record.match_id,
         "game": record.game,
         "phases": len(record.phases),
         "finished": over,
-        "result": game.result(state).to_json() if over else None,
+        "result": result,
         "public_view": game.view(state, None),
     }
 

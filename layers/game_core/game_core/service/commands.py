@@ -62,8 +62,32 @@ class Recover(Model):
     match_id: str
 
 
+class Decide(Model):
+    """The host ranks the players a finished match's result left tied across a ToL or EC line."""
+
+    command: Literal["decide"]
+    match_id: str
+    order: list[str] = Field(min_length=2, max_length=64)
+
+
+class Press(Model):
+    """A message from the host to everyone, or to one participant (`to`)."""
+
+    command: Literal["press"]
+    match_id: str
+    text: str = Field(min_length=1, max_length=4000)
+    to: str | None = None
+
+
+class ReissueSecret(Model):
+    command: Literal["reissue_secret"]
+    match_id: str
+    player: str
+
+
 HostCommand = Annotated[
-    Create | Status | Extend | Pause | Resume | ResolveNow | Cancel | Export | Recover, Field(discriminator="command")
+    Create | Status | Extend | Pause | Resume | ResolveNow | Cancel | Export | Recover | Decide | Press | ReissueSecret,
+    Field(discriminator="command"),
 ]
 
 
@@ -87,6 +111,12 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return export_record(ports, match_id).model_dump(mode="json")
         case Recover(match_id=match_id):
             return host.recover(ports, match_id)
+        case Decide(match_id=match_id, order=order):
+            return host.decide(ports, match_id, order)
+        case Press(match_id=match_id, text=text, to=to):
+            return host.press(ports, match_id, text, to)
+        case ReissueSecret(match_id=match_id, player=player):
+            return host.reissue_secret(ports, match_id, player)
     raise AssertionError(f"unhandled command {command!r}")
 
 

@@ -1,5 +1,5 @@
-"""Host powers over the open phase's clock (extend, pause, resume, resolve now, cancel) and over
-the match's state machine (recover).
+"""Host powers over the open phase's clock (extend, pause, resume, resolve now, cancel), over the
+match's state machine (recover), and over the match itself (decide a tie, press, reissue a secret).
 
 Each act changes the clock's version and wakes the waiting state machine, which re-reads the
 clock and waits again, resolves, or stops.
@@ -12,12 +12,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from game_core.errors import Conflict, Late, NotOpen
+from game_core.errors import Conflict, Late, NotFound, NotOpen
+from game_core.games import registry
+from game_core.match import engine
 from game_core.match.clock import PhaseClock
-from game_core.match.model import Match
+from game_core.match.model import Match, secret_hash
 from game_core.service.letters import tell
-from game_core.service.notices import clock_notice, open_phase_summary
-from game_core.service.ports import Event, Ports
+from game_core.service.notices import clock_notice, open_phase_summary, progress_notices
+from game_core.service.ports import Event, Notice, Ports
 
 logger = logging.getLogger(__name__)
 
@@ -192,3 +194,42 @@ def recover(ports: Ports, match_id: str) -> dict[str, Any]:
     ports.store.save(match, after, Event("recovered", now, {"execution": after.execution_name}))
     execution = ports.workflow.start(after)
     return {"match_id": match_id, "status": after.status, "execution": execution, "open": open_phase_summary(after)}
+
+
+def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
+    """Record the host's decision of a tie the result left undecided (the tied players ranked,
+    best first): the standings, ToL and EC as decided, in the record, and announced."""
+    match = ports.store.get(match_id)
+    if match.status != "finished" or match.result is None:
+        raise NotOpen(f"the match is {match.status}: only a finished match's result has ties to decide")
+    decided = match.model_copy(update={"result": engine.decide(match.result, order), "version": match.version + 1})
+    ports.store.save(match, decided, Event("decided", ports.clock.now(), {"order": order}))
+    shown = {participant.id: participant.name for participant in match.players}
+    headline = "The host decided the tie: " + ", ".join(shown.get(player, player) for player in order)
+    tell(ports, decided, progress_notices(decided, registry.load(match.game), headline))
+    return {"match_id": match_id, "status": decided.status, "result": decided.result}
+
+
+def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:
+    """A message from the host to every participant, or to one, through every channel."""
+    match = ports.store.get(match_id)
+    if to is not None and match.participant(to) is None:
+        raise NotFound(f"{to} is not a participant of match {match_id}")
+    notice = Notice(to, f"[{match_id}] A message from the host", {"match_id": match_id, "press": text})
+    tell(ports, match, [notice])
+    return {"match_id": match_id, "sent_to": to or "everyone"}
+
+
+def reissue_secret(ports: Ports, match_id: str, player: str) -> dict[str, Any]:
+    """A new webhook secret for the participant (lost, or leaked): the old one stops working at
+    once. The new one is in the reply, once; only its hash is kept."""
+    match = ports.store.get(match_id)
+    if match.participant(player) is None:
+        raise NotFound(f"{player} is not a participant of match {match_id}")
+    secret = ports.ids.secret()
+    players = tuple(
+        p.model_copy(update={"secret_hash": secret_hash(secret)}) if p.id == player else p for p in match.players
+    )
+    reissued = match.model_copy(update={"players": players, "version": match.version + 1})
+    ports.store.save(match, reissued, Event("secret_reissued", ports.clock.now(), {"player": player}))
+    return {"match_id": match_id, "player": player, "secret": secret}

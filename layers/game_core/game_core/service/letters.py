@@ -57,6 +57,9 @@ def _text(match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, An
     """The text of one event for one participant: what happened (a reminder, who sent nothing),
     their view (the private one holds the public part too), and the open phase's deadline."""
     lines: list[str] = []
+    press = own.get("press", public.get("press"))
+    if press is not None:
+        lines += ["A message from the host:", "", *str(press).splitlines()]
     if "closes_in_seconds" in own and match.phase is not None:
         lines.append(f"A reminder: you have not yet sent everything {match.phase.name} waits for.")
     missing = public.get("did_not_submit") or []

@@ -134,4 +134,5 @@ def export_record(ports: Ports, match_id: str) -> MatchRecord:
         phases=ports.store.phase_records(match_id),
         status=match.status,
         result=match.result,
+        decision=(match.result or {}).get("decision"),
     )

@@ -217,6 +217,7 @@ def standings_result(
         ec=losers,
         garnets=garnets,
         undecided=losers if len(losers) > 1 else (),
+        undecided_places=1 if len(losers) > 1 else 0,  # one EC place among the tied losers
         details=details,
     )
 
