@@ -210,6 +210,7 @@ class MemoryStore:
             raise NotFound(f"no match {match_id!r}")
         match = Match.model_validate_json(meta.match)
         match.announced = meta.announced
+        match.done = meta.done
         return match
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:

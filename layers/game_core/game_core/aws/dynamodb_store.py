@@ -265,6 +265,7 @@ class DynamoMatchStore:
         match = Match.model_validate_json(header["match"])
         match = match.model_copy(update=_unpack_state(bytes(items["STATE"]["blob"])))
         match.announced = int(header.get("announced", 0))
+        match.done = frozenset(header.get("done", ()))
         return match
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:

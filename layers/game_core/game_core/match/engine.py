@@ -66,7 +66,7 @@ def start(match: Match, game: AnyGame, now: datetime) -> Match:
 def open_next(match: Match, game: AnyGame, state: Model, now: datetime) -> Match:
     """Store the new state and open the phase it waits on, or finish the match."""
     opening = game.open_phase(state)
-    update: dict[str, Any] = {"state": state.model_dump(mode="json"), "version": match.version + 1}
+    update: dict[str, Any] = {"state": state.model_dump(mode="json"), "version": match.version + 1, "done": frozenset()}
     if opening is None:
         update |= {"phase": None, "status": "finished", "result": game.result(state).to_json()}
     else:

@@ -90,6 +90,15 @@ class Match(Model):
     """Why the state machine stopped, until the host recovers the match."""
     announced: int = Field(default=0, exclude=True)
     """The last phase number whose resolution was announced (stored beside the match, not in it)."""
+    done: frozenset[str] = Field(default=frozenset(), exclude=True)
+    """The actors done with the open phase (stored beside the match by their submissions)."""
+
+    @property
+    def reminders_due(self) -> tuple[int, ...]:
+        """The reminders the open phase still needs: none once every actor is done with it."""
+        if self.phase is not None and set(self.phase.actors) <= self.done:
+            return ()
+        return self.reminders
 
     @property
     def execution_name(self) -> str:

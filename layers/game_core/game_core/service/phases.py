@@ -48,8 +48,8 @@ def progress(ports: Ports, match: Match) -> dict[str, Any]:
         "phase_number": clock.number,
         "clock_version": clock.version,
         "due": clock.is_due(now),
-        "reminder_due": clock.reminder_due(now, match.reminders) is not None,
-        "wait_seconds": clock.seconds_to_wait(now, match.recheck_seconds, match.reminders),
+        "reminder_due": clock.reminder_due(now, match.reminders_due) is not None,
+        "wait_seconds": clock.seconds_to_wait(now, match.recheck_seconds, match.reminders_due),
     }
 
 
@@ -84,7 +84,7 @@ def remind(ports: Ports, match_id: str) -> dict[str, Any]:
         match = ports.store.get(match_id)
         now = ports.clock.now()
         phase = match.phase
-        lead = phase.reminder_due(now, match.reminders) if phase and match.status == "running" else None
+        lead = phase.reminder_due(now, match.reminders_due) if phase and match.status == "running" else None
         if phase is None or lead is None:
             return progress(ports, match)
         sheets = ports.store.sheets(match_id, phase.number)
