@@ -173,13 +173,16 @@ def report() -> None:
 
     reference = load_reference()
     rng = random.Random(2026)
-    print("  beyond what a match deals (every string a 201-digit palindromic prime; mm8 deals 210 digits in all):")
+    print(
+        "  a stress case no match can reach, not a goal (every string a 201-digit palindromic prime; "
+        "mm8 deals 210 digits in all):"
+    )
     for players in (9, 12):
         final = prime_final(players, rng)
         alone = median_seconds(final.resolve, 11) * 1e3
         stored = median_seconds(final.stored(), 11) * 1e3
         label, where = f"palindrome mm8, {players}p", f"{final.name}, {3 * players} primes"
-        print(f"  {label:<22} {where:<50} {alone:6.2f} ms {stored:6.2f} ms  {verdict(stored)}")
+        print(f"  {label:<22} {where:<50} {alone:6.2f} ms {stored:6.2f} ms")
         if players == 9:
             with mock.patch.object(scoring, "is_prime", reference.is_prime):
                 before = median_seconds(final.resolve, 3) * 1e3
