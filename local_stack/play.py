@@ -30,7 +30,7 @@ from local_stack.clock import VirtualClock
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
-DEFAULT_PLAYERS = {"crates": 12, "palindrome": 9, "abstrac": 2}
+DEFAULT_PLAYERS = {"crates": 12, "palindrome": 9, "abstrac": 2, "domino": 6}
 
 
 def say(line: str) -> None:
