@@ -11,8 +11,9 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
     match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
 
-Targets: --local (the local stack at http://127.0.0.1:5055), or AWS with the usual credentials and
---function (default: $MATCH_HOST_FUNCTION), the HostCommandsFunction of the deployed stack.
+Targets: --local (the local stack at http://127.0.0.1:5055), --server (the host server's
+loopback address, bin/host-server), or AWS with the usual credentials and --function (default:
+$MATCH_HOST_FUNCTION), the HostCommandsFunction of the deployed stack.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import argparse
 import json
 import os
 import sys
+import urllib.error
+import urllib.request
 from typing import Any
 
 import boto3
@@ -63,11 +66,25 @@ def send(command: dict[str, Any], function: str, endpoint: str | None) -> dict[s
     return reply
 
 
+def send_to_server(command: dict[str, Any], server: str) -> dict[str, Any]:
+    """The command to the host server's loopback route (bin/host-server), which answers as the function."""
+    request = urllib.request.Request(
+        f"{server.rstrip('/')}/host", data=json.dumps(command).encode(), headers={"content-type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            reply: dict[str, Any] = json.loads(response.read())
+    except urllib.error.HTTPError as error:  # its body is the reply: {"ok": false, ...}
+        reply = json.loads(error.read())
+    return reply
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="match-host", description=__doc__.splitlines()[0])
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--local", action="store_true", help=f"the local stack at {LOCAL_ENDPOINT}")
     target.add_argument("--endpoint", help="another endpoint (a moto server, say)")
+    target.add_argument("--server", help="the host server's host commands (bin/host-server), http://127.0.0.1:8081")
     parser.add_argument("--function", default=os.environ.get("MATCH_HOST_FUNCTION", "HostCommandsFunction"))
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("create").add_argument("settings", help="the match settings file (JSON)")
@@ -88,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     reissue.add_argument("player")
     args = parser.parse_args(argv)
     endpoint = LOCAL_ENDPOINT if args.local else args.endpoint
-    reply = send(build_command(args), args.function, endpoint)
+    command = build_command(args)
+    reply = send_to_server(command, args.server) if args.server else send(command, args.function, endpoint)
     ok = reply.get("ok", False)
     if args.command == "export" and ok:
         reply.pop("ok")  # the bare record, ready for match-replay
