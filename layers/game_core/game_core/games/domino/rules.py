@@ -124,7 +124,8 @@ def bid_reasons(state: DominoState, player: str, submission: BidSubmission) -> l
         seen.add(bid.tile)
     total, left = sum(bid.chips for bid in submission.bids), chips_left(state, player)
     if total > left:
-        reasons.append(Reason("chips_short", f"you bid {total} chips in all, but you have {left} left"))
+        chips = "chip" if total == 1 else "chips"
+        reasons.append(Reason("chips_short", f"you bid {total} {chips} in all, but you have {left} left"))
     return reasons
 
 
