@@ -41,7 +41,14 @@ IDS = [f"{game_id}-{rule_set}" for game_id, rule_set in CASES]
 
 
 def test_every_game_and_rule_set_is_covered():
-    assert IDS == ["crates-default", "palindrome-mm8", "palindrome-mm5", "abstrac-row", "abstrac-deal"]
+    assert IDS == [
+        "crates-default",
+        "palindrome-mm8",
+        "palindrome-mm5",
+        "abstrac-row",
+        "abstrac-deal",
+        "domino-default",
+    ]
 
 
 def players_for(game: AnyGame) -> tuple[str, ...]:
@@ -164,10 +171,16 @@ def _palindrome_seat(state: dict[str, Any], q: str) -> None:
         seat["strings"] = [string + "1" for string in seat["strings"]]
 
 
+def _domino_seat(state: dict[str, Any], q: str) -> None:
+    # Secret for good: the amounts bid (only winners and each player's total spent are revealed).
+    state["bids"][q] = [{"bids": [{"tile": 1, "chips": 7}, {"tile": 2, "chips": 0}]} for _ in state["bids"][q]]
+
+
 SEATS: dict[str, Callable[[dict[str, Any], str], None] | None] = {
     "crates": _crates_seat,
     "palindrome": _palindrome_seat,
     "abstrac": None,  # perfect information: nothing is private, every private part is empty
+    "domino": _domino_seat,
 }
 
 

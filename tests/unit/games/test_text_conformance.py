@@ -20,6 +20,7 @@ from game_core.games import registry
 from game_core.games.abstrac.cards import DECK
 from game_core.games.abstrac.models import Lay, Pick, Starter, Take
 from game_core.games.crates.models import MULTIPLIERS, MultipliersSubmission, Push, RoundSubmission
+from game_core.games.domino.models import BidSubmission, Placement, PlaceSubmission, TileBid
 from game_core.games.palindrome.construction import Construction
 from game_core.games.palindrome.models import Bid, CardBid
 from game_core.games.plain_text import MAX_REPEAT
@@ -83,6 +84,23 @@ SUBMISSIONS: dict[str, dict[str, st.SearchStrategy[Model]]] = {
         "pick": st.builds(Pick, count=INTS),
         "take": st.one_of(
             st.builds(Take, count=INTS), st.builds(Take, last=CARDS), st.builds(Take, cards=st.lists(CARDS, max_size=5))
+        ),
+    },
+    "domino": {
+        "bid": st.builds(
+            BidSubmission,
+            bids=st.lists(st.builds(TileBid, tile=INTS, chips=st.integers(min_value=0, max_value=10**6)), max_size=8),
+        ),
+        "place": st.builds(
+            PlaceSubmission,
+            placements=st.lists(
+                st.builds(
+                    Placement,
+                    tile=INTS | st.just("square"),
+                    cells=st.lists(st.from_regex(r"[A-Z][1-9][0-9]?", fullmatch=True), min_size=1, max_size=5),
+                ),
+                max_size=6,
+            ),
         ),
     },
 }

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game_core.games.domino.board import CELL_NAME, COLUMNS, SIZE, cell_of
-from game_core.games.domino.models import BID, PLACE, SQUARE, BidSubmission, Placement, PlaceSubmission, TileBid
+from game_core.games.domino.models import BID, PLACE, SQUARE, SQUARE_GARNETS, BidSubmission, Placement, PlaceSubmission, TileBid
 from game_core.games.domino.polyominoes import NAMES
 from game_core.games.domino.rules import SCHEDULE
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, name, name_list, table, wrapped
@@ -77,11 +77,11 @@ class DominoText(LineGrammar):
             ("PLACE",),
             PLACE,
             _place,
-            "PLACE <tile> AT <cells> | PLACE <tile> <shape> <turn> AT <cell>",
-            "in placing order",
+            "PLACE <tile> AT <cells>",
+            "or PLACE <tile> <shape> <turn> AT <corner>",
             many=True,
         ),
-        LineForm(("SQUARE",), PLACE, _square, "SQUARE AT <cell>", f"a 1x1 square, {2} garnets", many=True),
+        LineForm(("SQUARE",), PLACE, _square, "SQUARE AT <cell>", f"a 1x1 square, {SQUARE_GARNETS} garnets", many=True),
     )
     headers = (
         Header("AUCTION", BID, _phase_named("auction"), "AUCTION [number]", "optional; alone: no bids"),
