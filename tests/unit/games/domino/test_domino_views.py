@@ -3,7 +3,6 @@ their own bids, the boards are drawn as text and as SVG pictures that show every
 
 from __future__ import annotations
 
-import json
 import random
 import xml.etree.ElementTree as ET
 
@@ -37,13 +36,21 @@ def states():
     return trail
 
 
+def _keys(value: object) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {key for inner in value.values() for key in _keys(inner)}
+    if isinstance(value, list):
+        return {key for inner in value for key in _keys(inner)}
+    return set()
+
+
 def test_no_bid_amount_is_public(states):
     for state in states:
-        public = json.dumps(GAME.view(state, None))
-        assert '"bids"' not in public and '"chips":' not in public.replace('"chips": 300', "")
+        public = GAME.view(state, None)["public"]
+        assert "bids" not in _keys(public)
+        assert public["chips"] == 300  # the match's chips: the only "chips" there is
         for player in PLAYERS:
             private = GAME.view(state, player)["private"]
-            assert [entry["round"] for entry in private["bids"]] == list(range(1, len(state.auctions) + 1))
             assert private["bids"] == [
                 {"round": number, "bids": None if sent is None else sent.model_dump(mode="json")["bids"]}
                 for number, sent in enumerate(state.bids[player], start=1)
@@ -99,10 +106,7 @@ def test_the_largest_square_is_outlined_at_the_end(states):
     if side:
         assert outlines[0].get("width") == str(24 * side)
     assert "Ann <&> Co" in "".join(board.itertext())
-    assert not any(
-        rect.get("class") == "largest-square"
-        for state in states[:-1]
-        for rect in ET.fromstring(
-            pictures(GAME.view(state, None)["public"], {})[GAME.view(state, None)["public"]["pictures"]["all"]]
-        ).iter(f"{SVG}rect")
-    )
+    for state in states[:-1]:
+        public = GAME.view(state, None)["public"]
+        picture = ET.fromstring(pictures(public, {})[public["pictures"]["all"]])
+        assert not any(rect.get("class") == "largest-square" for rect in picture.iter(f"{SVG}rect"))
