@@ -85,6 +85,9 @@ class InProcessLambdas:
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {}
         self.invocations: list[str] = []
+        self.after_each: list[Callable[[str], None]] = []
+        """Called with the function's name once each invocation has returned or failed (the host
+        server saves the table then)."""
 
     def register(self, name: str, handler: Handler) -> None:
         self.handlers[name] = handler
@@ -106,6 +109,9 @@ class InProcessLambdas:
                 "stackTrace": traceback.format_exception(error),
             }
             return json.dumps(payload), True, ""
+        finally:
+            for hook in self.after_each:
+                hook(name)
         return json.dumps(result), False, ""
 
 

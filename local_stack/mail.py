@@ -15,6 +15,7 @@ import json
 import sys
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
@@ -32,10 +33,11 @@ PASS = "PASS"
 @dataclass
 class Outbox:
     """Every message the local stack's services send, in order; also written to `folder` (one
-    `.eml` file each) when one is set."""
+    `.eml` file each) when one is set, and handed to `relay` (the host server's SMTP relay)."""
 
     folder: Path | None = None
     sent: list[OutgoingMail] = field(default_factory=list)
+    relay: Callable[[OutgoingMail], None] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def keep(self, mail: OutgoingMail) -> None:
@@ -47,6 +49,8 @@ class Outbox:
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
             safe_to = "".join(c if c.isalnum() or c in "@.-_" else "_" for c in mail.to)
             (self.folder / f"{stamp}-{number:05d}-{safe_to}.eml").write_bytes(mail.raw)
+        if self.relay is not None:
+            self.relay(mail)
 
     def to(self, address: str) -> list[OutgoingMail]:
         with self._lock:

@@ -18,6 +18,7 @@ as an HTTP API (payload 2.0) would.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import os
@@ -27,6 +28,7 @@ import zipfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import boto3
 import yaml
@@ -54,13 +56,32 @@ class _CfnLoader(yaml.SafeLoader):
 _CfnLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
-def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
-    """Logical id -> (code folder, handler) of every function in template.yaml."""
+def _template_functions(root: Path) -> dict[str, dict[str, Any]]:
+    """Logical id -> properties of every function in template.yaml."""
     template = yaml.load((root / "template.yaml").read_text(), Loader=_CfnLoader)
     return {
-        name: (root / resource["Properties"]["CodeUri"], resource["Properties"]["Handler"])
+        name: resource["Properties"]
         for name, resource in template["Resources"].items()
         if isinstance(resource, dict) and resource.get("Type") == "AWS::Serverless::Function"
+    }
+
+
+def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
+    """Logical id -> (code folder, handler) of every function in template.yaml."""
+    return {
+        name: (root / properties["CodeUri"], properties["Handler"])
+        for name, properties in _template_functions(root).items()
+    }
+
+
+def template_routes(root: Path = ROOT) -> dict[str, str]:
+    """Route key ("POST /matches/{match_id}/...") -> the function's logical id, for every HttpApi
+    event of every function in template.yaml: the routes the deployed HTTP API serves."""
+    return {
+        f"{event['Properties']['Method'].upper()} {event['Properties']['Path']}": name
+        for name, properties in _template_functions(root).items()
+        for event in (properties.get("Events") or {}).values()
+        if event.get("Type") == "HttpApi"
     }
 
 
@@ -340,38 +361,71 @@ class LocalStack:
 def http_api_event(
     match_id: str, player: str, secret: str, body: dict[str, Any] | str, delivery_id: str
 ) -> dict[str, Any]:
-    path = f"/matches/{match_id}/players/{player}/submissions"
-    return {
-        "version": "2.0",
-        "routeKey": HTTP_API_ROUTE,
-        "rawPath": path,
-        "rawQueryString": "",
-        "headers": {
+    return api_gateway_event(
+        HTTP_API_ROUTE,
+        f"/matches/{match_id}/players/{player}/submissions",
+        {"match_id": match_id, "player_id": player},
+        headers={
             "authorization": f"Bearer {secret}",
             "content-type": "application/json",
             "idempotency-key": delivery_id,
         },
+        body=body if isinstance(body, str) else json.dumps(body),
+        request_id=delivery_id,
+    )
+
+
+def api_gateway_event(
+    route_key: str,
+    path: str,
+    path_parameters: dict[str, str],
+    *,
+    headers: dict[str, str],
+    body: str | bytes | None,
+    request_id: str,
+    query: str = "",
+    source_ip: str = "127.0.0.1",
+) -> dict[str, Any]:
+    """The event an HTTP API (payload 2.0) gives a function for one request on `route_key`
+    ("POST /matches/{match_id}/..."): header names lower-case, repeated query parameters joined
+    with commas, a bytes body (not text) base64-encoded, as API Gateway does."""
+    method = route_key.split(" ", 1)[0]
+    headers = {name.lower(): value for name, value in headers.items()}
+    query_parameters: dict[str, str] = {}
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        query_parameters[name] = f"{query_parameters[name]},{value}" if name in query_parameters else value
+    event: dict[str, Any] = {
+        "version": "2.0",
+        "routeKey": route_key,
+        "rawPath": path,
+        "rawQueryString": query,
+        "headers": headers,
         "requestContext": {
             "accountId": "123456789012",
             "apiId": "local",
             "domainName": "local.execute-api",
             "http": {
-                "method": "POST",
+                "method": method,
                 "path": path,
                 "protocol": "HTTP/1.1",
-                "sourceIp": "127.0.0.1",
-                "userAgent": "local-stack",
+                "sourceIp": source_ip,
+                "userAgent": headers.get("user-agent", "local-stack"),
             },
-            "requestId": delivery_id,
-            "routeKey": HTTP_API_ROUTE,
+            "requestId": request_id,
+            "routeKey": route_key,
             "stage": "$default",
             "time": "30/Nov/2026:00:00:00 +0000",
             "timeEpoch": 0,
         },
-        "pathParameters": {"match_id": match_id, "player_id": player},
-        "body": body if isinstance(body, str) else json.dumps(body),
-        "isBase64Encoded": False,
+        "isBase64Encoded": isinstance(body, bytes),
     }
+    if query_parameters:
+        event["queryStringParameters"] = query_parameters
+    if path_parameters:
+        event["pathParameters"] = path_parameters
+    if body is not None:
+        event["body"] = base64.b64encode(body).decode() if isinstance(body, bytes) else body
+    return event
 
 
 class Inbox:

@@ -1,0 +1,418 @@
+"""Host a real match from one laptop: the service's HTTP API on a port players on the LAN reach,
+the host's commands on the laptop alone, the table kept on disk.
+
+    bin/host-server --host 0.0.0.0 --port 8080            players: http://<laptop-ip>:8080
+    .venv/bin/match-host --server http://127.0.0.1:8081 create settings.json
+
+- Every HttpApi route of template.yaml is served as API Gateway serves it: each request becomes
+  the HTTP API's payload 2.0 event for its function, and the function's reply the response.
+- Host commands (POST /host, the command as JSON, answered by HostCommandsFunction) are taken
+  only on 127.0.0.1, at --host-port (default: the port after --port).
+- AWS (moto) stays inside this process: no port serves its API.
+- Every item of the table is written to --data after each handler invocation and read back on
+  start; every match still running is then recovered (`recover`): a new execution announces what
+  was resolved but not told, and resolves at once, in order, what fell due while the server was down.
+- With --smtp-port, mail to <match_id>@play.local is taken by SMTP and handed to EmailInFunction as
+  SES would; what the service sends is kept in the outbox folder, and also sent through
+  --smtp-relay when one is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import email
+import email.policy
+import email.utils
+import json
+import logging
+import os
+import re
+import smtplib
+import ssl
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from game_core.service.ports import OutgoingMail
+from local_stack.clock import VirtualClock
+from local_stack.mail import LOCAL_DOMAIN
+from local_stack.persistence import TableFile
+from local_stack.stack import LocalStack, api_gateway_event, template_routes
+
+logger = logging.getLogger("host-server")
+LOOPBACK = "127.0.0.1"
+MAX_BODY_BYTES = 1024 * 1024
+"""The largest request or mail taken (a function reads far less: a move is a few kilobytes)."""
+TEXT_TYPES = ("text/", "application/json", "+json", "application/xml", "+xml", "application/x-www-form-urlencoded")
+"""Content types whose body an HTTP API hands over as text; any other body is base64-encoded."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """One route of the HTTP API: "METHOD /path/{name}/..." and the function it invokes."""
+
+    key: str
+    function: str
+
+    def parameters(self, method: str, path: str) -> dict[str, str] | None:
+        """The path parameters if the request is this route's, else None."""
+        route_method, _, template = self.key.partition(" ")
+        if route_method not in ("ANY", method):
+            return None
+        pattern = re.sub(r"\\\{(\w+)\\\+\\\}", r"(?P<\1>.+)", re.escape(template))  # {proxy+}: the rest
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", pattern)
+        found = re.fullmatch(pattern, path)
+        return None if found is None else {name: unquote(value) for name, value in found.groupdict().items()}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Listener
+    protocol_version = "HTTP/1.1"
+
+    def _answer(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        for name, value in (headers or {"content-type": "application/json"}).items():
+            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
+                self.send_header(name, value)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _body(self) -> bytes | None:
+        """The request body, or None after answering 413 for one too large."""
+        length = int(self.headers.get("content-length") or 0)
+        if length > MAX_BODY_BYTES:
+            self.close_connection = True
+            self._answer(413, b'{"message":"Request Entity Too Large"}')
+            return None
+        return self.rfile.read(length)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's signature
+        logger.info("%s %s", self.address_string(), format % args)
+
+
+class _ApiHandler(_Handler):
+    """The HTTP API: every route of the template, as API Gateway invokes its function."""
+
+    def _serve(self) -> None:
+        url = urlsplit(self.path)
+        for route in self.server.routes:
+            parameters = route.parameters(self.command, url.path)
+            if parameters is not None:
+                break
+        else:
+            self._answer(404, b'{"message":"Not Found"}')
+            return
+        body = self._body()
+        if body is None:
+            return
+        headers: dict[str, str] = {}
+        for name, value in self.headers.items():  # repeated headers joined, as API Gateway does
+            headers[name.lower()] = f"{headers[name.lower()]},{value}" if name.lower() in headers else value
+        event = api_gateway_event(
+            f"{self.command} {url.path}" if route.key.startswith("ANY ") else route.key,
+            url.path,
+            parameters,
+            headers=headers,
+            body=_as_text_if_textual(body, headers.get("content-type", "")),
+            request_id=str(uuid.uuid4()),
+            query=url.query,
+            source_ip=self.client_address[0],
+        )
+        try:
+            reply = self.server.stack.invoke(route.function, event)
+        except RuntimeError:  # the function failed: API Gateway says no more than this
+            logger.exception("%s failed", route.function)
+            self._answer(500, b'{"message":"Internal Server Error"}')
+            return
+        self._answer(*_http_response(reply))
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
+
+
+class _HostHandler(_Handler):
+    """The host's commands: POST /host with the command, as the console's sample events have it."""
+
+    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        if urlsplit(self.path).path != "/host":
+            self._answer(404, b'{"message":"Not Found"}')
+            return
+        body = self._body()
+        if body is None:
+            return
+        try:
+            command = json.loads(body)
+        except ValueError:
+            self._answer(400, json.dumps({"ok": False, "error": "Malformed", "message": "not JSON"}).encode())
+            return
+        try:
+            reply = self.server.stack.host(command)
+        except RuntimeError as error:
+            self._answer(500, json.dumps({"ok": False, "error": "FunctionError", "message": str(error)}).encode())
+            return
+        self._answer(200, json.dumps(reply).encode())
+
+
+class _Listener(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 64  # a table of players posting at once is not refused at the door
+
+    def __init__(self, address: tuple[str, int], handler: type[_Handler], stack: LocalStack) -> None:
+        super().__init__(address, handler)
+        self.stack = stack
+        self.routes = [Route(key, function) for key, function in template_routes().items()]
+        self.thread = threading.Thread(target=self.serve_forever, name=f"http-{self.server_port}", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+        self.thread.join(timeout=10)
+
+
+def _as_text_if_textual(body: bytes, content_type: str) -> str | bytes | None:
+    if not body:
+        return None
+    if any(kind in content_type.lower() for kind in TEXT_TYPES):
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    return body
+
+
+def _http_response(reply: Any) -> tuple[int, bytes, dict[str, str]]:
+    """A function's reply as API Gateway's HTTP API (payload 2.0) turns it into a response: a
+    reply without a statusCode is the body of a 200 as JSON."""
+    if not (isinstance(reply, dict) and "statusCode" in reply):
+        return 200, json.dumps(reply).encode(), {"content-type": "application/json"}
+    body = reply.get("body") or ""
+    raw = base64.b64decode(body) if reply.get("isBase64Encoded") else body.encode()
+    headers = {str(name): str(value) for name, value in (reply.get("headers") or {}).items()}
+    if not any(name.lower() == "content-type" for name in headers):
+        headers["content-type"] = "application/json"
+    return int(reply["statusCode"]), raw, headers
+
+
+# -- mail -----------------------------------------------------------------------------------------
+
+
+class MailDrop:
+    """aiosmtpd's handler: mail for <anything>@play.local handed to the mail function as SES's
+    receipt rule would, any other recipient refused (this is no relay)."""
+
+    def __init__(self, stack: LocalStack) -> None:
+        self.stack = stack
+
+    async def handle_RCPT(  # noqa: N802 - aiosmtpd's hook names
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
+    ) -> str:
+        if address.rpartition("@")[2].lower() != LOCAL_DOMAIN:
+            return f"550 5.7.1 only mail for @{LOCAL_DOMAIN} is taken here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:  # noqa: N802
+        raw = envelope.original_content or b""
+        try:  # the function holds moto's lock while it runs: not on the event loop
+            await asyncio.get_running_loop().run_in_executor(None, self.stack.receive_mail, raw, envelope.rcpt_tos)
+        except RuntimeError:
+            logger.exception("the mail function failed")
+            return "451 4.3.0 not taken this time: try again later"
+        return "250 OK"
+
+
+class SmtpListener:
+    """An aiosmtpd server on its own event loop thread (port 0: any free port, read `port`)."""
+
+    def __init__(self, handler: object, host: str, port: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        factory = lambda: SMTP(handler, hostname=LOCAL_DOMAIN, data_size_limit=MAX_BODY_BYTES)  # noqa: E731
+        self.server = self.loop.run_until_complete(self.loop.create_server(factory, host, port))
+        self.port: int = self.server.sockets[0].getsockname()[1]
+        self.thread = threading.Thread(target=self.loop.run_forever, name=f"smtp-{self.port}", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.server.close)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+@dataclass(frozen=True)
+class SmtpRelay:
+    """Sends each message the service sends through the host's SMTP server: from `sender` when
+    one is set (a relay takes mail only from its account's addresses; replies still go to the
+    match address), else from the match address the message is written from."""
+
+    host: str
+    port: int
+    user: str = ""
+    password: str = ""
+    starttls: bool = True
+    sender: str = ""
+
+    def __call__(self, mail: OutgoingMail) -> None:
+        message = email.message_from_bytes(mail.raw, policy=email.policy.SMTP)
+        match_address = email.utils.parseaddr(str(message["From"]))[1]
+        if self.sender:
+            message.replace_header("From", self.sender)
+            if "Reply-To" not in message:
+                message["Reply-To"] = match_address
+        try:
+            with smtplib.SMTP(self.host, self.port, timeout=30) as relay:
+                if self.starttls:
+                    relay.starttls(context=ssl.create_default_context())
+                if self.user:
+                    relay.login(self.user, self.password)
+                relay.sendmail(self.sender or match_address, [mail.to], message.as_bytes())
+        except (smtplib.SMTPException, OSError):
+            # The match goes on: the message is in the outbox folder, and the host sees why here.
+            logger.exception("the SMTP relay did not take the message to %s", mail.to)
+
+
+# -- the server -----------------------------------------------------------------------------------
+
+
+class HostServer:
+    """The local stack behind an HTTP API, host commands on loopback, and optionally SMTP.
+
+        with HostServer(Path("local-data"), host="0.0.0.0", port=8080) as server:
+            ...  # server.port, server.host_port, server.smtp_port: the bound ports
+
+    Port 0 takes any free port (then `host_port` defaults to any free one too, else to port + 1).
+    `clock` is for tests (a VirtualClock); the server otherwise runs on the wall clock."""
+
+    def __init__(
+        self,
+        data: Path,
+        *,
+        host: str = LOOPBACK,
+        port: int = 8080,
+        host_port: int | None = None,
+        smtp_port: int | None = None,
+        relay: Callable[[OutgoingMail], None] | None = None,
+        outbox: Path | None = None,
+        clock: VirtualClock | None = None,
+        games: tuple[str, ...] | None = None,
+        log_level: str = "WARNING",
+    ) -> None:
+        self.data = data
+        self.stack = LocalStack(log_level=log_level, games=games, clock=clock, outbox=outbox or data / "outbox")
+        self.stack.outbox.relay = relay
+        self._host, self._port = host, port
+        self._host_port = host_port if host_port is not None else (port + 1 if port else 0)
+        self._smtp_port = smtp_port
+        self._running = ExitStack()
+        self.recovered: list[str] = []
+        """The matches resumed on start."""
+
+    def __enter__(self) -> HostServer:
+        with ExitStack() as starting:
+            starting.enter_context(self.stack)
+            table = TableFile(self.stack.client("dynamodb"), os.environ["TABLE_NAME"], self.data / "table.json")
+            table.load()
+            self.stack.lambdas.after_each.append(lambda _function: table.save())
+            self.recovered = self._recover_running(table)
+            api = _Listener((self._host, self._port), _ApiHandler, self.stack)
+            starting.callback(api.stop)
+            self.port = api.server_port
+            commands = _Listener((LOOPBACK, self._host_port), _HostHandler, self.stack)
+            starting.callback(commands.stop)
+            self.host_port = commands.server_port
+            if self._smtp_port is not None:
+                smtp = SmtpListener(MailDrop(self.stack), self._host, self._smtp_port)
+                starting.callback(smtp.stop)
+                self.smtp_port = smtp.port
+            self._running = starting.pop_all()  # started: stopped by __exit__, in reverse order
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Stop listening, then stop the stack (what still waits stays parked with it)."""
+        self._running.close()
+
+    def _recover_running(self, table: TableFile) -> list[str]:
+        """`recover` every match the table has as running: its execution was the old process's."""
+        running = [
+            item["pk"]["S"].removeprefix("MATCH#")
+            for item in table.items()
+            if item["sk"]["S"] == "META" and item.get("status", {}).get("S") == "running"
+        ]
+        recovered = []
+        for match_id in running:
+            reply = self.stack.host({"command": "recover", "match_id": match_id})
+            if reply.get("ok"):
+                recovered.append(match_id)
+            else:
+                logger.warning("match %s not recovered: %s", match_id, reply.get("message"))
+        return recovered
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bin/host-server", description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default=LOOPBACK, help="the address players reach (0.0.0.0: every interface)")
+    parser.add_argument("--port", type=int, default=8080, help="the players' HTTP port")
+    parser.add_argument("--host-port", type=int, help="the host commands' port, on 127.0.0.1 only (default: port+1)")
+    parser.add_argument("--data", type=Path, default=Path("local-data"), help="where the table is kept")
+    parser.add_argument("--outbox", type=Path, help="where sent mail is kept as .eml (default: DATA/outbox)")
+    parser.add_argument("--smtp-port", type=int, help="take mail for @play.local on this port (on --host)")
+    parser.add_argument("--smtp-relay", metavar="HOST:PORT", help="send the service's mail through this server")
+    parser.add_argument("--smtp-user", default=os.environ.get("SMTP_USER", ""), help="the relay's login ($SMTP_USER)")
+    parser.add_argument("--smtp-plain", action="store_true", help="no STARTTLS with the relay (one on the LAN)")
+    parser.add_argument("--mail-from", default="", help="the relay's sender address (default: the match address)")
+    parser.add_argument("--log-level", default="WARNING", help="the functions' log level")
+    args = parser.parse_args(argv)
+    logging.basicConfig(format="%(asctime)s %(message)s")
+    logger.setLevel(logging.INFO)
+    relay = None
+    if args.smtp_relay:
+        relay_host, _, relay_port = args.smtp_relay.rpartition(":")
+        relay = SmtpRelay(
+            relay_host,
+            int(relay_port),
+            args.smtp_user,
+            os.environ.get("SMTP_PASSWORD", ""),  # not an option: a command line is visible to every user
+            starttls=not args.smtp_plain,
+            sender=args.mail_from,
+        )
+    server = HostServer(
+        args.data,
+        host=args.host,
+        port=args.port,
+        host_port=args.host_port,
+        smtp_port=args.smtp_port,
+        relay=relay,
+        outbox=args.outbox,
+        log_level=args.log_level,
+    )
+    with server:
+        print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
+        print(f"host:    .venv/bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
+        if args.smtp_port is not None:
+            print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port}")
+        print(f"kept in: {args.data}/ (sent mail: {server.stack.outbox.folder}/)")
+        if server.recovered:
+            print(f"resumed: {', '.join(server.recovered)}")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,284 @@
+"""The host server (bin/host-server) as a host and players use it: host commands through
+`match-host --server` on the loopback port, moves by real HTTP requests and real SMTP, the table
+kept on disk across a restart, sixteen players posting at once, and no port but the chosen ones.
+
+Each server runs the real ASL on a virtual clock (time moves only when a test moves it), in this
+process; a restart is the server stopped and a new one started on the same data folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import smtplib
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import crates_request, load_event, push
+
+from game_core.cli.host import send_to_server
+from local_stack.clock import VirtualClock
+from local_stack.host_server import HostServer, SmtpListener, SmtpRelay
+
+pytestmark = pytest.mark.statemachine
+
+START = datetime(2026, 11, 30, 12, tzinfo=UTC)
+ORDER = [2, 1, 1, 0, -1, -1]
+GROUNDS = ["stone", "ice", "stone", "rubber", "ice", "stone"]
+"""Six rounds' grounds within the limits (rubber once, ice twice), each player starting elsewhere."""
+REQUEST_TIMEOUT = 60
+
+
+@pytest.fixture(autouse=True)
+def environment() -> Iterator[None]:
+    """Each server's stack sets the process environment (as Lambda's): restored afterwards."""
+    from game_core.aws.wiring import ports_from_environment
+
+    saved = dict(os.environ)
+    yield
+    ports_from_environment.cache_clear()
+    os.environ.clear()
+    os.environ.update(saved)
+    time.tzset()
+
+
+def serve(data: Path, clock: VirtualClock, **options: Any) -> HostServer:
+    """A started host server on free loopback ports."""
+    return HostServer(data, port=0, clock=clock, games=("crates",), **options).__enter__()
+
+
+def host(server: HostServer, command: str, **fields: Any) -> dict[str, Any]:
+    """A host command, as `match-host --server` sends it."""
+    reply = send_to_server({"command": command, **fields}, f"http://127.0.0.1:{server.host_port}")
+    assert reply["ok"], reply
+    return reply
+
+
+def http(url: str, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def player_url(server: HostServer, match_id: str, player: str) -> str:
+    return f"http://127.0.0.1:{server.port}/matches/{match_id}/players/{player}"
+
+
+def post_move(server: HostServer, match_id: str, player: str, secret: str, move: dict[str, Any]) -> tuple[int, Any]:
+    """A player's submission by HTTP, as `curl` or a bot on the LAN sends it."""
+    headers = {
+        "Authorization": f"Bearer {secret}",
+        "Content-Type": "application/json",
+        "Idempotency-Key": uuid.uuid4().hex,
+    }
+    return http(f"{player_url(server, match_id, player)}/submissions", move, headers)
+
+
+def move(player: str, phase: str) -> dict[str, Any]:
+    """The scripted move of a player (p1..pN) in a phase: rotated multipliers, then 1-3 free pushes."""
+    seat = int(player[1:])
+    if phase == "Pregame":
+        return {"phase": phase, "kind": "multipliers", "submission": {"multipliers": ORDER[seat:] + ORDER[:seat]}}
+    number = int(phase.split()[-1])
+    turn = {"pushes": push(player, times=(seat + number) % 3 + 1), "ground": GROUNDS[(seat + number) % 6]}
+    return {"phase": phase, "kind": "round", "submission": turn}
+
+
+def restarted(server: HostServer, data: Path, later: float = 0) -> HostServer:
+    """The server stopped once the machine has settled, and a new one started on the same data,
+    `later` seconds after (on a new clock, the old one stopping with its stack)."""
+    server.stack.settle()
+    moment = server.stack.clock.time() + later
+    server.__exit__()
+    return serve(data, VirtualClock(datetime.fromtimestamp(moment, UTC)))
+
+
+def play_scripted_match(data: Path, restart_at: str | None) -> dict[str, Any]:
+    """A 4-player Pushing Crates match with early close, every move by HTTP; with `restart_at`,
+    the server restarts in that phase once half the players have sent their moves. Returns the
+    exported record without its match id."""
+    server = serve(data, VirtualClock(START))
+    try:
+        created = host(server, "create", match=crates_request(4, early_close=True, seed=20261130))
+        match_id, secrets = created["match_id"], created["secrets"]
+        server.stack.settle()
+        resolved = 0
+        while (status := host(server, "status", match_id=match_id))["status"] == "running":
+            phase, waiting = status["open"]["phase"], status["waiting_for"]
+            for index, player in enumerate(waiting):
+                if phase == restart_at and index == len(waiting) // 2:
+                    server = restarted(server, data)
+                    assert server.recovered == [match_id]
+                    server.stack.settle()
+                sent = post_move(server, match_id, player, secrets[player], move(player, phase))
+                assert sent[0] == 200, sent
+            server.stack.settle()
+            resolved += 1
+            assert host(server, "status", match_id=match_id)["phases_resolved"] == resolved
+        assert status["status"] == "finished"
+        record = host(server, "export", match_id=match_id)
+    finally:
+        server.__exit__()
+    return {key: value for key, value in record.items() if key not in ("ok", "match_id")}
+
+
+def test_a_match_restarted_midway_finishes_with_the_record_of_an_uninterrupted_run(tmp_path) -> None:
+    uninterrupted = play_scripted_match(tmp_path / "once", restart_at=None)
+    restarted_midway = play_scripted_match(tmp_path / "twice", restart_at="Round 3")
+
+    assert [phase["name"] for phase in uninterrupted["phases"]] == ["Pregame"] + [f"Round {n}" for n in range(1, 7)]
+    assert uninterrupted["result"]["standings"]
+    assert restarted_midway == uninterrupted
+    assert (tmp_path / "twice" / "table.json").exists()
+
+
+def test_a_deadline_that_passed_while_the_server_was_down_resolves_when_it_starts_again(tmp_path) -> None:
+    # Given a match whose Pregame lasts an hour, one player's multipliers in
+    server = serve(tmp_path, VirtualClock(START))
+    created = host(server, "create", match=crates_request(2, phase_seconds=3600, seed=7))
+    match_id = created["match_id"]
+    server.stack.settle()
+    assert post_move(server, match_id, "p1", created["secrets"]["p1"], move("p1", "Pregame"))[0] == 200
+
+    # When the server stops, and starts again two hours later
+    server = restarted(server, tmp_path, later=7200)
+    try:
+        server.stack.settle()
+
+        # Then the Pregame resolved at once, on its deadline (p2 sent nothing), and Round 1 is open
+        status = host(server, "status", match_id=match_id)
+        assert (status["phases_resolved"], status["open"]["phase"]) == (1, "Round 1")
+        (pregame,) = host(server, "export", match_id=match_id)["phases"]
+        assert (pregame["timed_out"], pregame["missing"]) == (True, ["p2"])
+        assert pregame["submissions"]["p1"] == {"multipliers": move("p1", "Pregame")["submission"]}
+    finally:
+        server.__exit__()
+
+
+def test_sixteen_players_posting_at_once_are_all_served(tmp_path) -> None:
+    # Given a 16-player match waiting for everyone's multipliers
+    server = serve(tmp_path, VirtualClock(START))
+    try:
+        players = [f"p{seat}" for seat in range(1, 17)]
+        created = host(server, "create", match=crates_request(players))
+        match_id, secrets = created["match_id"], created["secrets"]
+        server.stack.settle()
+        replies: dict[str, list[int]] = {player: [] for player in players}
+
+        def send_and_look(player: str) -> None:  # a bounded loop: three moves, each then a look
+            for _ in range(3):
+                replies[player].append(post_move(server, match_id, player, secrets[player], move(player, "Pregame"))[0])
+                headers = {"Authorization": f"Bearer {secrets[player]}"}
+                replies[player].append(http(player_url(server, match_id, player), headers=headers)[0])
+
+        # When each player sends their move and reads their view, three times, all at once
+        threads = [threading.Thread(target=send_and_look, args=(player,), daemon=True) for player in players]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=180)
+        assert not any(thread.is_alive() for thread in threads)
+
+        # Then every request was served, and every move is in
+        assert replies == {player: [200] * 6 for player in players}
+        status = host(server, "status", match_id=match_id)
+        assert (status["submitted"], status["waiting_for"]) == (sorted(players), [])
+        host(server, "resolve_now", match_id=match_id)
+        server.stack.settle()
+        assert host(server, "status", match_id=match_id)["open"]["phase"] == "Round 1"
+    finally:
+        server.__exit__()
+
+
+class Catcher:
+    """An SMTP server standing for the host's relay: keeps each envelope."""
+
+    def __init__(self) -> None:
+        self.envelopes: list[Any] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+
+def listening_ports() -> dict[int, str]:
+    """Port -> address of every TCP socket this process listens on (Linux: /proc)."""
+    inodes = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # closed meanwhile
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:[") : -1])
+    ports = {}
+    for table in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            address, port = fields[1].split(":")
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                ip = socket.inet_ntoa(bytes.fromhex(address)[::-1]) if len(address) == 8 else "ipv6"
+                ports[int(port, 16)] = ip
+    return ports
+
+
+def test_mail_comes_in_by_smtp_and_answers_go_out_through_the_relay_and_no_other_port_listens(tmp_path) -> None:
+    # Given a server taking mail by SMTP, relaying what it sends to the host's SMTP server
+    catcher = Catcher()
+    relay = SmtpListener(catcher, "127.0.0.1", 0)
+    mail_relay = SmtpRelay("127.0.0.1", relay.port, starttls=False, sender="host@example.net")
+    server = serve(tmp_path, VirtualClock(START), smtp_port=0, relay=mail_relay)
+    try:
+        created = host(server, "create", match=load_event("host_create.json")["match"])  # Ada: ada@example.com
+        match_id = created["match_id"]
+        server.stack.settle()
+
+        # Then only the chosen ports listen: the players' and the mail's, and the host's on loopback
+        ports = listening_ports()
+        ports.pop(relay.port)
+        assert ports == {server.port: "127.0.0.1", server.host_port: "127.0.0.1", server.smtp_port: "127.0.0.1"}
+
+        # When Ada mails her multipliers to the match
+        message = EmailMessage()
+        message["From"], message["To"] = "Ada <ada@example.com>", f"{match_id}@play.local"
+        message["Subject"], message["Message-ID"] = f"[{match_id}] moves", "<ada-1@example.com>"
+        message.set_content("MULTIPLIERS 2 1 1 0 -1 -1\n")
+        with smtplib.SMTP("127.0.0.1", server.smtp_port, timeout=REQUEST_TIMEOUT) as smtp:
+            refused = smtp.send_message(message)
+            # ...and someone tries to relay through it
+            with pytest.raises(smtplib.SMTPRecipientsRefused):
+                smtp.sendmail("ada@example.com", ["someone@example.org"], b"Subject: hi\r\n\r\nhi\r\n")
+        assert refused == {}
+
+        # Then the move is stored, from the e-mail channel
+        headers = {"Authorization": f"Bearer {created['secrets']['ada']}"}
+        view = http(player_url(server, match_id, "ada"), headers=headers)
+        assert view[0] == 200, view
+        assert view[1]["submitted"] == {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}
+        # ...its answer, threaded under her message, is in the outbox and went out through the relay
+        (answer,) = [mail for mail in server.stack.outbox.to("ada@example.com") if b"<ada-1@example.com>" in mail.raw]
+        assert any(path.suffix == ".eml" for path in (tmp_path / "outbox").iterdir())
+        (relayed,) = [e for e in catcher.envelopes if b"<ada-1@example.com>" in e.original_content]
+        assert (relayed.mail_from, relayed.rcpt_tos) == ("host@example.net", ["ada@example.com"])
+        assert b"From: host@example.net" in relayed.original_content
+        assert f"Reply-To: {match_id}@play.local".encode() in relayed.original_content
+        assert b"Accepted for Pregame" in answer.raw
+        # (the refused relay attempt reached nobody)
+        assert not [e for e in catcher.envelopes if "someone@example.org" in e.rcpt_tos]
+    finally:
+        server.__exit__()
+        relay.stop()
