@@ -40,7 +40,7 @@ from typing import Any
 from game_core.errors import Conflict, Illegal, Late, NotFound, Reason
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
-from game_core.match.model import Match, PhaseRecord
+from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.ports import (
     AlreadyDelivered,
     Clock,
@@ -130,6 +130,9 @@ class MemoryStore:
         self._records: dict[tuple[str, int], str] = {}
         self._events: dict[str, list[tuple[str, str, str]]] = {}
         self._garnets: dict[str, _Garnets] = {}
+        self._purses: dict[tuple[str, str], _Garnets] = {}
+        """(match id, guest) -> the guest's garnets in the match, as the PURSE# items."""
+        self._actions: dict[tuple[str, int], list[str]] = {}
         self._profiles: dict[str, str] = {}
         self.ledger: dict[tuple[str, str], int] = {}
         """(player, "<match>#<entry>") -> amount, as the LEDGER# items."""
@@ -169,14 +172,20 @@ class MemoryStore:
         # Stored as the adapter stores it: the data as JSON (so it must be JSON), the time as text.
         self._events.setdefault(match_id, []).append((event.type, at, json.dumps(event.data, sort_keys=True)))
 
-    def _hold_ok(self, player: str, change: int) -> bool:
+    def _holding(self, match: Match, participant: str) -> _Garnets | None:
+        """A guest's purse in the match, else the player's garnets (as the adapter's keys)."""
+        if participant in match.guests:
+            return self._purses.get((match.match_id, participant))
+        return self._garnets.get(participant)
+
+    def _hold_ok(self, match: Match, player: str, change: int) -> bool:
         if change <= 0:
             return True
-        item = self._garnets.get(player)
+        item = self._holding(match, player)
         return item is not None and item.available >= change
 
-    def _hold(self, player: str, change: int) -> None:
-        item = self._garnets.get(player)
+    def _hold(self, match: Match, player: str, change: int) -> None:
+        item = self._holding(match, player)
         if item is None:
             # DynamoDB: `available - :change` on an item without `available` is a ValidationException.
             raise RuntimeError(f"player {player} has no garnets item")
@@ -199,6 +208,8 @@ class MemoryStore:
             self._garnets.setdefault(player, _Garnets(balance, balance))
         for player, contact in contacts.items():
             self._profiles[player] = contact.after
+        for guest in match.guests:
+            self._purses[(match.match_id, guest)] = _Garnets(0, 0)
         self._append_event(match.match_id, event)
 
     def balances(self, players: tuple[str, ...]) -> dict[str, int]:
@@ -215,7 +226,7 @@ class MemoryStore:
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
         match = self.get(match_id)
-        item = self._garnets.get(player)
+        item = self._holding(match, player)
         delivered = self._deliveries.get((match_id, player, delivery)) if delivery is not None else None
         return SubmissionView(
             match=match,
@@ -274,7 +285,7 @@ class MemoryStore:
             raise Conflict("another submission of yours for this phase arrived meanwhile; send it again")
         if not still_open:
             raise HeaderMoved()
-        if not self._hold_ok(player, change):
+        if not self._hold_ok(match, player, change):
             short = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
             raise Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", short)])
         self._sheets[(match.match_id, player)] = Sheet(
@@ -289,7 +300,7 @@ class MemoryStore:
             self._deliveries[(match.match_id, player, delivery[0])] = json.dumps(delivery[1], sort_keys=True)
         self._append_event(match.match_id, event)
         if change:
-            self._hold(player, change)
+            self._hold(match, player, change)
         if completion is not None:
             assert meta is not None
             if completion.closing is not None:
@@ -322,7 +333,7 @@ class MemoryStore:
         self._write_meta(after)
         self._append_event(before.match_id, event)
         for player, amount in sorted((releases or {}).items()):
-            self._hold(player, -amount)
+            self._hold(after, player, -amount)
         self.saves.append((before.match_id, event.type))
 
     def commit_resolution(
@@ -337,11 +348,15 @@ class MemoryStore:
         self._require_version(before)
         match_id = after.match_id
         players = sorted(spending.keys() | awards.keys())
-        ledger = [(p, f"{match_id}#{record.number:05d}#spent", -a) for p, a in sorted(spending.items())]
-        ledger += [(p, f"{match_id}#award", a) for p, a in sorted(awards.items())]
+        guests = after.guests
+        ledger = [
+            (p, f"{match_id}#{record.number:05d}#spent", -a) for p, a in sorted(spending.items()) if p not in guests
+        ]
+        ledger += [(p, f"{match_id}#award", a) for p, a in sorted(awards.items()) if p not in guests]
+        holdings = {p: self._holding(after, p) for p in players}
         if (
             (match_id, record.number) in self._records
-            or any(p in self._garnets and self._garnets[p].balance < spending.get(p, 0) for p in players)
+            or any(item is not None and item.balance < spending.get(p, 0) for p, item in holdings.items())
             or any((p, entry) in self.ledger for p, entry, _a in ledger)
         ):
             raise Conflict(f"match {before.match_id} changed meanwhile; try again")
@@ -349,7 +364,7 @@ class MemoryStore:
         self._records[(match_id, record.number)] = record.model_dump_json()
         for player in players:
             spent, awarded = spending.get(player, 0), awards.get(player, 0)
-            item = self._garnets.setdefault(player, _Garnets(0, 0))
+            item = holdings[player] or self._garnets.setdefault(player, _Garnets(0, 0))
             item.balance += awarded - spent
             item.available += awarded  # what was spent left `available` when it was held
             self.settlements.append(Settlement(match_id, record.number, player, spent, awarded))
@@ -358,6 +373,40 @@ class MemoryStore:
         for event in events:
             self._append_event(match_id, event)
         self.commits.append((match_id, record.number))
+
+    def put_action(
+        self, before: Match, after: Match, record: ActionRecord, garnets: dict[str, int], event: Event
+    ) -> None:
+        assert before.phase is not None
+        meta = self._meta.get(before.match_id)
+        if (
+            meta is None
+            or meta.version != before.version
+            or not meta.accepting
+            or meta.status != "running"
+            or not (meta.paused or meta.deadline > iso(event.at))
+        ):
+            raise Conflict(f"match {before.match_id} changed meanwhile; try again")
+        if any(change < 0 and not self._hold_ok(after, who, -change) for who, change in garnets.items()):
+            short = f"the {record.kind} takes more garnets than you hold free now"
+            raise Illegal(f"the {record.kind} is not allowed", [Reason("garnets_short", short)])
+        self._write_meta(after)
+        self._actions.setdefault((after.match_id, before.phase.number), []).append(record.model_dump_json())
+        self._append_event(after.match_id, event)
+        for who, change in sorted(garnets.items()):
+            holding = self._holding(after, who)
+            if holding is None:  # DynamoDB's update creates the item (`if_not_exists`)
+                holding = self._garnets.setdefault(who, _Garnets(0, 0))
+            holding.balance += change
+            holding.available += change
+            if who not in after.guests:
+                self.ledger[(who, f"{after.match_id}#{before.phase.number:05d}#action#{after.version:08d}")] = change
+
+    def actions(self, match_id: str, phase_number: int) -> list[ActionRecord]:
+        return [ActionRecord.model_validate_json(text) for text in self._actions.get((match_id, phase_number), [])]
+
+    def purses(self, match_id: str) -> dict[str, int]:
+        return {guest: item.balance for (m, guest), item in sorted(self._purses.items()) if m == match_id}
 
     def set_task_token(self, match_id: str, phase_number: int, clock_version: int, token: str) -> bool:
         meta = self._meta.get(match_id)

@@ -11,6 +11,10 @@
                                                  per kind, the submission and the garnets it holds
                     sk DELIVERY#<player>#<key>   a delivery's reply (webhook or mail; expires after a week)
                     sk ANSWERED#<mail id>        a received mail has been answered (expires after a week)
+                    sk PURSE#<guest>             a guest's garnets while the match runs (balance,
+                                                 available, as a player's GARNETS)
+                    sk ACTION#<number>#<version> an immediate action taken in the phase, with its
+                                                 arrival time (gathered into the phase's record)
                     sk PHASE#<number>            the phase's record (replay input)
                     sk EVENT#<time>#<nonce>      the append-only event log
     pk PLAYER#<id>  sk GARNETS                   the player's balance, carried across matches, and what
@@ -23,7 +27,10 @@
 A submission is a transaction conditional on its phase still being open, and it holds the garnets
 it would spend (`available` goes down, never below zero), so one garnet can never back two moves.
 The one that makes every actor done also requests the phase's resolution, in the same transaction.
-Host acts and resolutions are transactions conditional on the match's version, so a duplicate
+An immediate action is a transaction conditional on the match's version (and on its phase still
+taking actions): it stores the match it leaves, its record and the garnets it moves, a decrease
+only from what is free. Host acts and resolutions are transactions conditional on the match's
+version, so a duplicate
 delivery or a retried resolution cannot change an outcome twice; a resolution writes each
 player's balance once, with the net change.
 """
@@ -42,7 +49,7 @@ from botocore.exceptions import ClientError
 from game_core.errors import Conflict, Illegal, InProgress, Late, NotFound, Reason
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
-from game_core.match.model import Match, PhaseRecord
+from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.ports import AlreadyDelivered, Completion, Contact, Event, HeaderMoved, Sheet, SubmissionView
 
 KEPT = 7 * 86_400
@@ -87,6 +94,15 @@ def _phase_number(match: Match) -> int:
 
 def _garnet_key(player: str) -> dict[str, Any]:
     return _item({"pk": f"PLAYER#{player}", "sk": "GARNETS"})
+
+
+def _purse_key(match_id: str, guest: str) -> dict[str, Any]:
+    return _item({"pk": f"MATCH#{match_id}", "sk": f"PURSE#{guest}"})
+
+
+def _holding_key(match: Match, participant: str) -> dict[str, Any]:
+    """Where a participant's garnets are: a guest's purse in the match, else the player's balance."""
+    return _purse_key(match.match_id, participant) if participant in match.guests else _garnet_key(participant)
 
 
 def _submission_key(match_id: str, player: str) -> dict[str, Any]:
@@ -229,6 +245,9 @@ class DynamoMatchStore:
                     }
                 }
             )
+        for guest in sorted(match.guests):
+            purse = {"balance": 0, "available": 0}
+            items.append({"Put": {"TableName": self.table, "Item": _purse_key(match.match_id, guest) | _item(purse)}})
         items += self._contact_writes(contacts)
         items.append(self._event_put(match.match_id, event))
         self._transact(items, Conflict(f"match {match.match_id} already exists, or a contact changed meanwhile"))
@@ -270,14 +289,16 @@ class DynamoMatchStore:
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
         keys = [_match_key(match_id), _state_key(match_id), _garnet_key(player), _submission_key(match_id, player)]
+        keys.append(_purse_key(match_id, player))  # read at once: whether it is a guest's is in the match
         if delivery is not None:
             keys.append(_delivery_key(match_id, player, delivery))
         items = {item["sk"]: item for item in self._batch_get(keys)}
-        garnets = items.get("GARNETS", {})
+        match = self._match(match_id, items)
+        garnets = items.get(f"PURSE#{player}" if player in match.guests else "GARNETS", {})
         sheet = items.get(f"SUB#{player}")
         delivered = next((item for sk, item in items.items() if sk.startswith("DELIVERY#")), None)
         return SubmissionView(
-            match=self._match(match_id, items),
+            match=match,
             available=int(garnets.get("available", garnets.get("balance", 0))),
             balance=int(garnets.get("balance", 0)),
             sheet=_sheet(sheet) if sheet else None,
@@ -340,7 +361,7 @@ class DynamoMatchStore:
             items.append(self._event_put(match.match_id, completion.closing_event))
         change = accepted.garnet_cost - held
         if change:
-            items.append(self._hold(player, change))
+            items.append(self._hold(_holding_key(match, player), change))
         if delivery is not None:
             key, reply = delivery
             record = {"reply": json.dumps(reply, sort_keys=True), "expiration": int(event.at.timestamp()) + KEPT}
@@ -416,11 +437,11 @@ class DynamoMatchStore:
             "ExpressionAttributeValues": _item(values),
         }
 
-    def _hold(self, player: str, change: int) -> dict[str, Any]:
-        """Hold `change` more garnets of the player's (or release -change), never below zero."""
+    def _hold(self, key: dict[str, Any], change: int) -> dict[str, Any]:
+        """Hold `change` more garnets of the holding at `key` (or release -change), never below zero."""
         update: dict[str, Any] = {
             "TableName": self.table,
-            "Key": _garnet_key(player),
+            "Key": key,
             "UpdateExpression": "SET available = available - :change",
             "ExpressionAttributeValues": _item({":change": change}),
         }
@@ -456,7 +477,9 @@ class DynamoMatchStore:
         items = [self._meta_update(before, after), self._event_put(before.match_id, event)]
         if (before.state, before.result) != (after.state, after.result):
             items.append(self._state_put(after))  # a host's decision of a tie changes the result
-        items += [self._hold(player, -amount) for player, amount in sorted((releases or {}).items())]
+        items += [
+            self._hold(_holding_key(after, player), -amount) for player, amount in sorted((releases or {}).items())
+        ]
         self._transact(items, Conflict(f"match {before.match_id} changed meanwhile; try again"))
 
     def commit_resolution(
@@ -485,21 +508,25 @@ class DynamoMatchStore:
             }
         )
         for player in sorted(spending.keys() | awards.keys()):
-            items.append(self._settle(player, spending.get(player, 0), awards.get(player, 0)))
+            key = _holding_key(after, player)
+            items.append(self._settle(key, spending.get(player, 0), awards.get(player, 0)))
+        guests = after.guests
         for player, amount in sorted(spending.items()):
-            items.append(self._ledger_line(player, after.match_id, f"{record.number:05d}#spent", -amount))
+            if player not in guests:
+                items.append(self._ledger_line(player, after.match_id, f"{record.number:05d}#spent", -amount))
         for player, amount in sorted(awards.items()):
-            items.append(self._ledger_line(player, after.match_id, "award", amount))
+            if player not in guests:
+                items.append(self._ledger_line(player, after.match_id, "award", amount))
         items += [self._event_put(after.match_id, event) for event in events]
         self._transact(items, Conflict(f"match {before.match_id} changed meanwhile; try again"))
 
-    def _settle(self, player: str, spent: int, awarded: int) -> dict[str, Any]:
-        """The player's balance written once with the net change: what was held is spent (it already
-        left `available`), what was awarded is added to both."""
+    def _settle(self, key: dict[str, Any], spent: int, awarded: int) -> dict[str, Any]:
+        """A holding written once with the net change: what was held is spent (it already left
+        `available`), what was awarded is added to both."""
         return {
             "Update": {
                 "TableName": self.table,
-                "Key": _garnet_key(player),
+                "Key": key,
                 "UpdateExpression": "SET balance = if_not_exists(balance, :zero) + :net, "
                 "available = if_not_exists(available, :zero) + :awarded",
                 "ConditionExpression": "attribute_not_exists(balance) OR balance >= :spent",
@@ -516,6 +543,76 @@ class DynamoMatchStore:
                 "Item": _item({"pk": f"PLAYER#{player}", "sk": f"LEDGER#{match_id}#{entry}", "amount": amount}),
                 "ConditionExpression": "attribute_not_exists(pk)",
             }
+        }
+
+    def put_action(
+        self, before: Match, after: Match, record: ActionRecord, garnets: dict[str, int], event: Event
+    ) -> None:
+        assert before.phase is not None
+        number = before.phase.number
+        header = self._meta_update(before, after)
+        header["Update"]["ConditionExpression"] += (
+            " AND accepting = :yes AND #status = :running AND (paused = :yes OR deadline > :now)"
+        )
+        header["Update"]["ExpressionAttributeNames"]["#status"] = "status"
+        header["Update"]["ExpressionAttributeValues"] |= _item(
+            {":yes": True, ":running": "running", ":now": iso(event.at)}
+        )
+        action = {
+            "pk": f"MATCH#{after.match_id}",
+            "sk": f"ACTION#{number:05d}#{after.version:08d}",
+            "record": record.model_dump_json(),
+        }
+        items = [
+            header,
+            self._state_put(after),
+            {
+                "Put": {
+                    "TableName": self.table,
+                    "Item": _item(action),
+                    "ConditionExpression": "attribute_not_exists(pk)",
+                }
+            },
+            self._event_put(after.match_id, event),
+        ]
+        for participant, change in sorted(garnets.items()):
+            items.append(self._move(_holding_key(after, participant), change))
+            if participant not in after.guests:
+                entry = f"{number:05d}#action#{after.version:08d}"
+                items.append(self._ledger_line(participant, after.match_id, entry, change))
+        try:
+            self.client.transact_write_items(TransactItems=items)
+        except ClientError as error:
+            failed = _cancelled_items(error)
+            if not failed and not _collided(error):
+                raise
+            if not failed or 0 in failed:
+                raise Conflict(f"match {after.match_id} changed meanwhile; try again") from None
+            short = f"the {record.kind} takes more garnets than you hold free now"
+            raise Illegal(f"the {record.kind} is not allowed", [Reason("garnets_short", short)]) from None
+
+    def _move(self, key: dict[str, Any], change: int) -> dict[str, Any]:
+        """A holding's balance and free garnets changed at once; a decrease only from what is free."""
+        update: dict[str, Any] = {
+            "TableName": self.table,
+            "Key": key,
+            "UpdateExpression": "SET balance = if_not_exists(balance, :zero) + :change, "
+            "available = if_not_exists(available, :zero) + :change",
+            "ExpressionAttributeValues": _item({":change": change, ":zero": 0}),
+        }
+        if change < 0:
+            update["ConditionExpression"] = "available >= :taken"
+            update["ExpressionAttributeValues"] |= _item({":taken": -change})
+        return {"Update": update}
+
+    def actions(self, match_id: str, phase_number: int) -> list[ActionRecord]:
+        items = self._query(f"MATCH#{match_id}", f"ACTION#{phase_number:05d}#")
+        return [ActionRecord.model_validate_json(item["record"]) for item in items]
+
+    def purses(self, match_id: str) -> dict[str, int]:
+        return {
+            item["sk"].removeprefix("PURSE#"): int(item["balance"])
+            for item in self._query(f"MATCH#{match_id}", "PURSE#")
         }
 
     def set_task_token(self, match_id: str, phase_number: int, clock_version: int, token: str) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -72,6 +72,8 @@ class OpenPhase:
     seconds: int | None = None
     closes_on_submit: bool = False
     expects: tuple[str, ...] | None = None
+    actions: tuple[str, ...] = ()
+    """The immediate actions (`ActsAtOnce`) the actors may take now, applied as they arrive."""
 
     @property
     def awaited_kinds(self) -> tuple[str, ...]:
@@ -192,6 +194,63 @@ class TextGrammar(Protocol):
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         """A view this game's `view` returned, as plain text for a mail: players by display name
         (`names`: id -> name), tables in aligned monospace columns, nothing beyond the view."""
+
+
+@dataclass(frozen=True)
+class Team:
+    """A player and the guests they brought (`HostsGuests`)."""
+
+    player: str
+    guests: tuple[str, ...]
+
+
+def teams(participants: Sequence[str], guests_per_player: int) -> tuple[Team, ...]:
+    """The teams of a match's participants, listed in team order: each player, then their guests."""
+    size = 1 + guests_per_player
+    return tuple(
+        Team(participants[start], tuple(participants[start + 1 : start + size]))
+        for start in range(0, len(participants), size)
+    )
+
+
+@runtime_checkable
+class HostsGuests(Protocol):
+    """A game whose players each bring `guests_per_player` guests: the guests are participants
+    (they act, they are told things privately, they score for their player's team) but only
+    players are seated in the match count and the garnet ledger. `setup` receives every
+    participant in team order (`teams`); a guest holds garnets only while the match runs, and
+    what a guest holds returns to their player when it ends (the match layer's part)."""
+
+    @property
+    def guests_per_player(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Acted:
+    """What an immediate action did: the new state, the answer to the sender alone, and the
+    garnets it moves (participant -> change). Only the sender's change may be negative: the match
+    layer refuses the action when the sender does not hold that many."""
+
+    state: Any
+    answer: dict[str, Any]
+    garnets: dict[str, int] = field(default_factory=dict)
+
+
+@runtime_checkable
+class ActsAtOnce(Protocol):
+    """A game that also takes immediate actions inside an open phase (besides the sealed
+    submissions resolved at its deadline): each is applied when it arrives, in arrival order, and
+    answered at once to its sender only. `at_ms` is its arrival on the match clock (milliseconds
+    since the epoch), recorded with it so that a replay applies it exactly as it happened."""
+
+    @property
+    def actions(self) -> Mapping[str, type[Model]]:
+        """The pydantic model of each action kind."""
+
+    def act(self, state: Any, actor: str | None, kind: str, action: Model, at_ms: int) -> Acted:
+        """Apply one action of `actor` (None: the host), or raise `Illegal` with every reason.
+        The match layer has checked that a participant's kind is in the open phase's `actions`
+        and that the sender holds what the action takes from them."""
 
 
 SettingsT = TypeVar("SettingsT", bound=GameSettings)

@@ -12,15 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
 
 from game_core.errors import Illegal, Late, Malformed, NotOpen, Reason, validation_reasons
-from game_core.games.protocol import AnyGame, GameSettings, Model, Resolution
+from game_core.games.protocol import Acted, ActsAtOnce, AnyGame, GameSettings, HostsGuests, Model, Resolution
 from game_core.match.clock import iso, open_clock
-from game_core.match.model import Match, PhaseRecord
+from game_core.match.model import ActionRecord, Match, PhaseRecord
 
 
 def setup_rng(seed: int) -> random.Random:
@@ -35,12 +35,26 @@ def game_state(game: AnyGame, match: Match) -> Model:
     return game.State.model_validate(match.state)
 
 
-def seat(game: AnyGame, player_ids: list[str], settings: dict[str, Any]) -> GameSettings:
-    """Check a new match's players against the game (how many, each once) and read its settings;
-    raise why the match cannot be created. Games never check these themselves."""
+def guests_per_player(game: AnyGame) -> int:
+    return game.guests_per_player if isinstance(game, HostsGuests) else 0
+
+
+def seat(
+    game: AnyGame, player_ids: list[str], settings: dict[str, Any], guests: dict[str, list[str]] | None = None
+) -> GameSettings:
+    """Check a new match's players (and the guests each brings) against the game (how many, each
+    once) and read its settings; raise why the match cannot be created. Games never check these."""
     reasons = []
-    if len(set(player_ids)) != len(player_ids):
+    guests = guests or {}
+    everyone = player_ids + [guest for player in player_ids for guest in guests.get(player, [])]
+    if len(set(everyone)) != len(everyone):
         reasons.append(Reason("players_repeated", "player ids must be unique"))
+    wanted = guests_per_player(game)
+    for player in player_ids:
+        if len(guests.get(player, [])) != wanted:
+            brought = len(guests.get(player, []))
+            text = f"in {game.title} each player brings {wanted} guest(s); {player} brings {brought}"
+            reasons.append(Reason("guest_count", text))
     if not game.min_players <= len(player_ids) <= game.max_players:
         reasons.append(
             Reason(
@@ -177,14 +191,23 @@ class Resolved:
     spending: dict[str, int]
 
 
-def resolve(match: Match, game: AnyGame, submissions: dict[str, dict[str, Any]], now: datetime) -> Resolved:
-    """Resolve the open phase with every actor's last valid submissions, then open the next one."""
+def resolve(
+    match: Match,
+    game: AnyGame,
+    submissions: dict[str, dict[str, Any]],
+    now: datetime,
+    actions: tuple[ActionRecord, ...] = (),
+) -> Resolved:
+    """Resolve the open phase with every actor's last valid submissions, then open the next one.
+    `actions` are the immediate actions taken in the phase (already in the match's state): the
+    record keeps them for replay."""
     phase = match.phase
     if phase is None:
         raise NotOpen(f"the match is {match.status}; there is no phase to resolve")
     record = PhaseRecord(
         number=phase.number,
         name=phase.name,
+        actions=list(actions),
         submissions={player: submissions[player] for player in sorted(submissions)},
         elapsed_seconds=phase.elapsed_seconds(now),
         extension_seconds=phase.extension_seconds,
@@ -204,6 +227,85 @@ def resolve(match: Match, game: AnyGame, submissions: dict[str, dict[str, Any]],
         # the match clock stays paused, so the next phase's clock waits for the resume too.
         advanced = advanced.model_copy(update={"phase": advanced.phase.pause(now)})
     return Resolved(advanced, record, spending)
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def at_ms(moment: datetime) -> int:
+    """A moment as the games see it: whole milliseconds since the epoch (exact, no float)."""
+    return (moment - EPOCH) // timedelta(milliseconds=1)
+
+
+def acting(game: AnyGame) -> ActsAtOnce:
+    if not isinstance(game, ActsAtOnce):
+        raise Malformed(f"{game.title} takes no immediate actions")
+    return game
+
+
+@dataclass(frozen=True)
+class ActedMatch:
+    """An immediate action applied: the match after it, its record, the answer to its sender and
+    the garnets it moves."""
+
+    match: Match
+    record: ActionRecord
+    answer: dict[str, Any]
+    garnets: dict[str, int]
+
+
+def act(
+    match: Match, game: AnyGame, actor: str | None, kind: str, payload: Any, garnets: int, now: datetime
+) -> ActedMatch:
+    """Apply one immediate action of `actor` (None: the host) to the open phase, or raise why not:
+    the phase must be open and not closing, a participant must be one of its actors and the kind
+    one it allows now, and the sender must hold what it takes from them (`garnets`)."""
+    acts = acting(game)
+    if match.status != "running" or match.phase is None:
+        raise NotOpen(f"the match is {match.status}; nothing can be done")
+    phase = match.phase
+    if phase.is_past_deadline(now) or phase.resolve_requested:
+        raise Late(f"{phase.name!r} closed at {iso(min(phase.deadline, now))}; it is being resolved")
+    model = acts.actions.get(kind)
+    if model is None:
+        raise Malformed(f"unknown action {kind!r}; this game knows {', '.join(acts.actions)}")
+    state = game_state(game, match)
+    opening = game.open_phase(state)
+    if actor is not None and (opening is None or actor not in opening.actors):
+        raise Illegal(f"{actor} cannot act now", [Reason("not_an_actor", f"{actor} cannot act in {phase.name!r}")])
+    if actor is not None and opening is not None and kind not in opening.actions:
+        allowed = ", ".join(opening.actions) or "no action"
+        text = f"{phase.name!r} allows {allowed}, not {kind!r}"
+        raise Illegal(text, [Reason("kind_not_accepted", text)])
+    try:
+        action = model.model_validate(payload)
+    except ValidationError as error:
+        raise Malformed(f"the {kind} action is malformed", validation_reasons(error, kind)) from None
+    record = ActionRecord(actor=actor, kind=kind, action=action.model_dump(mode="json"), at=now)
+    acted = apply_action(game, state, record)
+    taken = -acted.garnets.get(actor or "", 0)
+    if taken > garnets:
+        text = f"the {kind} takes {taken} garnet(s), but you hold {garnets}"
+        raise Illegal(f"the {kind} is not allowed", [Reason("garnets_short", text)])
+    after = match.model_copy(update={"state": acted.state.model_dump(mode="json"), "version": match.version + 1})
+    return ActedMatch(after, record, acted.answer, dict(acted.garnets))
+
+
+def apply_action(game: AnyGame, state: Model, record: ActionRecord) -> Acted:
+    """One immediate action from its record: the same inputs live and in replay."""
+    acts = acting(game)
+    action = acts.actions[record.kind].model_validate(record.action)
+    acted = acts.act(state, record.actor, record.kind, action, at_ms(record.at))
+    moved_by_others = [who for who, change in acted.garnets.items() if change < 0 and who != record.actor]
+    assert not moved_by_others, f"an action takes garnets only from its sender, not {moved_by_others}"
+    return acted
+
+
+def replay_phase(game: AnyGame, state: Model, seed: int, record: PhaseRecord) -> Model:
+    """A phase from its record: its immediate actions in arrival order, then its resolution."""
+    for action in record.actions:
+        state = apply_action(game, state, action).state
+    return apply_record(game, state, seed, record)
 
 
 def parsed_submissions(game: AnyGame, record: PhaseRecord) -> dict[str, dict[str, Model]]:

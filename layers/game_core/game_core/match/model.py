@@ -22,6 +22,17 @@ def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+class GuestEntry(Model):
+    """A guest a player brings, in a game that hosts guests (`protocol.HostsGuests`): a participant
+    with their own contact and webhook secret, but not in the garnet ledger."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")
+    name: str = ""
+    email: str | None = None
+    confirm_contact: bool = False
+    """As a player's: the host confirms this known id is the same person under a new email."""
+
+
 class PlayerEntry(Model):
     """A seat as the host lists it in the settings file."""
 
@@ -33,6 +44,8 @@ class PlayerEntry(Model):
     confirm_contact: bool = False
     """The host confirms that this known id is the same person under a new email: the id's
     registered contact changes to this one. Without it a known id with another email is refused."""
+    guests: list[GuestEntry] = Field(default_factory=list)
+    """The guests this player brings (as many as the game hosts per player; none in most games)."""
 
 
 class MatchRequest(Model):
@@ -53,12 +66,23 @@ class MatchRequest(Model):
     """Seconds before each deadline at which everyone who can act and has not yet sent what the
     phase waits for is reminded privately (none: `[]`)."""
 
+    def entries(self) -> list[tuple[PlayerEntry | GuestEntry, str | None]]:
+        """Every participant's entry in team order (each player, then their guests), with the
+        player a guest came with (None for a player)."""
+        seated: list[tuple[PlayerEntry | GuestEntry, str | None]] = []
+        for player in self.players:
+            seated += [(player, None), *((guest, player.id) for guest in player.guests)]
+        return seated
+
 
 class Participant(Model):
     id: str
     name: str
     email: str | None = None
     secret_hash: str
+    guest_of: str | None = None
+    """The player who brought this guest; None for a player. A guest's garnets are held in the
+    match only, and return to that player when the match ends."""
 
 
 MatchStatus = Literal["running", "finished", "cancelled"]
@@ -111,12 +135,29 @@ class Match(Model):
     def participant(self, player_id: str) -> Participant | None:
         return next((p for p in self.players if p.id == player_id), None)
 
+    @property
+    def guests(self) -> dict[str, str]:
+        """Each guest's player (empty in a game without guests)."""
+        return {p.id: p.guest_of for p in self.players if p.guest_of is not None}
+
+
+class ActionRecord(Model):
+    """An immediate action as it was applied: who (None: the host), what, and when it arrived."""
+
+    actor: str | None
+    kind: str
+    action: dict[str, Any]
+    at: datetime
+
 
 class PhaseRecord(Model):
     """Everything a phase's resolution depended on: enough to replay it exactly."""
 
     number: int
     name: str
+    actions: list[ActionRecord] = Field(default_factory=list)
+    """The immediate actions taken while the phase was open, in arrival order (applied before
+    its resolution)."""
     submissions: dict[str, dict[str, Any]]
     elapsed_seconds: int
     extension_seconds: int
@@ -134,6 +175,7 @@ class MatchRecord(Model):
     settings: dict[str, Any]
     seed: int
     players: list[str]
+    """Every participant, in team order where the game hosts guests."""
     starting_garnets: dict[str, int]
     phases: list[PhaseRecord]
     status: MatchStatus

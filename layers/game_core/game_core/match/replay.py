@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from game_core.games import registry
-from game_core.match.engine import apply_record, decide, setup_rng
+from game_core.match.engine import decide, replay_phase, setup_rng
 from game_core.match.model import MatchRecord
 
 
@@ -20,7 +20,7 @@ def replay(record: MatchRecord) -> dict[str, Any]:
         if opening is None or opening.name != phase.name:
             expected = opening.name if opening else "the end of the match"
             raise ValueError(f"record phase {phase.number} is {phase.name!r} but the game expects {expected}")
-        state = apply_record(game, state, record.seed, phase)
+        state = replay_phase(game, state, record.seed, phase)
     over = game.open_phase(state) is None
     result = game.result(state).to_json() if over else None
     if result is not None and record.decision is not None:

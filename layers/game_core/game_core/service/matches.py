@@ -22,9 +22,14 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
     """Create and start a match. The webhook secrets are returned once and stored only as hashes."""
     game = registry.load(request.game)
     ids = [p.id for p in request.players]
-    settings = engine.seat(game, ids, request.settings)
+    settings = engine.seat(game, ids, request.settings, {p.id: [g.id for g in p.guests] for p in request.players})
     contacts = register_contacts(ports, request)
-    secrets = {p.id: ports.ids.secret() for p in request.players}
+    # Guests get secrets like players, and sit right after their player (the game's team order).
+    seated = [
+        Participant(id=entry.id, name=entry.name or entry.id, email=entry.email, secret_hash="", guest_of=guest_of)
+        for entry, guest_of in request.entries()
+    ]
+    secrets = {p.id: ports.ids.secret() for p in seated}
     now = ports.clock.now()
     balances = ports.store.balances(tuple(ids))
     starting = {p.id: balances.get(p.id, p.garnets) for p in request.players}
@@ -33,10 +38,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         game=game.id,
         settings=settings.model_dump(mode="json"),
         seed=request.seed if request.seed is not None else ports.ids.seed(),
-        players=tuple(
-            Participant(id=p.id, name=p.name or p.id, email=p.email, secret_hash=secret_hash(secrets[p.id]))
-            for p in request.players
-        ),
+        players=tuple(p.model_copy(update={"secret_hash": secret_hash(secrets[p.id])}) for p in seated),
         host_email=contact(request.host_email) or None,
         phase_seconds=request.phase_seconds,
         early_close=request.early_close,
@@ -82,9 +84,10 @@ def register_contacts(ports: Ports, request: MatchRequest) -> dict[str, Contact]
     the first match naming an id registers its contact; a later one naming it with another contact
     is refused unless the host confirms (`confirm_contact`), which registers the new one. The
     store writes them in the match's own transaction, conditional on what was read here."""
-    registered = ports.store.contacts(tuple(p.id for p in request.players))
+    entries = [entry for entry, _guest_of in request.entries()]
+    registered = ports.store.contacts(tuple(p.id for p in entries))
     contacts, reasons = {}, []
-    for player in request.players:
+    for player in entries:
         before, after = registered.get(player.id), contact(player.email)
         if before is not None and before != after and not player.confirm_contact:
             reasons.append(

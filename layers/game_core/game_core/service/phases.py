@@ -126,7 +126,8 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
         # Close the door before reading: a submission landing after this read would be lost.
         ports.store.stop_accepting(match_id, phase_number)
         submissions = ports.store.submissions(match_id, phase_number)
-        resolved = engine.resolve(match, game, submissions, now)
+        actions = tuple(ports.store.actions(match_id, phase_number))
+        resolved = engine.resolve(match, game, submissions, now, actions)
         after = resolved.match
         awards = {}
         events = [
@@ -144,6 +145,7 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
         ]
         if after.status == "finished" and after.result is not None:
             awards = {player: amount for player, amount in after.result["garnets"].items() if amount}
+            awards = _with_purses_returned(awards, ports.store.purses(match_id), resolved.spending, after.guests)
             events.append(Event("finished", now, {"result": after.result}))
         elif after.phase is not None:
             events.append(Event("phase_opened", now, {"phase": after.phase.name, "number": after.phase.number}))
@@ -154,6 +156,20 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             continue  # a host act or another attempt won the race: read again
         return progress(ports, after) | {"resolved_number": phase_number}
     raise Conflict(f"could not resolve phase {phase_number} of {match_id}: the match kept changing")
+
+
+def _with_purses_returned(
+    awards: dict[str, int], purses: dict[str, int], spending: dict[str, int], guests: dict[str, str]
+) -> dict[str, int]:
+    """The match is over: what each guest still holds (after what the last phase spent) goes back
+    to their player, written as a negative award to the guest and a positive one to the player."""
+    awards = dict(awards)
+    for guest, player in sorted(guests.items()):
+        left = purses.get(guest, 0) - spending.get(guest, 0)
+        if left:
+            awards[guest] = awards.get(guest, 0) - left
+            awards[player] = awards.get(player, 0) + left
+    return awards
 
 
 def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from game_core.match.engine import Accepted
-from game_core.match.model import Match, PhaseRecord
+from game_core.match.model import ActionRecord, Match, PhaseRecord
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,10 @@ class Sheet:
 
 @dataclass(frozen=True)
 class SubmissionView:
-    """Everything a submission is checked against, read at once: the match, the sender's free
-    garnets, their submissions so far (to any phase), the reply to an earlier delivery, and what
-    early close needs from the match header (who is done, the waiting machine's token)."""
+    """Everything a submission (or an immediate action) is checked against, read at once: the
+    match, the sender's free garnets (a guest's: in their purse), their submissions so far (to any
+    phase), the reply to an earlier delivery, and what early close needs from the match header
+    (who is done, the waiting machine's token)."""
 
     match: Match
     available: int
@@ -147,6 +148,22 @@ class MatchStore(Protocol):
         (AlreadyDelivered when that key was stored first). With a `completion`, write it too,
         conditional on the header as read (HeaderMoved, in place of Late)."""
 
+    def put_action(
+        self, before: Match, after: Match, record: ActionRecord, garnets: dict[str, int], event: Event
+    ) -> None:
+        """Store an immediate action: the match as it left it and the action's record under the
+        open phase, conditional on `before` being current and its phase still taking actions
+        (Conflict: read again and judge it afresh), and move its garnets: each participant's
+        holding (a player's balance, a guest's purse in the match) changes by its amount, a
+        decrease only from what is free (Illegal `garnets_short`). A player's change is a ledger
+        line."""
+
+    def actions(self, match_id: str, phase_number: int) -> list[ActionRecord]:
+        """The immediate actions taken in the phase, in arrival order."""
+
+    def purses(self, match_id: str) -> dict[str, int]:
+        """What each guest of the match holds (their balance in the match)."""
+
     def sheets(self, match_id: str, phase_number: int) -> dict[str, Sheet]:
         """Every participant's submissions to the phase."""
 
@@ -172,7 +189,9 @@ class MatchStore(Protocol):
         events: list[Event],
     ) -> None:
         """Store a resolution exactly once: conditional on `before` being current. Each player's
-        balance is written once: less what they spent (held until now), plus what they won."""
+        balance is written once: less what they spent (held until now), plus what they won. A
+        guest's purse is written the same way (an award below zero empties it back to the player
+        when the match ends); only players get ledger lines."""
 
     def set_task_token(self, match_id: str, phase_number: int, clock_version: int, token: str) -> bool:
         """Store the state machine's wait token if the clock is still the one it waited for."""
