@@ -29,6 +29,7 @@ MATCHES = [
     ("palindrome", "mm5", 3),
     ("abstrac", "row", 2),
     ("abstrac", "deal", 2),
+    ("domino", "default", 6),
 ]
 
 

@@ -32,6 +32,7 @@ MATCHES = [
     ("palindrome", "mm5", 5),
     ("abstrac", "row", 2),
     ("abstrac", "deal", 2),
+    ("domino", "default", 6),
 ]
 
 

@@ -17,7 +17,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game_core.games.domino.board import CELL_NAME, COLUMNS, SIZE, cell_of
-from game_core.games.domino.models import BID, PLACE, SQUARE, SQUARE_GARNETS, BidSubmission, Placement, PlaceSubmission, TileBid
+from game_core.games.domino.models import (
+    BID,
+    PLACE,
+    SQUARE,
+    SQUARE_GARNETS,
+    BidSubmission,
+    Placement,
+    PlaceSubmission,
+    TileBid,
+)
 from game_core.games.domino.polyominoes import NAMES
 from game_core.games.domino.rules import SCHEDULE
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, name, name_list, table, wrapped
