@@ -10,6 +10,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host decide MATCH_ID bo ada          rank the players a finished match left tied, best first
     match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
     match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
+    match-host pictures MATCH_ID [--phase 2] --out DIR   the boards as SVG after that many phases
+                                               (default: all so far), for a game that draws them
 
 Targets: --local (the local stack at http://127.0.0.1:5055), --server (the host server's
 loopback address, bin/host-server), or AWS with the usual credentials and --function (default:
@@ -19,6 +21,7 @@ $MATCH_HOST_FUNCTION), the HostCommandsFunction of the deployed stack.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -27,6 +30,10 @@ import urllib.request
 from typing import Any
 
 import boto3
+
+from game_core.games import registry
+from game_core.match.engine import replay_phase, setup_rng
+from game_core.match.model import MatchRecord
 
 LOCAL_ENDPOINT = "http://127.0.0.1:5055"
 SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover")
@@ -44,6 +51,8 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"command": "decide", "match_id": args.match_id, "order": args.order}
     if args.command == "press":
         return {"command": "press", "match_id": args.match_id, "text": args.text, "to": args.to}
+    if args.command == "pictures":  # drawn here from the exported record, as a replay rebuilds it
+        return {"command": "export", "match_id": args.match_id}
     if args.command == "reissue-secret":
         return {"command": "reissue_secret", "match_id": args.match_id, "player": args.player}
     return {"command": args.command.replace("-", "_"), "match_id": args.match_id}
@@ -79,6 +88,28 @@ def send_to_server(command: dict[str, Any], server: str) -> dict[str, Any]:
     return reply
 
 
+def write_pictures(exported: dict[str, Any], phases: int | None, out: str) -> list[str]:
+    """The pictures of the public view after `phases` resolved phases of an exported match (None:
+    all of them), written to `out` under the names the view gives them; the paths written."""
+    record = MatchRecord.model_validate(exported)
+    try:
+        draw = importlib.import_module(f"game_core.games.{record.game}.pictures").pictures
+    except ModuleNotFoundError:
+        raise SystemExit(f"match-host: {record.game} draws no pictures") from None
+    game = registry.load(record.game)
+    state = game.setup(game.Settings.model_validate(record.settings), tuple(record.players), setup_rng(record.seed))
+    for phase in sorted(record.phases, key=lambda p: p.number)[:phases]:
+        state = replay_phase(game, state, record.seed, phase)
+    os.makedirs(out, exist_ok=True)
+    written = []
+    for name, svg in draw(game.view(state, None)["public"], {}).items():
+        path = os.path.join(out, name)
+        with open(path, "w", encoding="utf-8") as picture:
+            picture.write(svg)
+        written.append(path)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="match-host", description=__doc__.splitlines()[0])
     target = parser.add_mutually_exclusive_group()
@@ -103,13 +134,19 @@ def main(argv: list[str] | None = None) -> int:
     reissue = commands.add_parser("reissue-secret")
     reissue.add_argument("match_id")
     reissue.add_argument("player")
+    pictures = commands.add_parser("pictures")
+    pictures.add_argument("match_id")
+    pictures.add_argument("--phase", type=int, help="resolved phases to draw after (default: all)")
+    pictures.add_argument("--out", required=True, help="the folder to write the SVG files to")
     args = parser.parse_args(argv)
     endpoint = LOCAL_ENDPOINT if args.local else args.endpoint
     command = build_command(args)
     reply = send_to_server(command, args.server) if args.server else send(command, args.function, endpoint)
     ok = reply.get("ok", False)
-    if args.command == "export" and ok:
+    if args.command in ("export", "pictures") and ok:
         reply.pop("ok")  # the bare record, ready for match-replay
+    if args.command == "pictures" and ok:
+        reply = {"ok": True, "written": write_pictures(reply, args.phase, args.out)}
     json.dump(reply, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0 if ok else 1
