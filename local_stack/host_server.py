@@ -28,6 +28,7 @@ import email.utils
 import json
 import logging
 import os
+import queue
 import re
 import smtplib
 import ssl
@@ -252,20 +253,40 @@ class SmtpListener:
         self.loop.close()
 
 
-@dataclass(frozen=True)
 class SmtpRelay:
     """Sends each message the service sends through the host's SMTP server: from `sender` when
     one is set (a relay takes mail only from its account's addresses; replies still go to the
-    match address), else from the match address the message is written from."""
+    match address), else from the match address the message is written from.
 
-    host: str
-    port: int
-    user: str = ""
-    password: str = ""
-    starttls: bool = True
-    sender: str = ""
+    Messages wait in a queue for one sending thread: a handler runs holding moto's lock, and a
+    relay's round trips (STARTTLS, login) must not hold the whole stack."""
+
+    def __init__(
+        self, host: str, port: int, *, user: str = "", password: str = "", starttls: bool = True, sender: str = ""
+    ) -> None:
+        self.host, self.port = host, port
+        self.user, self.password = user, password
+        self.starttls = starttls
+        self.sender = sender
+        self._waiting: queue.Queue[OutgoingMail] = queue.Queue()
+        threading.Thread(target=self._send_waiting, name="smtp-relay", daemon=True).start()
 
     def __call__(self, mail: OutgoingMail) -> None:
+        self._waiting.put(mail)
+
+    def join(self) -> None:
+        """Return once every message handed over so far is sent (or its failure logged)."""
+        self._waiting.join()
+
+    def _send_waiting(self) -> None:
+        while True:
+            mail = self._waiting.get()
+            try:
+                self._send(mail)
+            finally:
+                self._waiting.task_done()
+
+    def _send(self, mail: OutgoingMail) -> None:
         message = email.message_from_bytes(mail.raw, policy=email.policy.SMTP)
         match_address = email.utils.parseaddr(str(message["From"]))[1]
         if self.sender:
@@ -345,14 +366,19 @@ class HostServer:
         self._running.close()
 
     def _recover_running(self, table: TableFile) -> list[str]:
-        """`recover` every match the table has as running: its execution was the old process's."""
-        running = [
-            item["pk"]["S"].removeprefix("MATCH#")
-            for item in table.items()
-            if item["sk"]["S"] == "META" and item.get("status", {}).get("S") == "running"
-        ]
+        """`recover` every match not over (running, or its last resolution not yet told): its
+        execution was the old process's."""
+        from game_core.aws.wiring import ports_from_environment
+
+        store = ports_from_environment().store
+        unfinished = []
+        for item in table.items():
+            if item["sk"]["S"] == "META" and item["pk"]["S"].startswith("MATCH#"):
+                match = store.get(item["pk"]["S"].removeprefix("MATCH#"))
+                if match.status == "running" or match.announced < match.phases_resolved:
+                    unfinished.append(match.match_id)
         recovered = []
-        for match_id in running:
+        for match_id in unfinished:
             reply = self.stack.host({"command": "recover", "match_id": match_id})
             if reply.get("ok"):
                 recovered.append(match_id)
@@ -383,8 +409,8 @@ def main(argv: list[str] | None = None) -> int:
         relay = SmtpRelay(
             relay_host,
             int(relay_port),
-            args.smtp_user,
-            os.environ.get("SMTP_PASSWORD", ""),  # not an option: a command line is visible to every user
+            user=args.smtp_user,
+            password=os.environ.get("SMTP_PASSWORD", ""),  # not an option: a command line is visible to every user
             starttls=not args.smtp_plain,
             sender=args.mail_from,
         )

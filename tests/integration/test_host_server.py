@@ -78,11 +78,18 @@ def player_url(server: HostServer, match_id: str, player: str) -> str:
     return f"http://127.0.0.1:{server.port}/matches/{match_id}/players/{player}"
 
 
-def post_move(server: HostServer, match_id: str, player: str, secret: str, move: dict[str, Any]) -> tuple[int, Any]:
+def post_move(
+    server: HostServer,
+    match_id: str,
+    player: str,
+    secret: str,
+    move: dict[str, Any],
+    content_type: str = "application/json",
+) -> tuple[int, Any]:
     """A player's submission by HTTP, as `curl` or a bot on the LAN sends it."""
     headers = {
         "Authorization": f"Bearer {secret}",
-        "Content-Type": "application/json",
+        "Content-Type": content_type,
         "Idempotency-Key": uuid.uuid4().hex,
     }
     return http(f"{player_url(server, match_id, player)}/submissions", move, headers)
@@ -147,12 +154,15 @@ def test_a_match_restarted_midway_finishes_with_the_record_of_an_uninterrupted_r
 
 
 def test_a_deadline_that_passed_while_the_server_was_down_resolves_when_it_starts_again(tmp_path) -> None:
-    # Given a match whose Pregame lasts an hour, one player's multipliers in
+    # Given a match whose Pregame lasts an hour, one player's multipliers in (sent as bytes, which
+    # the HTTP API hands over base64-encoded)
     server = serve(tmp_path, VirtualClock(START))
     created = host(server, "create", match=crates_request(2, phase_seconds=3600, seed=7))
     match_id = created["match_id"]
     server.stack.settle()
-    assert post_move(server, match_id, "p1", created["secrets"]["p1"], move("p1", "Pregame"))[0] == 200
+    secret = created["secrets"]["p1"]
+    sent = post_move(server, match_id, "p1", secret, move("p1", "Pregame"), "application/octet-stream")
+    assert sent[0] == 200, sent
 
     # When the server stops, and starts again two hours later
     server = restarted(server, tmp_path, later=7200)
@@ -251,6 +261,8 @@ def test_mail_comes_in_by_smtp_and_answers_go_out_through_the_relay_and_no_other
         ports = listening_ports()
         ports.pop(relay.port)
         assert ports == {server.port: "127.0.0.1", server.host_port: "127.0.0.1", server.smtp_port: "127.0.0.1"}
+        # ...and the players' port has no host commands
+        assert http(f"http://127.0.0.1:{server.port}/host", {"command": "status", "match_id": match_id})[0] == 404
 
         # When Ada mails her multipliers to the match
         message = EmailMessage()
@@ -272,6 +284,7 @@ def test_mail_comes_in_by_smtp_and_answers_go_out_through_the_relay_and_no_other
         # ...its answer, threaded under her message, is in the outbox and went out through the relay
         (answer,) = [mail for mail in server.stack.outbox.to("ada@example.com") if b"<ada-1@example.com>" in mail.raw]
         assert any(path.suffix == ".eml" for path in (tmp_path / "outbox").iterdir())
+        mail_relay.join()
         (relayed,) = [e for e in catcher.envelopes if b"<ada-1@example.com>" in e.original_content]
         assert (relayed.mail_from, relayed.rcpt_tos) == ("host@example.net", ["ada@example.com"])
         assert b"From: host@example.net" in relayed.original_content
