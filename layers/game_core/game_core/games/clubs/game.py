@@ -1,0 +1,91 @@
+"""Puzzler's Clubs as a `Game` that hosts guests and takes immediate actions.
+
+Thin: the rules are in `rules.py`, what leaves in `views.py`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from game_core.errors import Reason
+from game_core.games.clubs import rules, views
+from game_core.games.clubs.models import (
+    BuildSubmission,
+    ClubsSettings,
+    ClubsState,
+    DraftSubmission,
+    GuessSubmission,
+    HostTokens,
+    Peek,
+    PuzzleAnswer,
+    PuzzleRequest,
+    Transfer,
+)
+from game_core.games.clubs.text import ClubsText
+from game_core.games.protocol import Acted, Model, OpenPhase, PhaseKind, Resolution, Result
+
+
+class ClubsGame:
+    id: ClassVar[str] = "clubs"
+    title: ClassVar[str] = "Puzzler's Clubs"
+    Settings = ClubsSettings
+    State = ClubsState
+    submissions: dict[str, type[Model]] = {
+        "draft": DraftSubmission,
+        "build": BuildSubmission,
+        "guess": GuessSubmission,
+    }
+    actions: dict[str, type[Model]] = {
+        "puzzle": PuzzleRequest,
+        "answer": PuzzleAnswer,
+        "transfer": Transfer,
+        "peek": Peek,
+        "tokens": HostTokens,
+    }
+    text = ClubsText()
+    min_players = 3
+    max_players = 3
+    guests_per_player = 1
+
+    def timeline(self, settings: ClubsSettings) -> tuple[PhaseKind, ...]:
+        return rules.TIMELINE
+
+    def setup(self, settings: ClubsSettings, players: tuple[str, ...], rng: random.Random) -> ClubsState:
+        return rules.setup(settings, players, rng)
+
+    def open_phase(self, state: ClubsState) -> OpenPhase | None:
+        return rules.open_phase(state)
+
+    def check(self, state: ClubsState, player: str, kind: str, submission: Model) -> list[Reason]:
+        return rules.check(state, player, submission)
+
+    def garnet_cost(self, kind: str, submission: Model) -> int:
+        return rules.draft_cost(submission) if isinstance(submission, DraftSubmission) else 0
+
+    def cost_text(self, kind: str, submission: Model) -> str:
+        assert isinstance(submission, DraftSubmission)
+        lowered = len(submission.lowered)
+        priorities = "priority" if lowered == 1 else "priorities"
+        return f"lowering {lowered} {priorities} takes {rules.draft_cost(submission)} garnets"
+
+    def act(self, state: ClubsState, actor: str | None, kind: str, action: Model, at_ms: int) -> Acted:
+        return rules.act(state, actor, kind, action, at_ms)
+
+    def resolve(self, state: ClubsState, resolution: Resolution) -> ClubsState:
+        participants = state.participants
+        return rules.resolve(
+            state,
+            {p: resolution.sent(p, "draft", DraftSubmission) for p in participants},
+            {p: resolution.sent(p, "build", BuildSubmission) for p in participants},
+            {p: resolution.sent(p, "guess", GuessSubmission) for p in participants},
+            resolution.rng,
+        )
+
+    def view(self, state: ClubsState, player: str | None) -> dict[str, Any]:
+        return views.view(state, player)
+
+    def result(self, state: ClubsState) -> Result:
+        if state.phase <= rules.PHASES:
+            raise ValueError("the match is not over")
+        return rules.result(state)
