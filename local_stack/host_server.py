@@ -92,8 +92,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _body(self) -> bytes | None:
-        """The request body, or None after answering 413 for one too large."""
-        length = int(self.headers.get("content-length") or 0)
+        """The request body, or None after answering 400 or 413 for one whose length is not told
+        plainly or is too large."""
+        try:
+            length = int(self.headers.get("content-length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.close_connection = True
+            self._answer(400, b'{"message":"Bad Request"}')
+            return None
         if length > MAX_BODY_BYTES:
             self.close_connection = True
             self._answer(413, b'{"message":"Request Entity Too Large"}')
@@ -123,7 +131,7 @@ class _ApiHandler(_Handler):
         for name, value in self.headers.items():  # repeated headers joined, as API Gateway does
             headers[name.lower()] = f"{headers[name.lower()]},{value}" if name.lower() in headers else value
         event = api_gateway_event(
-            f"{self.command} {url.path}" if route.key.startswith("ANY ") else route.key,
+            route.key,
             url.path,
             parameters,
             headers=headers,
@@ -131,6 +139,7 @@ class _ApiHandler(_Handler):
             request_id=str(uuid.uuid4()),
             query=url.query,
             source_ip=self.client_address[0],
+            method=self.command,
         )
         try:
             reply = self.server.stack.invoke(route.function, event)
@@ -156,7 +165,10 @@ class _HostHandler(_Handler):
         try:
             command = json.loads(body)
         except ValueError:
-            self._answer(400, json.dumps({"ok": False, "error": "Malformed", "message": "not JSON"}).encode())
+            command = None
+        if not isinstance(command, dict):
+            message = 'the command as a JSON object: {"command": "status", "match_id": ...}'
+            self._answer(400, json.dumps({"ok": False, "error": "Malformed", "message": message}).encode())
             return
         try:
             reply = self.server.stack.host(command)

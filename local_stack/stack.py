@@ -385,11 +385,13 @@ def api_gateway_event(
     request_id: str,
     query: str = "",
     source_ip: str = "127.0.0.1",
+    method: str | None = None,
 ) -> dict[str, Any]:
     """The event an HTTP API (payload 2.0) gives a function for one request on `route_key`
-    ("POST /matches/{match_id}/..."): header names lower-case, repeated query parameters joined
-    with commas, a bytes body (not text) base64-encoded, as API Gateway does."""
-    method = route_key.split(" ", 1)[0]
+    ("POST /matches/{match_id}/..."; the request's `method` if the route's is ANY): header names
+    lower-case, repeated query parameters joined with commas, a bytes body (not text)
+    base64-encoded, as API Gateway does."""
+    method = method or route_key.split(" ", 1)[0]
     headers = {name.lower(): value for name, value in headers.items()}
     query_parameters: dict[str, str] = {}
     for name, value in parse_qsl(query, keep_blank_values=True):
