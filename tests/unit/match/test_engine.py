@@ -139,7 +139,7 @@ TIED_AT_THE_BOTTOM = {
     "tol_awarded": {"ana": 2},
     "ec": ["cat", "dan"],
     "undecided": ["cat", "dan"],
-    "undecided_places": 1,
+    "tied_lines": [{"line": "ec", "players": ["cat", "dan"], "places": 1, "award": 1}],
     "garnets": {"ana": 5, "ben": 2, "cat": 0, "dan": 0},
     "details": {},
 }
@@ -155,22 +155,24 @@ def test_the_host_ranks_the_tied_players_and_the_last_takes_the_ec_place():
         ("cat", 4, []),
     ]
     assert (decided["ec"], decided["tol"], decided["undecided"]) == (["cat"], ["ana"], [])
-    assert decided["decision"] == ["dan", "cat"] and "undecided_places" not in decided
+    assert decided["decision"] == ["dan", "cat"] and "tied_lines" not in decided
     assert decided["garnets"] == TIED_AT_THE_BOTTOM["garnets"]
 
 
 def test_a_tie_across_the_tol_line_goes_to_the_first_ranked():
-    # Ana and Ben tie first for one ToL place; Cat is EC
+    # Ana and Ben tie first for the one ToL place (2 tokens, as Domino Auction gives); Cat is EC
     tied_at_the_top = TIED_AT_THE_BOTTOM | {
         "standings": [standing("ana", 1, "9", ["ben"]), standing("ben", 1, "9", ["ana"]), standing("cat", 3, "1")],
         "tol": ["ana", "ben"],
         "tol_awarded": {"ana": 1, "ben": 1},
         "ec": ["cat"],
         "undecided": ["ana", "ben"],
+        "tied_lines": [{"line": "tol", "players": ["ana", "ben"], "places": 1, "award": 2}],
     }
     decided = engine.decide(tied_at_the_top, ["ben", "ana"])
+    # Ben takes the one ToL place, worth its 2 tokens
     assert [(s["player"], s["place"]) for s in decided["standings"]] == [("ben", 1), ("ana", 2), ("cat", 3)]
-    assert (decided["tol"], decided["tol_awarded"], decided["ec"]) == (["ben"], {"ben": 1}, ["cat"])
+    assert (decided["tol"], decided["tol_awarded"], decided["ec"]) == (["ben"], {"ben": 2}, ["cat"])
 
 
 @pytest.mark.parametrize(

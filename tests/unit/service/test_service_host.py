@@ -356,7 +356,7 @@ def finished_with_a_tie(table: Table) -> None:
         "tol_awarded": {},
         "ec": ["ada", "bo"],
         "undecided": ["ada", "bo"],
-        "undecided_places": 1,
+        "tied_lines": [{"line": "ec", "players": ["ada", "bo"], "places": 1, "award": 1}],
         "garnets": {"ada": 1, "bo": 1},
         "details": {},
     }

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -117,6 +117,20 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class TiedLine:
+    """Players a tie left standing across the ToL or the EC line: the host decides which of them
+    take its `places` (each ToL place worth `award` tokens); the rest stay off the line."""
+
+    line: Literal["tol", "ec"]
+    players: tuple[str, ...]
+    places: int = 1
+    award: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "players": list(self.players), "places": self.places, "award": self.award}
+
+
+@dataclass(frozen=True)
 class Result:
     """The final result. Ties left standing after every tie-break are reported with all names."""
 
@@ -124,14 +138,16 @@ class Result:
     tol: tuple[str, ...]
     ec: tuple[str, ...]
     garnets: dict[str, int]
-    undecided: tuple[str, ...] = ()
-    """Players tied across a ToL or EC boundary that the host must decide."""
-    undecided_places: int = 0
-    """How many of `undecided` take the line they straddle (EC if they are in `ec`, else ToL):
-    the host's decision names them."""
+    tied_lines: tuple[TiedLine, ...] = ()
+    """Ties every tie-break left standing across a ToL or EC line: the host decides them."""
     details: dict[str, Any] = field(default_factory=dict)
     tol_awarded: dict[str, int] = field(default_factory=dict)
     """Tokens of Life per player, where a game gives more than one (empty: one to each in `tol`)."""
+
+    @property
+    def undecided(self) -> tuple[str, ...]:
+        """Every player of a tie the host must decide."""
+        return tuple(player for line in self.tied_lines for player in line.players)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -143,7 +159,7 @@ class Result:
             "tol_awarded": self.tol_awarded or {player: 1 for player in self.tol},
             "ec": list(self.ec),
             "undecided": list(self.undecided),
-            **({"undecided_places": self.undecided_places} if self.undecided else {}),
+            **({"tied_lines": [line.to_json() for line in self.tied_lines]} if self.tied_lines else {}),
             "garnets": dict(sorted(self.garnets.items())),
             "details": self.details,
         }

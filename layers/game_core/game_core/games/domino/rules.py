@@ -32,7 +32,7 @@ from game_core.games.domino.models import (
     PlaceSubmission,
 )
 from game_core.games.domino.polyominoes import NAMES, Cell, shape_name
-from game_core.games.protocol import PhaseKind, Result
+from game_core.games.protocol import PhaseKind, Result, TiedLine
 from game_core.games.standings import best_and_worst, sole_highest, standings
 
 
@@ -274,14 +274,15 @@ def result(state: DominoState) -> Result:
     first, last = best_and_worst(order, merit)
     tol = first if len(first) == 1 else ()
     ec = last if len(last) == 1 else ()
-    undecided = tuple(p for p in order if (p in first and not tol) or (p in last and not ec))
+    tied: tuple[TiedLine, ...] = (TiedLine("tol", first, award=TOL_AWARD),) if not tol else ()
+    tied += (TiedLine("ec", last),) if last and not ec else ()
     return Result(
         standings=standings(order, merit, {p: str(outcomes[p].side) for p in order}),
         tol=tol,
         ec=ec,
         tol_awarded={p: TOL_AWARD for p in tol},
         garnets={p: 2 * outcomes[p].side for p in state.players},
-        undecided=undecided,
+        tied_lines=tied,
         details={
             p: {
                 "side": outcomes[p].side,

@@ -30,7 +30,7 @@ from game_core.games.palindrome.packs import draw_items, draw_packs, fixed_later
 from game_core.games.palindrome.rule_sets import RuleSet
 from game_core.games.palindrome.scoring import StringScore, score_all
 from game_core.games.palindrome.workbench import Bench
-from game_core.games.protocol import PhaseKind, Result
+from game_core.games.protocol import PhaseKind, Result, TiedLine
 from game_core.games.standings import best_and_worst, standings
 
 
@@ -216,8 +216,7 @@ def standings_result(
         tol_awarded={p: 2 if len(winners) == 1 else 1 for p in winners},
         ec=losers,
         garnets=garnets,
-        undecided=losers if len(losers) > 1 else (),
-        undecided_places=1 if len(losers) > 1 else 0,  # one EC place among the tied losers
+        tied_lines=(TiedLine("ec", losers),) if len(losers) > 1 else (),  # one EC place among them
         details=details,
     )
 
