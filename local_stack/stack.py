@@ -13,7 +13,8 @@ Without one, everything runs on the wall clock (bin/local-stack).
 
 Resources are read from template.yaml (functions) and statemachines/ (the committed ASL), so the
 local stack is the deployed one minus API Gateway, whose event the `submit` helper builds exactly
-as an HTTP API (payload 2.0) would.
+as an HTTP API (payload 2.0) would (`api_gateway_event`; local_stack/host_server.py serves every
+route of the template with it).
 """
 
 from __future__ import annotations
