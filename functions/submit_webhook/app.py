@@ -5,6 +5,13 @@ Authorization: Bearer <the player's webhook secret>
 Idempotency-Key: <an id unique per delivery of this player; a redelivery returns the first reply>
 {"phase": "Round 1", "kind": "round", "submission": {...}}
 
+POST /matches/{match_id}/players/{player_id}/actions
+Authorization: Bearer <the participant's webhook secret>
+{"kind": "puzzle", "action": {"puzzle": 1}}
+
+An immediate action (a game that takes them: Clubs' puzzle requests and answers, transfers and
+peeks) is applied at once and answered to the sender alone: {"accepted": true, "kind", "answer"}.
+
 GET /matches/{match_id}/players/{player_id}   (the same Bearer secret): the participant's view
 now, the open phase and its deadline, what they have submitted in it, their garnets
 GET /matches/{match_id}                        the public view: no secret needed
@@ -22,7 +29,7 @@ stored, so a redelivery is judged again.
 import base64
 import binascii
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
@@ -44,6 +51,7 @@ from game_core.errors import (
     Unauthorized,
     validation_reasons,
 )
+from game_core.service.actions import ActionRequest, act_by_webhook
 from game_core.service.submit import SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
 
@@ -79,6 +87,12 @@ class SubmissionBody(BaseModel):
     """The phase's number from the notice that opened it; pins a move to that opening."""
     kind: str
     submission: Any
+
+
+class ActionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str
+    action: Any
 
 
 def _reply(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
@@ -125,7 +139,10 @@ def _delivery() -> str | None:
     return key
 
 
-def _body() -> SubmissionBody:
+BodyT = TypeVar("BodyT", bound=BaseModel)
+
+
+def _body(model: type[BodyT]) -> BodyT:
     event = app.current_event
     raw = event.body or ""
     if event.is_base64_encoded:
@@ -138,7 +155,7 @@ def _body() -> SubmissionBody:
     if len(data) > MAX_BODY_BYTES:
         raise TooLarge(f"the request body is {len(data)} bytes; at most {MAX_BODY_BYTES} are read")
     try:
-        return SubmissionBody.model_validate_json(data)
+        return model.model_validate_json(data)
     except ValidationError as error:
         raise Malformed("the request body is malformed", validation_reasons(error, "body")) from None
 
@@ -149,7 +166,7 @@ def post_submission(match_id: str, player_id: str) -> Response:
     _known_ids(match_id, player_id)
 
     def request() -> SubmissionRequest:  # read only once the secret has matched
-        body = _body()
+        body = _body(SubmissionBody)
         return SubmissionRequest(
             match_id, player_id, body.phase, body.kind, body.submission, channel="webhook", phase_number=body.number
         )
@@ -179,6 +196,21 @@ def get_public(match_id: str) -> Response:
     _known_ids(match_id)
     reply = public_view(ports_from_environment(), match_id)
     logger.info("public view", extra=_who())
+    return _reply(200, reply)
+
+
+@app.post("/matches/<match_id>/players/<player_id>/actions")
+def post_action(match_id: str, player_id: str) -> Response:
+    secret = _secret()
+    if len(match_id) > MAX_ID or len(player_id) > MAX_ID:
+        raise NotFound("no such match or participant")
+
+    def request() -> ActionRequest:  # read only once the secret has matched
+        body = _body(ActionBody)
+        return ActionRequest(match_id, player_id, body.kind, body.action, channel="webhook")
+
+    reply = act_by_webhook(ports_from_environment(), match_id, player_id, secret, request)
+    logger.info("action", extra=_who() | {"status": 200})
     return _reply(200, reply)
 
 

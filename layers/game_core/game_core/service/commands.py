@@ -12,6 +12,7 @@ from pydantic import Field
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS, MatchRequest
 from game_core.service import host, phases
+from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
 
@@ -62,6 +63,15 @@ class Recover(Model):
     match_id: str
 
 
+class Act(Model):
+    """The host's immediate action (Clubs: `tokens`, token values entered by hand)."""
+
+    command: Literal["act"]
+    match_id: str
+    kind: str
+    action: dict[str, Any]
+
+
 class Decide(Model):
     """The host ranks the players a finished match's result left tied across a ToL or EC line."""
 
@@ -86,7 +96,19 @@ class ReissueSecret(Model):
 
 
 HostCommand = Annotated[
-    Create | Status | Extend | Pause | Resume | ResolveNow | Cancel | Export | Recover | Decide | Press | ReissueSecret,
+    Create
+    | Status
+    | Extend
+    | Pause
+    | Resume
+    | ResolveNow
+    | Cancel
+    | Export
+    | Recover
+    | Decide
+    | Press
+    | ReissueSecret
+    | Act,
     Field(discriminator="command"),
 ]
 
@@ -111,6 +133,8 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return export_record(ports, match_id).model_dump(mode="json")
         case Recover(match_id=match_id):
             return host.recover(ports, match_id)
+        case Act(match_id=match_id, kind=kind, action=action):
+            return take_action(ports, ActionRequest(match_id, None, kind, action, channel="host"))
         case Decide(match_id=match_id, order=order):
             return host.decide(ports, match_id, order)
         case Press(match_id=match_id, text=text, to=to):
