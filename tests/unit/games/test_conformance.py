@@ -26,6 +26,7 @@ import pytest
 
 from game_core.games import registry
 from game_core.games.protocol import AnyGame, Model, Resolution
+from game_core.match.engine import guests_per_player
 from local_stack.bots import bot_for
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -48,12 +49,19 @@ def test_every_game_and_rule_set_is_covered():
         "abstrac-row",
         "abstrac-deal",
         "domino-default",
+        "clubs-default",
     ]
 
 
 def players_for(game: AnyGame) -> tuple[str, ...]:
-    count = max(game.min_players, min(6, game.max_players))
+    """Every participant, in team order where the game hosts guests (each player, then theirs)."""
+    count = max(game.min_players, min(6, game.max_players)) * (1 + guests_per_player(game))
     return tuple(f"p{i:02d}" for i in range(1, count + 1))
+
+
+def standing_players(game: AnyGame) -> tuple[str, ...]:
+    """The participants who are players (the standings name them; guests score for their team)."""
+    return players_for(game)[:: 1 + guests_per_player(game)]
 
 
 def play_through(game_id: str, rule_set: str, seed: int) -> tuple[list[str], dict, list[Model]]:
@@ -106,7 +114,7 @@ def test_a_bot_match_reaches_a_result_with_every_player_standing(played):
     game_id, _, trail, result, _ = played
     game = registry.load(game_id)
     assert trail, "at least one phase resolves"
-    assert sorted(s["player"] for s in result["standings"]) == sorted(players_for(game))
+    assert sorted(s["player"] for s in result["standings"]) == sorted(standing_players(game))
     assert all(amount >= 0 for amount in result["garnets"].values())
 
 
@@ -176,11 +184,21 @@ def _domino_seat(state: dict[str, Any], q: str) -> None:
     state["bids"][q] = [{"bids": [{"tile": 1, "chips": 7}, {"tile": 2, "chips": 0}]} for _ in state["bids"][q]]
 
 
+def _clubs_seat(state: dict[str, Any], q: str) -> None:
+    # Private: tokens used, what a peek told, the cards received.
+    state["used_tokens"][q] = [*state["used_tokens"][q], "7.3"]
+    state["peeks"][q] = [*state["peeks"][q], {"participant": q, "round": 1, "tokens": [1, 2, 3]}]
+    for shown in state["rounds"]:
+        if q in shown["won"]:
+            shown["won"][q] = [*shown["won"][q], "2C"]
+
+
 SEATS: dict[str, Callable[[dict[str, Any], str], None] | None] = {
     "crates": _crates_seat,
     "palindrome": _palindrome_seat,
     "abstrac": None,  # perfect information: nothing is private, every private part is empty
     "domino": _domino_seat,
+    "clubs": _clubs_seat,
 }
 
 

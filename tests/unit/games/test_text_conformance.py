@@ -19,6 +19,12 @@ from game_core.cli import schemas
 from game_core.games import registry
 from game_core.games.abstrac.cards import DECK
 from game_core.games.abstrac.models import Lay, Pick, Starter, Take
+from game_core.games.clubs.cards import DECK as CLUBS_DECK
+from game_core.games.clubs.models import BuildSubmission as ClubsBuild
+from game_core.games.clubs.models import DraftSubmission as ClubsDraft
+from game_core.games.clubs.models import Guess as ClubsGuess
+from game_core.games.clubs.models import GuessSubmission as ClubsGuesses
+from game_core.games.clubs.models import Pick as ClubsPick
 from game_core.games.crates.models import MULTIPLIERS, MultipliersSubmission, Push, RoundSubmission
 from game_core.games.domino.models import BidSubmission, Placement, PlaceSubmission, TileBid
 from game_core.games.palindrome.construction import Construction
@@ -38,6 +44,8 @@ DIGITS = st.text(string.digits, min_size=1, max_size=12)
 DIGIT = st.sampled_from(string.digits)
 CARDS = st.sampled_from(DECK)
 DIRECTIONS = st.sampled_from(["left", "right"])
+CLUBS_CARDS = st.sampled_from(CLUBS_DECK)
+CLUBS_TOKENS = st.from_regex(r"[1-7]\.[1-3]", fullmatch=True)
 
 
 def _step(action: str, **fields: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
@@ -102,6 +110,26 @@ SUBMISSIONS: dict[str, dict[str, st.SearchStrategy[Model]]] = {
                 max_size=6,
             ),
         ),
+    },
+    "clubs": {
+        "draft": st.tuples(
+            st.lists(CLUBS_CARDS, min_size=6, max_size=6, unique=True),
+            st.permutations(range(1, 7)),
+            st.lists(st.none() | CLUBS_TOKENS, min_size=6, max_size=6),
+            st.lists(st.integers(1, 6), unique=True, max_size=6),
+        ).map(
+            lambda parts: ClubsDraft(
+                picks=[
+                    ClubsPick(card=card, priority=priority, token=token)
+                    for card, priority, token in zip(*parts[:3], strict=True)
+                ],
+                lowered=parts[3],
+            )
+        ),
+        "build": st.builds(ClubsBuild, cards=st.lists(CLUBS_CARDS, min_size=1, max_size=5, unique=True)),
+        "guess": st.dictionaries(
+            PLAYER_IDS, st.lists(CLUBS_CARDS, min_size=1, max_size=5, unique=True), min_size=1, max_size=5
+        ).map(lambda guesses: ClubsGuesses(guesses=[ClubsGuess(participant=p, cards=c) for p, c in guesses.items()])),
     },
 }
 

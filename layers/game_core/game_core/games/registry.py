@@ -9,7 +9,7 @@ from game_core.errors import UnknownGame
 from game_core.games.protocol import AnyGame
 
 GAME_IDS = ("palindrome", "crates", "clubs", "abstrac", "domino")
-AVAILABLE = ("crates", "palindrome", "abstrac", "domino")
+AVAILABLE = ("crates", "palindrome", "abstrac", "domino", "clubs")
 """Games whose rules are implemented; the others are on the roadmap."""
 
 

@@ -133,7 +133,8 @@ class Guess(Model):
 class GuessSubmission(Model):
     """Up to five different cards guessed for each other participant named (each at most once)."""
 
-    guesses: list[Guess] = Field(default_factory=list)
+    guesses: list[Guess] = Field(min_length=1)
+    """At least one: guessing nobody is sending nothing."""
 
     @model_validator(mode="after")
     def _each_participant_once(self) -> GuessSubmission:
