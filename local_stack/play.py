@@ -26,11 +26,17 @@ from pathlib import Path
 from typing import Any
 
 from game_core.games import registry
+from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
-DEFAULT_PLAYERS = {"crates": 12, "palindrome": 9, "abstrac": 2, "domino": 6}
+DEFAULT_PLAYERS = {"crates": 12, "palindrome": 9, "abstrac": 2, "clubs": 3, "domino": 6}
+
+
+def seat(player: str, guests: int) -> dict[str, Any]:
+    """A player's entry, with the guests the game has each player bring (`p01`'s: `p01g1`, ...)."""
+    return {"id": player} | ({"guests": [{"id": f"{player}g{n}"} for n in range(1, guests + 1)]} if guests else {})
 
 
 def say(line: str) -> None:
@@ -51,6 +57,11 @@ def show(kind: str, data: dict[str, Any]) -> None:
         say(f"   {compact(data['view'].get('public', data['view']))}")
         if "result" in data:
             show_result(data["result"])
+    elif kind == "acted":
+        # Each bot's own answers (its puzzles' tokens): shown here, never sent to anyone else.
+        answer = data["reply"].get("answer", {})
+        if "token" in answer:
+            say(f"    {data['player']} solved {answer['round']}.{answer['puzzle']}: token {answer['token']}")
     elif kind == "submitted":
         body, reply = data["body"], data["reply"]
         outcome = "accepted" if data["status"] == 200 else f"REFUSED {data['status']}: {reply.get('reasons')}"
@@ -97,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     request = {
         "game": args.game,
         "settings": {"rule_set": args.rule_set} if args.rule_set else {},
-        "players": [{"id": f"p{i:02d}"} for i in range(1, players + 1)],
+        "players": [seat(f"p{i:02d}", guests_per_player(registry.load(args.game))) for i in range(1, players + 1)],
         "phase_seconds": args.phase_seconds,
         "early_close": args.early_close,
         "seed": args.seed,

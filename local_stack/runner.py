@@ -13,6 +13,8 @@ once).
 
 from __future__ import annotations
 
+import importlib
+import json
 import random
 import time
 from collections.abc import Callable
@@ -27,7 +29,24 @@ from game_core.mail.outbound import compose
 from game_core.service.ports import OutgoingMail
 from local_stack.bots import bot_for
 from local_stack.mail import LOCAL_DOMAIN
-from local_stack.stack import LocalStack
+from local_stack.stack import LocalStack, api_gateway_event
+
+Send = Callable[[str, dict[str, Any]], dict[str, Any]]
+ACTION_ROUTE = "POST /matches/{match_id}/players/{player_id}/actions"
+
+
+def send_action(stack: LocalStack, match_id: str, player: str, secret: str, kind: str, action: Any) -> dict[str, Any]:
+    """POST an immediate action through the webhook function, as API Gateway's HTTP API calls it."""
+    event = api_gateway_event(
+        ACTION_ROUTE,
+        f"/matches/{match_id}/players/{player}/actions",
+        {"match_id": match_id, "player_id": player},
+        headers={"authorization": f"Bearer {secret}", "content-type": "application/json"},
+        body=json.dumps({"kind": kind, "action": action}),
+        request_id=f"{player}-{kind}-{time.monotonic_ns()}",
+    )
+    reply: dict[str, Any] = json.loads(stack.invoke("SubmitWebhookFunction", event)["body"])
+    return reply
 
 
 @dataclass
@@ -44,12 +63,18 @@ class Seat:
         self.choose = bot_for(self.game_id)
         self.rng = random.Random(f"bot:{self.seed}:{self.player}")
 
-    def submissions(self, notice: dict[str, Any]) -> list[dict[str, Any]]:
+    def submissions(self, notice: dict[str, Any], send: Send | None = None) -> list[dict[str, Any]]:
+        """The bot's moves for the phase its notice opened; first, in a game with immediate actions
+        (a bot module with `act`), the actions it takes through `send`, answered at once."""
         opened = notice.get("open")
         if not opened or opened["number"] in self.acted or self.player not in opened["actors"]:
             return []
         self.acted.add(opened["number"])
         phase = OpenPhase(opened["phase"], tuple(opened["accepts"]), tuple(opened["actors"]))
+        acts = getattr(importlib.import_module(f"local_stack.bots.{self.game_id}"), "act", None)
+        if acts is not None and send is not None:
+            # The match clock moves only while every bot waits: a bot's think takes no match time.
+            acts(notice["view"], phase, self.player, self.rng, send, lambda _seconds: None)
         chosen = self.choose(notice["view"], phase, self.player, self.rng)
         return [
             {"phase": phase.name, "number": opened["number"], "kind": kind, "submission": body}
@@ -118,7 +143,7 @@ def run_match(
     `observe(kind, data)` sees progress as it happens: "created", "announcement", "submitted".
     `timeout` bounds the real time; `pace` (virtual clock only): real seconds per match second.
     """
-    seats = [player["id"] for player in request["players"]]
+    seats = [entry["id"] for player in request["players"] for entry in (player, *player.get("guests", []))]
     if channel == "email":
         request = request | {"players": [{"email": address_of(player["id"])} | player for player in request["players"]]}
     inbox = stack.subscribe(seats)
@@ -145,7 +170,13 @@ def run_match(
             notices = inbox.receive(player)
             received += len(notices)
             run.private[player] += notices
-            pending.extend((bot, body) for body in (bot.submissions(notices[-1]) if notices else []))
+
+            def send(kind: str, action: dict[str, Any], bot: Seat = bot) -> dict[str, Any]:
+                reply = send_action(stack, match_id, bot.player, bot.secret, kind, action)
+                observe("acted", {"player": bot.player, "kind": kind, "reply": reply})
+                return dict(reply.get("answer", {}))
+
+            pending.extend((bot, body) for body in (bot.submissions(notices[-1], send) if notices else []))
         return received
 
     def send(one_by_one: bool) -> None:

@@ -53,7 +53,7 @@ def _reach(numbers: list[int], target: int) -> str:
 
 def act(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random, send: Send, think: Think) -> None:
     """Solve the round's three puzzles: ask, think, answer (now and then wrongly first)."""
-    if "puzzle" not in phase.actions:
+    if view["public"]["round_a"] is None:  # no Phase A open: no puzzles
         return
     for number in (1, 2, 3):
         puzzle = send("puzzle", {"puzzle": number})

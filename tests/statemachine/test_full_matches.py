@@ -16,11 +16,12 @@ import sys
 import pytest
 
 from game_core.games import registry
-from game_core.match.engine import apply_record, setup_rng
+from game_core.match.engine import guests_per_player, replay_phase, setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay
 from local_stack.clock import VirtualClock
 from local_stack.metering import item_size
+from local_stack.play import seat
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -33,6 +34,7 @@ MATCHES = [
     ("abstrac", "row", 2),
     ("abstrac", "deal", 2),
     ("domino", "default", 6),
+    ("clubs", "default", 3),
 ]
 
 
@@ -42,7 +44,7 @@ def views_after_each_phase(record: MatchRecord, player: str | None) -> list[dict
     state = game.setup(game.Settings.model_validate(record.settings), tuple(record.players), setup_rng(record.seed))
     views = [game.view(state, player)]
     for phase in record.phases:
-        state = apply_record(game, state, record.seed, phase)
+        state = replay_phase(game, state, record.seed, phase)
         views.append(game.view(state, player))
     return json.loads(json.dumps(views))
 
@@ -52,7 +54,7 @@ def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tm
     request = {
         "game": game_id,
         "settings": {"rule_set": rule_set},
-        "players": [{"id": f"p{i:02d}"} for i in range(1, players + 1)],
+        "players": [seat(f"p{i:02d}", guests_per_player(registry.load(game_id))) for i in range(1, players + 1)],
         "phase_seconds": 8,  # early close ends phases sooner; only mm8's pregame (no submissions) runs out
         "early_close": True,
         "seed": 4242,
