@@ -6,7 +6,9 @@ participant's mail is kept. Used by bin/play and the tests.
 On a stack with a virtual clock the bots act only while the machine waits (every execution parked
 in a wait), and the match's time moves only once every bot has read its inbox and acted: the
 clock then runs on to the next moment the machine wakes by itself (a deadline, a recheck). So a
-bot is never late, and a match plays the same however slow the machine is. `pace` is how many
+bot is never late, and a match plays the same however slow the machine is. A bot that thinks
+before an immediate action (a Clubs puzzle's answer) spends match time: the clock runs on by its
+think while everything waits, never up to the machine's next wake. `pace` is how many
 real seconds each of those seconds takes (1: as on a wall clock, to watch deadlines pass; 0: at
 once).
 """
@@ -27,11 +29,12 @@ from game_core.games.protocol import OpenPhase
 from game_core.mail.addresses import match_address
 from game_core.mail.outbound import compose
 from game_core.service.ports import OutgoingMail
-from local_stack.bots import bot_for
+from local_stack.bots import Acting, bot_for
 from local_stack.mail import LOCAL_DOMAIN
 from local_stack.stack import LocalStack, api_gateway_event
 
-Send = Callable[[str, dict[str, Any]], dict[str, Any]]
+THINK_MARGIN = 1.0
+"""A bot's think ends at least this many seconds before the machine's next wake (a deadline)."""
 ACTION_ROUTE = "POST /matches/{match_id}/players/{player_id}/actions"
 
 
@@ -44,6 +47,24 @@ def send_action(stack: LocalStack, match_id: str, player: str, secret: str, kind
         headers={"authorization": f"Bearer {secret}", "content-type": "application/json"},
         body=json.dumps({"kind": kind, "action": action}),
         request_id=f"{player}-{kind}-{time.monotonic_ns()}",
+    )
+    reply: dict[str, Any] = json.loads(stack.invoke("SubmitWebhookFunction", event)["body"])
+    return reply
+
+
+STANDING_ROUTE = "GET /matches/{match_id}/players/{player_id}"
+
+
+def fetch_standing(stack: LocalStack, match_id: str, player: str, secret: str) -> dict[str, Any]:
+    """GET the participant's standing (their view, open phase and garnets) through the webhook
+    function, as API Gateway's HTTP API calls it."""
+    event = api_gateway_event(
+        STANDING_ROUTE,
+        f"/matches/{match_id}/players/{player}",
+        {"match_id": match_id, "player_id": player},
+        headers={"authorization": f"Bearer {secret}"},
+        body=None,
+        request_id=f"{player}-standing-{time.monotonic_ns()}",
     )
     reply: dict[str, Any] = json.loads(stack.invoke("SubmitWebhookFunction", event)["body"])
     return reply
@@ -63,18 +84,17 @@ class Seat:
         self.choose = bot_for(self.game_id)
         self.rng = random.Random(f"bot:{self.seed}:{self.player}")
 
-    def submissions(self, notice: dict[str, Any], send: Send | None = None) -> list[dict[str, Any]]:
+    def submissions(self, notice: dict[str, Any], acting: Acting | None = None) -> list[dict[str, Any]]:
         """The bot's moves for the phase its notice opened; first, in a game with immediate actions
-        (a bot module with `act`), the actions it takes through `send`, answered at once."""
+        (a bot module with `act`), the actions it takes through `acting`, answered at once."""
         opened = notice.get("open")
         if not opened or opened["number"] in self.acted or self.player not in opened["actors"]:
             return []
         self.acted.add(opened["number"])
         phase = OpenPhase(opened["phase"], tuple(opened["accepts"]), tuple(opened["actors"]))
         acts = getattr(importlib.import_module(f"local_stack.bots.{self.game_id}"), "act", None)
-        if acts is not None and send is not None:
-            # The match clock moves only while every bot waits: a bot's think takes no match time.
-            acts(notice["view"], phase, self.player, self.rng, send, lambda _seconds: None)
+        if acts is not None and acting is not None:
+            acts(notice["view"], phase, self.player, self.rng, acting)
         chosen = self.choose(notice["view"], phase, self.player, self.rng)
         return [
             {"phase": phase.name, "number": opened["number"], "kind": kind, "submission": body}
@@ -176,8 +196,25 @@ def run_match(
                 observe("acted", {"player": bot.player, "kind": kind, "reply": reply})
                 return dict(reply.get("answer", {}))
 
-            pending.extend((bot, body) for body in (bot.submissions(notices[-1], send) if notices else []))
+            def standing(bot: Seat = bot) -> dict[str, Any]:
+                return fetch_standing(stack, match_id, bot.player, bot.secret)
+
+            acting = Acting(send, think, standing)
+            pending.extend((bot, body) for body in (bot.submissions(notices[-1], acting) if notices else []))
         return received
+
+    def think(seconds: float) -> None:
+        """A bot thinks on the match clock: with everything parked (bots act only then), the
+        virtual clock runs on by `seconds`, stopping short of the machine's next wake so that no
+        deadline passes while a bot thinks. On the wall clock, match time passes by itself."""
+        if clock is None:
+            return
+        wake = clock.next_wake()
+        until = clock.time() + seconds
+        if wake is not None:
+            until = min(until, wake - THINK_MARGIN)
+        if until > clock.time():
+            clock.advance_to(until)
 
     def send(one_by_one: bool) -> None:
         """Send the moves chosen; `one_by_one`: stop once one of them has woken the machine (the

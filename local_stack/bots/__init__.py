@@ -1,9 +1,12 @@
-"""Bots: one module per game, each `choose(view, phase, player, rng) -> {kind: submission JSON}`."""
+"""Bots: one module per game, each `choose(view, phase, player, rng) -> {kind: submission JSON}`;
+a game with immediate actions also has `act(view, phase, player, rng, acting)`, run first."""
 
 from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from game_core.games.protocol import OpenPhase
@@ -13,6 +16,18 @@ class Bot(Protocol):
     def __call__(
         self, view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random
     ) -> dict[str, dict[str, Any]]: ...
+
+
+@dataclass(frozen=True)
+class Acting:
+    """What a bot may do at once in an open phase."""
+
+    send: Callable[[str, dict[str, Any]], dict[str, Any]]
+    """Send one immediate action (kind, action); returns its answer (empty when refused)."""
+    think: Callable[[float], None]
+    """Let the match's clock run on while the bot thinks (seconds)."""
+    standing: Callable[[], dict[str, Any]]
+    """The bot's own standing as the webhook's GET gives it: its view, the open phase, its garnets."""
 
 
 def bot_for(game_id: str) -> Bot:

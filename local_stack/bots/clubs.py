@@ -1,28 +1,27 @@
 """Puzzler's Clubs bot: plays from its own view and its own answers alone.
 
-In a Phase A it asks for each puzzle, thinks a little (a wrong answer now and then), and answers
-(`act`, through the match's immediate actions); it drafts six cards near its hole card and the
-community card, clubs with its cheapest unused tokens. In a Phase B it builds its best hand from
-the cards it may use (the service's rule for a missing hand) and guesses each other participant's
-hand as their hole card with the community card.
+In a Phase A it asks for each puzzle, thinks a little on the match clock (a wrong answer now and
+then), and answers (`act`, through the match's immediate actions); with garnets free, now and then
+a player gives some to their guest, and a guest peeks and gives the rest back. It drafts six cards
+near its hole card and the community card, clubs with its cheapest unused tokens. In a Phase B it
+builds its best hand from the cards it may use (the service's rule for a missing hand) and guesses
+each other participant's hand as their hole card with the community card.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import permutations, product
 from typing import Any
 
 from game_core.games.clubs.cards import DECK, best_hand, is_club, rank
 from game_core.games.clubs.puzzles import differing_cells, haps
 from game_core.games.protocol import OpenPhase
+from local_stack.bots import Acting
 
-Send = Callable[[str, dict[str, Any]], dict[str, Any]]
-"""Sends one immediate action and returns the answer (what the webhook replied)."""
-Think = Callable[[float], None]
-"""Lets the match's clock run on while the bot thinks (seconds)."""
 WRONG_FIRST = 0.2
+MOVES_GARNETS = 0.5
+"""How often a bot moves garnets in a phase (when it has any free)."""
 
 
 def solve(puzzle: dict[str, Any]) -> str:
@@ -51,19 +50,45 @@ def _reach(numbers: list[int], target: int) -> str:
     return "0"
 
 
-def act(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random, send: Send, think: Think) -> None:
-    """Solve the round's three puzzles: ask, think, answer (now and then wrongly first)."""
-    if view["public"]["round_a"] is None:  # no Phase A open: no puzzles
+def act(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random, acting: Acting) -> None:
+    """Solve the round's three puzzles: ask, think, answer (now and then wrongly first); then move
+    garnets now and then (`move_garnets`)."""
+    public = view["public"]
+    if public["round_a"] is not None:  # a Phase A is open: its puzzles
+        for number in (1, 2, 3):
+            puzzle = acting.send("puzzle", {"puzzle": number})
+            if puzzle.get("solved"):
+                continue
+            acting.think(rng.uniform(5, 60))
+            if rng.random() < WRONG_FIRST:
+                wrong = "GYUL" if puzzle["type"] != "gyul_hap" else "123 GYUL"
+                acting.send("answer", {"puzzle": number, "answer": wrong})
+                acting.think(rng.uniform(5, 30))
+            acting.send("answer", {"puzzle": number, "answer": solve(puzzle)})
+    if rng.random() < MOVES_GARNETS:
+        move_garnets(public, player, rng, acting)
+
+
+def move_garnets(public: dict[str, Any], player: str, rng: random.Random, acting: Acting) -> None:
+    """Only with garnets free (its standing says): a player gives some to their guest; a guest
+    peeks at another participant's tokens of a round already puzzled (1 garnet), then gives
+    what is left back to their player."""
+    free = int(acting.standing()["garnets"]["available"])
+    if not free:
         return
-    for number in (1, 2, 3):
-        puzzle = send("puzzle", {"puzzle": number})
-        if puzzle.get("solved"):
-            continue
-        think(rng.uniform(5, 60))
-        if rng.random() < WRONG_FIRST:
-            send("answer", {"puzzle": number, "answer": "GYUL" if puzzle["type"] != "gyul_hap" else "123 GYUL"})
-            think(rng.uniform(5, 30))
-        send("answer", {"puzzle": number, "answer": solve(puzzle)})
+    teams = {team["guest"]: team["player"] for team in public["teams"]}
+    if player not in teams:
+        acting.send(
+            "transfer", {"to": next(g for g, p in teams.items() if p == player), "garnets": rng.randint(1, free)}
+        )
+        return
+    puzzled = public["round_a"] - 1 if public["round_a"] is not None else public["round_b"]
+    if puzzled:
+        others = [p for pair in teams.items() for p in pair if p != player]
+        acting.send("peek", {"participant": rng.choice(others), "round": rng.randint(1, puzzled)})
+        free -= 1
+    if free:
+        acting.send("transfer", {"to": teams[player], "garnets": free})
 
 
 def choose(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random) -> dict[str, dict[str, Any]]:
