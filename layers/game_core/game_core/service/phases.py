@@ -14,6 +14,7 @@ from typing import Any
 
 from game_core.errors import Conflict
 from game_core.games import registry
+from game_core.games.protocol import ActsAtOnce
 from game_core.match import engine
 from game_core.match.model import Match
 from game_core.service.letters import tell
@@ -126,7 +127,8 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
         # Close the door before reading: a submission landing after this read would be lost.
         ports.store.stop_accepting(match_id, phase_number)
         submissions = ports.store.submissions(match_id, phase_number)
-        actions = tuple(ports.store.actions(match_id, phase_number))
+        # Only a game that takes immediate actions has any to read (one query fewer for the rest)
+        actions = tuple(ports.store.actions(match_id, phase_number)) if isinstance(game, ActsAtOnce) else ()
         resolved = engine.resolve(match, game, submissions, now, actions)
         after = resolved.match
         awards = {}
@@ -145,7 +147,8 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
         ]
         if after.status == "finished" and after.result is not None:
             awards = {player: amount for player, amount in after.result["garnets"].items() if amount}
-            awards = _with_purses_returned(awards, ports.store.purses(match_id), resolved.spending, after.guests)
+            if after.guests:
+                awards = _with_purses_returned(awards, ports.store.purses(match_id), resolved.spending, after.guests)
             events.append(Event("finished", now, {"result": after.result}))
         elif after.phase is not None:
             events.append(Event("phase_opened", now, {"phase": after.phase.name, "number": after.phase.number}))
