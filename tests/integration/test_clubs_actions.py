@@ -80,32 +80,55 @@ def test_a_guests_peek_and_transfer_back_of_one_garnet_spend_it_once(stack) -> N
     assert (garnets(match, "p1"), garnets(match, "p1g1")) == ((0, 0), (0, 0))
 
 
-def test_a_garnet_held_by_a_draft_stored_meanwhile_cannot_be_transferred(stack) -> None:
-    # Given p1 holds 2 garnets, and round 2's draft is open
-    match = in_round_two(stack, {"p1": 2})
-    shown = match.standing("p1")["view"]["public"]["rounds"][1]
+def submit_lowering_draft(match: ClubsMatch, participant: str) -> None:
+    """`participant` drafts six spades of round 2, lowering priority 1: 2 garnets held until the
+    phase resolves."""
+    shown = match.standing(participant)["view"]["public"]["rounds"][1]
     public = {shown["community"], *shown["holes"].values()}
     six = [card for card in ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S") if card not in public][:6]
     assert not any(map(is_club, six))
-    lowering = {
-        "picks": [{"card": card, "priority": n} for n, card in enumerate(six, start=1)],
-        "lowered": [1],  # 2 garnets, held until the phase resolves
-    }
+    lowering = {"picks": [{"card": card, "priority": n} for n, card in enumerate(six, start=1)], "lowered": [1]}
+    status, reply = match.stack.submit(
+        match.match_id,
+        participant,
+        match.secrets[participant],
+        {"phase": "2A+1B", "kind": "draft", "submission": lowering},
+    )
+    assert (status, reply["garnet_cost"]) == (200, 2), reply
 
-    def draft() -> None:
-        status, reply = stack.submit(
-            match.match_id, "p1", match.secrets["p1"], {"phase": "2A+1B", "kind": "draft", "submission": lowering}
-        )
-        assert (status, reply["garnet_cost"]) == (200, 2), reply
+
+def test_a_garnet_held_by_a_draft_stored_meanwhile_cannot_be_transferred(stack) -> None:
+    # Given p1 holds 2 garnets, and round 2's draft is open
+    match = in_round_two(stack, {"p1": 2})
 
     # When p1's transfer of both garnets has read them free, and the draft holding them lands first
     # (a submission leaves the match's version alone: the holding's own condition refuses)
     with pytest.raises(Illegal) as refused:
-        transfer_staged_against(match, "p1", "p1g1", 2, draft)
+        transfer_staged_against(match, "p1", "p1g1", 2, lambda: submit_lowering_draft(match, "p1"))
 
     # Then the transfer is refused; p1 still owns 2, none free (the draft holds them); the guest has 0
     assert [reason.code for reason in refused.value.reasons] == ["garnets_short"]
     assert (garnets(match, "p1"), garnets(match, "p1g1")) == ((2, 0), (0, 0))
+
+
+def test_cancelling_the_match_gives_each_guests_garnets_back_to_their_player(stack) -> None:
+    # Given p1 (3 garnets) gave their guest 2, which the guest's draft now holds, and p2 (1) gave
+    # theirs to p3's guest
+    match = in_round_two(stack, {"p1": 3, "p2": 1})
+    assert match.act("p1", "transfer", {"to": "p1g1", "garnets": 2})["accepted"]
+    assert match.act("p2", "transfer", {"to": "p3g1", "garnets": 1})["accepted"]
+    submit_lowering_draft(match, "p1g1")
+    assert garnets(match, "p1g1") == (2, 0)
+
+    # When the host cancels the match
+    assert match.host("cancel")["ok"]
+
+    # Then the draft's hold is released and every purse is emptied into its guest's own player:
+    # p1 1 + 2 = 3, p2 0 (what they gave stays given), p3 0 + 1 = 1; the purses hold nothing
+    players = ports_from_environment().store.balances(PLAYERS)
+    assert players == {"p1": 3, "p2": 0, "p3": 1}
+    assert ports_from_environment().store.purses(match.match_id) == {"p1g1": 0, "p2g1": 0, "p3g1": 0}
+    assert all(garnets(match, player) == (balance, balance) for player, balance in players.items())
 
 
 def test_transfers_and_peeks_sent_at_once_by_two_teammates_never_overspend(stack) -> None:

@@ -58,6 +58,7 @@ from game_core.service.ports import (
     Sheet,
     SubmissionView,
     Workflow,
+    garnet_changes,
 )
 
 T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
@@ -328,12 +329,25 @@ class MemoryStore:
         if meta is not None and meta.phase_number == phase_number:
             meta.accepting = False
 
-    def save(self, before: Match, after: Match, event: Event, releases: dict[str, int] | None = None) -> None:
+    def save(
+        self,
+        before: Match,
+        after: Match,
+        event: Event,
+        releases: dict[str, int] | None = None,
+        returned: dict[str, int] | None = None,
+    ) -> None:
         self._require_version(before)
         self._write_meta(after)
         self._append_event(before.match_id, event)
-        for player, amount in sorted((releases or {}).items()):
-            self._hold(after, player, -amount)
+        for participant, (balance, available) in sorted(
+            garnet_changes(after.guests, releases or {}, returned or {}).items()
+        ):
+            holding = self._holding(after, participant) or self._garnets.setdefault(participant, _Garnets(0, 0))
+            holding.balance += balance
+            holding.available += available
+            if participant not in after.guests and balance:
+                self.ledger[(participant, f"{after.match_id}#returned")] = balance
         self.saves.append((before.match_id, event.type))
 
     def commit_resolution(

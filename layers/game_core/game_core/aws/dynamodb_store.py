@@ -50,7 +50,16 @@ from game_core.errors import Conflict, Illegal, InProgress, Late, NotFound, Reas
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
-from game_core.service.ports import AlreadyDelivered, Completion, Contact, Event, HeaderMoved, Sheet, SubmissionView
+from game_core.service.ports import (
+    AlreadyDelivered,
+    Completion,
+    Contact,
+    Event,
+    HeaderMoved,
+    Sheet,
+    SubmissionView,
+    garnet_changes,
+)
 
 KEPT = 7 * 86_400
 """How long a delivery's reply, or a mail's answered mark, is kept for its redeliveries (the
@@ -473,12 +482,29 @@ class DynamoMatchStore:
             if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise  # else the phase has moved on: nothing to close
 
-    def save(self, before: Match, after: Match, event: Event, releases: dict[str, int] | None = None) -> None:
+    def save(
+        self,
+        before: Match,
+        after: Match,
+        event: Event,
+        releases: dict[str, int] | None = None,
+        returned: dict[str, int] | None = None,
+    ) -> None:
         items = [self._meta_update(before, after), self._event_put(before.match_id, event)]
         if (before.state, before.result) != (after.state, after.result):
             items.append(self._state_put(after))  # a host's decision of a tie changes the result
+        # One update per holding (a transaction touches an item once): a guest's release and the
+        # emptying of their purse together. The purses were read at this match version, which only
+        # an immediate action or a resolution moves, so the condition on it keeps them as read.
+        changes = garnet_changes(after.guests, releases or {}, returned or {})
         items += [
-            self._hold(_holding_key(after, player), -amount) for player, amount in sorted((releases or {}).items())
+            self._change(_holding_key(after, participant), balance, available)
+            for participant, (balance, available) in sorted(changes.items())
+        ]
+        items += [
+            self._ledger_line(participant, after.match_id, "returned", balance)
+            for participant, (balance, _available) in sorted(changes.items())
+            if participant not in after.guests and balance
         ]
         self._transact(items, Conflict(f"match {before.match_id} changed meanwhile; try again"))
 
@@ -590,6 +616,18 @@ class DynamoMatchStore:
                 raise Conflict(f"match {after.match_id} changed meanwhile; try again") from None
             short = f"the {record.kind} takes more garnets than you hold free now"
             raise Illegal(f"the {record.kind} is not allowed", [Reason("garnets_short", short)]) from None
+
+    def _change(self, key: dict[str, Any], balance: int, available: int) -> dict[str, Any]:
+        """A holding's balance and free garnets changed by what a stopped match gives back."""
+        return {
+            "Update": {
+                "TableName": self.table,
+                "Key": key,
+                "UpdateExpression": "SET balance = if_not_exists(balance, :zero) + :balance, "
+                "available = if_not_exists(available, :zero) + :available",
+                "ExpressionAttributeValues": _item({":balance": balance, ":available": available, ":zero": 0}),
+            }
+        }
 
     def _move(self, key: dict[str, Any], change: int) -> dict[str, Any]:
         """A holding's balance and free garnets changed at once; a decrease only from what is free."""

@@ -158,7 +158,8 @@ def resolve_now(ports: Ports, match_id: str) -> dict[str, Any]:
 
 
 def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
-    """Stop the match for good; the garnets held by the open phase's submissions are given back."""
+    """Stop the match for good; the garnets held by the open phase's submissions are given back,
+    and what each guest holds goes back to their player (as when a match ends)."""
     for _attempt in range(5):
         match = ports.store.get(match_id)
         if match.status != "running":
@@ -169,9 +170,12 @@ def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
             # keep its hold for good (the save is conditional on the version, which it leaves alone).
             ports.store.stop_accepting(match_id, match.phase.number)
             held = ports.store.holds(match_id, match.phase.number)
+        # Read at this version: an action moving a purse meanwhile moves the version, and the save fails.
+        purses = ports.store.purses(match_id) if match.guests else {}
+        returned = {guest: amount for guest, amount in purses.items() if amount}
         saved = _with_clock(match, match.phase, status="cancelled")
         try:
-            ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=held)
+            ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=held, returned=returned)
         except Conflict:
             continue  # a resolution or another act landed first: cancel the match as it is now
         reply = _acted(ports, saved, "the match is cancelled")

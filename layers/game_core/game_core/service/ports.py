@@ -109,6 +109,26 @@ class HeaderMoved(Exception):
     wait, a host act, the phase closed): read again and judge the submission afresh."""
 
 
+def garnet_changes(
+    guests: dict[str, str], releases: dict[str, int], returned: dict[str, int]
+) -> dict[str, tuple[int, int]]:
+    """Each holding's (balance, available) change when a match stops: what its submissions held is
+    free again, and what each guest's purse holds (`returned`) goes to their player (`guests`:
+    guest -> player)."""
+    changes: dict[str, tuple[int, int]] = {}
+
+    def change(participant: str, balance: int, available: int) -> None:
+        was = changes.get(participant, (0, 0))
+        changes[participant] = (was[0] + balance, was[1] + available)
+
+    for participant, amount in releases.items():
+        change(participant, 0, amount)
+    for guest, amount in returned.items():
+        change(guest, -amount, -amount)
+        change(guests[guest], amount, amount)
+    return changes
+
+
 class MatchStore(Protocol):
     def create(self, match: Match, balances: dict[str, int], event: Event, contacts: dict[str, Contact]) -> None:
         """Store a new match; players the store has never seen get their starting balances. Each
@@ -175,9 +195,17 @@ class MatchStore(Protocol):
     def stop_accepting(self, match_id: str, phase_number: int) -> None:
         """Refuse further submissions to the phase (it is being resolved); idempotent."""
 
-    def save(self, before: Match, after: Match, event: Event, releases: dict[str, int] | None = None) -> None:
+    def save(
+        self,
+        before: Match,
+        after: Match,
+        event: Event,
+        releases: dict[str, int] | None = None,
+        returned: dict[str, int] | None = None,
+    ) -> None:
         """Store a host act or a stall, conditional on `before` being current; `releases` gives
-        held garnets back (a cancelled phase)."""
+        held garnets back (a cancelled phase); `returned` empties each guest's purse (what it held,
+        as read) into their player's garnets, a ledger line "returned" (a cancelled match)."""
 
     def commit_resolution(
         self,
