@@ -165,8 +165,26 @@ def wait_for_messages(inbox: Any, player: str, count: int) -> list[dict[str, Any
 # -- the subscriptions the service makes ---------------------------------------------------------------
 
 
-def test_the_service_subscribes_each_email_filtered_on_match_and_recipient(stack) -> None:
-    # Given a match with two emails and a player without one
+@pytest.fixture
+def without_mail(stack: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The stack as a deployment without a mail domain, whose notices reach addresses by SNS."""
+    from game_core.aws.wiring import ports_from_environment
+
+    monkeypatch.setenv("MAIL_DOMAIN", "")
+    ports_from_environment.cache_clear()
+    yield stack
+    ports_from_environment.cache_clear()
+
+
+def test_with_mail_of_its_own_the_service_subscribes_no_address_to_sns(stack) -> None:
+    # The readable mail is the notices: an SNS subscription would send each one twice
+    assert create(stack, {"ada": "ada@one.example", "bo": None, "cy": None})["ok"]
+    assert email_filters(stack, stack.private_topic) == email_filters(stack, stack.public_topic) == {}
+
+
+def test_the_service_subscribes_each_email_filtered_on_match_and_recipient(without_mail) -> None:
+    stack = without_mail
+    # Given a deployment without mail, a match with two emails and a player without one
     first = create(stack, {"ada": "ada@one.example", "bo": "bo@one.example", "cy": None})
     assert first["ok"], first
     a = first["match_id"]

@@ -73,7 +73,9 @@ def test_starting_garnets_for_new_and_known_players(first: int | None, second: i
 
 
 def test_the_opening_notices_are_one_public_and_one_per_player_from_their_own_view() -> None:
-    table = Table.open(players=("ada", "bo", "cy"))
+    fakes = Fakes()
+    fakes.mailer.domain = ""  # a deployment without mail: SNS mails each address
+    table = Table.open(fakes, players=("ada", "bo", "cy"))
     notifier = table.fakes.notifier
 
     # Subscribed before the first notice, so a subscriber hears the match begin.
@@ -97,9 +99,17 @@ def test_the_opening_notices_are_one_public_and_one_per_player_from_their_own_vi
 
 def test_players_whose_subscription_awaits_confirmation_are_listed() -> None:
     fakes = Fakes()
+    fakes.mailer.domain = ""  # a deployment without mail: SNS mails each address
     fakes.notifier.unsubscribed = ["bo"]
     assert create_match(fakes.ports, request())["unsubscribed"] == ["bo"]
-    assert "unsubscribed" not in create_match(Fakes().ports, request())
+    fakes.notifier.unsubscribed = []
+    assert "unsubscribed" not in create_match(fakes.ports, request())
+
+
+def test_with_mail_of_its_own_no_address_is_subscribed_to_sns() -> None:
+    fakes = Fakes()
+    create_match(fakes.ports, request())
+    assert fakes.notifier.subscribed == [] and "subscribe" not in fakes.notifier.calls
 
 
 REFUSED = [

@@ -53,10 +53,13 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
     # never shown again), and the reply says what to do about the rest.
     reply: dict[str, Any] = {"match_id": match.match_id, "secrets": secrets, "open": open_phase_summary(match)}
     warnings: list[str] = []
-    # Before the first notice, so a subscriber hears the match begin.
-    unsubscribed = _attempt(lambda: ports.notifier.subscribe(match), warnings, "the e-mail subscriptions")
-    if unsubscribed:
-        reply["unsubscribed"] = unsubscribed
+    if not ports.mailer.domain:
+        # Without mail of its own, the service has SNS mail each address its notices (as JSON);
+        # before the first notice, so a subscriber hears the match begin. With mail, the readable
+        # messages are the mail: an SNS subscription would send every notice twice.
+        unsubscribed = _attempt(lambda: ports.notifier.subscribe(match), warnings, "the e-mail subscriptions")
+        if unsubscribed:
+            reply["unsubscribed"] = unsubscribed
     reply["execution"] = _attempt(lambda: ports.workflow.start(match), warnings, "the state machine (run `recover`)")
     opening = progress_notices(match, game, f"{game.title}: the match begins")
     _attempt(lambda: tell(ports, match, opening), warnings, "the opening notices")
