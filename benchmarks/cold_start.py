@@ -54,7 +54,8 @@ BASELINE = "import boto3; boto3.client('dynamodb')"
 _CODE = {
     "baseline": "import boto3, os; boto3.client('dynamodb'); os._exit(0)",
     "import": "import app, os; os._exit(0)",
-    "ready": "import app, os; from game_core.aws.wiring import client; client('dynamodb'); os._exit(0)",
+    "ready": "import app, os; from game_core.aws.wiring import ports_from_environment; "
+    "ports_from_environment().store.client.meta; os._exit(0)",
 }
 """What each process runs: the baseline; a handler's import; its import, then its DynamoDB client."""
 

@@ -32,10 +32,19 @@ from game_core.games import registry
 from game_core.games.palindrome import scoring
 from game_core.games.palindrome.scoring import is_prime
 from game_core.games.protocol import AnyGame, Model, Resolution
+from game_core.match.engine import guests_per_player
 from local_stack.bots import bot_for
 
 GOAL_MS = 5.0
-CASES = (("crates", "default"), ("palindrome", "mm8"), ("palindrome", "mm5"), ("abstrac", "row"), ("abstrac", "deal"))
+CASES = (
+    ("crates", "default"),
+    ("palindrome", "mm8"),
+    ("palindrome", "mm5"),
+    ("abstrac", "row"),
+    ("abstrac", "deal"),
+    ("domino", "default"),
+    ("clubs", "default"),
+)
 SCAN_REPEATS = 7
 """Timings of each phase when looking for the heaviest one."""
 REPEATS = 51
@@ -85,7 +94,8 @@ class Phase:
 def played_phases(game_id: str, rule_set: str, players: int | None = None, seed: int = 1) -> list[Phase]:
     """Every phase of a match the game's bots play, in order."""
     game = registry.load(game_id)
-    seats = tuple(f"p{i:02d}" for i in range(players or game.max_players))
+    # A game with guests seats every participant, in team order: each player, then their guests
+    seats = tuple(f"p{i:02d}" for i in range((players or game.max_players) * (1 + guests_per_player(game))))
     state = game.setup(game.Settings(rule_set=rule_set), seats, random.Random(seed))
     bot = bot_for(game_id)
     phases = []
