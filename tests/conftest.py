@@ -57,6 +57,17 @@ def load_event(name: str, match_id: str | None = None) -> dict[str, Any]:
     return event
 
 
+def walk(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """Every (path, value) in a JSON document, containers included."""
+    yield path, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, (*path, str(key)))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from walk(item, (*path, str(index)))
+
+
 class Capture(logging.Handler):
     """Every log record, whole (its fields and message), for tests that no secret is logged."""
 

@@ -45,39 +45,29 @@ def transfer_staged_against(match: ClubsMatch, sender: str, to: str, amount: int
     take_action(staged, ActionRequest(match.match_id, sender, "transfer", {"to": to, "garnets": amount}, "webhook"))
 
 
-def test_a_peek_landing_first_leaves_the_transfer_of_the_same_garnet_refused(stack) -> None:
-    # Given p1 holds 1 garnet
+@pytest.mark.parametrize(
+    ("sender", "to"),
+    [("p1", "p1g1"), ("p1g1", "p1")],
+    ids=["the player's transfer to their guest", "the guest's transfer back"],
+)
+def test_a_peek_landing_first_leaves_a_transfer_of_the_same_garnet_refused(stack, sender, to) -> None:
+    # Given the sender holds 1 garnet (the guest's given by p1, who had 1)
     match = in_round_two(stack, {"p1": 1})
+    if sender == "p1g1":
+        assert match.act("p1", "transfer", {"to": "p1g1", "garnets": 1})["accepted"]
+    assert garnets(match, sender) == (1, 1)
 
     def peek() -> None:
-        assert match.act("p1", "peek", PEEK_AT_P2)["accepted"]
+        assert match.act(sender, "peek", PEEK_AT_P2)["accepted"]
 
-    # When p1's transfer of it to their guest has read the match, and p1's peek is stored first
+    # When the sender's transfer of it has read the match, and the sender's peek is stored first
     with pytest.raises(Illegal) as refused:
-        transfer_staged_against(match, "p1", "p1g1", 1, peek)
+        transfer_staged_against(match, sender, to, 1, peek)
 
-    # Then the transfer, read again, finds nothing left: the garnet was spent once, on the peek
+    # Then the transfer, read again, finds 1 - 1 = 0 left: the garnet was spent once, on the peek
     assert [reason.code for reason in refused.value.reasons] == ["garnets_short"]
     assert (garnets(match, "p1"), garnets(match, "p1g1")) == ((0, 0), (0, 0))
-    assert [peek["participant"] for peek in match.standing("p1")["view"]["private"]["peeks"]] == ["p2"]
-
-
-def test_a_guests_peek_and_transfer_back_of_one_garnet_spend_it_once(stack) -> None:
-    # Given p1 gave their guest their 1 garnet
-    match = in_round_two(stack, {"p1": 1})
-    assert match.act("p1", "transfer", {"to": "p1g1", "garnets": 1})["accepted"]
-    assert (garnets(match, "p1"), garnets(match, "p1g1")) == ((0, 0), (1, 1))
-
-    def peek() -> None:
-        assert match.act("p1g1", "peek", PEEK_AT_P2)["accepted"]
-
-    # When the guest's transfer of it back has read the match, and the guest's peek lands first
-    with pytest.raises(Illegal) as refused:
-        transfer_staged_against(match, "p1g1", "p1", 1, peek)
-
-    # Then the transfer is refused: 1 - 1 = 0 left in the purse, the player got nothing back
-    assert [reason.code for reason in refused.value.reasons] == ["garnets_short"]
-    assert (garnets(match, "p1"), garnets(match, "p1g1")) == ((0, 0), (0, 0))
+    assert [peek["participant"] for peek in match.standing(sender)["view"]["private"]["peeks"]] == ["p2"]
 
 
 def submit_lowering_draft(match: ClubsMatch, participant: str) -> None:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Capture, push
+from conftest import Capture, push, walk
 
 PLAYERS = ["ana", "ben", "cat", "dan"]
 MULTIPLIERS = {
@@ -51,17 +50,6 @@ GROUNDS = {
     "cat": ["ice", "ice"] + ["stone"] * 4,
     "dan": ["rubber", "stone"] + ["stone"] * 4,
 }
-
-
-def walk(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
-    """Every (path, value) in a JSON document, containers included."""
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, (*path, str(key)))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from walk(item, (*path, str(index)))
 
 
 def is_push_list(value: Any) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import walk
 
 from game_core.aws.wiring import ports_from_environment
 from game_core.games import registry
@@ -103,17 +104,6 @@ def test_the_guests_garnets_are_back_with_their_players(played) -> None:
         for player, start in STARTING_GARNETS.items()
     }
     assert {player: balances[player] for player in STARTING_GARNETS} == expected
-
-
-def walk(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
-    """Every (path, value) in a JSON document, containers included."""
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, (*path, str(key)))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from walk(item, (*path, str(index)))
 
 
 def secrets_of(state: ClubsState, record: MatchRecord, participant: str) -> list[Any]:
