@@ -83,7 +83,7 @@ def _once(run: Run) -> float:
     return time.perf_counter() - started
 
 
-def measure(rounds: int = 9, seed: int = 8) -> dict[Run, float]:
+def measure(rounds: int = 15, seed: int = 8) -> dict[Run, float]:
     """Median seconds of each run, the baseline's and each handler's, measured interleaved."""
     runs: list[Run] = [("baseline", "")] + [(what, name) for name in HANDLERS for what in ("import", "ready")]
     for run in runs:
@@ -97,7 +97,7 @@ def measure(rounds: int = 9, seed: int = 8) -> dict[Run, float]:
     return {run: statistics.median(times) for run, times in timings.items()}
 
 
-def report(rounds: int = 9) -> dict[str, float]:
+def report(rounds: int = 15) -> dict[str, float]:
     """Print each handler's median import, the baseline's, and the ratio next to the goal;
     return the ratios."""
     medians = measure(rounds)

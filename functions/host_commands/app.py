@@ -10,19 +10,18 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Illegal, Malformed, validation_reasons
-from game_core.service.commands import HostCommand, run_host_command
+from game_core.service.commands import parse_host_command, run_host_command
 
 logger = Logger(service="host-commands")
-parse_command = TypeAdapter(HostCommand).validate_python
 
 
 def _run(event: dict[str, Any]) -> dict[str, Any]:
     try:
-        command = parse_command(event)
+        command = parse_host_command(event)
     except ValidationError as error:
         raise Malformed("the command is malformed", validation_reasons(error, "command")) from None
     logger.info("host command", extra={"command": command.command})

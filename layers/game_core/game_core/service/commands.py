@@ -5,9 +5,10 @@ The same models serve the Lambda console (the sample events in `events/`) and th
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, TypeAdapter
 
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS, MatchRequest
@@ -111,6 +112,18 @@ HostCommand = Annotated[
     | Act,
     Field(discriminator="command"),
 ]
+
+
+@cache
+def _host_commands() -> TypeAdapter[HostCommand]:
+    return TypeAdapter(HostCommand)
+
+
+def parse_host_command(data: Any) -> HostCommand:
+    """The host's command, checked by its model (pydantic's ValidationError when it is none);
+    the model is built on first use, not at import (a cold start that needs no command skips it)."""
+    command: HostCommand = _host_commands().validate_python(data)
+    return command
 
 
 def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:

@@ -11,15 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from game_core.errors import Malformed, Reason
 from game_core.games.protocol import AnyGame
 from game_core.match import engine
 from game_core.match.model import MAX_SECONDS
-from game_core.service.commands import HostCommand
+
+if TYPE_CHECKING:
+    from game_core.service.commands import HostCommand
 
 STATUS, HELP, EXTEND, PAUSE, RESUME, RESOLVE_NOW = "STATUS", "HELP", "EXTEND", "PAUSE", "RESUME", "RESOLVE NOW"
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -34,7 +36,6 @@ HOST_USAGE = [
 ]
 _EXTENSION = re.compile(r"(\d{1,5})\s*(?:H|HOURS?)?")
 _CONSOLE_NAMES = {STATUS: "status", EXTEND: "extend", PAUSE: "pause", RESUME: "resume", RESOLVE_NOW: "resolve_now"}
-_parse_console_command = TypeAdapter(HostCommand).validate_python
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,10 @@ def console_command(command: Command, match_id: str) -> HostCommand:
     if command.keyword == EXTEND:
         hours = _EXTENSION.fullmatch(command.argument)
         fields["seconds"] = int(hours.group(1)) * 3600 if hours else 0
+    from game_core.service.commands import parse_host_command  # only a host's command needs the models
+
     try:
-        parsed: HostCommand = _parse_console_command(fields)
+        parsed = parse_host_command(fields)
     except ValidationError:
         usage = f"EXTEND takes whole hours, 1 to {MAX_SECONDS // 3600}: e.g. EXTEND 2"
         raise Malformed("the EXTEND command is malformed", [Reason("extend_hours", usage)]) from None

@@ -39,7 +39,6 @@ from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
 from game_core.match.model import Match, Participant
 from game_core.service import letters
-from game_core.service.commands import run_host_command
 from game_core.service.mail_commands import (
     HELP,
     HOST_KEYWORDS,
@@ -170,6 +169,8 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
 
 
 def _host_command(ports: Ports, match: Match, command: Command) -> list[str]:
+    from game_core.service.commands import run_host_command  # only a host's mail needs the console
+
     try:
         reply = run_host_command(ports, console_command(command, match.match_id))
     except OverflowError:  # extension upon extension, each within bounds (as the console says)
