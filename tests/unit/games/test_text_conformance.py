@@ -1,6 +1,7 @@
 """Every game's plain-text grammar honours `TextGrammar`: generated bodies never raise and never drop
-a line silently; every valid submission of every kind round-trips through `write_text` and
-`read_text`; each kind's help example reads back; and the text of every view of a played match
+a line silently; every valid submission of every kind (and every valid immediate action of a
+grammar that reads them) round-trips through `write_text` and `read_text`; each kind's help
+example reads back; and the text of every view of a played match
 names players by display name and shows a player nothing of another's private seat."""
 
 from __future__ import annotations
@@ -24,13 +25,17 @@ from game_core.games.clubs.models import BuildSubmission as ClubsBuild
 from game_core.games.clubs.models import DraftSubmission as ClubsDraft
 from game_core.games.clubs.models import Guess as ClubsGuess
 from game_core.games.clubs.models import GuessSubmission as ClubsGuesses
+from game_core.games.clubs.models import Peek as ClubsPeek
 from game_core.games.clubs.models import Pick as ClubsPick
+from game_core.games.clubs.models import PuzzleAnswer as ClubsAnswer
+from game_core.games.clubs.models import PuzzleRequest as ClubsPuzzle
+from game_core.games.clubs.models import Transfer as ClubsTransfer
 from game_core.games.crates.models import MULTIPLIERS, MultipliersSubmission, Push, RoundSubmission
 from game_core.games.domino.models import BidSubmission, Placement, PlaceSubmission, TileBid
 from game_core.games.palindrome.construction import Construction
 from game_core.games.palindrome.models import Bid, CardBid
 from game_core.games.plain_text import MAX_REPEAT
-from game_core.games.protocol import AnyGame, Model, TextMove
+from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Model, TextMove
 
 GAMES = list(registry.AVAILABLE)
 
@@ -134,29 +139,70 @@ SUBMISSIONS: dict[str, dict[str, st.SearchStrategy[Model]]] = {
 }
 
 
+ANSWER_WORDS = st.lists(st.from_regex(r"[A-Za-z0-9()+*/-]{1,8}", fullmatch=True), min_size=1, max_size=6)
+"""A puzzle's answer as a grammar reads it back: words joined by single spaces (a comma between
+words reads as a space, the line's trailing punctuation is dropped: documented limits)."""
+
+ACTIONS: dict[str, dict[str, st.SearchStrategy[Model]]] = {
+    "clubs": {
+        "puzzle": st.builds(ClubsPuzzle, puzzle=st.integers(1, 3)),
+        "answer": st.builds(ClubsAnswer, puzzle=st.integers(1, 3), answer=ANSWER_WORDS.map(" ".join)),
+        "transfer": st.builds(ClubsTransfer, to=PLAYER_IDS, garnets=st.integers(1, 1000)),
+        "peek": st.builds(ClubsPeek, participant=PLAYER_IDS, round=st.integers(1, 7)),
+    },
+}
+"""The immediate actions each grammar that reads actions (`AnswersInText`) reads."""
+
+
 def test_every_kind_of_every_game_has_a_generator():
     assert {game: set(kinds) for game, kinds in SUBMISSIONS.items()} == {
         game: set(registry.load(game).submissions) for game in GAMES
     }
 
 
+def test_every_grammar_that_reads_actions_has_a_generator_of_actions_the_game_takes():
+    assert set(ACTIONS) == {game for game in GAMES if isinstance(registry.load(game).text, AnswersInText)}
+    for game_id, kinds in ACTIONS.items():
+        game = registry.load(game_id)
+        assert isinstance(game, ActsAtOnce)
+        assert set(kinds) <= set(game.actions)
+
+
 KINDS = [(game, kind) for game in GAMES for kind in registry.load(game).submissions]
+ACTION_KINDS = [(game, kind) for game, kinds in ACTIONS.items() for kind in kinds]
 
 
-@pytest.mark.parametrize(("game_id", "kind"), KINDS, ids=[f"{g}-{k}" for g, k in KINDS])
-def test_every_valid_submission_round_trips(game_id: str, kind: str) -> None:
+WRITTEN = KINDS + ACTION_KINDS
+"""Every kind a grammar writes: each game's submissions, and the actions of those that read them."""
+
+
+@pytest.mark.parametrize(("game_id", "kind"), WRITTEN, ids=[f"{g}-{k}" for g, k in WRITTEN])
+def test_every_valid_submission_and_action_round_trips(game_id: str, kind: str) -> None:
     text = registry.load(game_id).text
+    is_action = kind in ACTIONS.get(game_id, {})
 
     @settings(max_examples=500, deadline=None)
-    @given(SUBMISSIONS[game_id][kind])
-    def round_trips(submission: Model) -> None:
-        lines = text.write_text(kind, submission)
+    @given((ACTIONS if is_action else SUBMISSIONS)[game_id][kind])
+    def round_trips(written: Model) -> None:
+        lines = text.write_text(kind, written)
         # No short form: the written lines say their kind whatever the open phase accepts.
         reading = text.read_text(lines, ())
         assert reading.reasons == []
-        assert reading.moves == [TextMove(kind, submission.model_dump(mode="json"))]
+        assert reading.moves == [TextMove(kind, written.model_dump(mode="json"), action=is_action)]
 
     round_trips()
+
+
+def test_each_action_line_is_an_action_of_its_own_in_the_order_written():
+    text = registry.load("clubs").text
+    reading = text.read_text(["PUZZLE 1", "BUILD AS", "puzzle 2", "answer 1 125, 347 gyul."], ("build",))
+    assert reading.reasons == []
+    assert reading.moves == [
+        TextMove("puzzle", {"puzzle": 1}, action=True),
+        TextMove("build", {"cards": ["AS"]}),
+        TextMove("puzzle", {"puzzle": 2}, action=True),
+        TextMove("answer", {"puzzle": 1, "answer": "125 347 gyul"}, action=True),
+    ]
 
 
 def test_more_equal_pushes_than_a_line_repeats_take_more_lines():
@@ -167,7 +213,7 @@ def test_more_equal_pushes_than_a_line_repeats_take_more_lines():
     assert text.read_text(lines, ()).moves[0].submission == submission.model_dump(mode="json")
 
 
-@pytest.mark.parametrize(("game_id", "kind"), KINDS, ids=[f"{g}-{k}" for g, k in KINDS])
+@pytest.mark.parametrize(("game_id", "kind"), KINDS + ACTION_KINDS, ids=[f"{g}-{k}" for g, k in KINDS + ACTION_KINDS])
 def test_the_help_example_reads_back(game_id: str, kind: str) -> None:
     text = registry.load(game_id).text
     help_lines = text.text_help(kind)
@@ -189,7 +235,8 @@ def test_match_schemas_prints_each_kinds_grammar(game_id: str) -> None:
 def _vocabulary(game: AnyGame) -> list[str]:
     """Words a body of this game may hold: its keywords (from its help), the words around them,
     numbers and some noise."""
-    words = {word for kind in game.submissions for line in game.text.text_help(kind) for word in line.split()}
+    kinds = [*game.submissions, *ACTIONS.get(game.id, {})]
+    words = {word for kind in kinds for line in game.text.text_help(kind) for word in line.split()}
     words |= {"L", "R", "AT", "AND", "ON", "TO", "INTO", "3R", "7Z", "3a9", "hello", "thanks!", "\u2212"}
     return sorted(words | {str(number) for number in range(-3, 12)} | {"99", "100", "10000000000000000000"})
 
@@ -229,7 +276,7 @@ def test_generated_bodies_never_raise_and_every_line_is_read_or_named(game_id: s
     )
     def reads(lines: list[str], accepts: tuple[str, ...], players: tuple[str, ...]) -> None:
         reading = text.read_text(lines, accepts, players)
-        assert all(move.kind in game.submissions for move in reading.moves)
+        assert all(move.kind in (ACTIONS[game_id] if move.action else game.submissions) for move in reading.moves)
         json.dumps([move.submission for move in reading.moves])
         for reason in reading.reasons:
             assert CODE.match(reason.code), reason

@@ -19,6 +19,9 @@ condition, and raises the same errors:
 - `save` and `commit_resolution` are conditional on the stored version being `before.version`
   (Conflict); a resolution writes each player's balance once with the net change, the phase's
   record and each ledger line only if absent;
+- `put_action` is conditional on a delivery's key being new -> AlreadyDelivered; on the stored
+  version being `before.version` and the phase still taking actions -> Conflict; on each holding
+  a decrease takes from having that many free -> Illegal (in that order);
 - `stop_accepting`, `set_task_token` act only while the stored phase number (and clock version,
   status) match; `mark_announced` is unconditional;
 - a save recomputes the stored attributes from the match it stores (so a host act after
@@ -389,10 +392,19 @@ class MemoryStore:
         self.commits.append((match_id, record.number))
 
     def put_action(
-        self, before: Match, after: Match, record: ActionRecord, garnets: dict[str, int], event: Event
+        self,
+        before: Match,
+        after: Match,
+        record: ActionRecord,
+        garnets: dict[str, int],
+        event: Event,
+        delivery: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
         assert before.phase is not None
         meta = self._meta.get(before.match_id)
+        delivered_key = (after.match_id, record.actor or "", delivery[0]) if delivery is not None else None
+        if delivered_key is not None and delivered_key in self._deliveries:
+            raise AlreadyDelivered()
         if (
             meta is None
             or meta.version != before.version
@@ -405,6 +417,8 @@ class MemoryStore:
             short = f"the {record.kind} takes more garnets than you hold free now"
             raise Illegal(f"the {record.kind} is not allowed", [Reason("garnets_short", short)])
         self._write_meta(after)
+        if delivery is not None and delivered_key is not None:
+            self._deliveries[delivered_key] = json.dumps(delivery[1], sort_keys=True)
         self._actions.setdefault((after.match_id, before.phase.number), []).append(record.model_dump_json())
         self._append_event(after.match_id, event)
         for who, change in sorted(garnets.items()):

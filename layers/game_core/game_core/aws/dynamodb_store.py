@@ -372,17 +372,7 @@ class DynamoMatchStore:
         if change:
             items.append(self._hold(_holding_key(match, player), change))
         if delivery is not None:
-            key, reply = delivery
-            record = {"reply": json.dumps(reply, sort_keys=True), "expiration": int(event.at.timestamp()) + KEPT}
-            items.append(
-                {
-                    "Put": {
-                        "TableName": self.table,
-                        "Item": _delivery_key(match.match_id, player, key) | _item(record),
-                        "ConditionExpression": "attribute_not_exists(pk)",
-                    }
-                }
-            )
+            items.append(self._delivery_put(match.match_id, player, delivery, event))
         try:
             self.client.transact_write_items(TransactItems=items)
         except ClientError as error:
@@ -401,6 +391,20 @@ class DynamoMatchStore:
                 raise HeaderMoved() from None
             short = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
             raise Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", short)]) from None
+
+    def _delivery_put(
+        self, match_id: str, player: str, delivery: tuple[str, dict[str, Any]], event: Event
+    ) -> dict[str, Any]:
+        """A delivery's reply, stored only if its key is new (kept for a week of redeliveries)."""
+        key, reply = delivery
+        record = {"reply": json.dumps(reply, sort_keys=True), "expiration": int(event.at.timestamp()) + KEPT}
+        return {
+            "Put": {
+                "TableName": self.table,
+                "Item": _delivery_key(match_id, player, key) | _item(record),
+                "ConditionExpression": "attribute_not_exists(pk)",
+            }
+        }
 
     def _submission_header(
         self, match: Match, player: str, event: Event, completion: Completion | None
@@ -572,7 +576,13 @@ class DynamoMatchStore:
         }
 
     def put_action(
-        self, before: Match, after: Match, record: ActionRecord, garnets: dict[str, int], event: Event
+        self,
+        before: Match,
+        after: Match,
+        record: ActionRecord,
+        garnets: dict[str, int],
+        event: Event,
+        delivery: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
         assert before.phase is not None
         number = before.phase.number
@@ -606,12 +616,16 @@ class DynamoMatchStore:
             if participant not in after.guests:
                 entry = f"{number:05d}#action#{after.version:08d}"
                 items.append(self._ledger_line(participant, after.match_id, entry, change))
+        if delivery is not None:
+            items.append(self._delivery_put(after.match_id, record.actor or "", delivery, event))
         try:
             self.client.transact_write_items(TransactItems=items)
         except ClientError as error:
             failed = _cancelled_items(error)
             if not failed and not _collided(error):
                 raise
+            if delivery is not None and len(items) - 1 in failed:
+                raise AlreadyDelivered() from None
             if not failed or 0 in failed:
                 raise Conflict(f"match {after.match_id} changed meanwhile; try again") from None
             short = f"the {record.kind} takes more garnets than you hold free now"

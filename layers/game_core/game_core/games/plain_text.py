@@ -3,9 +3,10 @@ the pieces its views are rendered with.
 
 A game's grammar (`<game>/text.py`) is a `LineGrammar`: a keyword per line form (`PUSH`, `CARD`,
 `LAY`), each belonging to one submission kind, plus optional header lines (`ROUND 3`) that name a
-phase and let a kind be sent empty. Keywords are case-insensitive; words are separated by spaces or
-commas; a trailing full stop, colon and the like on the line, and a colon after the keyword, are
-ignored; numbers are written as digits.
+phase and let a kind be sent empty. A game that takes immediate actions may read them too: each
+line of an action form (`PUZZLE 2`) is one action of its own. Keywords are case-insensitive; words
+are separated by spaces or commas; a trailing full stop, colon and the like on the line, and a
+colon after the keyword, are ignored; numbers are written as digits.
 """
 
 from __future__ import annotations
@@ -130,7 +131,8 @@ class LineForm:
     A `many` form may be written on any number of lines, each adding to list fields (its reader
     returns lists to extend: one PUSH line per push); any other form is said once a message.
     A `short` form may leave out its keyword when its kind is the only one with a short form
-    that the open phase accepts (abstrac's "2B 3B" for a lay)."""
+    that the open phase accepts (abstrac's "2B 3B" for a lay). An `action` form is an immediate
+    action (`ActsAtOnce`): each of its lines is read as a `TextMove` of its own, marked `action`."""
 
     keywords: tuple[str, ...]
     kind: str
@@ -139,6 +141,7 @@ class LineForm:
     note: str = ""
     many: bool = False
     short: bool = False
+    action: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,8 +159,10 @@ class Header:
 
 @dataclass
 class _Draft:
-    """A kind's fields as read so far, and where each once-only line was said."""
+    """A kind's fields as read so far, the line it was first said on, and where each once-only
+    line was said."""
 
+    first: int
     raw: dict[str, Any] = field(default_factory=dict)
     phase: str | None = None
     said: dict[str, int] = field(default_factory=dict)
@@ -192,7 +197,7 @@ def _read_form(form: LineForm, words: Words) -> dict[str, Any]:
 
 
 def _merge(form: LineForm, fields: dict[str, Any], number: int, drafts: dict[str, _Draft]) -> None:
-    draft = drafts.setdefault(form.kind, _Draft())
+    draft = drafts.setdefault(form.kind, _Draft(first=number))
     keyword = form.keywords[0]
     if form.many:
         for key, values in fields.items():
@@ -206,7 +211,8 @@ def _merge(form: LineForm, fields: dict[str, Any], number: int, drafts: dict[str
 
 class LineGrammar(ABC):
     """A game's `TextGrammar` built from its line forms and headers. A subclass gives `models`,
-    `forms`, `headers` and an `examples` submission per kind, and writes and renders its own."""
+    `forms`, `headers` and an `examples` submission per kind (the kinds of its actions too, when
+    it reads actions), and writes and renders its own."""
 
     models: Mapping[str, type[Model]]
     forms: tuple[LineForm, ...]
@@ -214,30 +220,41 @@ class LineGrammar(ABC):
     examples: Mapping[str, Model]
 
     def read_text(self, lines: Sequence[str], accepts: Sequence[str], players: Sequence[str] = ()) -> TextReading:
+        """Each kind's submission and each action, in the order of the line first saying it."""
         ids = {player.upper(): player for player in players}
         drafts: dict[str, _Draft] = {}
+        actions: list[tuple[int, TextMove]] = []
         reasons = []
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                self._read_line(number, words_of(line), accepts, ids, drafts)
+                action = self._read_line(number, words_of(line), accepts, ids, drafts)
             except Unreadable as problem:
                 reasons.append(Reason(problem.code, f"line {number} {_quoted(line)}: {problem.problem}"))
-        moves = [
-            TextMove(kind, normalised(self.models[kind], draft.raw), draft.phase) for kind, draft in drafts.items()
+                continue
+            if action is not None:
+                actions.append((number, action))
+        submissions = [
+            (draft.first, TextMove(kind, normalised(self.models[kind], draft.raw), draft.phase))
+            for kind, draft in drafts.items()
         ]
+        moves = [move for _, move in sorted(submissions + actions, key=lambda said: said[0])]
         return TextReading(moves=moves, reasons=reasons)
 
     def _read_line(
         self, number: int, words: list[str], accepts: Sequence[str], ids: Mapping[str, str], drafts: dict[str, _Draft]
-    ) -> None:
+    ) -> TextMove | None:
+        """Reads one line into `drafts`; an action's line is a move of its own, returned."""
         keyword = words[0].upper() if words else ""
         header = next((h for h in self.headers if h.keyword == keyword), None)
         form = next((f for f in self.forms if keyword in f.keywords), None)
         short = [f for f in self.forms if f.short and f.kind in accepts]
         if header is not None:
             _head(header, self._header_phase(header, Words(words[1:], ids), accepts), number, drafts)
+        elif form is not None and form.action:
+            fields = _read_form(form, Words(words[1:], ids))
+            return TextMove(form.kind, normalised(self.models[form.kind], fields), action=True)
         elif form is not None:
             _merge(form, _read_form(form, Words(words[1:], ids)), number, drafts)
         elif words and len(short) == 1:
@@ -248,6 +265,7 @@ class LineGrammar(ABC):
             _merge(short[0], fields, number, drafts)
         else:
             raise self._not_understood(accepts, None)
+        return None
 
     @staticmethod
     def _header_phase(header: Header, words: Words, accepts: Sequence[str]) -> str | None:
@@ -259,10 +277,11 @@ class LineGrammar(ABC):
         return phase
 
     def _not_understood(self, accepts: Sequence[str], short: LineForm | None) -> Unreadable:
-        """Names the keywords of what the open phase accepts (of every kind when it accepts none)."""
+        """Names the keywords of what the open phase accepts (of every kind when it accepts none),
+        and of every action."""
         kinds = [kind for kind in self.models if kind in accepts] or list(self.models)
         keywords = [h.keyword for h in self.headers if h.kind in kinds]
-        keywords += [f.keywords[0] for f in self.forms if f.kind in kinds]
+        keywords += [f.keywords[0] for f in self.forms if f.kind in kinds or f.action]
         expected = f"expected a line starting {_either(keywords)}"
         if short is not None:
             expected += f", or {short.usage.removeprefix(short.keywords[0]).strip()} alone"
@@ -284,7 +303,7 @@ class LineGrammar(ABC):
 
 
 def _head(header: Header, phase: str | None, number: int, drafts: dict[str, _Draft]) -> None:
-    draft = drafts.setdefault(header.kind, _Draft())
+    draft = drafts.setdefault(header.kind, _Draft(first=number))
     if header.keyword in draft.said:
         said = draft.said[header.keyword]
         raise Unreadable("line_repeated", f"{header.keyword} was already said on line {said}; say it once")

@@ -172,12 +172,14 @@ class TextMove:
     `submission` is the JSON payload exactly as the webhook's "submission" would carry it (a
     submission its model accepts is given as the model's JSON dump, so it equals what a JSON
     client would send for it). `phase` is the phase the lines name (e.g. "Round 3"); None when they
-    name none, which means the open one.
+    name none, which means the open one. `action` marks an immediate action (`ActsAtOnce`):
+    `submission` is then the action's JSON, taken at once rather than submitted to the phase.
     """
 
     kind: str
     submission: dict[str, Any]
     phase: str | None = None
+    action: bool = False
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,17 @@ class TextGrammar(Protocol):
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         """A view this game's `view` returned, as plain text for a mail: players by display name
         (`names`: id -> name), tables in aligned monospace columns, nothing beyond the view."""
+
+
+@runtime_checkable
+class AnswersInText(Protocol):
+    """The grammar of a game that `ActsAtOnce` and reads its actions from text too: `read_text`
+    gives them as `TextMove`s with `action` set, `write_text` and `text_help` take their kinds, and
+    each action's answer is rendered as plain text for the sender's mail."""
+
+    def render_answer(self, kind: str, answer: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+        """The answer `act` gave to an action of `kind`, as lines a person reads (players by
+        display name)."""
 
 
 @dataclass(frozen=True)

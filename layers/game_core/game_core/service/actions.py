@@ -4,6 +4,9 @@ Each is stored with the match it leaves, conditional on the match's version (so 
 an action and a resolution or host act, never both build on the same match), and recorded with
 its arrival time under the open phase: the phase's record carries them, and replay applies them
 before the phase's resolution. Nothing is told to anyone else: the answer goes to the sender.
+
+An action sent with a delivery key (a mail's message id and line) stores its reply in the same
+write, once: a redelivery gets the first reply and applies nothing again.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from game_core.errors import Conflict, NotFound
+from game_core.errors import Conflict, InProgress, NotFound
 from game_core.games import registry
 from game_core.match import engine
-from game_core.service.ports import Event, Ports
+from game_core.service.ports import AlreadyDelivered, Event, Ports
 from game_core.service.submit import authenticate_webhook
 
 ATTEMPTS = 5
@@ -33,10 +36,15 @@ class ActionRequest:
     channel: str
 
 
-def take_action(ports: Ports, request: ActionRequest) -> dict[str, Any]:
-    """Apply the action to the open phase and return its answer, or raise why not."""
+def take_action(ports: Ports, request: ActionRequest, delivery: str | None = None) -> dict[str, Any]:
+    """Apply the action to the open phase and return its answer, or raise why not. With a
+    `delivery` key, one taken before under that key is not taken again: its reply is returned.
+    When the action moves the sender's garnets, the reply tells what they hold now."""
+    sender = request.actor or ""
     for _attempt in range(ATTEMPTS):
-        view = ports.store.submission_view(request.match_id, request.actor or "", None)
+        view = ports.store.submission_view(request.match_id, sender, delivery)
+        if view.delivered is not None:
+            return view.delivered
         match = view.match
         if request.actor is not None and match.participant(request.actor) is None:
             raise NotFound(f"{request.actor} is not a participant of match {match.match_id}")
@@ -49,11 +57,21 @@ def take_action(ports: Ports, request: ActionRequest) -> dict[str, Any]:
             now,
             {"actor": request.actor, "phase": match.phase.name, "kind": request.kind, "channel": request.channel},
         )
+        reply = {"accepted": True, "match_id": match.match_id, "kind": request.kind, "answer": acted.answer}
+        change = acted.garnets.get(sender, 0)
+        if change:
+            reply["garnets"] = {"balance": view.balance + change, "available": view.available + change}
         try:
-            ports.store.put_action(match, acted.match, acted.record, acted.garnets, event)
+            stored = (delivery, reply) if delivery is not None else None
+            ports.store.put_action(match, acted.match, acted.record, acted.garnets, event, stored)
         except Conflict:
             continue
-        return {"accepted": True, "match_id": match.match_id, "kind": request.kind, "answer": acted.answer}
+        except AlreadyDelivered:
+            first = ports.store.delivered(match.match_id, sender, delivery or "")
+            if first is None:
+                raise InProgress("this delivery is being handled now; send it again for its reply") from None
+            return first
+        return reply
     raise Conflict(f"match {request.match_id} kept changing; send the action again")
 
 

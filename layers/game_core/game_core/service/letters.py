@@ -13,8 +13,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
-from game_core.games.protocol import AnyGame
+from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame
 from game_core.mail.addresses import match_address
+from game_core.match import engine
 from game_core.match.clock import PhaseClock
 from game_core.match.model import Match
 from game_core.service.notices import duration_text
@@ -42,15 +43,28 @@ def deadline_line(phase: PhaseClock, now: datetime) -> str:
 
 def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
     """What the player can send in the open phase, in the game's plain-text grammar, with an
-    example per kind: nothing if they cannot act in it."""
+    example per kind (and per immediate action it allows now): nothing if they cannot act in it."""
     phase = match.phase
     if phase is None or player not in phase.actors:
         return []
     lines = [f"To play, reply to this mail with your move for {phase.name}:"]
     for kind in phase.accepts:
         lines += ["", *game.text.text_help(kind)]
+    actions = _actions_by_text(game, match)
+    if actions:
+        lines += ["", "Actions are taken at once, a line each, and answered to you alone:"]
+        for kind in actions:
+            lines += ["", *game.text.text_help(kind)]
     lines += ["", "Send STATUS for where you stand, HELP for this again."]
     return lines
+
+
+def _actions_by_text(game: AnyGame, match: Match) -> tuple[str, ...]:
+    """The immediate actions the open phase allows its actors, when the game's grammar reads them."""
+    if not isinstance(game, ActsAtOnce) or not isinstance(game.text, AnswersInText):
+        return ()
+    opening = game.open_phase(engine.game_state(game, match))
+    return opening.actions if opening is not None else ()
 
 
 def _text(match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, Any], now: datetime) -> list[str]:

@@ -10,12 +10,14 @@ What a registered sender wrote is, by its first line, a command (`mail_commands`
 the host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console runs them), or
 moves: a JSON body as the webhook takes it, else lines in the game's grammar. Moves are submitted
 only if every line was understood, each through the same `submit` as the webhook, with SES's
-message id (and the move's index) as the delivery key. One answer goes back to the registered
-address, threaded under the message: each move as understood, in the grammar, its cost and the
-deadline, or every reason it was refused and what still stands.
+message id (and the move's index) as the delivery key; an immediate action's line (a game that
+`ActsAtOnce`) is taken through the same `take_action` as the webhook's, keyed the same way. One
+answer goes back to the registered address, threaded under the message: each move as understood,
+in the grammar, its cost and the deadline, each action with its answer (to the sender alone, as
+every answer), or every reason it was refused and what still stands.
 
 A redelivered message (SNS or Lambda delivering the event again) stores nothing twice: its moves
-are recognised by their stored replies. Its answer goes once: a message is marked answered after
+and actions are recognised by their stored replies. Its answer goes once: a message is marked answered after
 its answer is sent, and a marked one is not read again; one whose answer was lost (SES failed,
 the Lambda retried) is answered on its redelivery, from the replies stored with its moves.
 """
@@ -33,12 +35,14 @@ from pydantic import ValidationError
 
 from game_core.errors import GameCoreError, Illegal, InProgress, Late, Malformed, NotFound, Reason, validation_reasons
 from game_core.games import registry
-from game_core.games.protocol import AnyGame, Model
+from game_core.games.protocol import AnswersInText, AnyGame, Model, TextMove
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
+from game_core.match.engine import acting
 from game_core.match.model import Match, Participant
 from game_core.service import letters
+from game_core.service.actions import ActionRequest, take_action
 from game_core.service.mail_commands import (
     HELP,
     HOST_KEYWORDS,
@@ -96,12 +100,16 @@ class MailedSubmission(Model):
     submission: Any
 
 
+Request = SubmissionRequest | ActionRequest
+"""What one move of a mail asks: a submission to the phase, or an immediate action."""
+
+
 @dataclass(frozen=True)
 class Judged:
     """One move's fate: accepted (`reply`) or refused (`error`); `redelivered` when its delivery
     was stored before (or is being stored right now by another delivery of the message)."""
 
-    request: SubmissionRequest
+    request: Request
     reply: dict[str, Any] | None = None
     error: GameCoreError | None = None
     redelivered: bool = False
@@ -235,7 +243,7 @@ def _moves(ports: Ports, match: Match, player: Participant, letter: Letter, mess
         return None  # another delivery is storing a move of this message right now: it answers
     lines: list[str] = []
     for move in judged:
-        lines += [*_judged_lines(game, move), ""]
+        lines += [*_judged_lines(game, letters.names(match), move), ""]
     latest = ports.store.get(match.match_id)
     if any(move.error is not None for move in judged):
         lines += [*_still_standing(ports, latest, game, player.id), ""]
@@ -244,9 +252,9 @@ def _moves(ports: Ports, match: Match, player: Participant, letter: Letter, mess
     return lines
 
 
-def _requests(game: AnyGame, match: Match, player: str, letter: Letter) -> list[SubmissionRequest]:
-    """The moves the mail says, as submissions; raises Malformed with every reason a line (or the
-    JSON body) was not understood."""
+def _requests(game: AnyGame, match: Match, player: str, letter: Letter) -> list[Request]:
+    """The moves the mail says, as submissions and actions in the order written; raises Malformed
+    with every reason a line (or the JSON body) was not understood."""
     if letter.json_body is not None:
         try:
             body = MailedSubmission.model_validate(letter.json_body)
@@ -259,16 +267,21 @@ def _requests(game: AnyGame, match: Match, player: str, letter: Letter) -> list[
         raise Malformed("lines not understood", reading.reasons)
     if not reading.moves:
         raise Malformed("no move", [Reason("no_move", "the mail says no move; send HELP for how to write one")])
+    return [_request(match, player, move) for move in reading.moves]
+
+
+def _request(match: Match, player: str, move: TextMove) -> Request:
+    if move.action:
+        return ActionRequest(match.match_id, player, move.kind, move.submission, CHANNEL)
     open_name = match.phase.name if match.phase is not None else ""
-    return [
-        SubmissionRequest(match.match_id, player, move.phase or open_name, move.kind, move.submission, CHANNEL)
-        for move in reading.moves
-    ]
+    return SubmissionRequest(match.match_id, player, move.phase or open_name, move.kind, move.submission, CHANNEL)
 
 
-def _judge(ports: Ports, request: SubmissionRequest, delivery: str) -> Judged:
-    """Submit one move once: a delivery stored before is not judged again."""
+def _judge(ports: Ports, request: Request, delivery: str) -> Judged:
+    """Submit one move, or take one action, once: a delivery stored before is not judged again."""
     try:
+        if isinstance(request, ActionRequest):
+            return Judged(request, reply=take_action(ports, request, delivery))
         view = ports.store.submission_view(request.match_id, request.player, delivery)
         if view.delivered is not None:
             return Judged(request, reply=view.delivered, redelivered=True)
@@ -279,8 +292,10 @@ def _judge(ports: Ports, request: SubmissionRequest, delivery: str) -> Judged:
         return Judged(request, error=error)
 
 
-def _judged_lines(game: AnyGame, move: Judged) -> list[str]:
+def _judged_lines(game: AnyGame, names: dict[str, str], move: Judged) -> list[str]:
     request = move.request
+    if isinstance(request, ActionRequest):
+        return _action_lines(game, names, request, move)
     if move.reply is not None:
         phase = move.reply["phase"]
         echo = ["  " + line for line in written(game, move.reply["kind"], move.reply["submission"])]
@@ -291,6 +306,23 @@ def _judged_lines(game: AnyGame, move: Judged) -> list[str]:
         return [f"Too late: {what} was not accepted. {move.error.message}."]
     heading = "Not accepted" if isinstance(move.error, Illegal) else "Not submitted"
     return _refusal_lines(f"{heading}: {what}.", move.error.reasons)
+
+
+def _action_lines(game: AnyGame, names: dict[str, str], request: ActionRequest, move: Judged) -> list[str]:
+    """A taken action as written, with its answer (and what the sender holds when it moved their
+    garnets); or why it was not taken."""
+    if move.reply is not None:
+        text = game.text
+        assert isinstance(text, AnswersInText)  # a grammar that reads actions renders their answers
+        action = acting(game).actions[request.kind].model_validate(request.action)
+        said = ", ".join(text.write_text(request.kind, action))
+        answer = ["  " + line if line else "" for line in text.render_answer(request.kind, move.reply["answer"], names)]
+        held = move.reply.get("garnets")
+        return [f"Done: {said}", *answer, *(["  " + garnets_line(held["balance"], held["available"])] if held else [])]
+    assert move.error is not None
+    if isinstance(move.error, Late):
+        return [f"Too late: your {request.kind} was not taken. {move.error.message}."]
+    return _refusal_lines(f"Not done: your {request.kind}.", move.error.reasons)
 
 
 def _refusal_lines(heading: str, reasons: Sequence[Reason]) -> list[str]:

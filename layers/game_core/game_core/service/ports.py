@@ -169,14 +169,21 @@ class MatchStore(Protocol):
         conditional on the header as read (HeaderMoved, in place of Late)."""
 
     def put_action(
-        self, before: Match, after: Match, record: ActionRecord, garnets: dict[str, int], event: Event
+        self,
+        before: Match,
+        after: Match,
+        record: ActionRecord,
+        garnets: dict[str, int],
+        event: Event,
+        delivery: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
         """Store an immediate action: the match as it left it and the action's record under the
         open phase, conditional on `before` being current and its phase still taking actions
         (Conflict: read again and judge it afresh), and move its garnets: each participant's
         holding (a player's balance, a guest's purse in the match) changes by its amount, a
         decrease only from what is free (Illegal `garnets_short`). A player's change is a ledger
-        line."""
+        line. With a delivery (key, reply), store the reply once under the actor's deliveries
+        (AlreadyDelivered when that key was stored first)."""
 
     def actions(self, match_id: str, phase_number: int) -> list[ActionRecord]:
         """The immediate actions taken in the phase, in arrival order."""

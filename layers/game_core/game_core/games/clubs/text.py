@@ -1,12 +1,20 @@
-"""Puzzler's Clubs in plain text (play by e-mail): the lines of each sealed submission and the text
-of a view. Immediate actions (puzzles, answers, transfers, peeks) are not carried by mail: they are
-answered at once, over the webhook.
+"""Puzzler's Clubs in plain text (play by e-mail): the lines of each sealed submission and of each
+immediate action, the text of a view, and the text of an action's answer.
 
 PICK AS 1                        (draft: a card and its priority, six lines)
 PICK 7C 2 TOKEN 1.3              (a club names one of your unused tokens)
 LOWER 2 5                        (draft: priority numbers lowered, 2 garnets each)
 BUILD AS KS QS                   (your hand: 1 to 5 cards)
 GUESS bob AS KS QS               (one line per participant guessed)
+
+Each line of an action is taken at once, in the order written, and answered in the reply:
+
+PUZZLE 2                         (puzzle 2 of the round is sent; its clock starts)
+ANSWER 2 (75-5)*3+1              (the answer as the puzzle's rules write it)
+GIVE 3 TO bob                    (garnets: a player to a guest, a guest to a player)
+PEEK bob ROUND 2                 (1 garnet: bob's three tokens of round 2)
+
+An answer is read as its words joined by single spaces: commas between them read as spaces.
 """
 
 from __future__ import annotations
@@ -15,7 +23,17 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from game_core.games.clubs.models import BuildSubmission, DraftSubmission, Guess, GuessSubmission, Pick
+from game_core.games.clubs.models import (
+    BuildSubmission,
+    DraftSubmission,
+    Guess,
+    GuessSubmission,
+    Peek,
+    Pick,
+    PuzzleAnswer,
+    PuzzleRequest,
+    Transfer,
+)
 from game_core.games.plain_text import (
     LineForm,
     LineGrammar,
@@ -30,6 +48,7 @@ from game_core.games.plain_text import (
 from game_core.games.protocol import Model
 
 DRAFT, BUILD, GUESS = "draft", "build", "guess"
+PUZZLE, ANSWER, TRANSFER, PEEK = "puzzle", "answer", "transfer", "peek"
 CARD_WORD = re.compile(r"^(10|[2-9TJQKA])[CSHD]$")
 
 
@@ -73,13 +92,49 @@ def _guess(words: Words) -> dict[str, Any]:
     return {"guesses": [{"participant": participant, "cards": _cards(words)}]}
 
 
+def _puzzle(words: Words) -> dict[str, Any]:
+    return {"puzzle": words.number("puzzle")}
+
+
+def _answer(words: Words) -> dict[str, Any]:
+    puzzle = words.number("puzzle")
+    said = [words.word("answer")]
+    while words.more():
+        said.append(words.word("answer"))
+    return {"puzzle": puzzle, "answer": " ".join(said)}
+
+
+def _give(words: Words) -> dict[str, Any]:
+    garnets = words.number("garnets")
+    words.skip("TO")
+    return {"to": words.player("participant"), "garnets": garnets}
+
+
+def _peek(words: Words) -> dict[str, Any]:
+    participant = words.player("participant")
+    words.skip("ROUND")
+    return {"participant": participant, "round": words.number("round")}
+
+
 class ClubsText(LineGrammar):
-    models = {DRAFT: DraftSubmission, BUILD: BuildSubmission, GUESS: GuessSubmission}
+    models = {
+        DRAFT: DraftSubmission,
+        BUILD: BuildSubmission,
+        GUESS: GuessSubmission,
+        PUZZLE: PuzzleRequest,
+        ANSWER: PuzzleAnswer,
+        TRANSFER: Transfer,
+        PEEK: Peek,
+    }
     forms = (
         LineForm(("PICK",), DRAFT, _pick, "PICK <card> <priority> [TOKEN <round.puzzle>]", "six lines", many=True),
         LineForm(("LOWER",), DRAFT, _lower, "LOWER <priority> [...]", "2 garnets each"),
         LineForm(("BUILD",), BUILD, _build, "BUILD <card> [...]", "1 to 5 cards"),
         LineForm(("GUESS",), GUESS, _guess, "GUESS <participant> <card> [...]", "one line each", many=True),
+        LineForm(("PUZZLE",), PUZZLE, _puzzle, "PUZZLE <1-3>", "sent at once; its clock starts", action=True),
+        LineForm(("ANSWER",), ANSWER, _answer, "ANSWER <puzzle> <answer>", "as the puzzle's rules say", action=True),
+        LineForm(("GIVE",), TRANSFER, _give, "GIVE <garnets> TO <participant>", "player to guest or back", action=True),
+        LineForm(("PEEK",), PEEK, _peek, "PEEK <participant> ROUND <round>", "1 garnet: their tokens", action=True),
     )
     examples = {
         DRAFT: DraftSubmission(
@@ -95,6 +150,10 @@ class ClubsText(LineGrammar):
         ),
         BUILD: BuildSubmission(cards=["AS", "KS", "QS"]),
         GUESS: GuessSubmission(guesses=[Guess(participant="bob", cards=["AS", "KS"])]),
+        PUZZLE: PuzzleRequest(puzzle=2),
+        ANSWER: PuzzleAnswer(puzzle=2, answer="(75-5)*3+1"),
+        TRANSFER: Transfer(to="bob", garnets=3),
+        PEEK: Peek(participant="bob", round=2),
     }
 
     def write_text(self, kind: str, submission: Model) -> list[str]:
@@ -106,8 +165,32 @@ class ClubsText(LineGrammar):
             return lines + ([f"LOWER {numbers(submission.lowered)}"] if submission.lowered else [])
         if isinstance(submission, BuildSubmission):
             return [f"BUILD {' '.join(submission.cards)}"]
+        if isinstance(submission, PuzzleRequest):
+            return [f"PUZZLE {submission.puzzle}"]
+        if isinstance(submission, PuzzleAnswer):
+            return [f"ANSWER {submission.puzzle} {submission.answer}"]
+        if isinstance(submission, Transfer):
+            return [f"GIVE {submission.garnets} TO {submission.to}"]
+        if isinstance(submission, Peek):
+            return [f"PEEK {submission.participant} ROUND {submission.round}"]
         assert isinstance(submission, GuessSubmission)
         return [f"GUESS {guess.participant} {' '.join(guess.cards)}" for guess in submission.guesses]
+
+    def render_answer(self, kind: str, answer: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+        if kind == PUZZLE:
+            return _puzzle_sent(answer)
+        if kind == ANSWER:
+            token = f"{answer['round']}.{answer['puzzle']}"
+            if answer["correct"]:
+                return [f"Right: puzzle {answer['puzzle']} is solved. Your token {token} is {answer['token']} seconds."]
+            return [f"Wrong: puzzle {answer['puzzle']} is not solved; its clock keeps running."]
+        if kind == TRANSFER:
+            return [f"You gave {_garnets(answer['garnets'])} to {name(names, answer['to'])}."]
+        assert kind == PEEK
+        tokens = ", ".join(
+            f"{answer['round']}.{puzzle}: {seconds} s" for puzzle, seconds in enumerate(answer["tokens"], start=1)
+        )
+        return wrapped(f"{name(names, answer['participant'])}'s tokens of round {answer['round']}: {tokens}.")
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]
@@ -131,6 +214,18 @@ class ClubsText(LineGrammar):
         if view.get("private"):
             lines += ["", *_private(view["private"], names)]
         return "\n".join(lines)
+
+
+def _puzzle_sent(sent: Mapping[str, Any]) -> list[str]:
+    """A puzzle as sent: its rules, then the puzzle itself, and how to answer it."""
+    lines = [f"Round {sent['round']}, puzzle {sent['puzzle']}:", *sent["rules"], "", *sent["text"], ""]
+    if sent["solved"]:
+        return [*lines, "You have solved it already."]
+    return [*lines, f"Its clock runs from its first sending. Answer: ANSWER {sent['puzzle']} <your answer>"]
+
+
+def _garnets(amount: int) -> str:
+    return f"{amount} garnet" + ("" if amount == 1 else "s")
 
 
 def _final(final: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
