@@ -49,7 +49,8 @@ def test_seat_refuses_a_player_count_the_game_does_not_take(game_id, count, text
 def test_seat_refuses_a_player_listed_twice(game_id):
     with pytest.raises(Illegal) as error:
         engine.seat(registry.load(game_id), ["a", "a"], {})
-    assert [r.code for r in error.value.reasons] == ["players_repeated"]
+    # (a game of more players, or with guests, also says what else the two are short of)
+    assert "players_repeated" in [r.code for r in error.value.reasons]
 
 
 def test_an_outsider_is_refused_in_every_game():
