@@ -1,7 +1,9 @@
 """Drive one match on the local stack with a bot in every seat, as players would: each bot reads
 only its own SNS inbox and submits through the webhook handler, or (`channel="email"`) mails its
 moves in the game's plain-text grammar to the match address, as SES would deliver them, and every
-participant's mail is kept. Used by bin/play and the tests.
+participant's mail is kept (a bot's immediate actions, such as Clubs' puzzle requests, still go by
+the webhook there: the bot reads their answers as data; tests/unit/service/test_service_mail_actions.py
+covers them by mail). Used by bin/play and the tests.
 
 On a stack with a virtual clock the bots act only while the machine waits (every execution parked
 in a wait), and the match's time moves only once every bot has read its inbox and acted: the
@@ -124,6 +126,12 @@ def address_of(player: str) -> str:
     return f"{player}@{PLAYERS_DOMAIN}"
 
 
+def _with_addresses(player: dict[str, Any]) -> dict[str, Any]:
+    """A seat of the settings file with an address for the player and each of their guests."""
+    guests = [{"email": address_of(guest["id"])} | guest for guest in player.get("guests", [])]
+    return {"email": address_of(player["id"])} | player | ({"guests": guests} if guests else {})
+
+
 def moves_mail(game_id: str, match_id: str, player: str, bodies: list[dict[str, Any]], sent_at: datetime) -> bytes:
     """One mail carrying a bot's moves for one phase, in the game's plain-text grammar."""
     game = registry.load(game_id)
@@ -165,7 +173,7 @@ def run_match(
     """
     seats = [entry["id"] for player in request["players"] for entry in (player, *player.get("guests", []))]
     if channel == "email":
-        request = request | {"players": [{"email": address_of(player["id"])} | player for player in request["players"]]}
+        request = request | {"players": [_with_addresses(player) for player in request["players"]]}
     inbox = stack.subscribe(seats)
     created = stack.host({"command": "create", "match": request})
     if not created["ok"]:

@@ -17,7 +17,9 @@ import pytest
 from game_core.games import registry
 from game_core.mail.inbound import parse_message
 from game_core.mail.outbound import fit_subject
+from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
+from local_stack.play import seat as seat_entry
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -29,8 +31,15 @@ MATCHES = [
     ("palindrome", "mm5", 3),
     ("abstrac", "row", 2),
     ("abstrac", "deal", 2),
+    ("clubs", "default", 3),
     ("domino", "default", 6),
 ]
+
+
+def named(entry: dict) -> dict:
+    """A seat (and its guests) with a display name unlike its id: mail must show names."""
+    guests = [named(guest) for guest in entry.get("guests", [])]
+    return entry | {"name": f"Player {entry['id'][1:]}"} | ({"guests": guests} if guests else {})
 
 
 def header(raw: bytes, name: str) -> str:
@@ -43,11 +52,13 @@ def header(raw: bytes, name: str) -> str:
 
 @pytest.mark.parametrize(("game_id", "rule_set", "players"), MATCHES, ids=[f"{g}-{r}" for g, r, _ in MATCHES])
 def test_a_match_played_by_email_reaches_every_mailbox_with_its_own_view_only(game_id, rule_set, players) -> None:
-    seats = [f"p{i:02d}" for i in range(1, players + 1)]
+    game = registry.load(game_id)
+    entries = [named(seat_entry(f"p{i:02d}", guests_per_player(game))) for i in range(1, players + 1)]
+    seats = [entry["id"] for player in entries for entry in (player, *player.get("guests", []))]
     request = {
         "game": game_id,
         "settings": {"rule_set": rule_set},
-        "players": [{"id": seat, "name": f"Player {seat[1:]}"} for seat in seats],
+        "players": entries,
         "phase_seconds": 86_400,
         "early_close": False,
         "seed": 4242,
@@ -56,7 +67,6 @@ def test_a_match_played_by_email_reaches_every_mailbox_with_its_own_view_only(ga
         run = run_match(stack, request, timeout=240, channel="email")
 
     assert run.status == "SUCCEEDED"
-    game = registry.load(game_id)
     names = {seat: f"Player {seat[1:]}" for seat in seats}
     for seat in seats:
         mails = [(mail.raw, parse_message(mail.raw)) for mail in run.mailboxes[seat]]
