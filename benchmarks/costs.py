@@ -14,8 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from game_core.games import registry
+from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
 from local_stack.metering import Meter, item_size
+from local_stack.play import seat
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -163,6 +166,8 @@ MATCHES = [
     ("palindrome", "mm5", 5),
     ("abstrac", "row", 2),
     ("abstrac", "deal", 2),
+    ("domino", "default", 6),
+    ("clubs", "default", 3),
 ]
 
 
@@ -172,7 +177,9 @@ def report() -> None:
         request = {
             "game": game_id,
             "settings": {"rule_set": rule_set},
-            "players": [{"id": f"p{i}", "garnets": 2} for i in range(1, players + 1)],
+            "players": [
+                seat(f"p{i}", guests_per_player(registry.load(game_id))) | {"garnets": 2} for i in range(1, players + 1)
+            ],
             "phase_seconds": 86_400,
             "early_close": False,
             "seed": 2026,
