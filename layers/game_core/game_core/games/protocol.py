@@ -27,9 +27,11 @@ from game_core.errors import Reason
 
 
 class Model(BaseModel):
-    """Base of every settings, state and submission model: strict about unknown fields."""
+    """Base of every settings, state and submission model: strict about unknown fields. Each
+    model's validator is built when it is first used, not at import: a cold start builds only
+    those its first request needs (the layer defines far more than any one request uses)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class GameSettings(Model):
