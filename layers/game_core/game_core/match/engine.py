@@ -157,6 +157,13 @@ def accept(
     return Accepted(kind, submission.model_dump(mode="json"), cost)
 
 
+def with_resolution_requested(match: Match, at: datetime) -> Match:
+    """The match with its open phase's resolution requested as of `at` (a new clock version)."""
+    if match.status != "running" or match.phase is None:
+        raise NotOpen(f"the match is {match.status}")
+    return match.model_copy(update={"phase": match.phase.request_resolution(at), "version": match.version + 1})
+
+
 def has_done(match: Match, player: str, kinds: Collection[str]) -> bool:
     """Whether a participant who has sent these kinds to the open phase is done with it: an actor
     who has sent every kind the phase waits for (early close counts these)."""

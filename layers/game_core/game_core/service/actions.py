@@ -18,7 +18,7 @@ from typing import Any
 from game_core.errors import Conflict, InProgress, NotFound
 from game_core.games import registry
 from game_core.match import engine
-from game_core.service.ports import AlreadyDelivered, Event, Ports
+from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
 from game_core.service.submit import authenticate_webhook
 
 ATTEMPTS = 5
@@ -36,13 +36,16 @@ class ActionRequest:
     channel: str
 
 
-def take_action(ports: Ports, request: ActionRequest, delivery: str | None = None) -> dict[str, Any]:
+def take_action(
+    ports: Ports, request: ActionRequest, delivery: str | None = None, view: SubmissionView | None = None
+) -> dict[str, Any]:
     """Apply the action to the open phase and return its answer, or raise why not. With a
     `delivery` key, one taken before under that key is not taken again: its reply is returned.
-    When the action moves the sender's garnets, the reply tells what they hold now."""
+    When the action moves the sender's garnets, the reply tells what they hold now. `view` is what
+    the sender's channel read already (a match that moved meanwhile is read again)."""
     sender = request.actor or ""
     for _attempt in range(ATTEMPTS):
-        view = ports.store.submission_view(request.match_id, sender, delivery)
+        view = view or ports.store.submission_view(request.match_id, sender, delivery)
         if view.delivered is not None:
             return view.delivered
         match = view.match
@@ -65,6 +68,7 @@ def take_action(ports: Ports, request: ActionRequest, delivery: str | None = Non
             stored = (delivery, reply) if delivery is not None else None
             ports.store.put_action(match, acted.match, acted.record, acted.garnets, event, stored)
         except Conflict:
+            view = None
             continue
         except AlreadyDelivered:
             first = ports.store.delivered(match.match_id, sender, delivery or "")
@@ -78,6 +82,7 @@ def take_action(ports: Ports, request: ActionRequest, delivery: str | None = Non
 def act_by_webhook(
     ports: Ports, match_id: str, participant: str, secret: str, request: Callable[[], ActionRequest]
 ) -> dict[str, Any]:
-    """The secret checked before anything else, then the action (its body read only now)."""
-    authenticate_webhook(ports.store.get(match_id), participant, secret)
-    return take_action(ports, request())
+    """One read, the secret checked before anything else, then the action (its body read only now)."""
+    view = ports.store.submission_view(match_id, participant, None)
+    authenticate_webhook(view.match, participant, secret)
+    return take_action(ports, request(), view=view)

@@ -17,7 +17,7 @@ from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import PhaseClock
 from game_core.match.model import Match, secret_hash
-from game_core.service.letters import tell
+from game_core.service.letters import names, tell
 from game_core.service.notices import clock_notice, open_phase_summary, progress_notices
 from game_core.service.ports import Event, Notice, Ports
 
@@ -32,11 +32,6 @@ def _running(match: Match) -> PhaseClock:
 
 def _with_clock(match: Match, clock: PhaseClock | None, **changes: Any) -> Match:
     return match.model_copy(update={"phase": clock, "version": match.version + 1} | changes)
-
-
-def with_resolution_requested(match: Match, at: datetime) -> Match:
-    """The match with its open phase's resolution requested as of `at` (a new clock version)."""
-    return _with_clock(match, _running(match).request_resolution(at))
 
 
 def _change_clock(
@@ -78,14 +73,18 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str,
     if saved.stalled is not None:
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
     if headline:
-        try:
-            tell(ports, saved, [clock_notice(saved, headline)])
-        except Exception as error:  # the act is stored; only its notice is lost
-            logger.warning(
-                "host act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__}
-            )
-            reply["notice_sent"] = False
+        reply |= _told(ports, saved, [clock_notice(saved, headline)])
     return reply
+
+
+def _told(ports: Ports, saved: Match, notices: list[Notice]) -> dict[str, Any]:
+    """Tell a stored act; it stands whatever fails here, and the reply says so."""
+    try:
+        tell(ports, saved, notices)
+    except Exception as error:  # the act is stored; only its notice is lost
+        logger.warning("host act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__})
+        return {"notice_sent": False}
+    return {}
 
 
 def _wake(ports: Ports, match_id: str) -> bool:
@@ -144,7 +143,7 @@ def request_resolution(
             return _acted(ports, match)
         now = ports.clock.now()
         event = Event("resolve_requested", now, {"reason": reason})
-        saved = with_resolution_requested(match, min(at or now, now))
+        saved = engine.with_resolution_requested(match, min(at or now, now))
         try:
             ports.store.save(match, saved, event)
         except Conflict:
@@ -208,10 +207,10 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
         raise NotOpen(f"the match is {match.status}: only a finished match's result has ties to decide")
     decided = match.model_copy(update={"result": engine.decide(match.result, order), "version": match.version + 1})
     ports.store.save(match, decided, Event("decided", ports.clock.now(), {"order": order}))
-    shown = {participant.id: participant.name for participant in match.players}
+    shown = names(match)
     headline = "The host decided the tie: " + ", ".join(shown.get(player, player) for player in order)
-    tell(ports, decided, progress_notices(decided, registry.load(match.game), headline))
-    return {"match_id": match_id, "status": decided.status, "result": decided.result}
+    reply = {"match_id": match_id, "status": decided.status, "result": decided.result}
+    return reply | _told(ports, decided, progress_notices(decided, registry.load(match.game), headline))
 
 
 def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:

@@ -88,8 +88,8 @@ def remind(ports: Ports, match_id: str) -> dict[str, Any]:
         lead = phase.reminder_due(now, match.reminders_due) if phase and match.status == "running" else None
         if phase is None or lead is None:
             return progress(ports, match)
-        sheets = ports.store.sheets(match_id, phase.number)
-        late = list(engine.missing(match, {player: sheet.kinds for player, sheet in sheets.items()}))
+        # Who has not yet sent what the phase waits for: the header knows (no query of every sheet)
+        late = [actor for actor in phase.actors if actor not in match.done] if phase.expects else []
         tell(ports, match, reminder_notices(match, late, now))
         reminded = match.model_copy(update={"phase": phase.remind(now, match.reminders), "version": match.version + 1})
         try:

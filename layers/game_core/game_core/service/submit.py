@@ -14,7 +14,6 @@ from game_core.games import registry
 from game_core.match import engine
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, secret_hash
-from game_core.service.host import with_resolution_requested
 from game_core.service.ports import AlreadyDelivered, Completion, Event, HeaderMoved, Ports, SubmissionView
 
 logger = logging.getLogger(__name__)
@@ -138,7 +137,7 @@ def _completion(view: SubmissionView, player: str, accepted: Accepted, now: date
     completion = Completion(done_before=view.done, task_token=view.task_token)
     if not engine.closes_early(match, view.done | {player}):
         return completion
-    closing = with_resolution_requested(match, now)
+    closing = engine.with_resolution_requested(match, now)
     return replace(completion, closing=closing, closing_event=Event("resolve_requested", now, {"reason": EARLY_CLOSE}))
 
 
