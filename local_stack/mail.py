@@ -11,6 +11,7 @@ any mail client opens.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import sys
 import threading
@@ -79,7 +80,7 @@ def ses_event(
             "action": {
                 "type": "SNS",
                 "topicArn": "arn:aws:sns:us-east-1:123456789012:inbound-mail",
-                "encoding": "UTF8",
+                "encoding": "BASE64",
             },
         },
         "mail": {
@@ -91,7 +92,8 @@ def ses_event(
             "headers": [{"name": name, "value": str(value)} for name, value in headers.items()],
             "commonHeaders": {"from": headers.get_all("from", []), "to": headers.get_all("to", [])},
         },
-        "content": raw.decode("utf-8", errors="replace"),
+        # BASE64, as SES's action may be set: a message in an 8-bit charset arrives byte for byte
+        "content": base64.b64encode(raw).decode(),
     }
     return {
         "Records": [

@@ -313,6 +313,25 @@ def test_help_answers_the_grammar_of_the_open_phase() -> None:
     assert "PUSH <player> LEFT|RIGHT [times]" in text and "MULTIPLIERS <six numbers>" in text
 
 
+def test_a_host_command_retried_after_its_answer_failed_acts_once() -> None:
+    # SES fails after EXTEND 2 moved the deadline; the Lambda's retry must not move it again
+    table = round_one()
+    deadline = table.deadline()
+    raw = message(HOST, "EXTEND 2")
+    sending = table.fakes.mailer.send
+
+    def unavailable(_mail: object) -> None:
+        raise RuntimeError("SES is unavailable")
+
+    table.fakes.mailer.send = unavailable  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        receive(table.ports, receipt(raw))
+    table.fakes.mailer.send = sending  # type: ignore[method-assign]
+
+    assert receive(table.ports, receipt(raw)) == Outcome.REDELIVERED
+    assert (table.deadline() - deadline).total_seconds() == 7200  # 2 hours, once
+
+
 def test_the_host_extends_pauses_resumes_and_resolves_now_by_mail() -> None:
     table = round_one()
     deadline = table.deadline()

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame
-from game_core.mail.addresses import match_address
 from game_core.match import engine
 from game_core.match.clock import PhaseClock
 from game_core.match.model import Match
@@ -115,13 +114,14 @@ def _mail(
     match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, answering: Letter | None = None
 ) -> OutgoingMail:
     # Imported here: the stdlib's e-mail modules cost a cold start ~20 ms, and only mail needs them
-    from game_core.mail.outbound import compose, fit_subject
+    from game_core.mail.addresses import match_address
+    from game_core.mail.outbound import compose
 
     raw = compose(
         sender=match_address(match.match_id, domain),
         sender_name=f"{registry.load(match.game).title} {match.match_id}",
         to=[to],
-        subject=fit_subject(subject),
+        subject=subject,  # compose fits it under 100 characters
         body="\n".join(lines).strip("\n") + "\n",
         domain=domain,
         sent_at=now,

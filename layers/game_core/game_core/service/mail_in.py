@@ -165,6 +165,10 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
     """The answer's lines; None while another delivery of the message is storing its moves."""
     command = read_command(letter.text)
     if sender.is_host and command is not None and command.keyword in HOST_KEYWORDS:
+        if command.keyword != STATUS:
+            # Marked before it acts: a retried delivery must not extend twice (its answer, if
+            # sending it fails, is lost rather than the act repeated)
+            ports.store.mark_answered(match.match_id, message_id, ports.clock.now())
         return _host_command(ports, match, command)
     if sender.player is None:
         return ["Your mail is not one of the host's commands.", "", *HOST_USAGE]

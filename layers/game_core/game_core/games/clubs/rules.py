@@ -36,14 +36,13 @@ from game_core.games.clubs.models import (
     Transfer,
 )
 from game_core.games.clubs.showdown import guessing, hand_points, ranking
-from game_core.games.protocol import Acted, Model, OpenPhase, PhaseKind, Result
+from game_core.games.protocol import Acted, Model, OpenPhase, PhaseKind, Result, teams
 from game_core.games.standings import standings
 
 PHASES = ROUNDS + 1
 PEEK_COST = 1
 LOWERING_COST = 2
 PARTICIPANT_ACTIONS = ("puzzle", "answer", "transfer", "peek")
-HOST_ACTIONS = ("tokens",)
 
 
 def phase_name(number: int) -> str:
@@ -75,7 +74,7 @@ def round_b(state: ClubsState) -> int | None:
 
 
 def setup(settings: ClubsSettings, participants: tuple[str, ...], rng: random.Random) -> ClubsState:
-    guests = {participants[i + 1]: participants[i] for i in range(0, len(participants), 2)}
+    guests = {guest: team.player for team in teams(participants, 1) for guest in team.guests}
     reasons = _settings_reasons(settings, participants, list(guests.values()))
     if reasons:
         raise Illegal("the Puzzler's Clubs settings do not fit this match", reasons)
@@ -225,9 +224,7 @@ def open_phase(state: ClubsState) -> OpenPhase | None:
         return None
     actions = PARTICIPANT_ACTIONS if round_a(state) is not None else ("transfer", "peek")
     kind = TIMELINE[state.phase - 1]
-    return OpenPhase(
-        name=kind.name, accepts=kind.accepts, actors=tuple(state.participants), expects=kind.accepts, actions=actions
-    )
+    return OpenPhase(name=kind.name, accepts=kind.accepts, actors=tuple(state.participants), actions=actions)
 
 
 def act(state: ClubsState, actor: str | None, kind: str, action: Model, at_ms: int) -> Acted:
