@@ -198,7 +198,7 @@ def test_cancel_from_the_sample_event_ends_the_match_and_its_execution(stack) ->
     reply = stack.host(load_event("host_cancel.json", match_id))
 
     assert reply["status"] == "cancelled"
-    assert stack.wait_for_execution(match_id, "crates", timeout=10) == "SUCCEEDED"
+    assert stack.wait_for_execution(match_id, "crates", timeout=60) == "SUCCEEDED"
     assert stack.host({"command": "status", "match_id": match_id})["status"] == "cancelled"
 
 

@@ -82,7 +82,7 @@ def played(stack, crates_match):
     play_scripted_match(match)
     assert match.status()["status"] == "finished"
     # The last notices go out after the final resolution is stored: wait for the machine to end.
-    assert match.wait_for_execution(timeout=10) == "SUCCEEDED"
+    assert match.wait_for_execution(timeout=60) == "SUCCEEDED"
     return match, inbox.receive(None), {player: inbox.receive(player) for player in PLAYERS}
 
 

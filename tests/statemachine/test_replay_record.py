@@ -48,7 +48,7 @@ def test_the_exported_record_replays_to_the_live_result_and_the_cli_prints_the_s
     public = stack.subscribe([])
     match = crates_match(PLAYERS, seed=20261130)
     play(match)
-    assert match.wait_for_execution(timeout=10) == "SUCCEEDED"
+    assert match.wait_for_execution(timeout=60) == "SUCCEEDED"
     live = match.status()
     assert live["status"] == "finished"
     result = live["result"]

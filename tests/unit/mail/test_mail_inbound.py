@@ -4,7 +4,6 @@ signature styles, charsets, HTML, JSON bodies, and inputs that are not mail at a
 
 from __future__ import annotations
 
-import time
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
@@ -12,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from game_core.mail.inbound import MAX_TEXT, Letter, parse_message
+from game_core.mail import inbound
+from game_core.mail.inbound import MAX_BYTES, MAX_TEXT, Letter, parse_message
 
 CORPUS = Path(__file__).parent / "corpus"
 GENIUS = "m-6604cfc546dc@play.genius.example"
@@ -249,11 +249,19 @@ def test_an_address_without_a_domain_is_no_sender() -> None:
     assert parse_message(b"From: Ada <ada>\nTo: Bob <bob@x.org>, carol\n\nhi").to == ("bob@x.org",)
 
 
-def test_work_is_bounded_on_a_huge_message() -> None:
+def test_work_is_bounded_on_a_huge_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counted, not timed: the stdlib parser is handed at most MAX_BYTES of a 20 MB message
+    handed: list[int] = []
+    real = inbound.email.message_from_bytes
+
+    def counting(raw: bytes, **options: object) -> object:
+        handed.append(len(raw))
+        return real(raw, **options)
+
+    monkeypatch.setattr(inbound.email, "message_from_bytes", counting)
     huge = plain("PUSH A L\n" + ("x" * 999 + "\n") * 20_000)  # 20 MB
-    started = time.perf_counter()
     letter = parse_message(huge)
-    assert time.perf_counter() - started < 2
+    assert handed == [MAX_BYTES]
     assert letter.text.startswith("PUSH A L\nxxx") and len(letter.text) <= MAX_TEXT
 
 
@@ -262,7 +270,16 @@ def test_a_letter_has_empty_defaults() -> None:
 
 
 @pytest.mark.parametrize("html", [b"<!--" * 37_000, b'<a b="' * 25_000, b"<" * 150_000, b"<div>" * 30_000])
-def test_work_is_bounded_on_pathological_html(html: bytes) -> None:
-    started = time.perf_counter()
+def test_work_is_bounded_on_pathological_html(html: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Counted, not timed: html.parser's close() rescans what is left unparsed from each "<" in it
+    # (quadratic), so it may only ever see a short remainder
+    remainders: list[int] = []
+    real = inbound._HtmlText.close
+
+    def counting(reader: inbound._HtmlText) -> None:
+        remainders.append(len(reader.rawdata))
+        real(reader)
+
+    monkeypatch.setattr(inbound._HtmlText, "close", counting)
     parse_message(b"Content-Type: text/html\n\n" + html)
-    assert time.perf_counter() - started < 2
+    assert all(remainder <= inbound._UNPARSED_LIMIT for remainder in remainders)
