@@ -59,7 +59,7 @@ from game_core.errors import (
     validation_reasons,
 )
 from game_core.service.actions import ActionRequest, act_by_webhook
-from game_core.service.submit import SubmissionRequest, submit_by_webhook
+from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
@@ -111,15 +111,6 @@ class Request:
             base64=bool(event.get("isBase64Encoded")),
             params={},
         )
-
-
-class SubmissionBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    phase: str
-    number: int | None = None
-    """The phase's number from the notice that opened it; pins a move to that opening."""
-    kind: str
-    submission: Any
 
 
 class ActionBody(BaseModel):

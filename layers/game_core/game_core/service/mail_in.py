@@ -35,7 +35,7 @@ from pydantic import ValidationError
 
 from game_core.errors import GameCoreError, Illegal, InProgress, Late, Malformed, NotFound, Reason, validation_reasons
 from game_core.games import registry
-from game_core.games.protocol import AnswersInText, AnyGame, Model, TextMove
+from game_core.games.protocol import AnswersInText, AnyGame, TextMove
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
@@ -59,7 +59,7 @@ from game_core.service.mail_commands import (
     written,
 )
 from game_core.service.ports import Ports, Sheet
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
 from game_core.service.views import standing
 
 logger = logging.getLogger(__name__)
@@ -89,15 +89,6 @@ class Sender:
     address: str
     player: Participant | None
     is_host: bool
-
-
-class MailedSubmission(Model):
-    """A JSON body: what the webhook's body carries."""
-
-    phase: str
-    number: int | None = None
-    kind: str
-    submission: Any
 
 
 Request = SubmissionRequest | ActionRequest
@@ -261,7 +252,7 @@ def _requests(game: AnyGame, match: Match, player: str, letter: Letter) -> list[
     with every reason a line (or the JSON body) was not understood."""
     if letter.json_body is not None:
         try:
-            body = MailedSubmission.model_validate(letter.json_body)
+            body = SubmissionBody.model_validate(letter.json_body)
         except ValidationError as error:
             raise Malformed("the JSON body is malformed", validation_reasons(error, "body")) from None
         return [SubmissionRequest(match.match_id, player, body.phase, body.kind, body.submission, CHANNEL, body.number)]

@@ -11,6 +11,7 @@ from typing import Any
 
 from game_core.errors import Conflict, InProgress, Late, NotFound, Unauthorized
 from game_core.games import registry
+from game_core.games.protocol import Model
 from game_core.match import engine
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, secret_hash
@@ -21,6 +22,16 @@ logger = logging.getLogger(__name__)
 WAKE_PENDING = "stored; the phase will close on the machine's next check"
 """The reply's message (with `wake_pending`) when a submission that completed an early-closing
 phase is stored but could not wake the machine: it looks again at least every `recheck_seconds`."""
+
+
+class SubmissionBody(Model):
+    """A submission's JSON body, on every channel (the webhook's request body, a mail's JSON)."""
+
+    phase: str
+    number: int | None = None
+    """The phase's number from the notice that opened it; pins a move to that opening."""
+    kind: str
+    submission: Any
 
 
 @dataclass(frozen=True)
