@@ -122,7 +122,8 @@ class BuildSubmission(Model):
 
 class Guess(Model):
     participant: str
-    cards: list[str] = Field(min_length=1, max_length=HAND_SIZE)
+    cards: list[str] = Field(default_factory=list, max_length=HAND_SIZE)
+    """No cards: no guess for them (RULINGS, Guess)."""
 
     @field_validator("cards")
     @classmethod
@@ -131,10 +132,11 @@ class Guess(Model):
 
 
 class GuessSubmission(Model):
-    """Up to five different cards guessed for each other participant named (each at most once)."""
+    """Up to five different cards guessed for each other participant named (each at most once).
+    Guessing nobody is a submission too (RULINGS, Guess): it replaces an earlier one, so a player
+    can take their guesses back."""
 
-    guesses: list[Guess] = Field(min_length=1)
-    """At least one: guessing nobody is sending nothing."""
+    guesses: list[Guess] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _each_participant_once(self) -> GuessSubmission:
@@ -144,7 +146,8 @@ class GuessSubmission(Model):
         return self
 
     def by_participant(self) -> dict[str, list[str]]:
-        return {guess.participant: list(guess.cards) for guess in self.guesses}
+        """The guesses that score: a participant guessed no cards is not guessed."""
+        return {guess.participant: list(guess.cards) for guess in self.guesses if guess.cards}
 
 
 # -- immediate actions ---------------------------------------------------------------------

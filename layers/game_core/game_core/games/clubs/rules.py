@@ -204,7 +204,7 @@ def build_reasons(state: ClubsState, participant: str, build: BuildSubmission) -
 
 def guess_reasons(state: ClubsState, participant: str, guess: GuessSubmission) -> list[Reason]:
     reasons = []
-    for target in guess.by_participant():
+    for target in (named.participant for named in guess.guesses):
         if target == participant:
             reasons.append(Reason("guess_self", "guess the others' hands, not your own"))
         elif target not in state.participants:
@@ -224,7 +224,12 @@ def open_phase(state: ClubsState) -> OpenPhase | None:
         return None
     actions = PARTICIPANT_ACTIONS if round_a(state) is not None else ("transfer", "peek")
     kind = TIMELINE[state.phase - 1]
-    return OpenPhase(name=kind.name, accepts=kind.accepts, actors=tuple(state.participants), actions=actions)
+    # Every participant owes a draft in a Phase A and guesses in a Phase B. A build is theirs to
+    # send but never waited for: without one, the service builds their best hand.
+    owed = tuple(owing for owing in ("draft", "guess") if owing in kind.accepts)
+    participants = tuple(state.participants)
+    owes = {participant: owed for participant in participants}
+    return OpenPhase(kind.name, kind.accepts, participants, owes=owes, actions=actions)
 
 
 def act(state: ClubsState, actor: str | None, kind: str, action: Model, at_ms: int) -> Acted:

@@ -5,7 +5,7 @@ PICK AS 1                        (draft: a card and its priority, six lines)
 PICK 7C 2 TOKEN 1.3              (a club names one of your unused tokens)
 LOWER 2 5                        (draft: priority numbers lowered, 2 garnets each)
 BUILD AS KS QS                   (your hand: 1 to 5 cards)
-GUESS bob AS KS QS               (one line per participant guessed)
+GUESS bob AS KS QS               (one line per participant guessed; GUESS alone: nobody)
 
 Each line of an action is taken at once, in the order written, and answered in the reply:
 
@@ -88,8 +88,11 @@ def _build(words: Words) -> dict[str, Any]:
 
 
 def _guess(words: Words) -> dict[str, Any]:
+    """`GUESS` alone guesses nobody; `GUESS bob` alone guesses no cards for bob (no guess)."""
+    if not words.more():
+        return {"guesses": []}
     participant = words.player("participant")
-    return {"guesses": [{"participant": participant, "cards": _cards(words)}]}
+    return {"guesses": [{"participant": participant, "cards": _cards(words) if words.more() else []}]}
 
 
 def _puzzle(words: Words) -> dict[str, Any]:
@@ -130,7 +133,9 @@ class ClubsText(LineGrammar):
         LineForm(("PICK",), DRAFT, _pick, "PICK <card> <priority> [TOKEN <round.puzzle>]", "six lines", many=True),
         LineForm(("LOWER",), DRAFT, _lower, "LOWER <priority> [...]", "2 garnets each"),
         LineForm(("BUILD",), BUILD, _build, "BUILD <card> [...]", "1 to 5 cards"),
-        LineForm(("GUESS",), GUESS, _guess, "GUESS <participant> <card> [...]", "one line each", many=True),
+        LineForm(
+            ("GUESS",), GUESS, _guess, "GUESS [<participant> <card> ...]", "one line each; alone: nobody", many=True
+        ),
         LineForm(("PUZZLE",), PUZZLE, _puzzle, "PUZZLE <1-3>", "sent at once; its clock starts", action=True),
         LineForm(("ANSWER",), ANSWER, _answer, "ANSWER <puzzle> <answer>", "as the puzzle's rules say", action=True),
         LineForm(("GIVE",), TRANSFER, _give, "GIVE <garnets> TO <participant>", "player to guest or back", action=True),
@@ -174,7 +179,7 @@ class ClubsText(LineGrammar):
         if isinstance(submission, Peek):
             return [f"PEEK {submission.participant} ROUND {submission.round}"]
         assert isinstance(submission, GuessSubmission)
-        return [f"GUESS {guess.participant} {' '.join(guess.cards)}" for guess in submission.guesses]
+        return [" ".join(["GUESS", guess.participant, *guess.cards]) for guess in submission.guesses] or ["GUESS"]
 
     def render_answer(self, kind: str, answer: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
         if kind == PUZZLE:
