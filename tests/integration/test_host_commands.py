@@ -296,6 +296,17 @@ def _live(stack) -> str:
     return str(create_sample(stack)["match_id"])
 
 
+def _player(**fields) -> dict:
+    """A two-player Crates request whose first player has these fields."""
+    request = crates_request(2)
+    request["players"][0] |= fields
+    return request
+
+
+def _abstrac(**settings) -> dict:
+    return {"game": "abstrac", "players": [{"id": "a"}, {"id": "b"}], "settings": settings}
+
+
 REFUSED = [
     # (what is sent, error, words every reason list must contain)
     pytest.param({"command": "launch", "match_id": "@"}, "Malformed", ["command", "launch"], id="unknown-command"),
@@ -403,6 +414,29 @@ REFUSED = [
         id="no-such-match",
     ),
     pytest.param({"command": "resume", "match_id": "@"}, "Illegal", ["not paused"], id="resume-unpaused"),
+    # every field of a create request is bounded at the model, before DynamoDB sees it (its
+    # numbers hold 38 significant digits, its items 400 KB): Malformed, naming the field
+    *(
+        pytest.param({"command": "create", "match": create}, "Malformed", words, id=name)
+        for name, create, words in [
+            ("garnets-beyond-dynamodb", _player(garnets=10**130), ["players.0.garnets", "1000000000"]),
+            ("garnets-39-digits", _player(garnets=10**38 + 1), ["players.0.garnets", "1000000000"]),
+            ("name-of-120-kb", _player(name="n" * 120_000), ["players.0.name", "at most 80"]),
+            ("email-too-long", _player(email="a" * 250 + "@example.com"), ["players.0.email", "at most 254"]),
+            ("id-too-long", crates_request(["p" * 41, "p2"]), ["players.0.id", "pattern"]),
+            ("too-many-players", crates_request(65), ["players", "at most 64"]),
+            ("host-email-too-long", crates_request(2) | {"host_email": "h" * 300}, ["host_email", "at most 254"]),
+            ("game-name-too-long", crates_request(2) | {"game": "g" * 1000}, ["game", "at most 40"]),
+            ("seed-beyond-63-bits", crates_request(2) | {"seed": 2**63}, ["seed", "less than 9223372036854775808"]),
+            (
+                "too-many-reminders",
+                crates_request(2, reminders=[60 * n for n in range(1, 12)]),
+                ["reminders", "at most 10"],
+            ),
+            ("settings-too-large", crates_request(2, settings={"lot": ["p1"] * 4000}), ["settings", "at most 16000"]),
+            ("abstrac-clock-beyond-a-year", _abstrac(move_seconds=10**30), ["settings.move_seconds", "31622400"]),
+        ]
+    ),
 ]
 
 
@@ -474,3 +508,16 @@ def test_an_extension_past_the_last_date_is_refused_not_a_crash(stack) -> None:
     assert (reply["ok"], reply["error"]) == (False, "Illegal"), reply
     assert "beyond the dates" in reply["message"]
     assert stack.host({"command": "status", "match_id": match_id})["ok"]
+
+
+def test_a_create_request_at_every_bound_is_accepted_and_stored(stack) -> None:
+    # the largest balance, an 80-character name and a 254-character address are within bounds
+    request = crates_request(2)
+    request["players"][0] |= {"garnets": 10**9, "name": "N" * 80, "email": "a" * 242 + "@example.com"}
+
+    created = stack.host({"command": "create", "match": request})
+
+    assert created["ok"], created
+    from game_core.aws.wiring import ports_from_environment
+
+    assert ports_from_environment().store.balances(("p1",)) == {"p1": 10**9}

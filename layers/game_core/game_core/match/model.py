@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from game_core.games.protocol import Model
 from game_core.match.clock import PhaseClock
@@ -18,6 +19,20 @@ MAX_SECONDS = 366 * 86_400
 real phase, and far from where a deadline stops being a date."""
 
 
+MAX_GARNETS = 10**9
+"""The largest starting balance: far more than a league hands out, and far inside DynamoDB's
+number range (38 significant digits) however many awards are added."""
+MAX_SETTINGS_CHARS = 16_000
+"""A game's settings as JSON at most: every game's largest fixed deal fits many times over, and the
+match header that holds them stays far below DynamoDB's item size."""
+MAX_PLAYERS = 64
+"""More seats than any game has (each game checks its own count once the request is read)."""
+ParticipantId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")]
+Name = Annotated[str, Field(max_length=80)]
+Email = Annotated[str, Field(min_length=3, max_length=254)]
+"""RFC 5321's longest address."""
+
+
 def secret_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -26,9 +41,9 @@ class GuestEntry(Model):
     """A guest a player brings, in a game that hosts guests (`protocol.HostsGuests`): a participant
     with their own contact and webhook secret, but not in the garnet ledger."""
 
-    id: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")
-    name: str = ""
-    email: str | None = None
+    id: ParticipantId
+    name: Name = ""
+    email: Email | None = None
     confirm_contact: bool = False
     """As a player's: the host confirms this known id is the same person under a new email."""
 
@@ -36,35 +51,46 @@ class GuestEntry(Model):
 class PlayerEntry(Model):
     """A seat as the host lists it in the settings file."""
 
-    id: str = Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")
-    name: str = ""
-    email: str | None = None
-    garnets: int = Field(default=0, ge=0)
+    id: ParticipantId
+    name: Name = ""
+    email: Email | None = None
+    garnets: int = Field(default=0, ge=0, le=MAX_GARNETS)
     """Starting balance for a player the service has never seen; ignored for a known player."""
     confirm_contact: bool = False
     """The host confirms that this known id is the same person under a new email: the id's
     registered contact changes to this one. Without it a known id with another email is refused."""
-    guests: list[GuestEntry] = Field(default_factory=list)
+    guests: list[GuestEntry] = Field(default_factory=list, max_length=4)
     """The guests this player brings (as many as the game hosts per player; none in most games)."""
 
 
 class MatchRequest(Model):
     """The host's settings file for a new match."""
 
-    game: str
+    game: str = Field(max_length=40)
     settings: dict[str, Any] = Field(default_factory=dict)
-    players: list[PlayerEntry]
-    host_email: str | None = None
+    players: list[PlayerEntry] = Field(max_length=MAX_PLAYERS)
+    host_email: Email | None = None
     """The host's address: mail from it may run the host's commands (STATUS, EXTEND, PAUSE, ...)."""
     phase_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     early_close: bool = False
-    seed: int | None = None
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    """As the service draws one (63 random bits) when none is given."""
     recheck_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     """The longest a waiting state machine sleeps before re-reading the clock. Host acts and early
     close wake it at once; this bounds a paused wait, and any wake-up that never arrived."""
-    reminders: tuple[Annotated[int, Field(ge=60, le=MAX_SECONDS)], ...] = DEFAULT_REMINDERS
+    reminders: tuple[Annotated[int, Field(ge=60, le=MAX_SECONDS)], ...] = Field(
+        default=DEFAULT_REMINDERS, max_length=10
+    )
     """Seconds before each deadline at which everyone who can act and has not yet sent what the
     phase waits for is reminded privately (none: `[]`)."""
+
+    @field_validator("settings")
+    @classmethod
+    def _settings_fit_the_header(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        size = len(json.dumps(settings, separators=(",", ":")))
+        if size > MAX_SETTINGS_CHARS:
+            raise ValueError(f"the settings take {size} characters as JSON; at most {MAX_SETTINGS_CHARS}")
+        return settings
 
     def entries(self) -> list[tuple[PlayerEntry | GuestEntry, str | None]]:
         """Every participant's entry in team order (each player, then their guests), with the

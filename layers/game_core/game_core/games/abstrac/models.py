@@ -10,6 +10,10 @@ from game_core.games.abstrac.cards import DECK, Card, LineCard, sorted_cards
 from game_core.games.abstrac.clocks import PeriodClock, ReserveClock
 from game_core.games.protocol import GameSettings, Model
 
+YEAR = 366 * 86_400
+"""The longest clock a host may set: a deadline stays a date (more is refused when the match is
+created, naming the setting)."""
+MOST_PERIODS = 100
 
 class AbstracSettings(GameSettings):
     """`rule_set` "row" (default: Death Match 12) or "deal" (the original deal-by-deal game).
@@ -23,16 +27,16 @@ class AbstracSettings(GameSettings):
     protected: str | None = None
     """The protected player (the non-EC, apple.singer in the text): names the starter and wins the
     last tie-break. Default: the first player."""
-    move_seconds: int = Field(default=86400, gt=0)
-    reserve_seconds: int = Field(default=172800, ge=0)
+    move_seconds: int = Field(default=86400, gt=0, le=YEAR)
+    reserve_seconds: int = Field(default=172800, ge=0, le=YEAR)
     on_empty_reserve: Literal["lose", "smallest_move"] = "lose"
 
     # deal
     first_starter: str | None = None
     """Who starts the first deal. Default: the first player."""
     target: Literal[400, 500, 600] = 400
-    period_seconds: int = Field(default=86400, gt=0)
-    start_periods: int = Field(default=5, ge=1)
+    period_seconds: int = Field(default=86400, gt=0, le=YEAR)
+    start_periods: int = Field(default=5, ge=1, le=MOST_PERIODS)
     """Periods each player holds at the start (a move's whole time is its periods: at least one)."""
     deal_lines: list[list[LineCard]] | None = None
     """The host's fixed lines, top (first taken) first: deal k uses line k; deals beyond the list
