@@ -14,6 +14,8 @@ YEAR = 366 * 86_400
 """The longest clock a host may set: a deadline stays a date (more is refused when the match is
 created, naming the setting)."""
 MOST_PERIODS = 100
+"""The most periods a player may start with (at a year each, still a date)."""
+
 
 class AbstracSettings(GameSettings):
     """`rule_set` "row" (default: Death Match 12) or "deal" (the original deal-by-deal game).
