@@ -22,6 +22,29 @@ def iso(moment: datetime) -> str:
     return utc(moment).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def duration_text(seconds: int) -> str:
+    """ "12 hours", "1 hour", "90 minutes", "1 day 6 hours": whole units a person reads at a glance."""
+    if seconds < 60:
+        return "less than a minute"
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes = rest // 60
+    if not days and hours < 2 and minutes:
+        minutes, hours = minutes + 60 * hours, 0
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    words = [f"{count} {unit}{'' if count == 1 else 's'}" for count, unit in parts if count]
+    return " ".join(words)
+
+
+def moment_text(moment: datetime, now: datetime) -> str:
+    """ "Wed 2 Dec 10:00 UTC (in 3 hours)", or "(2 hours ago)": a moment as a person reads it,
+    to the minute."""
+    moment = utc(moment)
+    seconds = 60 * round((moment - now).total_seconds() / 60)
+    when = f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+    return f"{when} (in {duration_text(seconds)})" if seconds >= 0 else f"{when} ({duration_text(-seconds)} ago)"
+
+
 class PhaseClock(Model):
     name: str
     number: int

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any
 from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame
 from game_core.match import engine
-from game_core.match.clock import PhaseClock
+from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match
-from game_core.service.notices import duration_text
 from game_core.service.ports import Notice, OutgoingMail, Ports
 
 if TYPE_CHECKING:

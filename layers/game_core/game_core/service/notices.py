@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from game_core.games.protocol import AnyGame
-from game_core.match.clock import iso
+from game_core.match.clock import duration_text, iso
 from game_core.match.engine import game_state
 from game_core.match.model import Match
 from game_core.service.ports import Notice
@@ -61,17 +61,3 @@ def reminder_notices(match: Match, players: list[str], now: datetime) -> list[No
     subject = f"[{match.match_id}] Reminder: {phase.name} closes in {duration_text(left)}"
     body = {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)}
     return [Notice(player, subject, body | {"you": player, "closes_in_seconds": left}) for player in players]
-
-
-def duration_text(seconds: int) -> str:
-    """ "12 hours", "1 hour", "90 minutes", "1 day 6 hours": whole units a person reads at a glance."""
-    if seconds < 60:
-        return "less than a minute"
-    days, rest = divmod(seconds, 86_400)
-    hours, rest = divmod(rest, 3_600)
-    minutes = rest // 60
-    if not days and hours < 2 and minutes:
-        minutes, hours = minutes + 60 * hours, 0
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    words = [f"{count} {unit}{'' if count == 1 else 's'}" for count, unit in parts if count]
-    return " ".join(words)
