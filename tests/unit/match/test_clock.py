@@ -8,7 +8,7 @@ import pytest
 
 from game_core.errors import Illegal
 from game_core.games.protocol import OpenPhase
-from game_core.match.clock import open_clock
+from game_core.match.clock import PhaseClock, open_clock
 
 T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -24,7 +24,8 @@ def clock(seconds: int = 100):
 def test_a_phase_opens_with_its_deadline_and_waits_for_every_accepted_kind_by_default():
     opened = clock(100)
     assert opened.deadline == at(100)
-    assert opened.number == 3 and opened.expects == ("round",)
+    # No `owes` given: each actor owes every kind the phase accepts
+    assert opened.number == 3 and opened.owes == {"a": ("round",), "b": ("round",)}
     assert not opened.is_due(at(99)) and opened.is_due(at(100))
 
 
@@ -130,3 +131,12 @@ def test_reminding_marks_every_reminder_whose_moment_has_passed():
 )
 def test_no_reminder_for_a_phase_shorter_than_its_lead_paused_or_closed(phase, now):
     assert phase.reminder_due(at(now), LEADS) is None
+
+
+def test_a_clock_stored_before_owes_reads_its_expects_as_every_actor_owing_them():
+    stored = clock(100).model_dump(mode="json")
+    stored.pop("owes")
+    stored["expects"] = ["round"]
+    assert PhaseClock.model_validate(stored).owes == {"a": ("round",), "b": ("round",)}
+    stored["expects"] = []  # a phase that waited for nothing: nobody owes it anything
+    assert PhaseClock.model_validate(stored).owes == {}

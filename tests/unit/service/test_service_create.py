@@ -40,6 +40,8 @@ def test_create_names_the_match_hashes_the_secrets_and_starts_the_execution_unde
         "paused": False,
         "accepts": ["multipliers"],
         "actors": ["ada", "bo"],
+        "owes": {"ada": ["multipliers"], "bo": ["multipliers"]},  # Crates' pregame waits for multipliers
+        "waiting_for": ["ada", "bo"],
     }
     [event] = fakes.store.events(MID)
     assert (event.type, event.at, event.data) == ("created", T0, {"game": "crates", "players": ["ada", "bo"]})
@@ -178,9 +180,13 @@ def test_status_says_who_submitted_never_what() -> None:
             "paused": False,
             "accepts": ["multipliers"],
             "actors": ["ada", "bo", "cy"],
+            # Crates' pregame waits for everyone's multipliers; ada's completed her (header's done set)
+            "owes": {"ada": ["multipliers"], "bo": ["multipliers"], "cy": ["multipliers"]},
+            "waiting_for": ["bo", "cy"],
         },
         "submitted": ["ada"],
         "waiting_for": ["bo", "cy"],
+        "still_owed": {"bo": ["multipliers"], "cy": ["multipliers"]},
         "checked_at": "2026-12-01T12:01:00Z",
     }
 

@@ -86,7 +86,7 @@ def test_a_reminder_goes_only_to_whoever_has_not_sent_what_the_phase_waits_for()
     assert list(sent) == ["bo@example.org"]
     subject, text = sent["bo@example.org"]
     assert subject == f"[{MID}] Reminder: Pregame closes in 12 hours"
-    assert "A reminder: you have not yet sent everything Pregame waits for." in text
+    assert "A reminder: Pregame still waits for your multipliers submission." in text
     assert "Pregame closes 2026-12-02 12:00 UTC (in 12 hours)." in text
 
 

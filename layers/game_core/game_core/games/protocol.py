@@ -56,16 +56,19 @@ class PhaseKind:
 
 @dataclass(frozen=True)
 class OpenPhase:
-    """The phase a state is waiting on now.
+    """The phase a state is waiting on now, and what it asks of whom.
 
-    `actors` are the participants who can act in it (early close waits for these only).
+    `actors` are the participants who may act in it: each may send any kind it `accepts`, and
+    take the immediate `actions` (`ActsAtOnce`) it allows now.
+    `owes` is what the rules wait for: participant -> the kinds they must send before the phase
+    counts them done (early close waits for these; reminders name them; a participant who owed
+    something and sent nothing is named when it resolves). A participant it does not list owes
+    nothing (they may still send what they may). None: every actor owes every kind accepted.
     `seconds` is the phase's own time limit when the game sets one (a mover's clock); None means
     the match's phase duration setting.
-    `closes_on_submit` resolves the phase as soon as every actor has submitted, whatever the
-    match's early-close setting (a move in a move-by-move game takes effect when it is made).
-    `expects` are the kinds an actor must have sent before early close counts them as done
-    (None: every kind accepted); an optional kind, like a late change of a pregame choice, is
-    accepted but not waited for.
+    `closes_on_submit` resolves the phase as soon as everyone who owes a move has sent it,
+    whatever the match's early-close setting (a move in a move-by-move game takes effect when it
+    is made).
     """
 
     name: str
@@ -73,13 +76,15 @@ class OpenPhase:
     actors: tuple[str, ...]
     seconds: int | None = None
     closes_on_submit: bool = False
-    expects: tuple[str, ...] | None = None
+    owes: Mapping[str, tuple[str, ...]] | None = None
     actions: tuple[str, ...] = ()
     """The immediate actions (`ActsAtOnce`) the actors may take now, applied as they arrive."""
 
     @property
-    def awaited_kinds(self) -> tuple[str, ...]:
-        return self.accepts if self.expects is None else self.expects
+    def owed(self) -> dict[str, tuple[str, ...]]:
+        """Each participant who owes something, with the kinds they owe (in `accepts` order)."""
+        owes = {actor: self.accepts for actor in self.actors} if self.owes is None else self.owes
+        return {who: tuple(k for k in self.accepts if k in kinds) for who, kinds in owes.items() if kinds}
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import Field, model_validator
 
 from game_core.errors import Illegal
 from game_core.games.protocol import Model, OpenPhase
@@ -51,8 +54,9 @@ class PhaseClock(Model):
     """1 for the first phase opened in the match, then 2, 3, ...: names repeat in move loops."""
     accepts: tuple[str, ...]
     actors: tuple[str, ...]
-    expects: tuple[str, ...]
-    """The kinds early close waits for from each actor."""
+    owes: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """What the phase waits for: each participant who owes something, with the kinds they owe
+    (`OpenPhase.owed`). The one record of who owes what; `match.engine.still_owed` reads it."""
     opened_at: datetime
     deadline: datetime
     closes_on_submit: bool = False
@@ -65,6 +69,16 @@ class PhaseClock(Model):
     version: int = 0
     reminded: tuple[int, ...] = ()
     """The reminders (seconds before the deadline) already sent, or passed, in this phase."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _owes_from_expects(cls, stored: Any) -> Any:
+        """A clock stored before `owes` had every actor owe the same `expects` kinds."""
+        if isinstance(stored, dict) and "expects" in stored:
+            stored = dict(stored)
+            expects = stored.pop("expects")
+            stored.setdefault("owes", {actor: expects for actor in stored.get("actors", ())} if expects else {})
+        return stored
 
     @property
     def paused(self) -> bool:
@@ -147,7 +161,7 @@ def open_clock(opening: OpenPhase, number: int, now: datetime, seconds: int) -> 
         number=number,
         accepts=opening.accepts,
         actors=opening.actors,
-        expects=opening.awaited_kinds,
+        owes=opening.owed,
         opened_at=now,
         deadline=now + timedelta(seconds=seconds),
         closes_on_submit=opening.closes_on_submit,

@@ -10,7 +10,7 @@ randomness and clock readings a resolution gets (all recorded, so a replay is ex
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from game_core.errors import Illegal, Late, Malformed, NotOpen, Reason, validation_reasons
 from game_core.games.protocol import Acted, ActsAtOnce, AnyGame, GameSettings, HostsGuests, Model, Resolution
-from game_core.match.clock import iso, open_clock
+from game_core.match.clock import PhaseClock, iso, open_clock
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 
 
@@ -164,31 +164,47 @@ def with_resolution_requested(match: Match, at: datetime) -> Match:
     return match.model_copy(update={"phase": match.phase.request_resolution(at), "version": match.version + 1})
 
 
+def still_owed(phase: PhaseClock | None, sent: Mapping[str, Collection[str]]) -> dict[str, tuple[str, ...]]:
+    """Who still owes the open phase what: each participant who owes it a kind (`OpenPhase.owes`)
+    they have not sent, with those kinds. `sent` is participant -> the kinds they have sent to it.
+    The one answer to "who still owes a move": early close, reminders, "No submission from",
+    `status` and every participant's standing read it (through `has_done` or directly)."""
+    if phase is None:
+        return {}
+    owed = {who: tuple(kind for kind in kinds if kind not in sent.get(who, ())) for who, kinds in phase.owes.items()}
+    return {who: kinds for who, kinds in owed.items() if kinds}
+
+
 def has_done(match: Match, player: str, kinds: Collection[str]) -> bool:
-    """Whether a participant who has sent these kinds to the open phase is done with it: an actor
-    who has sent every kind the phase waits for (early close counts these)."""
+    """Whether a participant who has sent these kinds to the open phase is done with it: they owed
+    it something and owe nothing more (the match header keeps who is, for early close)."""
     phase = match.phase
-    return phase is not None and player in phase.actors and bool(phase.expects) and set(phase.expects) <= set(kinds)
+    return phase is not None and player in phase.owes and player not in still_owed(phase, {player: kinds})
 
 
-def missing(match: Match, submissions: dict[str, dict[str, Any]]) -> tuple[str, ...]:
-    """The actors of the open phase who have not sent every kind it waits for (none in a phase
-    that waits for nothing)."""
+def waiting_for(match: Match) -> tuple[str, ...]:
+    """Who still owes the open phase a move, from the header's done set (`has_done` filled it as
+    their submissions arrived): the participants `still_owed` names, without reading a sheet."""
     phase = match.phase
-    if phase is None or not phase.expects:
+    if phase is None or match.status != "running":
         return ()
-    return tuple(actor for actor in phase.actors if not has_done(match, actor, submissions.get(actor, {})))
+    return tuple(who for who in phase.owes if who not in match.done)
+
+
+def sent_nothing(match: Match, submissions: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+    """Who owed the open phase something and sent it nothing at all (named when it resolves)."""
+    phase = match.phase
+    return () if phase is None else tuple(who for who in phase.owes if not submissions.get(who))
 
 
 def closes_early(match: Match, done: Collection[str]) -> bool:
-    """Early close (the match setting, or a phase that closes on its actors' submissions): every
-    actor is done (`has_done`)."""
+    """Early close (the match setting, or a phase that closes on its actors' submissions): everyone
+    who owes the phase something is done (`has_done`). A phase nobody owes anything (a reading
+    phase) runs its time."""
     phase = match.phase
     if phase is None or not (match.early_close or phase.closes_on_submit):
         return False
-    if not (phase.actors and phase.expects):  # nothing awaited (a reading phase): it runs its time
-        return False
-    return set(phase.actors) <= set(done)
+    return bool(phase.owes) and set(phase.owes) <= set(done)
 
 
 @dataclass(frozen=True)
@@ -219,7 +235,7 @@ def resolve(
         elapsed_seconds=phase.elapsed_seconds(now),
         extension_seconds=phase.extension_seconds,
         timed_out=not phase.resolve_requested,
-        missing=missing(match, submissions),
+        missing=sent_nothing(match, submissions),
     )
     parsed = parsed_submissions(game, record)
     state = apply_record(game, game_state(game, match), match.seed, record, parsed)

@@ -141,12 +141,13 @@ class Match(Model):
     announced: int = Field(default=0, exclude=True)
     """The last phase number whose resolution was announced (stored beside the match, not in it)."""
     done: frozenset[str] = Field(default=frozenset(), exclude=True)
-    """The actors done with the open phase (stored beside the match by their submissions)."""
+    """Who owed the open phase something and has sent it all (`engine.has_done`; stored beside the
+    match by their submissions)."""
 
     @property
     def reminders_due(self) -> tuple[int, ...]:
-        """The reminders the open phase still needs: none once every actor is done with it."""
-        if self.phase is not None and set(self.phase.actors) <= self.done:
+        """The reminders the open phase still needs: none once nobody owes it anything more."""
+        if self.phase is not None and set(self.phase.owes) <= self.done:
             return ()
         return self.reminders
 
@@ -189,7 +190,7 @@ class PhaseRecord(Model):
     extension_seconds: int
     timed_out: bool
     missing: tuple[str, ...] = ()
-    """The actors who had not sent what the phase waited for when it resolved (announced publicly;
+    """Who owed the phase something and sent it nothing (`engine.sent_nothing`; announced publicly;
     not a replay input)."""
 
 

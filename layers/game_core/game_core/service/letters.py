@@ -30,6 +30,13 @@ def names(match: Match) -> dict[str, str]:
     return {participant.id: participant.name for participant in match.players}
 
 
+def kinds_text(kinds: Sequence[str]) -> str:
+    """ "bid submission", "bid and place submissions": what a participant sends, in words."""
+    if len(kinds) == 1:
+        return f"{kinds[0]} submission"
+    return f"{', '.join(kinds[:-1])} and {kinds[-1]} submissions"
+
+
 def deadline_line(phase: PhaseClock, now: datetime) -> str:
     """ "Round 3 closes 2026-12-02 12:00 UTC (in 23 hours 59 minutes)", or that it is paused."""
     if phase.paused:
@@ -41,20 +48,30 @@ def deadline_line(phase: PhaseClock, now: datetime) -> str:
 
 def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
     """What the player can send in the open phase, in the game's plain-text grammar, with an
-    example per kind (and per immediate action it allows now): nothing if they cannot act in it."""
+    example per kind (and per immediate action it allows now): what the phase waits for from
+    them first, then what they may send besides. Nothing when they may send nothing (the match is
+    not running, they cannot act in the phase, or it takes nothing)."""
     phase = match.phase
-    if phase is None or player not in phase.actors:
-        return []
-    lines = [f"To play, reply to this mail with your move for {phase.name}:"]
-    for kind in phase.accepts:
-        lines += ["", *game.text.text_help(kind)]
     actions = _actions_by_text(game, match)
+    if phase is None or match.status != "running" or player not in phase.actors or not (phase.accepts or actions):
+        return []
+    owed = phase.owes.get(player, ())
+    optional = [kind for kind in phase.accepts if kind not in owed]
+    lines = []
+    if owed:
+        lines += [f"To play, reply to this mail with your move for {phase.name}:"]
+        for kind in owed:
+            lines += ["", *game.text.text_help(kind)]
+    if optional:
+        lines += ["", "You may also send:" if owed else f"{phase.name} waits for nothing from you, but you may send:"]
+        for kind in optional:
+            lines += ["", *game.text.text_help(kind)]
     if actions:
         lines += ["", "Actions are taken at once, a line each, and answered to you alone:"]
         for kind in actions:
             lines += ["", *game.text.text_help(kind)]
     lines += ["", "Send STATUS for where you stand, HELP for this again."]
-    return lines
+    return lines[1:] if lines[:1] == [""] else lines
 
 
 def _actions_by_text(game: AnyGame, match: Match) -> tuple[str, ...]:
@@ -72,8 +89,8 @@ def _text(match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, An
     press = own.get("press", public.get("press"))
     if press is not None:
         lines += ["A message from the host:", "", *str(press).splitlines()]
-    if "closes_in_seconds" in own and match.phase is not None:
-        lines.append(f"A reminder: you have not yet sent everything {match.phase.name} waits for.")
+    if own.get("you_owe") and match.phase is not None:
+        lines.append(f"A reminder: {match.phase.name} still waits for your {kinds_text(own['you_owe'])}.")
     missing = public.get("did_not_submit") or []
     if missing:
         shown = names(match)

@@ -19,6 +19,7 @@ from game_core.errors import Malformed, Reason
 from game_core.games.protocol import AnyGame
 from game_core.match import engine
 from game_core.match.model import MAX_SECONDS
+from game_core.service.letters import kinds_text
 
 if TYPE_CHECKING:
     from game_core.service.commands import HostCommand
@@ -91,6 +92,15 @@ def sent_lines(game: AnyGame, kinds: Mapping[str, Any], phase_name: str) -> list
     for kind, submission in kinds.items():
         lines += ["  " + line for line in written(game, kind, submission)]
     return lines
+
+
+def owed_line(standing: Mapping[str, Any], phase_name: str) -> str:
+    """What a participant's standing says they still owe the open phase (`views.standing`)."""
+    owed = standing["you_owe"]
+    if owed:
+        return f"{phase_name} still waits for your {kinds_text(owed)}."
+    owed_at_all = standing["you"] in (standing["open"] or {}).get("owes", {})
+    return f"{phase_name} waits for nothing {'more ' if owed_at_all else ''}from you."
 
 
 def garnets_line(balance: int, available: int) -> str:

@@ -54,6 +54,7 @@ from game_core.service.mail_commands import (
     cost_line,
     garnets_line,
     host_status_lines,
+    owed_line,
     read_command,
     sent_lines,
     written,
@@ -213,7 +214,7 @@ def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> l
     lines = [view_text.rstrip("\n"), ""]
     if match.phase is not None:
         sent = sent_lines(game, seen["submitted"], match.phase.name)
-        lines += [letters.deadline_line(match.phase, ports.clock.now()), *sent, ""]
+        lines += [letters.deadline_line(match.phase, ports.clock.now()), *sent, owed_line(seen, match.phase.name), ""]
     return [*lines, garnets_line(seen["garnets"]["balance"], seen["garnets"]["available"])]
 
 

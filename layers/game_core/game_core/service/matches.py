@@ -107,7 +107,8 @@ def register_contacts(ports: Ports, request: MatchRequest) -> dict[str, Contact]
 
 
 def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
-    """Phase, deadline and who has submitted: never what."""
+    """Phase, deadline, who has submitted and who still owes what (`engine.still_owed`): never
+    what anyone sent."""
     match = ports.store.get(match_id)
     status: dict[str, Any] = {
         "match_id": match.match_id,
@@ -116,10 +117,12 @@ def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
         "phases_resolved": match.phases_resolved,
         "open": open_phase_summary(match),
     }
-    if match.phase is not None:
+    if match.phase is not None and match.status == "running":
         submitted = ports.store.submissions(match_id, match.phase.number)
+        owed = engine.still_owed(match.phase, submitted)
         status["submitted"] = sorted(submitted)
-        status["waiting_for"] = sorted(set(match.phase.actors) - set(submitted))
+        status["waiting_for"] = sorted(owed)
+        status["still_owed"] = {participant: list(kinds) for participant, kinds in sorted(owed.items())}
     if match.result is not None:
         status["result"] = match.result
     if match.stalled is not None:

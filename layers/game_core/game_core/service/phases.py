@@ -78,9 +78,10 @@ def advance(ports: Ports, match_id: str) -> dict[str, Any]:
 
 
 def remind(ports: Ports, match_id: str) -> dict[str, Any]:
-    """Send the reminder due now, if one is: privately, to each actor who has not yet sent what
-    the phase waits for. Told first and marked after, as announcements are: a retry may repeat a
-    reminder but never loses one; a host act landing meanwhile is read again."""
+    """Send the reminder due now, if one is: privately, to each participant who still owes the
+    phase something, naming what (`engine.still_owed`). Told first and marked after, as
+    announcements are: a retry may repeat a reminder but never loses one; a host act landing
+    meanwhile is read again."""
     for _attempt in range(5):
         match = ports.store.get(match_id)
         now = ports.clock.now()
@@ -88,13 +89,12 @@ def remind(ports: Ports, match_id: str) -> dict[str, Any]:
         lead = phase.reminder_due(now, match.reminders_due) if phase and match.status == "running" else None
         if phase is None or lead is None:
             return progress(ports, match)
-        # Who has not yet sent what the phase waits for: the header knows (no query of every sheet)
-        late = [actor for actor in phase.actors if actor not in match.done] if phase.expects else []
+        late = engine.still_owed(phase, ports.store.submissions(match_id, phase.number))
         tell(ports, match, reminder_notices(match, late, now))
         reminded = match.model_copy(update={"phase": phase.remind(now, match.reminders), "version": match.version + 1})
         try:
             ports.store.save(
-                match, reminded, Event("reminded", now, {"number": phase.number, "lead": lead, "players": late})
+                match, reminded, Event("reminded", now, {"number": phase.number, "lead": lead, "players": sorted(late)})
             )
         except Conflict:
             continue
@@ -124,8 +124,11 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
         if not match.phase.is_due(now):
             return progress(ports, match) | {"resolved_number": phase_number}  # a host act won the race
         game = registry.load(match.game)
-        # Close the door before reading: a submission landing after this read would be lost.
-        ports.store.stop_accepting(match_id, phase_number)
+        # Close the door before reading: a submission landing after this read would be lost. Only
+        # the match as read: one a host act changed meanwhile is read again (that act's save wrote
+        # the door as its clock has it, so nothing it reopened stays shut).
+        if not ports.store.stop_accepting(match):
+            continue
         submissions = ports.store.submissions(match_id, phase_number)
         # Only a game that takes immediate actions has any to read (one query fewer for the rest)
         actions = tuple(ports.store.actions(match_id, phase_number)) if isinstance(game, ActsAtOnce) else ()

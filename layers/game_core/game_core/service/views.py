@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from game_core.games import registry
-from game_core.match.engine import game_state
+from game_core.match.engine import game_state, still_owed
 from game_core.service.notices import open_phase_summary
 from game_core.service.ports import Ports, SubmissionView
 from game_core.service.submit import authenticate_webhook
@@ -28,12 +28,14 @@ def standing(seen: SubmissionView, player: str) -> dict[str, Any]:
     sheet = (
         seen.sheet if seen.sheet is not None and phase is not None and seen.sheet.phase_number == phase.number else None
     )
+    submitted = sheet.kinds if sheet is not None else {}
     reply: dict[str, Any] = {
         "match_id": match.match_id,
         "status": match.status,
         "you": player,
         "open": open_phase_summary(match),
-        "submitted": sheet.kinds if sheet is not None else {},
+        "submitted": submitted,
+        "you_owe": list(still_owed(phase, {player: submitted}).get(player, ())) if match.status == "running" else [],
         "garnets": {"balance": seen.balance, "available": seen.available},
         "view": game.view(game_state(game, match), player),
     }

@@ -44,9 +44,10 @@ class CratesGame:
         if state.phase > rules.ROUNDS:
             return None
         kind = rules.TIMELINE[state.phase]
-        # Round 1 also takes a late change of multipliers, but early close waits only for the round.
-        expects = ("multipliers",) if kind.name == "Pregame" else ("round",)
-        return OpenPhase(name=kind.name, accepts=kind.accepts, actors=tuple(state.players), expects=expects)
+        # Round 1 also takes a late change of multipliers, but it waits only for the round.
+        owed = ("multipliers",) if kind.name == "Pregame" else ("round",)
+        players = tuple(state.players)
+        return OpenPhase(kind.name, kind.accepts, players, owes={player: owed for player in players})
 
     def check(self, state: CratesState, player: str, kind: str, submission: Model) -> list[Reason]:
         if isinstance(submission, RoundSubmission):

@@ -50,7 +50,8 @@ class DominoGame:
         spec = rules.current(state)
         if spec is None:
             return None
-        return OpenPhase(name=spec.kind.name, accepts=spec.kind.accepts, actors=tuple(state.players))
+        owes = {player: rules.owed(state, spec, player) for player in state.players}
+        return OpenPhase(spec.kind.name, spec.kind.accepts, tuple(state.players), owes=owes)
 
     def check(self, state: DominoState, player: str, kind: str, submission: Model) -> list[Reason]:
         if isinstance(submission, BidSubmission):

@@ -98,6 +98,14 @@ def to_place(state: DominoState, player: str) -> list[int]:
     return [tile for tile, winner in zip(offered(spec.placing), winners, strict=True) if winner == player]
 
 
+def owed(state: DominoState, spec: PhaseSpec, player: str) -> tuple[str, ...]:
+    """What the phase waits for from the player: bids in an auction while they have chips left to
+    bid (with none, every bid is zero, which is no bid), a placement only for tiles they won (who
+    won each tile and what each spent are public). Squares alone are never owed."""
+    bids = (BID,) if spec.auction is not None and chips_left(state, player) > 0 else ()
+    return bids + ((PLACE,) if to_place(state, player) else ())
+
+
 def shape_of(state: DominoState, tile: int | Literal["square"]) -> str:
     return state.tiles[tile - 1] if isinstance(tile, int) else SQUARE
 

@@ -46,9 +46,9 @@ class PalindromeGame:
         spec = rules.current(state)
         if spec is None:
             return None
-        # Everyone is an actor, also in the pregame (which accepts nothing): an early close then
-        # never cuts the pregame short; it resolves at its deadline or when the host says.
-        return OpenPhase(name=spec.kind.name, accepts=spec.kind.accepts, actors=tuple(state.players))
+        # The pregame owes nothing (it accepts nothing): it runs its time, or until the host says.
+        owes = {player: rules.owed(state, spec, player) for player in state.players}
+        return OpenPhase(spec.kind.name, spec.kind.accepts, tuple(state.players), owes=owes)
 
     def check(self, state: PalindromeState, player: str, kind: str, submission: Model) -> list[Reason]:
         if isinstance(submission, Bid):

@@ -71,6 +71,18 @@ def current(state: PalindromeState) -> PhaseSpec | None:
     return specs[state.phase] if state.phase < len(specs) else None
 
 
+def owed(state: PalindromeState, spec: PhaseSpec, player: str) -> tuple[str, ...]:
+    """What the phase waits for from the player: a bid in every bidding phase (a player always
+    holds cards 0-9), a construction only when they received a pack in the round it builds (they
+    then have digits to place; who received each pack is public). Digits kept by a Keep, or items
+    to use, let a player construct without owing it: whether they kept any is their secret."""
+    owes = (BID,) if spec.bid_round is not None else ()
+    built = spec.construction_round
+    if built is not None and player in (state.rounds[built - 1].pack_winners or ()):
+        owes += (CONSTRUCTION,)
+    return owes
+
+
 def open_round(state: PalindromeState, number: int, rng: random.Random) -> None:
     """Draw (or take the host's) packs and items of round `number` into `state`."""
     settings = state.settings
