@@ -10,8 +10,11 @@ the host's commands on the laptop alone, the table kept on disk.
   only on 127.0.0.1, at --host-port (default: the port after --port).
 - AWS (moto) stays inside this process: no port serves its API.
 - Every item of the table is written to --data after each handler invocation and read back on
-  start; every match still running is then recovered (`recover`): a new execution announces what
-  was resolved but not told, and resolves at once, in order, what fell due while the server was down.
+  start; one server at a time holds the folder (a second is refused, naming the first). On start,
+  a phase whose deadline passed while the server was down reopens for --grace-seconds (with
+  --on-restart grace, the default: `extend`, and a message to everyone saying why), or resolves
+  at once (--on-restart resolve); then every match still running is recovered (`recover`): a new
+  execution announces what was resolved but not told, and goes on from the stored clock.
 - With --smtp-port, mail to <match_id>@play.local is taken by SMTP and handed to EmailInFunction as
   SES would; what the service sends is kept in the outbox folder, and also sent through
   --smtp-relay when one is set.
@@ -27,34 +30,45 @@ import email.policy
 import email.utils
 import json
 import logging
+import math
 import os
 import queue
 import re
 import smtplib
 import ssl
+import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 from urllib.parse import unquote, urlsplit
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from game_core.match.clock import PhaseClock
+from game_core.service.notices import duration_text
 from game_core.service.ports import OutgoingMail
 from local_stack.clock import VirtualClock
 from local_stack.mail import LOCAL_DOMAIN
-from local_stack.persistence import TableFile
+from local_stack.persistence import DataFolder, DataFolderInUse, TableFile
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
 
 logger = logging.getLogger("host-server")
 LOOPBACK = "127.0.0.1"
 MAX_BODY_BYTES = 1024 * 1024
 """The largest request or mail taken (a function reads far less: a move is a few kilobytes)."""
+OnRestart = Literal["grace", "resolve"]
+"""What a restart does to a phase whose deadline passed while the server was down: reopen it for
+a grace, or resolve it at once."""
+HEARTBEAT_SECONDS = 60
+"""How often (real time) a running server notes it is alive (the time a restart says it went
+down) and drops expired items from the table."""
 TEXT_TYPES = ("text/", "application/json", "+json", "application/xml", "+xml", "application/x-www-form-urlencoded")
 """Content types whose body an HTTP API hands over as text; any other body is base64-encoded."""
 
@@ -320,6 +334,35 @@ class SmtpRelay:
 # -- the server -----------------------------------------------------------------------------------
 
 
+def overdue_while_down(phase: PhaseClock, accepting: bool, down_since: datetime | None, now: datetime) -> bool:
+    """Whether a restart's grace applies to a running match's open phase: its deadline passed
+    while the server was down (after it was last seen alive, when that is known), and no
+    resolution had begun (none requested, the store still accepting), nor was it paused (a paused
+    clock has no deadline)."""
+    return (
+        accepting
+        and not phase.resolve_requested
+        and not phase.paused
+        and phase.deadline <= now
+        and (down_since is None or phase.deadline > down_since)
+    )
+
+
+def in_words(moment: datetime) -> str:
+    """ "Monday 30 November 14:05 UTC": a time as a person reads it."""
+    return moment.astimezone(UTC).strftime("%A %-d %B %H:%M UTC")
+
+
+def reopening_text(phase: str, down_since: datetime | None, now: datetime, grace_seconds: int) -> str:
+    """What every participant is told when a restart reopens their phase."""
+    down = f"from {in_words(down_since)} " if down_since is not None else ""
+    until = in_words(now + timedelta(seconds=grace_seconds))
+    return (
+        f"The host's server was down {down}to {in_words(now)}; {phase} reopens for "
+        f"{duration_text(grace_seconds)}, until {until}."
+    )
+
+
 class HostServer:
     """The local stack behind an HTTP API, host commands on loopback, and optionally SMTP.
 
@@ -327,7 +370,9 @@ class HostServer:
             ...  # server.port, server.host_port, server.smtp_port: the bound ports
 
     Port 0 takes any free port (then `host_port` defaults to any free one too, else to port + 1).
-    `clock` is for tests (a VirtualClock); the server otherwise runs on the wall clock."""
+    `on_restart` and `grace_seconds`: what becomes of a phase whose deadline passed while the
+    server was down (OnRestart). `clock` is for tests (a VirtualClock); the server otherwise runs
+    on the wall clock. Entering raises DataFolderInUse if another server holds `data`."""
 
     def __init__(
         self,
@@ -342,8 +387,12 @@ class HostServer:
         clock: VirtualClock | None = None,
         games: tuple[str, ...] | None = None,
         log_level: str = "WARNING",
+        on_restart: OnRestart = "grace",
+        grace_seconds: int = 3600,
     ) -> None:
         self.data = data
+        self.folder = DataFolder(data)
+        self._on_restart, self._grace_seconds = on_restart, grace_seconds
         self.stack = LocalStack(log_level=log_level, games=games, clock=clock, outbox=outbox or data / "outbox")
         self.stack.outbox.relay = relay
         self._host, self._port = host, port
@@ -352,14 +401,35 @@ class HostServer:
         self._running = ExitStack()
         self.recovered: list[str] = []
         """The matches resumed on start."""
+        self.reopened: list[str] = []
+        """The matches whose phase a restart reopened, each with the phase and until when."""
+        self._stopping = threading.Event()
+
+    def _now(self) -> datetime:
+        """The stack's clock (whole seconds, as the handlers read it)."""
+        return self.stack.clock.now() if self.stack.clock is not None else datetime.now(UTC).replace(microsecond=0)
 
     def __enter__(self) -> HostServer:
         with ExitStack() as starting:
+            self.folder.hold()  # before anything is read or bound: a refused server touches nothing
+            starting.callback(self.folder.release)
+            seen = self.folder.previous.get("seen")
+            down_since = datetime.fromisoformat(seen) if seen else None
+            self.folder.describe(seen=self._now().isoformat())
             starting.enter_context(self.stack)
-            table = TableFile(self.stack.client("dynamodb"), os.environ["TABLE_NAME"], self.data / "table.json")
+            table = TableFile(
+                self.stack.client("dynamodb"),
+                os.environ["TABLE_NAME"],
+                self.data / "table.json",
+                now=lambda: self._now().timestamp(),
+            )
             table.load()
             self.stack.lambdas.after_each.append(lambda _function: table.save())
-            self.recovered = self._recover_running(table)
+            self._stopping.clear()
+            heartbeat = threading.Thread(target=self._beat, args=(table,), name="heartbeat", daemon=True)
+            heartbeat.start()
+            starting.callback(self._stop_beating, heartbeat)
+            self.recovered = self._recover_running(table, down_since)
             api = _Listener((self._host, self._port), _ApiHandler, self.stack)
             starting.callback(api.stop)
             self.port = api.server_port
@@ -370,6 +440,11 @@ class HostServer:
                 smtp = SmtpListener(MailDrop(self.stack), self._host, self._smtp_port)
                 starting.callback(smtp.stop)
                 self.smtp_port = smtp.port
+            self.folder.describe(
+                players=f"{self._host}:{self.port}",
+                host_commands=f"{LOOPBACK}:{self.host_port}",
+                **({"mail": f"{self._host}:{self.smtp_port}"} if self._smtp_port is not None else {}),
+            )
             self._running = starting.pop_all()  # started: stopped by __exit__, in reverse order
         return self
 
@@ -377,18 +452,36 @@ class HostServer:
         """Stop listening, then stop the stack (what still waits stays parked with it)."""
         self._running.close()
 
-    def _recover_running(self, table: TableFile) -> list[str]:
+    def _beat(self, table: TableFile) -> None:
+        """Until stopped: drop what has expired, and note the server is alive."""
+        while not self._stopping.wait(HEARTBEAT_SECONDS):
+            table.save()
+            self.folder.describe(seen=self._now().isoformat())
+
+    def _stop_beating(self, heartbeat: threading.Thread) -> None:
+        self._stopping.set()
+        heartbeat.join(timeout=10)
+        self.folder.describe(seen=self._now().isoformat())  # the moment a restart says it went down
+
+    def _recover_running(self, table: TableFile, down_since: datetime | None) -> list[str]:
         """`recover` every match not over (running, or its last resolution not yet told): its
-        execution was the old process's."""
+        execution was the old process's. Before that, with the grace policy, reopen each phase
+        whose deadline passed while the server was down (`down_since`: when it was last seen
+        alive, None if unknown)."""
         from game_core.aws.wiring import ports_from_environment
 
         store = ports_from_environment().store
         unfinished = []
+        now = self._now()
         for item in table.items():
             if item["sk"]["S"] == "META" and item["pk"]["S"].startswith("MATCH#"):
                 match = store.get(item["pk"]["S"].removeprefix("MATCH#"))
                 if match.status == "running" or match.announced < match.phases_resolved:
                     unfinished.append(match.match_id)
+                accepting = item.get("accepting", {}).get("BOOL", False)
+                if self._on_restart == "grace" and match.status == "running" and match.phase is not None:
+                    if overdue_while_down(match.phase, accepting, down_since, now):
+                        self._reopen(match.match_id, match.phase, down_since, now)
         recovered = []
         for match_id in unfinished:
             reply = self.stack.host({"command": "recover", "match_id": match_id})
@@ -397,6 +490,29 @@ class HostServer:
             else:
                 logger.warning("match %s not recovered: %s", match_id, reply.get("message"))
         return recovered
+
+    def _reopen(self, match_id: str, phase: PhaseClock, down_since: datetime | None, now: datetime) -> None:
+        """Extend the phase until now + the grace (the host's own act: logged, told, the clock's
+        version moved), then tell everyone why."""
+        seconds = math.ceil((now + timedelta(seconds=self._grace_seconds) - phase.deadline).total_seconds())
+        reply = self.stack.host({"command": "extend", "match_id": match_id, "seconds": seconds})
+        if not reply.get("ok"):
+            logger.warning("match %s: %s not reopened: %s", match_id, phase.name, reply.get("message"))
+            return
+        text = reopening_text(phase.name, down_since, now, self._grace_seconds)
+        told = self.stack.host({"command": "press", "match_id": match_id, "text": text})
+        if not told.get("ok"):
+            logger.warning("match %s: the reopening of %s not told: %s", match_id, phase.name, told.get("message"))
+        until = in_words(now + timedelta(seconds=self._grace_seconds))
+        self.reopened.append(f"{match_id} ({phase.name} until {until})")
+
+
+def _positive(text: str) -> int:
+    """A whole number of seconds above zero (argparse's type)."""
+    seconds = int(text)
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError(f"a positive number of seconds, not {text}")
+    return seconds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -412,6 +528,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--smtp-plain", action="store_true", help="no STARTTLS with the relay (one on the LAN)")
     parser.add_argument("--mail-from", default="", help="the relay's sender address (default: the match address)")
     parser.add_argument("--log-level", default="WARNING", help="the functions' log level")
+    parser.add_argument(
+        "--on-restart",
+        choices=get_args(OnRestart),
+        default="grace",
+        help="a deadline that passed while the server was down: reopen the phase for --grace-seconds "
+        "and tell everyone why (grace, the default), or resolve it at once (resolve)",
+    )
+    parser.add_argument(
+        "--grace-seconds", type=_positive, default=3600, help="how long such a phase reopens for (default: an hour)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(format="%(asctime)s %(message)s")
     logger.setLevel(logging.INFO)
@@ -435,13 +561,23 @@ def main(argv: list[str] | None = None) -> int:
         relay=relay,
         outbox=args.outbox,
         log_level=args.log_level,
+        on_restart=args.on_restart,
+        grace_seconds=args.grace_seconds,
     )
-    with server:
+    try:
+        server.__enter__()
+    except DataFolderInUse as error:
+        print(f"bin/host-server: {error}", file=sys.stderr)
+        return 2
+    with ExitStack() as started:
+        started.push(server)  # entered above: left with this block
         print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
         print(f"host:    .venv/bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
         if args.smtp_port is not None:
             print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port}")
         print(f"kept in: {args.data}/ (sent mail: {server.stack.outbox.folder}/)")
+        if server.reopened:
+            print(f"reopened (the server was down past their deadline): {', '.join(server.reopened)}")
         if server.recovered:
             print(f"resumed: {', '.join(server.recovered)}")
         try:

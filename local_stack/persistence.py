@@ -1,19 +1,28 @@
-"""The local table on disk: the host server (local_stack/host_server.py) keeps every item of the
-matches table in one JSON file, written after every handler invocation and read back into moto's
-table when the server starts again, so a restart loses nothing that was stored.
+"""The host server's data folder (local_stack/host_server.py): the table on disk, and who holds it.
 
-The file holds the items as DynamoDB's wire format has them ({"S": ...}, {"N": ...}), binary
-values (the packed game state) as base64 text. It is replaced whole (a temporary file renamed over
-it), so a crash mid-write leaves the previous one.
+- `TableFile`: every item of the matches table in one JSON file, written after every handler
+  invocation and read back into moto's table when the server starts again, so a restart loses
+  nothing that was stored. The file holds the items as DynamoDB's wire format has them ({"S": ...},
+  {"N": ...}), binary values (the packed game state) as base64 text. It is replaced whole and
+  durably (`write_durably`), so a crash or a power cut at any moment leaves the previous one or the
+  new one, never half of either. Items past their time to live are dropped as DynamoDB's TTL drops
+  them (moto keeps them): on load and at each save.
+- `DataFolder`: one server at a time. An OS lock (flock) on `server.lock`, held for the process's
+  life and released by the OS when the process dies however it dies; who holds it (pid, ports,
+  when last seen alive) in `server.json` beside it.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import fcntl
 import json
 import os
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from local_stack.lambda_adapter import MOTO_LOCK
 
@@ -45,13 +54,59 @@ def _from_json(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
-class TableFile:
-    """The table `table` (through the DynamoDB `client`) kept in `path`."""
+TEMPORARY = ".tmp"
+"""How a temporary file of `write_durably` ends (a crash can leave one: the next holder removes it)."""
+TTL_IGNORED_AFTER = 5 * 365 * 86_400
+"""DynamoDB's TTL ignores a time more than five years past (a value in milliseconds read as
+seconds, say): such an item is kept."""
 
-    def __init__(self, client: Any, table: str, path: Path) -> None:
+
+def write_durably(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` so that a crash at any moment leaves the old file or the new one,
+    whole: a temporary file of this write's own (two writers never share one), flushed to the disk
+    before it is renamed over `path`, then the folder flushed so the rename itself is on the disk."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMPORARY)
+    try:
+        try:
+            rest = memoryview(data)
+            while rest:  # a write may take less than all it is given
+                rest = rest[os.write(handle, rest) :]
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def expired(item: dict[str, Any], attribute: str, now: float) -> bool:
+    """Whether DynamoDB's TTL on `attribute` deletes the item at epoch second `now`: a Number
+    attribute holding a time already past (not one more than five years past); an item without
+    it, or with another type, never expires."""
+    value = item.get(attribute, {}).get("N")
+    return value is not None and now - TTL_IGNORED_AFTER <= float(value) < now
+
+
+class TableFile:
+    """The table `table` (through the DynamoDB `client`) kept in `path`; `now` (epoch seconds) is
+    the stack's clock, which the table's TTL reads."""
+
+    def __init__(self, client: Any, table: str, path: Path, now: Callable[[], float]) -> None:
         self.client = client
         self.table = table
         self.path = path
+        self.now = now
+        ttl = client.describe_time_to_live(TableName=table)["TimeToLiveDescription"]
+        self.ttl: str | None = ttl.get("AttributeName") if ttl.get("TimeToLiveStatus") == "ENABLED" else None
+        """The attribute the table's TTL reads, None if it has none."""
         self._written = ""
 
     def items(self) -> list[dict[str, Any]]:
@@ -60,26 +115,102 @@ class TableFile:
         items = [item for page in pages for item in page["Items"]]
         return sorted(items, key=lambda item: (item["pk"]["S"], item["sk"]["S"]))
 
+    def _expired(self, item: dict[str, Any]) -> bool:
+        return self.ttl is not None and expired(item, self.ttl, self.now())
+
     def save(self) -> None:
+        """Write the table, less what has expired (deleted from the table too, as DynamoDB would)."""
         # Under moto's lock, so the file written last is the table as it is last: one save cannot
         # scan before another and write after it.
         with MOTO_LOCK:
-            text = json.dumps([{name: _to_json(value) for name, value in item.items()} for item in self.items()])
+            kept = []
+            for item in self.items():
+                if self._expired(item):
+                    self.client.delete_item(TableName=self.table, Key={"pk": item["pk"], "sk": item["sk"]})
+                else:
+                    kept.append(item)
+            text = json.dumps([{name: _to_json(value) for name, value in item.items()} for item in kept])
             if text == self._written:
                 return
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_suffix(".tmp")
-            temporary.write_text(text, encoding="utf-8")
-            os.replace(temporary, self.path)
+            write_durably(self.path, text.encode())
             self._written = text
 
     def load(self) -> int:
-        """Put the file's items into the table (an empty one, before anything runs); returns how many."""
+        """Put the file's items into the table (an empty one, before anything runs), less what has
+        expired; returns how many. Temporary files a crashed save left are removed."""
+        for left in self.path.parent.glob(f".{self.path.name}.*{TEMPORARY}"):
+            left.unlink()
         if not self.path.exists():
             return 0
-        text = self.path.read_text(encoding="utf-8")
-        items = json.loads(text)
-        for item in items:
-            self.client.put_item(TableName=self.table, Item={name: _from_json(value) for name, value in item.items()})
-        self._written = text
-        return len(items)
+        stored = json.loads(self.path.read_bytes())
+        items = [{name: _from_json(value) for name, value in item.items()} for item in stored]
+        kept = [item for item in items if not self._expired(item)]
+        for item in kept:
+            self.client.put_item(TableName=self.table, Item=item)
+        return len(kept)
+
+
+class DataFolderInUse(Exception):
+    """Another process holds the data folder."""
+
+    def __init__(self, folder: Path, holder: dict[str, Any]) -> None:
+        shown = [f"{name.replace('_', ' ')} {holder[name]}" for name in DataFolder.SHOWN if name in holder]
+        super().__init__(
+            f"{folder} is in use by another host server ({', '.join(shown) or 'pid unknown: it is starting'}): "
+            "stop that one first, or give this one another --data folder"
+        )
+        self.holder = holder
+
+
+class DataFolder:
+    """The host server's folder, held by one process at a time.
+
+        folder = DataFolder(Path("local-data"))
+        folder.hold()                        # DataFolderInUse if another process holds it
+        folder.describe(players="0.0.0.0:8080", seen="...")
+        folder.release()                     # or the process ends: the OS releases the lock
+
+    `describe` keeps what the holder says of itself (and `hold` the pid) in `server.json`: what a
+    refused server shows, and what the next holder reads as `previous`."""
+
+    LOCK = "server.lock"
+    ABOUT = "server.json"
+    SHOWN = ("pid", "players", "host_commands", "mail")
+    """What a refused server is told of the holder."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.previous: dict[str, Any] = {}
+        """What the last holder said of itself (empty if none ever did)."""
+        self._about: dict[str, Any] = {}
+        self._lock: IO[bytes] | None = None
+
+    def _read_about(self) -> dict[str, Any]:
+        try:
+            about = json.loads((self.path / self.ABOUT).read_bytes())
+        except (FileNotFoundError, ValueError):  # none yet, or from a hand edit: nothing to show
+            return {}
+        return about if isinstance(about, dict) else {}
+
+    def hold(self) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        lock = open(self.path / self.LOCK, "ab")  # noqa: SIM115 - held open for the process's life
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            raise DataFolderInUse(self.path, self._read_about()) from None
+        self._lock = lock
+        self.previous = self._read_about()
+        self._about = {}
+        self.describe(pid=os.getpid())
+
+    def describe(self, **about: Any) -> None:
+        """Add to what the holder says of itself."""
+        self._about |= about
+        write_durably(self.path / self.ABOUT, json.dumps(self._about).encode())
+
+    def release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the last descriptor releases the flock
+            self._lock = None

@@ -75,6 +75,13 @@ def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
     }
 
 
+def template_table_ttl(root: Path = ROOT) -> dict[str, Any]:
+    """The matches table's TimeToLiveSpecification in template.yaml (which attribute expires an item)."""
+    template = yaml.load((root / "template.yaml").read_text(), Loader=_CfnLoader)
+    specification: dict[str, Any] = template["Resources"]["MatchTable"]["Properties"]["TimeToLiveSpecification"]
+    return specification
+
+
 def template_routes(root: Path = ROOT) -> dict[str, str]:
     """Route key ("POST /matches/{match_id}/...") -> the function's logical id, for every HttpApi
     event of every function in template.yaml: the routes the deployed HTTP API serves."""
@@ -187,6 +194,8 @@ class LocalStack:
                 {"AttributeName": "sk", "KeyType": "RANGE"},
             ],
         )
+        # As deployed; moto never deletes an expired item (the host server's table file does).
+        dynamodb.update_time_to_live(TableName="matches", TimeToLiveSpecification=template_table_ttl())
         sns = self.client("sns")
         self.public_topic = sns.create_topic(Name="public-notices")["TopicArn"]
         self.private_topic = sns.create_topic(Name="private-notices")["TopicArn"]

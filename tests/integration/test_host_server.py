@@ -105,13 +105,13 @@ def move(player: str, phase: str) -> dict[str, Any]:
     return {"phase": phase, "kind": "round", "submission": turn}
 
 
-def restarted(server: HostServer, data: Path, later: float = 0) -> HostServer:
+def restarted(server: HostServer, data: Path, later: float = 0, **options: Any) -> HostServer:
     """The server stopped once the machine has settled, and a new one started on the same data,
     `later` seconds after (on a new clock, the old one stopping with its stack)."""
     server.stack.settle()
     moment = server.stack.clock.time() + later
     server.__exit__()
-    return serve(data, VirtualClock(datetime.fromtimestamp(moment, UTC)))
+    return serve(data, VirtualClock(datetime.fromtimestamp(moment, UTC)), **options)
 
 
 def play_scripted_match(data: Path, restart_at: str | None) -> dict[str, Any]:
@@ -153,7 +153,7 @@ def test_a_match_restarted_midway_finishes_with_the_record_of_an_uninterrupted_r
     assert (tmp_path / "twice" / "table.json").exists()
 
 
-def test_a_deadline_that_passed_while_the_server_was_down_resolves_when_it_starts_again(tmp_path) -> None:
+def test_with_on_restart_resolve_a_deadline_that_passed_while_the_server_was_down_resolves_at_once(tmp_path) -> None:
     # Given a match whose Pregame lasts an hour, one player's multipliers in (sent as bytes, which
     # the HTTP API hands over base64-encoded)
     server = serve(tmp_path, VirtualClock(START))
@@ -164,8 +164,8 @@ def test_a_deadline_that_passed_while_the_server_was_down_resolves_when_it_start
     sent = post_move(server, match_id, "p1", secret, move("p1", "Pregame"), "application/octet-stream")
     assert sent[0] == 200, sent
 
-    # When the server stops, and starts again two hours later
-    server = restarted(server, tmp_path, later=7200)
+    # When the server stops, and starts again two hours later, told to resolve what fell due
+    server = restarted(server, tmp_path, later=7200, on_restart="resolve")
     try:
         server.stack.settle()
 
