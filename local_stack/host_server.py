@@ -44,17 +44,31 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Literal, get_args
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from game_core.cli.host import HOST_TOKEN_FILE
+from game_core.errors import NotFound
+from game_core.mail.addresses import match_for
+from game_core.mail.inbound import parse_message
 from game_core.match.clock import PhaseClock
+from game_core.match.model import Match
 from game_core.service.notices import duration_text
 from game_core.service.ports import OutgoingMail
 from local_stack.clock import VirtualClock
+from local_stack.host_access import (
+    Authenticator,
+    LoginSmtp,
+    MailLogin,
+    bearer_is_token,
+    foreign_refusal,
+    host_token,
+    tls_context,
+)
+from local_stack.http_serving import HttpListener, Reply, Request, json_reply
 from local_stack.mail import LOCAL_DOMAIN
 from local_stack.persistence import DataFolder, DataFolderInUse, TableFile
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
@@ -91,122 +105,73 @@ class Route:
         return None if found is None else {name: unquote(value) for name, value in found.groupdict().items()}
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Listener
-    protocol_version = "HTTP/1.1"
-
-    def _answer(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        for name, value in (headers or {"content-type": "application/json"}).items():
-            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
-                self.send_header(name, value)
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _body(self) -> bytes | None:
-        """The request body, or None after answering 400 or 413 for one whose length is not told
-        plainly or is too large."""
-        try:
-            length = int(self.headers.get("content-length") or 0)
-        except ValueError:
-            length = -1
-        if length < 0:
-            self.close_connection = True
-            self._answer(400, b'{"message":"Bad Request"}')
-            return None
-        if length > MAX_BODY_BYTES:
-            self.close_connection = True
-            self._answer(413, b'{"message":"Request Entity Too Large"}')
-            return None
-        return self.rfile.read(length)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's signature
-        logger.info("%s %s", self.address_string(), format % args)
-
-
-class _ApiHandler(_Handler):
+class ApiRoutes:
     """The HTTP API: every route of the template, as API Gateway invokes its function."""
 
-    def _serve(self) -> None:
-        url = urlsplit(self.path)
-        for route in self.server.routes:
-            parameters = route.parameters(self.command, url.path)
+    def __init__(self, stack: LocalStack) -> None:
+        self.stack = stack
+        self.routes = [Route(key, function) for key, function in template_routes().items()]
+
+    def __call__(self, request: Request) -> Reply:
+        for route in self.routes:
+            parameters = route.parameters(request.method, request.path)
             if parameters is not None:
                 break
         else:
-            self._answer(404, b'{"message":"Not Found"}')
-            return
-        body = self._body()
-        if body is None:
-            return
-        headers: dict[str, str] = {}
-        for name, value in self.headers.items():  # repeated headers joined, as API Gateway does
-            headers[name.lower()] = f"{headers[name.lower()]},{value}" if name.lower() in headers else value
+            return json_reply(404, {"message": "Not Found"})
         event = api_gateway_event(
             route.key,
-            url.path,
+            request.path,
             parameters,
-            headers=headers,
-            body=_as_text_if_textual(body, headers.get("content-type", "")),
+            headers=request.headers,
+            body=_as_text_if_textual(request.body, request.headers.get("content-type", "")),
             request_id=str(uuid.uuid4()),
-            query=url.query,
-            source_ip=self.client_address[0],
-            method=self.command,
+            query=request.query,
+            source_ip=request.source_ip,
+            method=request.method,
         )
         try:
-            reply = self.server.stack.invoke(route.function, event)
+            reply = self.stack.invoke(route.function, event)
         except RuntimeError:  # the function failed: API Gateway says no more than this
             logger.exception("%s failed", route.function)
-            self._answer(500, b'{"message":"Internal Server Error"}')
-            return
-        self._answer(*_http_response(reply))
-
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _serve
+            return json_reply(500, {"message": "Internal Server Error"})
+        return _http_response(reply)
 
 
-class _HostHandler(_Handler):
-    """The host's commands: POST /host with the command, as the console's sample events have it."""
+class HostCommands:
+    """The host's commands: POST /host with the command, as the console's sample events have it,
+    from the host's own console on this laptop (`foreign_refusal`: 403) with the host token (401).
+    `port`: the loopback port they are served on, once bound."""
 
-    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
-        if urlsplit(self.path).path != "/host":
-            self._answer(404, b'{"message":"Not Found"}')
-            return
-        body = self._body()
-        if body is None:
-            return
+    def __init__(self, stack: LocalStack, token: str) -> None:
+        self.stack = stack
+        self.token = token
+        self.port = 0
+
+    def __call__(self, request: Request) -> Reply:
+        refusal = foreign_refusal(request.headers, self.port)
+        if refusal is not None:
+            return json_reply(403, {"ok": False, "error": "Forbidden", "message": refusal})
+        if not bearer_is_token(request.headers.get("authorization", ""), self.token):
+            message = f"the host token is missing or wrong: match-host sends the data folder's {HOST_TOKEN_FILE}"
+            refused = {"ok": False, "error": "Unauthorized", "message": message}
+            return json_reply(401, refused, {"www-authenticate": "Bearer"})
+        if request.path != "/host":
+            return json_reply(404, {"message": "Not Found"})
+        if request.method != "POST":
+            return json_reply(405, {"message": "Method Not Allowed"}, {"allow": "POST"})
         try:
-            command = json.loads(body)
+            command = json.loads(request.body)
         except ValueError:
             command = None
         if not isinstance(command, dict):
             message = 'the command as a JSON object: {"command": "status", "match_id": ...}'
-            self._answer(400, json.dumps({"ok": False, "error": "Malformed", "message": message}).encode())
-            return
+            return json_reply(400, {"ok": False, "error": "Malformed", "message": message})
         try:
-            reply = self.server.stack.host(command)
+            reply = self.stack.host(command)
         except RuntimeError as error:
-            self._answer(500, json.dumps({"ok": False, "error": "FunctionError", "message": str(error)}).encode())
-            return
-        self._answer(200, json.dumps(reply).encode())
-
-
-class _Listener(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 64  # a table of players posting at once is not refused at the door
-
-    def __init__(self, address: tuple[str, int], handler: type[_Handler], stack: LocalStack) -> None:
-        super().__init__(address, handler)
-        self.stack = stack
-        self.routes = [Route(key, function) for key, function in template_routes().items()]
-        self.thread = threading.Thread(target=self.serve_forever, name=f"http-{self.server_port}", daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
-        self.thread.join(timeout=10)
+            return json_reply(500, {"ok": False, "error": "FunctionError", "message": str(error)})
+        return json_reply(200, reply)
 
 
 def _as_text_if_textual(body: bytes, content_type: str) -> str | bytes | None:
@@ -237,11 +202,13 @@ def _http_response(reply: Any) -> tuple[int, bytes, dict[str, str]]:
 
 
 class MailDrop:
-    """aiosmtpd's handler: mail for <anything>@play.local handed to the mail function as SES's
-    receipt rule would, any other recipient refused (this is no relay)."""
+    """aiosmtpd's handler: mail for <anything>@play.local from a session logged in as its sender
+    (`MailLogin.refusal`) handed to the mail function as SES's receipt rule would, any other
+    recipient refused (this is no relay). `match` reads a match (None: there is none)."""
 
-    def __init__(self, stack: LocalStack) -> None:
+    def __init__(self, stack: LocalStack, match: Callable[[str], Match | None]) -> None:
         self.stack = stack
+        self.match = match
 
     async def handle_RCPT(  # noqa: N802 - aiosmtpd's hook names
         self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
@@ -254,19 +221,48 @@ class MailDrop:
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:  # noqa: N802
         raw = envelope.original_content or b""
         try:  # the function holds moto's lock while it runs: not on the event loop
-            await asyncio.get_running_loop().run_in_executor(None, self.stack.receive_mail, raw, envelope.rcpt_tos)
+            return await asyncio.get_running_loop().run_in_executor(
+                None, self._take, raw, envelope.rcpt_tos, session.auth_data
+            )
         except RuntimeError:
             logger.exception("the mail function failed")
             return "451 4.3.0 not taken this time: try again later"
+
+    def _take(self, raw: bytes, recipients: list[str], login: object) -> str:
+        if not isinstance(login, MailLogin):
+            return "530 5.7.0 Authentication required"
+        letter = parse_message(raw)
+        match_id = match_for(recipients, letter.subject, LOCAL_DOMAIN)
+        match = None if match_id is None else self.match(match_id)
+        if match is None:
+            return "550 5.1.1 no match has this address"
+        refusal = login.refusal(match, letter.sender, letter.text)
+        if refusal is not None:
+            return f"553 5.7.1 {refusal}"
+        self.stack.receive_mail(raw, recipients)
         return "250 OK"
 
 
 class SmtpListener:
-    """An aiosmtpd server on its own event loop thread (port 0: any free port, read `port`)."""
+    """An aiosmtpd server on its own event loop thread (port 0: any free port, read `port`).
 
-    def __init__(self, handler: object, host: str, port: int) -> None:
+    With an `authenticator`, nothing is taken before a login (530), which `LoginSmtp` takes in
+    plain text from loopback only, and from elsewhere after STARTTLS with `tls`."""
+
+    def __init__(
+        self,
+        handler: object,
+        host: str,
+        port: int,
+        *,
+        authenticator: Authenticator | None = None,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.loop = asyncio.new_event_loop()
-        factory = lambda: SMTP(handler, hostname=LOCAL_DOMAIN, data_size_limit=MAX_BODY_BYTES)  # noqa: E731
+        settings: dict[str, Any] = {"hostname": LOCAL_DOMAIN, "data_size_limit": MAX_BODY_BYTES}
+        if authenticator is not None:
+            settings.update(authenticator=authenticator, auth_required=True, tls_context=tls)
+        factory = lambda: LoginSmtp(handler, **settings)  # noqa: E731
         self.server = self.loop.run_until_complete(self.loop.create_server(factory, host, port))
         self.port: int = self.server.sockets[0].getsockname()[1]
         self.thread = threading.Thread(target=self.loop.run_forever, name=f"smtp-{self.port}", daemon=True)
@@ -370,6 +366,8 @@ class HostServer:
             ...  # server.port, server.host_port, server.smtp_port: the bound ports
 
     Port 0 takes any free port (then `host_port` defaults to any free one too, else to port + 1).
+    Each HTTP port closes a connection idle for `idle_timeout` seconds and holds at most
+    `connection_limit` at once.
     `on_restart` and `grace_seconds`: what becomes of a phase whose deadline passed while the
     server was down (OnRestart). `clock` is for tests (a VirtualClock); the server otherwise runs
     on the wall clock. Entering raises DataFolderInUse if another server holds `data`."""
@@ -387,6 +385,8 @@ class HostServer:
         clock: VirtualClock | None = None,
         games: tuple[str, ...] | None = None,
         log_level: str = "WARNING",
+        idle_timeout: int = 60,
+        connection_limit: int = 100,
         on_restart: OnRestart = "grace",
         grace_seconds: int = 3600,
     ) -> None:
@@ -398,6 +398,7 @@ class HostServer:
         self._host, self._port = host, port
         self._host_port = host_port if host_port is not None else (port + 1 if port else 0)
         self._smtp_port = smtp_port
+        self._http = {"max_body": MAX_BODY_BYTES, "idle_timeout": idle_timeout, "connection_limit": connection_limit}
         self._running = ExitStack()
         self.recovered: list[str] = []
         """The matches resumed on start."""
@@ -430,14 +431,16 @@ class HostServer:
             heartbeat.start()
             starting.callback(self._stop_beating, heartbeat)
             self.recovered = self._recover_running(table, down_since)
-            api = _Listener((self._host, self._port), _ApiHandler, self.stack)
+            self.host_token = host_token(self.data)
+            api = HttpListener(ApiRoutes(self.stack), self._host, self._port, **self._http)
             starting.callback(api.stop)
-            self.port = api.server_port
-            commands = _Listener((LOOPBACK, self._host_port), _HostHandler, self.stack)
-            starting.callback(commands.stop)
-            self.host_port = commands.server_port
+            self.port = api.port
+            commands = HostCommands(self.stack, self.host_token)
+            listener = HttpListener(commands, LOOPBACK, self._host_port, **self._http)
+            starting.callback(listener.stop)
+            self.host_port = commands.port = listener.port
             if self._smtp_port is not None:
-                smtp = SmtpListener(MailDrop(self.stack), self._host, self._smtp_port)
+                smtp = self._smtp_listener(self._smtp_port)
                 starting.callback(smtp.stop)
                 self.smtp_port = smtp.port
             self.folder.describe(
@@ -451,6 +454,33 @@ class HostServer:
     def __exit__(self, *exc: object) -> None:
         """Stop listening, then stop the stack (what still waits stays parked with it)."""
         self._running.close()
+
+    def _smtp_listener(self, port: int) -> SmtpListener:
+        """The SMTP port: mail from a session logged in as the sender (`host_access`)."""
+        from game_core.aws.wiring import ports_from_environment
+
+        store = ports_from_environment().store
+        table = self.stack.client("dynamodb")
+
+        def matches() -> list[Match]:
+            pages = table.get_paginator("scan").paginate(
+                TableName=os.environ["TABLE_NAME"],
+                FilterExpression="sk = :header",
+                ExpressionAttributeValues={":header": {"S": "META"}},
+                ProjectionExpression="pk",
+            )
+            return [store.get(item["pk"]["S"].removeprefix("MATCH#")) for page in pages for item in page["Items"]]
+
+        def match(match_id: str) -> Match | None:
+            try:
+                return store.get(match_id)
+            except NotFound:
+                return None
+
+        authenticator = Authenticator(self.host_token, matches)
+        return SmtpListener(
+            MailDrop(self.stack, match), self._host, port, authenticator=authenticator, tls=tls_context(self.data)
+        )
 
     def _beat(self, table: TableFile) -> None:
         """Until stopped: drop what has expired, and note the server is alive."""

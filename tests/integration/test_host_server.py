@@ -59,7 +59,7 @@ def serve(data: Path, clock: VirtualClock, **options: Any) -> HostServer:
 
 def host(server: HostServer, command: str, **fields: Any) -> dict[str, Any]:
     """A host command, as `match-host --server` sends it."""
-    reply = send_to_server({"command": command, **fields}, f"http://127.0.0.1:{server.host_port}")
+    reply = send_to_server({"command": command, **fields}, f"http://127.0.0.1:{server.host_port}", server.host_token)
     assert reply["ok"], reply
     return reply
 
@@ -264,12 +264,13 @@ def test_mail_comes_in_by_smtp_and_answers_go_out_through_the_relay_and_no_other
         # ...and the players' port has no host commands
         assert http(f"http://127.0.0.1:{server.port}/host", {"command": "status", "match_id": match_id})[0] == 404
 
-        # When Ada mails her multipliers to the match
+        # When Ada, logged in with her secret, mails her multipliers to the match
         message = EmailMessage()
         message["From"], message["To"] = "Ada <ada@example.com>", f"{match_id}@play.local"
         message["Subject"], message["Message-ID"] = f"[{match_id}] moves", "<ada-1@example.com>"
         message.set_content("MULTIPLIERS 2 1 1 0 -1 -1\n")
         with smtplib.SMTP("127.0.0.1", server.smtp_port, timeout=REQUEST_TIMEOUT) as smtp:
+            smtp.login("ada@example.com", created["secrets"]["ada"])
             refused = smtp.send_message(message)
             # ...and someone tries to relay through it
             with pytest.raises(smtplib.SMTPRecipientsRefused):

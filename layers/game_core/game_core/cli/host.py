@@ -14,7 +14,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
                                                (default: all so far), for a game that draws them
 
 Targets: --local (the local stack at http://127.0.0.1:5055), --server (the host server's
-loopback address, bin/host-server), or AWS with the usual credentials and --function (default:
+loopback address, bin/host-server, with the host token from --data, default local-data, or
+$MATCH_HOST_TOKEN), or AWS with the usual credentials and --function (default:
 $MATCH_HOST_FUNCTION), the HostCommandsFunction of the deployed stack.
 """
 
@@ -27,6 +28,7 @@ import os
 import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -37,6 +39,8 @@ from game_core.match.model import MatchRecord
 
 LOCAL_ENDPOINT = "http://127.0.0.1:5055"
 SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover")
+HOST_TOKEN_FILE = "host-token"
+"""The host token's file in the host server's data folder (made at its first start)."""
 
 
 def build_command(args: argparse.Namespace) -> dict[str, Any]:
@@ -75,11 +79,20 @@ def send(command: dict[str, Any], function: str, endpoint: str | None) -> dict[s
     return reply
 
 
-def send_to_server(command: dict[str, Any], server: str) -> dict[str, Any]:
+def read_host_token(data: Path) -> str | None:
+    """$MATCH_HOST_TOKEN, else the token the host server keeps in `data`; None if neither is there."""
+    if os.environ.get("MATCH_HOST_TOKEN"):
+        return os.environ["MATCH_HOST_TOKEN"]
+    try:
+        return (data / HOST_TOKEN_FILE).read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return None
+
+
+def send_to_server(command: dict[str, Any], server: str, token: str) -> dict[str, Any]:
     """The command to the host server's loopback route (bin/host-server), which answers as the function."""
-    request = urllib.request.Request(
-        f"{server.rstrip('/')}/host", data=json.dumps(command).encode(), headers={"content-type": "application/json"}
-    )
+    headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}
+    request = urllib.request.Request(f"{server.rstrip('/')}/host", data=json.dumps(command).encode(), headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             reply: dict[str, Any] = json.loads(response.read())
@@ -117,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     target.add_argument("--endpoint", help="another endpoint (a moto server, say)")
     target.add_argument("--server", help="the host server's host commands (bin/host-server), http://127.0.0.1:8081")
     parser.add_argument("--function", default=os.environ.get("MATCH_HOST_FUNCTION", "HostCommandsFunction"))
+    parser.add_argument(
+        "--data", type=Path, default=Path("local-data"), help="the host server's data folder, for its host token"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("create").add_argument("settings", help="the match settings file (JSON)")
     extend = commands.add_parser("extend")
@@ -141,7 +157,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     endpoint = LOCAL_ENDPOINT if args.local else args.endpoint
     command = build_command(args)
-    reply = send_to_server(command, args.server) if args.server else send(command, args.function, endpoint)
+    if args.server:
+        token = read_host_token(args.data)
+        if token is None:
+            parser.error(
+                f"no host token in {args.data / HOST_TOKEN_FILE}: give the host server's --data, or $MATCH_HOST_TOKEN"
+            )
+        reply = send_to_server(command, args.server, token)
+    else:
+        reply = send(command, args.function, endpoint)
     ok = reply.get("ok", False)
     if args.command in ("export", "pictures") and ok:
         reply.pop("ok")  # the bare record, ready for match-replay
