@@ -64,6 +64,7 @@ from local_stack.host_access import (
     LoginSmtp,
     MailLogin,
     bearer_is_token,
+    certificate_fingerprint,
     foreign_refusal,
     host_token,
     tls_context,
@@ -604,7 +605,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
         print(f"host:    .venv/bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
         if args.smtp_port is not None:
-            print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port}")
+            print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port} (login: e-mail + secret)")
+            print(f"         its STARTTLS certificate's SHA-256: {certificate_fingerprint(args.data)}")
         print(f"kept in: {args.data}/ (sent mail: {server.stack.outbox.folder}/)")
         if server.reopened:
             print(f"reopened (the server was down past their deadline): {', '.join(server.reopened)}")

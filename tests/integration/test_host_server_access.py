@@ -30,6 +30,7 @@ from test_host_server import (  # noqa: F401 - environment: the autouse fixture 
 
 from game_core.cli import host as match_host
 from local_stack.clock import VirtualClock
+from local_stack.host_access import bearer_is_token, host_token, plaintext_login_allowed
 from local_stack.host_server import HostServer
 
 pytestmark = pytest.mark.statemachine
@@ -308,3 +309,58 @@ def test_from_the_lan_a_login_is_taken_only_after_starttls_with_the_certificate_
         assert stat.S_IMODE((tmp_path / "smtp-key.pem").stat().st_mode) == 0o600
     finally:
         server.__exit__()
+
+
+# -- the rules themselves ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("peer", "allowed"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),  # all of 127/8 is this machine
+        ("::1", True),
+        ("::ffff:127.0.0.1", True),  # IPv4 loopback on a dual-stack socket
+        ("192.168.1.20", False),
+        ("10.0.0.7", False),
+        ("::ffff:192.168.1.20", False),
+        ("fe80::1", False),
+        ("not-an-address", False),
+    ],
+)
+def test_a_login_in_plain_text_is_taken_from_this_machine_alone(peer: str, allowed: bool) -> None:
+    assert plaintext_login_allowed(peer) is allowed
+
+
+def test_the_host_token_is_made_once_for_the_owner_alone_and_kept(tmp_path: Path) -> None:
+    # Made on the first start, in a file only its owner reads (0600), a URL-safe 43 characters
+    # (token_urlsafe(32): 32 random bytes in base64 without padding)
+    token = host_token(tmp_path / "data")
+    path = tmp_path / "data" / "host-token"
+    assert (stat.S_IMODE(path.stat().st_mode), len(token)) == (0o600, 43)
+    assert set(token) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    # ...the same on every later start, its file tightened again if someone loosened it
+    path.chmod(0o644)
+    assert host_token(tmp_path / "data") == token
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    # ...and made anew if the file was left empty (a crash as it was first written)
+    path.write_text("")
+    assert host_token(tmp_path / "data") not in ("", token)
+
+
+@pytest.mark.parametrize(
+    ("authorization", "taken"),
+    [
+        ("Bearer the-token", True),
+        ("bearer the-token", True),  # the scheme in any case (RFC 9110)
+        ("Bearer  the-token ", True),
+        ("Bearer the-token2", False),
+        ("Bearer the-toke", False),
+        ("Basic the-token", False),
+        ("the-token", False),
+        ("Bearer", False),
+        ("", False),
+    ],
+)
+def test_the_bearer_header_is_the_token_or_nothing(authorization: str, taken: bool) -> None:
+    assert bearer_is_token(authorization, "the-token") is taken
