@@ -6,9 +6,10 @@
   carries a foreign `Origin` (a web page the host visits): neither is the host at their console.
 - Each participant by mail, logged in to the SMTP port with their player id or e-mail address and
   their webhook secret (checked against its stored hash, as the webhook checks it), the host with
-  the login `host` and the host token. A login is taken in plain text from this laptop only;
-  from the LAN, after STARTTLS (with a self-signed certificate made in the data folder). A mail
-  must come from the address of whom its session logged in as (`MailLogin.refusal`).
+  the login `host` and the host token (a player whose id is `host` logs in with their e-mail
+  address). A login is taken in plain text from this laptop only; from the LAN, after STARTTLS
+  (with a self-signed certificate made in the data folder). A mail must come from the address of
+  whom its session logged in as (`MailLogin.refusal`).
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def request_line_error(line: bytes) -> Error | None:
     return None
 
 
-class _Parser(HTTPRequestParser):  # type: ignore[misc] - waitress has no type information
+class _Parser(HTTPRequestParser):
     """waitress's parser, refusing a request line that is not HTTP/1.x once that line is in."""
 
     line_checked = False
@@ -84,7 +84,7 @@ class _Parser(HTTPRequestParser):  # type: ignore[misc] - waitress has no type i
         return consumed
 
 
-class _JsonErrorTask(ErrorTask):  # type: ignore[misc]
+class _JsonErrorTask(ErrorTask):
     """waitress's refusals (400, 413, 431, 505, ...) with a JSON body, as the routes' own."""
 
     def execute(self) -> None:
@@ -97,12 +97,12 @@ class _JsonErrorTask(ErrorTask):  # type: ignore[misc]
         self.write(body)
 
 
-class _Channel(HTTPChannel):  # type: ignore[misc]
+class _Channel(HTTPChannel):
     parser_class = _Parser
     error_task_class = _JsonErrorTask
 
 
-class _Server(TcpWSGIServer):  # type: ignore[misc]
+class _Server(TcpWSGIServer):
     channel_class = _Channel
 
 
@@ -156,7 +156,7 @@ class HttpListener:
             method=environ["REQUEST_METHOD"],
             path=environ.get("PATH_INFO", ""),
             query=environ.get("QUERY_STRING", ""),
-            headers={name: value for name, value in headers.items() if value},
+            headers=headers,
             body=environ["wsgi.input"].read(),
             source_ip=environ.get("REMOTE_ADDR", ""),
         )
