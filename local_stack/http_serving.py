@@ -129,7 +129,7 @@ class HttpListener:
             threads=threads,
             channel_timeout=idle_timeout,
             cleanup_interval=min(idle_timeout, 30),  # how often idle connections are looked for
-            connection_limit=connection_limit,
+            connection_limit=connection_limit + 2,  # waitress counts its listening socket and wake-up pipe too
             max_request_body_size=max_body,
             log_socket_errors=False,  # a client that hangs up is no error of ours
             ident="host-server",
