@@ -2,7 +2,7 @@
 the host's commands on the laptop alone, the table kept on disk.
 
     bin/host-server --host 0.0.0.0 --port 8080            players: http://<laptop-ip>:8080
-    .venv/bin/match-host --server http://127.0.0.1:8081 create settings.json
+    bin/match-host --server http://127.0.0.1:8081 create settings.json
 
 - Every HttpApi route of template.yaml is served as API Gateway serves it: each request becomes
   the HTTP API's payload 2.0 event for its function, and the function's reply the response.
@@ -50,6 +50,7 @@ from urllib.parse import unquote
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.cli.host import HOST_TOKEN_FILE
 from game_core.errors import NotFound
 from game_core.mail.addresses import match_for
@@ -546,8 +547,9 @@ def _positive(text: str) -> int:
     return seconds
 
 
+@one_line_errors("bin/host-server")
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bin/host-server", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="bin/host-server", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default=LOOPBACK, help="the address players reach (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8080, help="the players' HTTP port")
     parser.add_argument("--host-port", type=int, help="the host commands' port, on 127.0.0.1 only (default: port+1)")
@@ -603,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     with ExitStack() as started:
         started.push(server)  # entered above: left with this block
         print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
-        print(f"host:    .venv/bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
+        print(f"host:    bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
         if args.smtp_port is not None:
             print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port} (login: e-mail + secret)")
             print(f"         its STARTTLS certificate's SHA-256: {certificate_fingerprint(args.data)}")

@@ -10,7 +10,6 @@ any mail client opens.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import sys
@@ -24,6 +23,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
+from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.service.ports import OutgoingMail
 
 LOCAL_DOMAIN = "play.local"
@@ -114,11 +114,12 @@ def ses_event(
     }
 
 
+@one_line_errors("bin/mail-in")
 def main(argv: list[str] | None = None) -> int:
     """Hand a message to the running local stack's mail function, as SES would."""
     import boto3
 
-    parser = argparse.ArgumentParser(prog="bin/mail-in", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="bin/mail-in", description=__doc__.splitlines()[0])
     parser.add_argument("message", help="an .eml file, or - for stdin")
     parser.add_argument("--endpoint", default="http://127.0.0.1:5055", help="the local stack (bin/local-stack)")
     args = parser.parse_args(argv)

@@ -10,21 +10,35 @@ the same tables, topics, functions and state machines.
 
 from __future__ import annotations
 
-import argparse
+import socket
 import time
 from pathlib import Path
 
 from moto.server import ThreadedMotoServer
 
+from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from local_stack.mail import LOCAL_DOMAIN
 from local_stack.stack import LocalStack
 
 
+def check_port_free(port: int) -> None:
+    """moto's server would hang on a port in use (its thread exits and never says it is ready)."""
+    try:
+        with socket.create_server(("127.0.0.1", port)):
+            pass
+    except OSError:
+        raise CliError(
+            f"port {port} is in use (a local stack already running?): stop it, or choose another --port"
+        ) from None
+
+
+@one_line_errors("bin/local-stack")
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bin/local-stack", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="bin/local-stack", description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=5055)
     parser.add_argument("--outbox", type=Path, default=Path("local-outbox"), help="where sent mail is kept (.eml)")
     args = parser.parse_args(argv)
+    check_port_free(args.port)
     with LocalStack(log_level="INFO", outbox=args.outbox) as stack:
         server = ThreadedMotoServer(ip_address="127.0.0.1", port=args.port)
         server.start()
@@ -32,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  state machines: {', '.join(stack.state_machines)}", flush=True)
         print(f"  mail: matches take mail at <match_id>@{LOCAL_DOMAIN} (bin/mail-in message.eml);", flush=True)
         print(f"        what they send lands in {args.outbox}/", flush=True)
-        print("  try: .venv/bin/match-host --local create events/host_create.json", flush=True)
+        print("  try: bin/match-host --local create events/host_create.json", flush=True)
         try:
             while True:
                 time.sleep(3600)

@@ -1,5 +1,5 @@
 """The exported match record replays to the live result: by `game_core.match.replay.replay`, and by
-the `match-replay` CLI, which prints the same bytes every time."""
+the `match-replay --json` CLI, which prints the same bytes every time."""
 
 from __future__ import annotations
 
@@ -73,8 +73,9 @@ def test_the_exported_record_replays_to_the_live_result_and_the_cli_prints_the_s
     # And the CLI prints the same bytes every time, from a file or from standard input
     path = tmp_path / "record.json"
     path.write_text(json.dumps(exported, indent=2), encoding="utf-8")
-    runs = [subprocess.run([MATCH_REPLAY, str(path)], capture_output=True, check=True).stdout for _ in range(2)]
-    runs.append(subprocess.run([MATCH_REPLAY, "-"], input=path.read_bytes(), capture_output=True, check=True).stdout)
+    as_json = [MATCH_REPLAY, "--json"]
+    runs = [subprocess.run([*as_json, str(path)], capture_output=True, check=True).stdout for _ in range(2)]
+    runs.append(subprocess.run([*as_json, "-"], input=path.read_bytes(), capture_output=True, check=True).stdout)
     assert runs[0] == runs[1] == runs[2]
     assert runs[0].decode() == canonical_json(replayed) + "\n"
     assert json.loads(runs[0])["result"] == result

@@ -63,12 +63,12 @@ def record(
 
 
 def replay_as_the_cli_does(raw: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
-    """`match-replay record.json`: the record written to a file, the CLI's output parsed back."""
+    """`match-replay --json record.json`: the record written to a file, the CLI's output parsed back."""
     path = tmp_path / f"{raw['match_id']}.record.json"
     path.write_text(json.dumps(raw, indent=1), encoding="utf-8")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert match_replay([str(path)]) == 0
+        assert match_replay(["--json", str(path)]) == 0
     outcome: dict[str, Any] = json.loads(out.getvalue())
     return outcome
 

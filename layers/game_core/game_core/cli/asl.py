@@ -11,13 +11,13 @@ state named by the match's open phase, so fixed timelines and move loops share o
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import typing
 from pathlib import Path
 from typing import Any
 
+from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.games.protocol import AnyGame
 from game_core.service.phases import MATCH_CANCELLED, MATCH_OVER
@@ -226,8 +226,9 @@ def asl_path(root: Path, game_id: str) -> Path:
     return root / "statemachines" / f"{game_id}.asl.json"
 
 
+@one_line_errors("match-asl")
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="match-asl", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="match-asl", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path.cwd())
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)

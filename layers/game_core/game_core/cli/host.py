@@ -33,6 +33,7 @@ from typing import Any
 
 import boto3
 
+from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
 from game_core.games import registry
 from game_core.match.engine import replay_phase, setup_rng
 from game_core.match.model import MatchRecord
@@ -45,8 +46,9 @@ HOST_TOKEN_FILE = "host-token"
 
 def build_command(args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "create":
-        with open(args.settings, encoding="utf-8") as settings:
-            loaded = json.load(settings)
+        loaded = read_json(args.settings, "a match's settings file (README: A match's settings file)")
+        if not isinstance(loaded, dict):
+            raise CliError(f"{args.settings} holds no settings object {{...}}; see events/host_create.json")
         # Either the match settings alone or the whole console event (events/host_create.json).
         return {"command": "create", "match": loaded.get("match", loaded) if "command" in loaded else loaded}
     if args.command == "extend":
@@ -97,7 +99,14 @@ def send_to_server(command: dict[str, Any], server: str, token: str) -> dict[str
         with urllib.request.urlopen(request, timeout=120) as response:
             reply: dict[str, Any] = json.loads(response.read())
     except urllib.error.HTTPError as error:  # its body is the reply: {"ok": false, ...}
-        reply = json.loads(error.read())
+        try:
+            reply = json.loads(error.read())
+        except ValueError:
+            raise CliError(f"{server} answered {error.code} {error.reason}: not bin/host-server's host port?") from None
+    except urllib.error.URLError as error:
+        raise CliError(
+            f"cannot reach {server} ({error.reason}): start bin/host-server, whose host commands take its --port + 1"
+        ) from None
     return reply
 
 
@@ -108,7 +117,7 @@ def write_pictures(exported: dict[str, Any], phases: int | None, out: str) -> li
     try:
         draw = importlib.import_module(f"game_core.games.{record.game}.pictures").pictures
     except ModuleNotFoundError:
-        raise SystemExit(f"match-host: {record.game} draws no pictures") from None
+        raise CliError(f"{record.game} draws no pictures") from None
     game = registry.load(record.game)
     state = game.setup(game.Settings.model_validate(record.settings), tuple(record.players), setup_rng(record.seed))
     for phase in sorted(record.phases, key=lambda p: p.number)[:phases]:
@@ -123,8 +132,9 @@ def write_pictures(exported: dict[str, Any], phases: int | None, out: str) -> li
     return written
 
 
+@one_line_errors("match-host")
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="match-host", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="match-host", description=__doc__.splitlines()[0])
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--local", action="store_true", help=f"the local stack at {LOCAL_ENDPOINT}")
     target.add_argument("--endpoint", help="another endpoint (a moto server, say)")

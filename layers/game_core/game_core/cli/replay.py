@@ -1,24 +1,90 @@
-"""Replay an exported match record and print the outcome as JSON (same record, same bytes).
+"""Replay an exported match record: each phase's reveal and the result as text, or with --json the
+outcome as JSON (same record, same bytes).
 
-match-replay record.json        (or - for standard input)
+match-replay record.json          (or - for standard input)
+match-replay --json record.json
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+from collections.abc import Iterator, Mapping
+from typing import Any
 
+from pydantic import ValidationError
+
+from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
+from game_core.games import registry
+from game_core.games.plain_text import table
+from game_core.match.clock import duration_text
 from game_core.match.model import MatchRecord
-from game_core.match.replay import canonical_json, replay
+from game_core.match.replay import canonical_json, outcome, replay, states
 
 
+def read_record(path: str) -> MatchRecord:
+    loaded = read_json(path, "an exported match record (match-host export MATCH_ID > record.json)")
+    try:
+        return MatchRecord.model_validate(loaded)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the record"
+        raise CliError(
+            f"{path} is not an exported match record ({where}: {first['msg']}); make one with match-host export"
+        ) from None
+
+
+def result_lines(result: Mapping[str, Any]) -> list[str]:
+    """The result as a person reads it: the standings, then who holds what the rules award."""
+    rows = [[str(s["place"]), s["player"], str(s["score"]), ", ".join(s["tied_with"])] for s in result["standings"]]
+    lines = ["Result:", *("  " + line for line in table(["Place", "Player", "Score", "Tied with"], rows))]
+    if result["tol"]:
+        awarded = ", ".join(f"{player} ({count})" for player, count in result["tol_awarded"].items())
+        lines.append(f"Token of Life: {awarded}")
+    if result["ec"]:
+        lines.append(f"Elimination Candidates: {', '.join(result['ec'])}")
+    if result["undecided"]:
+        undecided = ", ".join(result["undecided"])
+        lines.append(f"Tied across a line, for the host to decide (match-host decide): {undecided}")
+    garnets = ", ".join(f"{player} {amount:+d}" for player, amount in result["garnets"].items() if amount)
+    if garnets:
+        lines.append(f"Garnets: {garnets}")
+    return lines
+
+
+def as_text(record: MatchRecord) -> Iterator[str]:
+    """The record phase by phase: how each phase ended and the public view after it, then the result."""
+    game = registry.load(record.game)
+    replayed = states(record)
+    _start, state = next(replayed)
+    yield f"{game.title}, match {record.match_id}: {len(record.players)} players ({', '.join(record.players)})"
+    for phase, state in replayed:
+        assert phase is not None
+        ended = "resolved early" if not phase.timed_out else "ran its time"
+        yield ""
+        yield f"== Phase {phase.number}: {phase.name} ({ended}, after {duration_text(phase.elapsed_seconds)}) =="
+        yield game.text.render_view(game.view(state, None), {})
+    replayed_outcome = outcome(game, record, state)
+    yield ""
+    if replayed_outcome["result"] is None:
+        yield f"The match is not over ({record.status}) after {len(record.phases)} phases."
+    else:
+        yield from result_lines(replayed_outcome["result"])
+
+
+@one_line_errors("match-replay")
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="match-replay", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="match-replay", description=__doc__.splitlines()[0])
     parser.add_argument("record", help="an exported match record (JSON), or - for standard input")
+    parser.add_argument("--json", action="store_true", help="the outcome as JSON (the final public view and result)")
     args = parser.parse_args(argv)
-    text = sys.stdin.read() if args.record == "-" else open(args.record, encoding="utf-8").read()
-    record = MatchRecord.model_validate_json(text)
-    sys.stdout.write(canonical_json(replay(record)) + "\n")
+    record = read_record(args.record)
+    try:
+        if args.json:
+            sys.stdout.write(canonical_json(replay(record)) + "\n")
+        else:
+            sys.stdout.write("\n".join(as_text(record)) + "\n")
+    except ValueError as error:  # a record this game's rules do not lead to
+        raise CliError(f"{args.record} does not replay: {error}") from None
     return 0
 
 

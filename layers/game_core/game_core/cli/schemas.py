@@ -6,16 +6,23 @@ match-schemas crates [--rule-set mm5]
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
+from pydantic import ValidationError
+
+from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.games import registry
 
 
 def describe(game_id: str, rule_set: str | None) -> dict:
     game = registry.load(game_id)
-    settings = game.Settings.model_validate({"rule_set": rule_set} if rule_set else {})
+    try:
+        settings = game.Settings.model_validate({"rule_set": rule_set} if rule_set else {})
+    except ValidationError:
+        known = game.Settings.model_json_schema()["properties"]["rule_set"]
+        names = known.get("enum") or [known.get("const")]
+        raise CliError(f"{game.title} has no rule set {rule_set!r}; it has {', '.join(names)}") from None
     return {
         "game": game.id,
         "title": game.title,
@@ -28,8 +35,9 @@ def describe(game_id: str, rule_set: str | None) -> dict:
     }
 
 
+@one_line_errors("match-schemas")
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="match-schemas", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="match-schemas", description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=registry.AVAILABLE)
     parser.add_argument("--rule-set")
     args = parser.parse_args(argv)

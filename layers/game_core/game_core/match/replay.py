@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from game_core.games import registry
+from game_core.games.protocol import AnyGame, Model
 from game_core.match.engine import decide, replay_phase, setup_rng
-from game_core.match.model import MatchRecord
+from game_core.match.model import MatchRecord, PhaseRecord
 
 
-def replay(record: MatchRecord) -> dict[str, Any]:
-    """The match's outcome from its record alone: the final public view and, if over, the result."""
+def states(record: MatchRecord) -> Iterator[tuple[PhaseRecord | None, Model]]:
+    """The game's state at the start (phase None), then each phase of the record in order with
+    the state after it."""
     game = registry.load(record.game)
-    settings = game.Settings.model_validate(record.settings)
-    state = game.setup(settings, tuple(record.players), setup_rng(record.seed))
+    state = game.setup(game.Settings.model_validate(record.settings), tuple(record.players), setup_rng(record.seed))
+    yield None, state
     for phase in sorted(record.phases, key=lambda p: p.number):
         opening = game.open_phase(state)
         if opening is None or opening.name != phase.name:
             expected = opening.name if opening else "the end of the match"
             raise ValueError(f"record phase {phase.number} is {phase.name!r} but the game expects {expected}")
         state = replay_phase(game, state, record.seed, phase)
+        yield phase, state
+
+
+def outcome(game: AnyGame, record: MatchRecord, state: Model) -> dict[str, Any]:
+    """The match's outcome from the state its last phase left: the final public view and, if
+    over, the result (with the host's decision of a tie)."""
     over = game.open_phase(state) is None
     result = game.result(state).to_json() if over else None
     if result is not None and record.decision is not None:
@@ -33,6 +42,12 @@ def replay(record: MatchRecord) -> dict[str, Any]:
         "result": result,
         "public_view": game.view(state, None),
     }
+
+
+def replay(record: MatchRecord) -> dict[str, Any]:
+    """The match's outcome from its record alone."""
+    _phase, final = list(states(record))[-1]
+    return outcome(registry.load(record.game), record, final)
 
 
 def canonical_json(value: Any) -> str:

@@ -1,0 +1,124 @@
+"""Every command line tool's error is one line on stderr naming the fix, exit code 2, and no
+traceback: match-host, match-replay, match-schemas, match-asl (called as their main), and
+bin/host-server, bin/local-stack, bin/mail-in (as processes, the way a host runs them)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from game_core.cli import asl, host, replay, schemas
+from local_stack import mail
+
+ROOT = Path(__file__).resolve().parents[3]
+WORKED = {"match_id": "m-1", "game": "crates", "settings": {}, "seed": 7, "players": ["ann", "bob"]}
+WORKED |= {"starting_garnets": {"ann": 0, "bob": 0}, "status": "running"}
+
+
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A loopback port nothing listens on (bound without listening, so nobody else takes it)."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield held.getsockname()[1]
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    """A loopback port another program listens on."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        yield server.getsockname()[1]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    """Files a host might hand a tool by mistake."""
+    (tmp_path / "commented.json").write_text('{\n  "game": "crates",   // crates | palindrome\n}\n')
+    (tmp_path / "list.json").write_text("[1, 2]")
+    (tmp_path / "not-a-record.json").write_text('{"match_id": "m-1"}')
+    phases = [{"number": 1, "name": "Round 9", "submissions": {}, "elapsed_seconds": 60}]
+    phases[0] |= {"extension_seconds": 0, "timed_out": True}
+    (tmp_path / "wrong-phase.json").write_text(json.dumps(WORKED | {"phases": phases}))
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
+    return tmp_path
+
+
+NO_AWS = {"AWS_REGION": None, "AWS_DEFAULT_REGION": None, "AWS_CONFIG_FILE": "/nonexistent"}
+CASES = [
+    # (tool, its arguments ({files}, {closed} are filled in), environment, words the one line says)
+    (host, ["create", "{files}/missing.json"], {}, ["no such file", "missing.json"]),
+    (host, ["create", "{files}/commented.json"], {}, ["is not JSON", "line 2", "remove the // notes"]),
+    (host, ["create", "{files}/list.json"], {}, ["no settings object", "events/host_create.json"]),
+    (host, ["create", "{files}"], {}, ["cannot use", "Is a directory"]),
+    (host, ["status", "m-1"], NO_AWS, ["no AWS region", "--server", "--local"]),
+    (
+        host,
+        ["--server", "http://127.0.0.1:{closed}", "status", "m-1"],
+        {"MATCH_HOST_TOKEN": "t"},
+        ["cannot reach", "bin/host-server"],
+    ),
+    (
+        host,
+        ["--endpoint", "http://127.0.0.1:{closed}", "status", "m-1"],
+        {"AWS_MAX_ATTEMPTS": "1"},
+        ["cannot reach", "127.0.0.1:{closed}"],
+    ),
+    (host, ["launch", "m-1"], {}, ["invalid choice: 'launch'", "match-host --help"]),
+    (host, ["extend", "m-1", "an hour"], {}, ["invalid int value", "match-host extend --help"]),
+    (replay, ["{files}/missing.json"], {}, ["no such file", "missing.json"]),
+    (replay, ["{files}/commented.json"], {}, ["is not JSON"]),
+    (replay, ["{files}/binary.json"], {}, ["not a text file"]),
+    (replay, ["{files}/not-a-record.json"], {}, ["is not an exported match record", "match-host export"]),
+    (replay, ["{files}/wrong-phase.json"], {}, ["does not replay", "'Round 9'", "Pregame"]),
+    (schemas, ["chess"], {}, ["invalid choice: 'chess'", "clubs"]),
+    (schemas, ["palindrome", "--rule-set", "mm9"], {}, ["no rule set 'mm9'", "mm8, mm5"]),
+    (asl, ["--root", "{files}/nowhere", "--check"], {}, ["no such file", "template.yaml"]),
+    (mail, ["{files}/missing.eml"], {}, ["no such file", "missing.eml"]),
+    (
+        mail,
+        ["{files}/list.json", "--endpoint", "http://127.0.0.1:{closed}"],
+        {"AWS_MAX_ATTEMPTS": "1"},
+        ["cannot reach", "bin/local-stack"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("tool", "argv", "env", "words"), CASES)
+def test_a_tool_error_is_one_line_naming_the_fix_with_exit_code_2(
+    tool, argv, env, words, files, closed_port, capsys, monkeypatch
+) -> None:
+    for name, value in env.items():
+        monkeypatch.delenv(name, raising=False) if value is None else monkeypatch.setenv(name, value)
+    fill = {"files": str(files), "closed": str(closed_port)}
+
+    code = tool.main([arg.format(**fill) for arg in argv])
+
+    said = capsys.readouterr().err
+    assert code == 2
+    assert said.count("\n") == 1 and said.endswith("\n"), said
+    assert "Traceback" not in said
+    for word in words:
+        assert word.format(**fill) in said, said
+
+
+@pytest.mark.parametrize(
+    ("module", "prog", "extra"),
+    [
+        ("local_stack.server", "bin/local-stack", []),
+        ("local_stack.host_server", "bin/host-server", ["--host-port", "0", "--data", "{tmp}"]),
+    ],
+)
+def test_a_server_on_a_port_in_use_says_so_in_one_line(module, prog, extra, busy_port, tmp_path) -> None:
+    argv = ["--port", str(busy_port), *(arg.format(tmp=tmp_path) for arg in extra)]
+
+    ran = subprocess.run([sys.executable, "-m", module, *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+    assert ran.returncode == 2, ran.stderr
+    assert ran.stderr.count("\n") == 1 and ran.stderr.startswith(f"{prog}: "), ran.stderr
+    assert "in use" in ran.stderr and "port" in ran.stderr
