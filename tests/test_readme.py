@@ -1,0 +1,136 @@
+"""Every example in the README works as pasted: each ```json block is plain JSON (a settings file
+is one `create` takes), and each line of each ```sh block either runs here, offline, as written, or
+is listed below with why it cannot (a server that runs until Ctrl-C, a running stack it needs, AWS).
+A line added to the README without a decision here fails, and so does a decision for a line the
+README no longer has."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from game_core.games import registry
+from game_core.match.engine import seat
+from game_core.match.model import MatchRequest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BLOCK = re.compile(r"^( *)```(\w+)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
+RECORD = "tests/worked/test_worked_crates.py"
+
+
+def blocks(language: str) -> list[str]:
+    return [text for _indent, lang, text in BLOCK.findall(README) if lang == language]
+
+
+def commands(block: str) -> list[str]:
+    """A shell block's commands: continued lines joined, comments and surplus spaces dropped."""
+    joined = re.sub(r"\\\n\s*", "", block)
+    lines = [re.split(r"\s+#\s", line.strip(), maxsplit=1)[0] for line in joined.splitlines()]
+    return [" ".join(line.split()) for line in lines if line and not line.startswith("#")]
+
+
+@dataclass(frozen=True)
+class Run:
+    """Run as written, from the checkout, or (beside_a_record) from a folder holding `bin/` and an
+    exported match's record.json (the worked Crates match)."""
+
+    beside_a_record: bool = False
+    silent: bool = False
+    """It prints nothing when all is well (a check)."""
+
+
+@dataclass(frozen=True)
+class Skip:
+    why: str
+
+
+SERVER = Skip("starts a server that runs until Ctrl-C (tests/integration/test_host_server.py starts one)")
+NEEDS_HOST_SERVER = Skip("needs bin/host-server running and a match (tests/integration/test_host_server.py)")
+NEEDS_LOCAL_STACK = Skip("needs bin/local-stack running (tests/integration/test_cli.py runs match-host in-process)")
+PATTERN = Skip("a pattern, not a command: MATCH_ID, SECONDS, a|b choices (tests/integration/test_cli.py)")
+LINES: dict[str, Run | Skip] = {
+    "bin/play": Skip("plays a whole 12-player match with bots, minutes (tests/statemachine play every game)"),
+    "bin/test": Skip("runs this very suite"),
+    "bin/host-server --host 0.0.0.0 --port 8080 --smtp-port 2525": SERVER,
+    "bin/match-host --server http://127.0.0.1:8081 create events/host_create.json": NEEDS_HOST_SERVER,
+    'curl -H "Authorization: Bearer $SECRET" -H "Content-Type: application/json" -d \'{"phase": "Pregame", '
+    '"kind": "multipliers", "submission": {"multipliers": [2, 1, 1, 0, -1, -1]}}\' '
+    "http://<laptop-ip>:8080/matches/<match_id>/players/ada/submissions": NEEDS_HOST_SERVER,
+    'curl -H "Authorization: Bearer $SECRET" http://<laptop-ip>:8080/matches/<match_id>/players/ada': NEEDS_HOST_SERVER,
+    "bin/match-schemas crates": Run(),
+    "bin/match-replay record.json": Run(beside_a_record=True),
+    "bin/match-replay --json record.json": Run(beside_a_record=True),
+    "bin/match-asl": Skip("rewrites the committed state machines; the --check line runs"),
+    "bin/match-asl --check": Run(silent=True),
+    "bin/bench": Skip("the benchmarks take minutes and a quiet machine"),
+    "bin/local-stack": SERVER,
+    "bin/mail-in message.eml": NEEDS_LOCAL_STACK,
+    "bin/match-host --local create events/host_create.json": NEEDS_LOCAL_STACK,
+    "bin/match-host --local status|pause|resume|resolve-now|cancel|export MATCH_ID": PATTERN,
+    "bin/match-host --local extend MATCH_ID SECONDS": PATTERN,
+    "bin/match-host --local decide MATCH_ID bo ada": PATTERN,
+    'bin/match-host --local press MATCH_ID "text" [--to bo]': PATTERN,
+    "bin/match-host --local reissue-secret MATCH_ID bo": PATTERN,
+    "bin/match-host --function <HostCommandsFunction name> status MATCH_ID": Skip("needs a deployed stack on AWS"),
+}
+SHELL_LINES = [line for block in blocks("sh") for line in commands(block)]
+
+
+def test_every_shell_line_has_a_decision_and_every_decision_a_line() -> None:
+    assert [line for line in SHELL_LINES if line not in LINES] == [], "decide: run it here, or say why not"
+    assert [line for line in LINES if line not in SHELL_LINES] == [], "the README no longer has these lines"
+
+
+@pytest.mark.parametrize("line", [line for line, decision in LINES.items() if isinstance(decision, Run)])
+def test_a_runnable_shell_line_runs_as_written(line: str, tmp_path: Path) -> None:
+    decision = LINES[line]
+    assert isinstance(decision, Run)
+    cwd = ROOT
+    if decision.beside_a_record:
+        (tmp_path / "bin").symlink_to(ROOT / "bin")
+        export = "import json, sys; sys.path.insert(0, 'tests/worked'); from test_worked_crates import RECORD; "
+        export += f"json.dump(RECORD, open({str(tmp_path / 'record.json')!r}, 'w'))"
+        subprocess.run([ROOT / ".venv/bin/python", "-c", export], cwd=ROOT, check=True)
+        cwd = tmp_path
+
+    ran = subprocess.run(["bash", "-c", line], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+    assert ran.returncode == 0, ran.stderr
+    assert bool(ran.stdout.strip()) is not decision.silent, ran.stdout
+
+
+def test_every_json_block_is_plain_json() -> None:
+    for block in blocks("json"):
+        json.loads(block)
+
+
+def test_the_settings_file_example_creates_a_match() -> None:
+    # the block under "A match's settings file": its model, and the game's own checks of the seats
+    [example] = [json.loads(block) for block in blocks("json") if '"players"' in block]
+    request = MatchRequest.model_validate(example)
+    seat(registry.load(request.game), [player.id for player in request.players], request.settings)
+
+
+def test_every_inline_json_body_is_json() -> None:
+    # a webhook body given with curl -d '...', and a submission quoted in the prose
+    bodies = re.findall(r"-d '(\{.*?\})'", README, re.DOTALL) + re.findall(r"`(\{\"phase\".*?\})`", README)
+    assert len(bodies) >= 2
+    for body in bodies:
+        json.loads(body)
+
+
+def test_every_place_that_lists_the_games_names_all_five() -> None:
+    games = {"crates", "palindrome", "abstrac", "domino", "clubs"}
+    assert games == set(registry.AVAILABLE)
+    table_row = next(line for line in README.splitlines() if line.startswith("| `game` |"))
+    assert {game for game in games if f"`{game}`" in table_row} == games
+    titles = ["Pushing Crates", "Palindrome Construction", "Abstrac", "Domino Auction", "Puzzler's Clubs"]
+    games_line = next(line for line in README.splitlines() if "Games: " in line)
+    opening = README[README.index(games_line) : README.index(games_line) + 300]
+    assert [title for title in titles if title not in opening] == []
