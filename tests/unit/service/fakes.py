@@ -17,13 +17,15 @@ condition, and raises the same errors:
   failure is HeaderMoved, checked after Conflict; a completion adds the player to `done`, and a
   closing one stores the requested resolution and its event;
 - `save` and `commit_resolution` are conditional on the stored version being `before.version`
-  (Conflict); a resolution writes each player's balance once with the net change, the phase's
-  record and each ledger line only if absent;
+  (Conflict), and a save that releases the open phase's sheets on each participant's sheet for
+  that phase still being the revision read, or still absent (Conflict); a resolution writes each
+  player's balance once with the net change, the phase's record and each ledger line only if
+  absent;
 - `put_action` is conditional on a delivery's key being new -> AlreadyDelivered; on the stored
   version being `before.version` and the phase still taking actions -> Conflict; on each holding
   a decrease takes from having that many free -> Illegal (in that order);
-- `stop_accepting`, `set_task_token` act only while the stored phase number (and clock version,
-  status) match; `mark_announced` is unconditional;
+- `stop_accepting` acts only while the stored version is the one read; `set_task_token` only while
+  the stored phase number, clock version and status match; `mark_announced` is unconditional;
 - a save recomputes the stored attributes from the match it stores (so a host act after
   `stop_accepting` opens the phase again, as on DynamoDB), and keeps `task_token`/`announced`;
   one that changes the phase number empties `done`.
@@ -324,28 +326,35 @@ class MemoryStore:
         return {player: sheet.kinds for player, sheet in self.sheets(match_id, phase_number).items()}
 
     def holds(self, match_id: str, phase_number: int) -> dict[str, int]:
-        holds = {player: sum(sheet.costs.values()) for player, sheet in self.sheets(match_id, phase_number).items()}
-        return {player: held for player, held in holds.items() if held}
+        """(Tests only) the garnets each participant's submissions to the phase hold."""
+        sheets = self.sheets(match_id, phase_number)
+        return {player: sheet.held for player, sheet in sheets.items() if sheet.held}
 
-    def stop_accepting(self, match_id: str, phase_number: int) -> None:
-        meta = self._meta.get(match_id)
-        if meta is not None and meta.phase_number == phase_number:
-            meta.accepting = False
+    def stop_accepting(self, match: Match) -> bool:
+        meta = self._meta.get(match.match_id)
+        if meta is None or meta.version != match.version:
+            return False
+        meta.accepting = False
+        return True
 
     def save(
         self,
         before: Match,
         after: Match,
         event: Event,
-        releases: dict[str, int] | None = None,
+        releases: dict[str, Sheet] | None = None,
         returned: dict[str, int] | None = None,
     ) -> None:
         self._require_version(before)
+        if releases is not None:
+            assert before.phase is not None
+            now = self.sheets(before.match_id, before.phase.number)
+            if {p: s.revision for p, s in now.items()} != {p: s.revision for p, s in releases.items()}:
+                raise Conflict(f"match {before.match_id} changed meanwhile; try again")
         self._write_meta(after)
         self._append_event(before.match_id, event)
-        for participant, (balance, available) in sorted(
-            garnet_changes(after.guests, releases or {}, returned or {}).items()
-        ):
+        held = {participant: sheet.held for participant, sheet in (releases or {}).items() if sheet.held}
+        for participant, (balance, available) in sorted(garnet_changes(after.guests, held, returned or {}).items()):
             holding = self._holding(after, participant) or self._garnets.setdefault(participant, _Garnets(0, 0))
             holding.balance += balance
             holding.available += available

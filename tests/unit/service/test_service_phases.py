@@ -12,6 +12,7 @@ from crates_driver import HOUR, PHASES, Table, push
 from fakes import Fakes, MemoryStore, Settlement
 
 from game_core.errors import Late
+from game_core.match.model import Match
 from game_core.service import host, phases
 from game_core.service.matches import match_status
 from game_core.service.submit import SubmissionRequest, submit
@@ -20,18 +21,24 @@ MID = "m-000000000001"
 
 
 class HookedStore(MemoryStore):
-    """A store that runs `after_stop` once, right after a resolution closes the phase to
-    submissions and before it reads them: something else lands while the resolution runs."""
+    """A store that runs `before_stop` once, right before a resolution closes the phase to
+    submissions, and `after_stop` once, right after it did and before it reads them: something
+    else lands while the resolution runs."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.before_stop: Any = None
         self.after_stop: Any = None
 
-    def stop_accepting(self, match_id: str, phase_number: int) -> None:
-        super().stop_accepting(match_id, phase_number)
+    def stop_accepting(self, match: Match) -> bool:
+        hook, self.before_stop = self.before_stop, None
+        if hook is not None:
+            hook()
+        stopped = super().stop_accepting(match)
         hook, self.after_stop = self.after_stop, None
         if hook is not None:
             hook()
+        return stopped
 
 
 def snapshot(table: Table) -> tuple[Any, ...]:
@@ -174,6 +181,20 @@ def test_a_host_extend_landing_during_the_resolution_wins_and_reopens_the_phase(
     assert (progress["phase_number"], progress["due"], progress["wait_seconds"]) == (1, False, 600)
     assert store.commits == [] and table.match().phases_resolved == 0
     # The phase takes submissions again until its new deadline.
+    table.submit("bo", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
+    assert sorted(store.submissions(MID, 1)) == ["bo"]
+
+
+def test_a_host_extend_landing_before_the_resolution_closes_the_phase_leaves_it_open() -> None:
+    store = HookedStore()
+    table = Table.open(Fakes(store=store), reminders=())
+    table.fakes.clock.advance(HOUR)
+    # The resolution read the match due at 13:00; the extension is stored before it closes the door.
+    store.before_stop = lambda: host.extend(table.ports, MID, 600)
+    progress = phases.resolve(table.ports, MID, 1)
+    # The door closes only the match as read: it is read again, due at 13:10, and takes moves.
+    assert (progress["phase_number"], progress["due"], progress["wait_seconds"]) == (1, False, 600)
+    assert store.commits == []
     table.submit("bo", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
     assert sorted(store.submissions(MID, 1)) == ["bo"]
 

@@ -32,7 +32,10 @@ taking actions): it stores the match it leaves, its record and the garnets it mo
 only from what is free. Host acts and resolutions are transactions conditional on the match's
 version, so a duplicate
 delivery or a retried resolution cannot change an outcome twice; a resolution writes each
-player's balance once, with the net change.
+player's balance once, with the net change. `accepting` is written from the match each of those
+stores; a resolution closes it beforehand (so no submission lands after it read them) only on the
+version it read, so a host act stored first is never left shut. A cancel closes nothing: it is
+also conditional on every participant's submissions to the phase as read, whose holds it releases.
 """
 
 from __future__ import annotations
@@ -210,7 +213,7 @@ class DynamoMatchStore:
         try:
             self.client.transact_write_items(TransactItems=items)
         except ClientError as error:
-            if _cancelled_items(error):
+            if _cancelled_items(error) or _collided(error):  # read again, and judge afresh
                 raise on_condition_failure from None
             raise
 
@@ -469,38 +472,42 @@ class DynamoMatchStore:
     def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]:
         return {player: sheet.kinds for player, sheet in self.sheets(match_id, phase_number).items()}
 
-    def holds(self, match_id: str, phase_number: int) -> dict[str, int]:
-        holds = {player: sum(sheet.costs.values()) for player, sheet in self.sheets(match_id, phase_number).items()}
-        return {player: held for player, held in holds.items() if held}
-
-    def stop_accepting(self, match_id: str, phase_number: int) -> None:
+    def stop_accepting(self, match: Match) -> bool:
+        # Only the match as read: every later save writes `accepting` from the match it stores,
+        # so a host act that lands first is never shut by a resolution that read the match before it.
         try:
             self.client.update_item(
                 TableName=self.table,
-                Key=_match_key(match_id),
+                Key=_match_key(match.match_id),
                 UpdateExpression="SET accepting = :no",
-                ConditionExpression="phase_number = :n",
-                ExpressionAttributeValues=_item({":no": False, ":n": phase_number}),
+                ConditionExpression="#version = :v",
+                ExpressionAttributeNames={"#version": "version"},
+                ExpressionAttributeValues=_item({":no": False, ":v": match.version}),
             )
         except ClientError as error:
             if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise  # else the phase has moved on: nothing to close
+                raise
+            return False  # the match has moved on: nothing closed
+        return True
 
     def save(
         self,
         before: Match,
         after: Match,
         event: Event,
-        releases: dict[str, int] | None = None,
+        releases: dict[str, Sheet] | None = None,
         returned: dict[str, int] | None = None,
     ) -> None:
         items = [self._meta_update(before, after), self._event_put(before.match_id, event)]
         if (before.state, before.result) != (after.state, after.result):
             items.append(self._state_put(after))  # a host's decision of a tie changes the result
+        if releases is not None:
+            items += self._sheets_unchanged(before, releases)
         # One update per holding (a transaction touches an item once): a guest's release and the
         # emptying of their purse together. The purses were read at this match version, which only
         # an immediate action or a resolution moves, so the condition on it keeps them as read.
-        changes = garnet_changes(after.guests, releases or {}, returned or {})
+        held = {participant: sheet.held for participant, sheet in (releases or {}).items() if sheet.held}
+        changes = garnet_changes(after.guests, held, returned or {})
         items += [
             self._change(_holding_key(after, participant), balance, available)
             for participant, (balance, available) in sorted(changes.items())
@@ -511,6 +518,24 @@ class DynamoMatchStore:
             if participant not in after.guests and balance
         ]
         self._transact(items, Conflict(f"match {before.match_id} changed meanwhile; try again"))
+
+    def _sheets_unchanged(self, match: Match, sheets: dict[str, Sheet]) -> list[dict[str, Any]]:
+        """Conditions that every participant's submissions to the open phase are still `sheets`
+        as read: a submission stored since (its sheet's revision moves, or a first one names the
+        phase) fails them."""
+        assert match.phase is not None
+        checks = []
+        for participant in match.player_ids:
+            seen = sheets.get(participant)
+            if seen is None:
+                condition = "attribute_not_exists(pk) OR phase_number <> :n"
+                values = {":n": match.phase.number}
+            else:
+                condition, values = "revision = :revision", {":revision": seen.revision}
+            check = {"TableName": self.table, "Key": _submission_key(match.match_id, participant)}
+            check |= {"ConditionExpression": condition, "ExpressionAttributeValues": _item(values)}
+            checks.append({"ConditionCheck": check})
+        return checks
 
     def commit_resolution(
         self,

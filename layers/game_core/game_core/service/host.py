@@ -163,20 +163,18 @@ def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
         match = ports.store.get(match_id)
         if match.status != "running":
             raise NotOpen(f"the match is {match.status}")
-        held = {}
-        if match.phase:
-            # Close the door before reading the holds: a submission landing after the read would
-            # keep its hold for good (the save is conditional on the version, which it leaves alone).
-            ports.store.stop_accepting(match_id, match.phase.number)
-            held = ports.store.holds(match_id, match.phase.number)
+        # The save stands only if these are still every submission to the phase (a submission
+        # stored after this read would keep its hold for good): nothing is closed meanwhile, so a
+        # save that fails leaves the phase as it was, taking moves.
+        sheets = ports.store.sheets(match_id, match.phase.number) if match.phase else None
         # Read at this version: an action moving a purse meanwhile moves the version, and the save fails.
         purses = ports.store.purses(match_id) if match.guests else {}
         returned = {guest: amount for guest, amount in purses.items() if amount}
         saved = _with_clock(match, match.phase, status="cancelled")
         try:
-            ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=held, returned=returned)
+            ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=sheets, returned=returned)
         except Conflict:
-            continue  # a resolution or another act landed first: cancel the match as it is now
+            continue  # a resolution, another act or a submission landed first: cancel the match as it is now
         reply = _acted(ports, saved, "the match is cancelled")
         return {key: value for key, value in reply.items() if key != "open"}
     raise Conflict(f"match {match_id} kept changing; try again")

@@ -125,8 +125,8 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             return progress(ports, match) | {"resolved_number": phase_number}  # a host act won the race
         game = registry.load(match.game)
         # Close the door before reading: a submission landing after this read would be lost. Only
-        # the match as read: one a host act changed meanwhile is read again (that act's save wrote
-        # the door as its clock has it, so nothing it reopened stays shut).
+        # the match as read: one that moved meanwhile (a host act, whose save wrote the door as its
+        # clock has it) is read again, and never shut by this resolution.
         if not ports.store.stop_accepting(match):
             continue
         submissions = ports.store.submissions(match_id, phase_number)

@@ -51,6 +51,11 @@ class Sheet:
     updated_at: str
     """When the last of them arrived (ISO UTC): an early-closed phase closed then."""
 
+    @property
+    def held(self) -> int:
+        """The garnets these submissions hold until the phase resolves."""
+        return sum(self.costs.values())
+
 
 @dataclass(frozen=True)
 class SubmissionView:
@@ -196,23 +201,26 @@ class MatchStore(Protocol):
 
     def submissions(self, match_id: str, phase_number: int) -> dict[str, dict[str, Any]]: ...
 
-    def holds(self, match_id: str, phase_number: int) -> dict[str, int]:
-        """The garnets each player's submissions to the phase hold."""
-
-    def stop_accepting(self, match_id: str, phase_number: int) -> None:
-        """Refuse further submissions to the phase (it is being resolved); idempotent."""
+    def stop_accepting(self, match: Match) -> bool:
+        """Refuse further submissions and actions to the open phase (it is being resolved), only
+        while the match is still `match` (its version): False, closing nothing, once it has moved
+        on. Any later save opens the phase again unless the match it stores is closed (`accepting`
+        follows the stored match), so a resolution that backs off never leaves it shut;
+        idempotent."""
 
     def save(
         self,
         before: Match,
         after: Match,
         event: Event,
-        releases: dict[str, int] | None = None,
+        releases: dict[str, Sheet] | None = None,
         returned: dict[str, int] | None = None,
     ) -> None:
-        """Store a host act or a stall, conditional on `before` being current; `releases` gives
-        held garnets back (a cancelled phase); `returned` empties each guest's purse (what it held,
-        as read) into their player's garnets, a ledger line "returned" (a cancelled match)."""
+        """Store a host act or a stall, conditional on `before` being current; `releases` (the open
+        phase's sheets, as read) gives back the garnets they hold, conditional on no participant's
+        submissions to that phase having changed since (Conflict; a cancelled phase); `returned`
+        empties each guest's purse (what it held, as read) into their player's garnets, a ledger
+        line "returned" (a cancelled match)."""
 
     def commit_resolution(
         self,
