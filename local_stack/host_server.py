@@ -55,9 +55,8 @@ from game_core.cli.host import HOST_TOKEN_FILE
 from game_core.errors import NotFound
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
-from game_core.match.clock import PhaseClock
+from game_core.match.clock import PhaseClock, day_text, duration_text
 from game_core.match.model import Match
-from game_core.service.notices import duration_text
 from game_core.service.ports import OutgoingMail
 from local_stack.clock import VirtualClock
 from local_stack.host_access import (
@@ -346,17 +345,12 @@ def overdue_while_down(phase: PhaseClock, accepting: bool, down_since: datetime 
     )
 
 
-def in_words(moment: datetime) -> str:
-    """ "Monday 30 November 14:05 UTC": a time as a person reads it."""
-    return moment.astimezone(UTC).strftime("%A %-d %B %H:%M UTC")
-
-
 def reopening_text(phase: str, down_since: datetime | None, now: datetime, grace_seconds: int) -> str:
     """What every participant is told when a restart reopens their phase."""
-    down = f"from {in_words(down_since)} " if down_since is not None else ""
-    until = in_words(now + timedelta(seconds=grace_seconds))
+    down = f"from {day_text(down_since)} " if down_since is not None else ""
+    until = day_text(now + timedelta(seconds=grace_seconds))
     return (
-        f"The host's server was down {down}to {in_words(now)}; {phase} reopens for "
+        f"The host's server was down {down}to {day_text(now)}; {phase} reopens for "
         f"{duration_text(grace_seconds)}, until {until}."
     )
 
@@ -535,7 +529,7 @@ class HostServer:
         told = self.stack.host({"command": "press", "match_id": match_id, "text": text})
         if not told.get("ok"):
             logger.warning("match %s: the reopening of %s not told: %s", match_id, phase.name, told.get("message"))
-        until = in_words(now + timedelta(seconds=self._grace_seconds))
+        until = day_text(now + timedelta(seconds=self._grace_seconds))
         self.reopened.append(f"{match_id} ({phase.name} until {until})")
 
 

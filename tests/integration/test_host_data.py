@@ -335,19 +335,22 @@ def mailed_text(server: HostServer, address: str) -> list[str]:
     return texts
 
 
-def two_players_with_mail() -> dict[str, Any]:
+def pregame_with_p1_in(data: Path) -> tuple[HostServer, str, dict[str, str]]:
+    """A server at 12:00 (START) with a match of p1 and p2 (each with an address) whose Pregame
+    closes at 13:00, p1's multipliers in: the server, the match id, the secrets."""
     request = crates_request(2, phase_seconds=HOUR, reminders=[])
     request["players"] = [player | {"email": f"{player['id']}@example.com"} for player in request["players"]]
-    return request
+    server = serve(data, VirtualClock(START))
+    created = host(server, "create", match=request)
+    match_id, secrets = created["match_id"], created["secrets"]
+    server.stack.settle()
+    assert post_move(server, match_id, "p1", secrets["p1"], move("p1", "Pregame"))[0] == 200
+    return server, match_id, secrets
 
 
 def test_with_grace_a_deadline_passed_while_down_reopens_for_an_hour_and_everyone_is_told_why(tmp_path) -> None:
     # Given a match whose Pregame closes at 13:00, p1's multipliers in, the server stopped at 12:00
-    server = serve(tmp_path, VirtualClock(START))
-    created = host(server, "create", match=two_players_with_mail())
-    match_id, secrets = created["match_id"], created["secrets"]
-    server.stack.settle()
-    assert post_move(server, match_id, "p1", secrets["p1"], move("p1", "Pregame"))[0] == 200
+    server, match_id, secrets = pregame_with_p1_in(tmp_path)
 
     # When it starts again at 14:00, by default (grace, an hour)
     server = restarted(server, tmp_path, later=2 * HOUR)
@@ -355,7 +358,7 @@ def test_with_grace_a_deadline_passed_while_down_reopens_for_an_hour_and_everyon
         server.stack.settle()
 
         # Then the Pregame is open until 15:00 (extended by 2 hours: 13:00 + 2 h = 14:00 + 1 h)
-        assert server.reopened == [f"{match_id} (Pregame until Monday 30 November 15:00 UTC)"]
+        assert server.reopened == [f"{match_id} (Pregame until Mon 30 Nov 15:00 UTC)"]
         status = host(server, "status", match_id=match_id)
         assert (status["phases_resolved"], status["open"]["phase"]) == (0, "Pregame")
         assert status["open"]["deadline"] == "2026-11-30T15:00:00Z"
@@ -364,8 +367,8 @@ def test_with_grace_a_deadline_passed_while_down_reopens_for_an_hour_and_everyon
         assert [event.data for event in extended] == [{"seconds": 2 * HOUR}]
         # ...and each participant was told why
         why = (
-            "The host's server was down from Monday 30 November 12:00 UTC to Monday 30 November 14:00 UTC; "
-            "Pregame reopens for 1 hour, until Monday 30 November 15:00 UTC."
+            "The host's server was down from Mon 30 Nov 12:00 UTC to Mon 30 Nov 14:00 UTC; "
+            "Pregame reopens for 1 hour, until Mon 30 Nov 15:00 UTC."
         )
         for player in ("p1", "p2"):
             assert [text for text in mailed_text(server, f"{player}@example.com") if why in text], player
@@ -388,12 +391,13 @@ def test_with_grace_a_deadline_passed_while_down_reopens_for_an_hour_and_everyon
 def test_with_grace_a_phase_whose_resolution_had_begun_resolves_at_once(tmp_path) -> None:
     # Given a match whose Pregame closes at 13:00, p1's multipliers in, and its resolution begun
     # (the store stopped taking moves) when the server stopped at 12:00
-    server = serve(tmp_path, VirtualClock(START))
-    created = host(server, "create", match=two_players_with_mail())
-    match_id, secrets = created["match_id"], created["secrets"]
-    server.stack.settle()
-    assert post_move(server, match_id, "p1", secrets["p1"], move("p1", "Pregame"))[0] == 200
-    ports_from_environment().store.stop_accepting(match_id, 1)
+    server, match_id, _secrets = pregame_with_p1_in(tmp_path)
+    server.stack.client("dynamodb").update_item(  # as the resolution's first step does
+        TableName="matches",
+        Key={"pk": {"S": f"MATCH#{match_id}"}, "sk": {"S": "META"}},
+        UpdateExpression="SET accepting = :no",
+        ExpressionAttributeValues={":no": {"BOOL": False}},
+    )
     host(server, "status", match_id=match_id)  # saved
 
     # When it starts again at 14:00, by default (grace)

@@ -39,12 +39,17 @@ def duration_text(seconds: int) -> str:
     return " ".join(words)
 
 
+def day_text(moment: datetime) -> str:
+    """ "Wed 2 Dec 10:00 UTC": a moment's day and time as a person reads it, to the minute."""
+    moment = utc(moment)
+    return f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+
+
 def moment_text(moment: datetime, now: datetime) -> str:
     """ "Wed 2 Dec 10:00 UTC (in 3 hours)", or "(2 hours ago)": a moment as a person reads it,
     to the minute."""
-    moment = utc(moment)
-    seconds = 60 * round((moment - now).total_seconds() / 60)
-    when = f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+    seconds = 60 * round((utc(moment) - now).total_seconds() / 60)
+    when = day_text(moment)
     return f"{when} (in {duration_text(seconds)})" if seconds >= 0 else f"{when} ({duration_text(-seconds)} ago)"
 
 
