@@ -36,7 +36,6 @@ import queue
 import re
 import smtplib
 import ssl
-import sys
 import threading
 import time
 import uuid
@@ -71,7 +70,7 @@ from local_stack.host_access import (
 )
 from local_stack.http_serving import HttpListener, Reply, Request, json_reply
 from local_stack.mail import LOCAL_DOMAIN
-from local_stack.persistence import DataFolder, DataFolderInUse, TableFile
+from local_stack.persistence import DataFolder, TableFile
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
 
 logger = logging.getLogger("host-server")
@@ -591,13 +590,7 @@ def main(argv: list[str] | None = None) -> int:
         on_restart=args.on_restart,
         grace_seconds=args.grace_seconds,
     )
-    try:
-        server.__enter__()
-    except DataFolderInUse as error:
-        print(f"bin/host-server: {error}", file=sys.stderr)
-        return 2
-    with ExitStack() as started:
-        started.push(server)  # entered above: left with this block
+    with server:  # a folder another server holds: DataFolderInUse, one line (one_line_errors)
         print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
         print(f"host:    bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
         if args.smtp_port is not None:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from game_core.cli.failures import CliError
 from local_stack.lambda_adapter import MOTO_LOCK
 
 
@@ -150,8 +151,8 @@ class TableFile:
         return len(kept)
 
 
-class DataFolderInUse(Exception):
-    """Another process holds the data folder."""
+class DataFolderInUse(CliError):
+    """Another process holds the data folder (bin/host-server says so in one line, and exits 2)."""
 
     def __init__(self, folder: Path, holder: dict[str, Any]) -> None:
         shown = [f"{name.replace('_', ' ')} {holder[name]}" for name in DataFolder.SHOWN if name in holder]
