@@ -76,7 +76,7 @@ def owed(state: PalindromeState, spec: PhaseSpec, player: str) -> tuple[str, ...
     holds cards 0-9), a construction only when they received a pack in the round it builds (they
     then have digits to place; who received each pack is public). Digits kept by a Keep, or items
     to use, let a player construct without owing it: whether they kept any is their secret."""
-    owes = (BID,) if spec.bid_round is not None else ()
+    owes: tuple[str, ...] = (BID,) if spec.bid_round is not None else ()
     built = spec.construction_round
     if built is not None and player in (state.rounds[built - 1].pack_winners or ()):
         owes += (CONSTRUCTION,)
