@@ -49,11 +49,13 @@ def cap_reasons(reasons: list[Reason]) -> list[Reason]:
 def validation_reasons(error: ValidationError, whole: str, prefix: str = "") -> list[Reason]:
     """Pydantic's complaints as reasons, for every channel: the code is pydantic's error type
     (`missing`, `extra_forbidden`, `int_parsing`, ...), the text names the field (`prefix` + its
-    path; `whole` when the input itself is wrong)."""
+    path; `whole` when the input itself is wrong) and says what is wrong without pydantic's
+    "Value error, " before a validator's own words."""
     reasons = []
     for problem in error.errors():
         path = ".".join(str(part) for part in problem["loc"])
-        reasons.append(Reason(problem["type"], f"{prefix + path if path else whole}: {problem['msg']}"))
+        said = problem["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        reasons.append(Reason(problem["type"], f"{prefix + path if path else whole}: {said}"))
     return reasons
 
 

@@ -35,6 +35,7 @@ def test_a_duration_in_whole_units(seconds, text):
         (datetime(2026, 12, 3, 7, 30, tzinfo=UTC), "Thu 3 Dec 07:30 UTC (in 1 day 30 minutes)"),
         (datetime(2026, 12, 2, 6, 0, tzinfo=UTC), "Wed 2 Dec 06:00 UTC (1 hour ago)"),
         (datetime(2026, 12, 2, 7, 0, 20, tzinfo=UTC), "Wed 2 Dec 07:00 UTC (in less than a minute)"),
+        (NOW, "Wed 2 Dec 07:00 UTC (less than a minute ago)"),  # a deadline reached this instant has passed
     ],
 )
 def test_a_moment_names_the_day_the_time_in_utc_and_how_far_it_is(moment, text):

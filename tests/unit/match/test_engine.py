@@ -60,7 +60,7 @@ def test_a_valid_submission_is_taken_as_understood():
     [
         ({"phase": "Pregame"}, Late, "not the open phase"),
         ({"number": 1}, Late, "not the open phase"),
-        ({"number": 3}, NotOpen, "has not opened yet"),
+        ({"number": 3}, NotOpen, "is not open yet"),
         ({"seconds": 200}, Late, "closed"),
         ({"player": "zed"}, Illegal, "cannot act"),
         ({"kind": "bid"}, Illegal, "does not accept"),

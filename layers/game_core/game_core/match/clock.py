@@ -46,11 +46,12 @@ def day_text(moment: datetime) -> str:
 
 
 def moment_text(moment: datetime, now: datetime) -> str:
-    """ "Wed 2 Dec 10:00 UTC (in 3 hours)", or "(2 hours ago)": a moment as a person reads it,
-    to the minute."""
-    seconds = 60 * round((utc(moment) - now).total_seconds() / 60)
+    """ "Wed 2 Dec 10:00 UTC (in 3 hours)", or "(2 hours ago)" (now itself is "less than a minute
+    ago"): a moment as a person reads it, to the minute."""
+    ahead = (utc(moment) - now).total_seconds()
+    minutes = 60 * round(abs(ahead) / 60)
     when = day_text(moment)
-    return f"{when} (in {duration_text(seconds)})" if seconds >= 0 else f"{when} ({duration_text(-seconds)} ago)"
+    return f"{when} (in {duration_text(minutes)})" if ahead > 0 else f"{when} ({duration_text(minutes)} ago)"
 
 
 class PhaseClock(Model):

@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from game_core.errors import Illegal, Late, Malformed, NotOpen, Reason, validation_reasons
+from game_core.errors import GameCoreError, Illegal, Late, Malformed, NotOpen, Reason, validation_reasons
 from game_core.games.protocol import Acted, ActsAtOnce, AnyGame, GameSettings, HostsGuests, Model, Resolution
-from game_core.match.clock import PhaseClock, iso, open_clock
+from game_core.match.clock import PhaseClock, moment_text, open_clock
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 
 
@@ -115,6 +115,44 @@ def refusals(game: AnyGame, state: Model, player: str, kind: str, submission: Mo
     return reasons
 
 
+def _open_until(phase: PhaseClock, now: datetime) -> str:
+    if phase.paused:
+        return f"{phase.name!r} is open, paused by the host"
+    return f"{phase.name!r} is open until {moment_text(phase.deadline, now)}"
+
+
+def _closed(phase: PhaseClock, now: datetime) -> Late:
+    """The open phase's deadline passed, or its resolution was requested: it takes nothing more."""
+    return Late(f"{phase.name!r} closed {moment_text(min(phase.deadline, now), now)}; it is being resolved")
+
+
+def _not_the_open_phase(game: AnyGame, match: Match, named: str, number: int | None, now: datetime) -> GameCoreError:
+    """Why a submission naming another phase (or another opening of this one) is refused: Late
+    for one that has closed, NotOpen for one still to come (saying when it opens, as far as is
+    known), Malformed for a name the game's timeline does not have. Names compare without regard
+    to case."""
+    phase = match.phase
+    assert phase is not None
+    settings = game.Settings.model_validate(match.settings)
+    names = list(dict.fromkeys(kind.name for kind in game.timeline(settings)))
+    found = next((name for name in names if name.casefold() == named.strip().casefold()), None)
+    if found is None:
+        text = f"{game.title} has no phase {named!r}; {_open_until(phase, now)}"
+        return Malformed(text, [Reason("unknown_phase", text)])
+    if number is not None:  # the sender's number says which opening they mean
+        ahead = number - phase.number
+    else:  # a phase of the timeline before or after the open one (which is in it too)
+        ahead = names.index(found) - names.index(phase.name) if phase.name in names else 0
+    opening = f" (phase {number})" if number is not None else ""
+    if ahead <= 0:
+        return Late(f"{found!r}{opening} is not the open phase; {_open_until(phase, now)}")
+    if ahead == 1 and not phase.paused:
+        when = f"it opens when {phase.name!r} closes, by {moment_text(phase.deadline, now)}"
+    else:
+        when = f"it opens after {phase.name!r}, the open phase"
+    return NotOpen(f"{found!r}{opening} is not open yet; {when}")
+
+
 def accept(
     match: Match,
     game: AnyGame,
@@ -133,17 +171,15 @@ def accept(
     if match.status != "running" or match.phase is None:
         raise NotOpen(f"the match is {match.status}; nothing can be submitted")
     phase = match.phase
-    if phase_name != phase.name or (phase_number is not None and phase_number < phase.number):
-        raise Late(
-            f"{phase_name!r} (phase {phase_number or '?'}) is not the open phase; "
-            f"{phase.name!r} (phase {phase.number}) is open until {iso(phase.deadline)}"
-        )
-    if phase_number is not None and phase_number > phase.number:
-        raise NotOpen(f"phase {phase_number} has not opened yet; {phase.name!r} (phase {phase.number}) is open")
+    same_name = phase_name.strip().casefold() == phase.name.casefold()
+    if not same_name or (phase_number is not None and phase_number != phase.number):
+        raise _not_the_open_phase(game, match, phase_name, phase_number, now)
     if phase.is_past_deadline(now) or phase.resolve_requested:
-        raise Late(f"{phase.name!r} closed at {iso(min(phase.deadline, now))}; it is being resolved")
+        raise _closed(phase, now)
     if player not in phase.actors:
-        text = f"{player} cannot act in {phase.name!r}; waiting for {', '.join(phase.actors)}"
+        names = {participant.id: participant.name or participant.id for participant in match.players}
+        waiting = ", ".join(names.get(actor, actor) for actor in phase.actors)
+        text = f"{names.get(player, player)} cannot act in {phase.name!r}; it waits for {waiting}"
         raise Illegal(text, [Reason("not_an_actor", text)])
     if kind not in phase.accepts:
         accepted = ", ".join(phase.accepts) or "nothing"
@@ -288,7 +324,7 @@ def act(
         raise NotOpen(f"the match is {match.status}; nothing can be done")
     phase = match.phase
     if phase.is_past_deadline(now) or phase.resolve_requested:
-        raise Late(f"{phase.name!r} closed at {iso(min(phase.deadline, now))}; it is being resolved")
+        raise _closed(phase, now)
     model = acts.actions.get(kind)
     if model is None:
         raise Malformed(f"unknown action {kind!r}; this game knows {', '.join(acts.actions)}")

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from domino_support import GAME
 
+from game_core.cli.failures import CliError
 from game_core.cli.host import write_pictures
 from game_core.match import engine
 from game_core.match.model import MatchRecord, PhaseRecord
@@ -71,5 +72,5 @@ def test_the_pictures_of_a_phase_are_written(tmp_path, exported, phases):
 
 
 def test_a_game_without_pictures_is_named(tmp_path, exported):
-    with pytest.raises(SystemExit, match="crates draws no pictures"):
+    with pytest.raises(CliError, match="crates draws no pictures"):
         write_pictures({**exported, "game": "crates", "phases": []}, None, str(tmp_path))
