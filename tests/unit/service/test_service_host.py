@@ -54,7 +54,7 @@ ACTS = [
         (at("13:10:00"), 600, None, False, None, 1),  # 13:00 + 600 s
         "running",
         [("extended", {"seconds": 600})],
-        ["the deadline is extended by 600 seconds"],
+        ["the deadline is extended by 10 minutes"],  # 600 s
         1,
         id="extend",
     ),

@@ -15,7 +15,7 @@ from typing import Any
 from game_core.errors import Conflict, Late, NotFound, NotOpen
 from game_core.games import registry
 from game_core.match import engine
-from game_core.match.clock import PhaseClock
+from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
 from game_core.service.letters import names, tell
 from game_core.service.notices import clock_notice, open_phase_summary, progress_notices
@@ -106,7 +106,7 @@ def extend(ports: Ports, match_id: str, seconds: int) -> dict[str, Any]:
         "extended",
         lambda clock, _now: clock.extend(seconds),
         {"seconds": seconds},
-        f"the deadline is extended by {seconds} seconds",
+        f"the deadline is extended by {duration_text(seconds)}",
     )
 
 
