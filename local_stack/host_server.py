@@ -7,7 +7,10 @@ the host's commands on the laptop alone, the table kept on disk.
 - Every HttpApi route of template.yaml is served as API Gateway serves it: each request becomes
   the HTTP API's payload 2.0 event for its function, and the function's reply the response.
 - Host commands (POST /host, the command as JSON, answered by HostCommandsFunction) are taken
-  only on 127.0.0.1, at --host-port (default: the port after --port).
+  only on 127.0.0.1, at --host-port (default: the port after --port), with the host token, and
+  never from a web page (local_stack/host_access.py).
+- Both ports are served by waitress (local_stack/http_serving.py): idle connections time out,
+  connections are capped, and every refusal has a JSON body.
 - AWS (moto) stays inside this process: no port serves its API.
 - Every item of the table is written to --data after each handler invocation and read back on
   start; one server at a time holds the folder (a second is refused, naming the first). On start,
@@ -15,8 +18,9 @@ the host's commands on the laptop alone, the table kept on disk.
   --on-restart grace, the default: `extend`, and a message to everyone saying why), or resolves
   at once (--on-restart resolve); then every match still running is recovered (`recover`): a new
   execution announces what was resolved but not told, and goes on from the stored clock.
-- With --smtp-port, mail to <match_id>@play.local is taken by SMTP and handed to EmailInFunction as
-  SES would; what the service sends is kept in the outbox folder, and also sent through
+- With --smtp-port, mail to <match_id>@play.local is taken by SMTP from a session logged in as
+  its sender (a participant with their secret, the host with the token; STARTTLS from the LAN)
+  and handed to EmailInFunction as SES would; what the service sends is kept in the outbox folder, and also sent through
   --smtp-relay when one is set.
 """
 
