@@ -17,7 +17,6 @@ once).
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import time
@@ -31,7 +30,7 @@ from game_core.games.protocol import OpenPhase
 from game_core.mail.addresses import match_address
 from game_core.mail.outbound import compose
 from game_core.service.ports import OutgoingMail
-from local_stack.bots import Acting, bot_for
+from local_stack.bots import Acting, acting_bot_for, bot_for
 from local_stack.mail import LOCAL_DOMAIN
 from local_stack.stack import LocalStack, api_gateway_event
 
@@ -93,14 +92,16 @@ class Seat:
         if not opened or opened["number"] in self.acted or self.player not in opened["actors"]:
             return []
         self.acted.add(opened["number"])
-        phase = OpenPhase(opened["phase"], tuple(opened["accepts"]), tuple(opened["actors"]))
-        acts = getattr(importlib.import_module(f"local_stack.bots.{self.game_id}"), "act", None)
+        owes = {participant: tuple(kinds) for participant, kinds in opened["owes"].items()}
+        phase = OpenPhase(opened["phase"], tuple(opened["accepts"]), tuple(opened["actors"]), owes=owes)
+        acts = acting_bot_for(self.game_id)
         if acts is not None and acting is not None:
             acts(notice["view"], phase, self.player, self.rng, acting)
         chosen = self.choose(notice["view"], phase, self.player, self.rng)
+        kinds = sorted(chosen, key=lambda kind: kind in phase.owed.get(self.player, ()))  # as `engine.sent_last`
         return [
-            {"phase": phase.name, "number": opened["number"], "kind": kind, "submission": body}
-            for kind, body in chosen.items()
+            {"phase": phase.name, "number": opened["number"], "kind": kind, "submission": chosen[kind]}
+            for kind in kinds
         ]
 
 

@@ -18,6 +18,12 @@ class Bot(Protocol):
     ) -> dict[str, dict[str, Any]]: ...
 
 
+class ActingBot(Protocol):
+    def __call__(
+        self, view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random, acting: Acting
+    ) -> None: ...
+
+
 @dataclass(frozen=True)
 class Acting:
     """What a bot may do at once in an open phase."""
@@ -33,3 +39,9 @@ class Acting:
 def bot_for(game_id: str) -> Bot:
     chooser: Bot = importlib.import_module(f"local_stack.bots.{game_id}").choose
     return chooser
+
+
+def acting_bot_for(game_id: str) -> ActingBot | None:
+    """The bot's immediate actions (`act`), for a game that takes them; None for any other."""
+    acts: ActingBot | None = getattr(importlib.import_module(f"local_stack.bots.{game_id}"), "act", None)
+    return acts

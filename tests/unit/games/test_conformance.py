@@ -16,29 +16,21 @@ import os
 import random
 import subprocess
 import sys
-import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bot_matches import CASES, IDS, play_through, players_for, rule_sets, standing_players
 
 from game_core.games import registry
-from game_core.games.protocol import AnyGame, Model, Resolution
-from game_core.match.engine import guests_per_player
+from game_core.games.clubs.rules import PHASES
 from local_stack.bots import bot_for
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def rule_sets(game: AnyGame) -> tuple[str, ...]:
-    """The rule sets a game's settings accept (the `rule_set` field's literal values)."""
-    return typing.get_args(game.Settings.model_fields["rule_set"].annotation) or ("default",)
-
-
-CASES = [(game_id, rule_set) for game_id in registry.AVAILABLE for rule_set in rule_sets(registry.load(game_id))]
-IDS = [f"{game_id}-{rule_set}" for game_id, rule_set in CASES]
 
 
 def test_every_game_and_rule_set_is_covered():
@@ -53,84 +45,37 @@ def test_every_game_and_rule_set_is_covered():
     ]
 
 
-def players_for(game: AnyGame) -> tuple[str, ...]:
-    """Every participant, in team order where the game hosts guests (each player, then theirs)."""
-    count = max(game.min_players, min(6, game.max_players)) * (1 + guests_per_player(game))
-    return tuple(f"p{i:02d}" for i in range(1, count + 1))
-
-
-def standing_players(game: AnyGame) -> tuple[str, ...]:
-    """The participants who are players (the standings name them; guests score for their team)."""
-    return players_for(game)[:: 1 + guests_per_player(game)]
-
-
-def play_through(game_id: str, rule_set: str, seed: int) -> tuple[list[str], dict, list[Model]]:
-    """A bot match through the game alone: the public view after each phase, the result, and
-    every state from the first to the last."""
-    game = registry.load(game_id)
-    settings = game.Settings(rule_set=rule_set)
-    players = players_for(game)
-    state = game.setup(settings, players, random.Random(seed))
-    bot = bot_for(game_id)
-    kinds = {kind.name: set(kind.accepts) for kind in game.timeline(settings)}
-    trail, states = [], [state]
-    for step in range(10_000):
-        phase = game.open_phase(state)
-        if phase is None:
-            break
-        assert set(phase.accepts) <= kinds[phase.name], f"{phase.name} accepts kinds the timeline lacks"
-        assert set(phase.actors) <= set(players)
-        submissions = {}
-        for player in phase.actors:
-            view = game.view(state, player)
-            json.dumps(view)
-            chosen = bot(view, phase, player, random.Random(f"{seed}:{step}:{player}"))
-            parsed = {}
-            for kind, payload in chosen.items():
-                assert kind in phase.accepts
-                submission = game.submissions[kind].model_validate(payload)
-                assert game.check(state, player, kind, submission) == []
-                parsed[kind] = submission
-            submissions[player] = parsed
-        state = game.resolve(state, Resolution(submissions=submissions, rng=random.Random(f"{seed}:{step}")))
-        dumped = state.model_dump(mode="json")
-        assert game.State.model_validate(dumped).model_dump(mode="json") == dumped, "the state survives JSON"
-        assert game.State.model_validate_json(json.dumps(dumped)) == state, "the state survives JSON text"
-        states.append(state)
-        trail.append(json.dumps(game.view(state, None), sort_keys=True))
-    else:
-        pytest.fail("the match never ended")
-    return trail, game.result(state).to_json(), states
+match_of = cache(play_through)
+"""A seeded bot match, played once per module (the tests only read it)."""
+SECRECY_SEEDS = (7, 23, 41)
 
 
 @pytest.fixture(scope="module", params=CASES, ids=IDS)
 def played(request):
     game_id, rule_set = request.param
-    trail, result, states = play_through(game_id, rule_set, seed=7)
-    return game_id, rule_set, trail, result, states
+    return game_id, match_of(game_id, rule_set, 7)
 
 
 def test_a_bot_match_reaches_a_result_with_every_player_standing(played):
-    game_id, _, trail, result, _ = played
+    game_id, match = played
     game = registry.load(game_id)
-    assert trail, "at least one phase resolves"
-    assert sorted(s["player"] for s in result["standings"]) == sorted(standing_players(game))
-    assert all(amount >= 0 for amount in result["garnets"].values())
+    assert match.trail, "at least one phase resolves"
+    assert sorted(s["player"] for s in match.result["standings"]) == sorted(standing_players(game))
+    assert all(amount >= 0 for amount in match.result["garnets"].values())
 
 
 @pytest.mark.parametrize(("game_id", "rule_set"), CASES, ids=IDS)
 @pytest.mark.parametrize("seed", [7, 11, 23])
 def test_no_player_is_both_tol_and_ec(game_id, rule_set, seed):
-    _, result, _ = play_through(game_id, rule_set, seed)
+    result = match_of(game_id, rule_set, seed).result
     assert not set(result["tol"]) & set(result["ec"]), "a player is never both ToL and EC"
     assert set(result["undecided"]) <= {s["player"] for s in result["standings"]}
 
 
 @pytest.mark.parametrize(("game_id", "rule_set"), CASES, ids=IDS)
 def test_the_same_seed_plays_the_same_match(game_id, rule_set):
-    first, result, _ = play_through(game_id, rule_set, seed=11)
-    again, result_again, _ = play_through(game_id, rule_set, seed=11)
-    assert (first, result) == (again, result_again)
+    first, again = play_through(game_id, rule_set, seed=11), play_through(game_id, rule_set, seed=11)
+    assert (first.trail, first.result) == (again.trail, again.result)
 
 
 @pytest.mark.parametrize("game_id", registry.AVAILABLE)
@@ -143,9 +88,18 @@ def test_every_phase_kind_has_a_submission_model(game_id):
 
 # -- views: non-interference ---------------------------------------------------------------------
 #
-# For each game, how to change one player's private seat (what the rules let only that player
-# know) in a state, as JSON. A view of anyone else, and the public view, must not change; the
-# changed player's own view must (at least once in a match), or the change proved nothing.
+# For each game, how to change one participant's private seat (what the rules let only them know)
+# in a state, as JSON. A view of anyone else, and the public view, must not change; the changed
+# participant's own view must, in every part that holds a secret (at some position of the match),
+# or the change proved nothing: a part of a private view the change never touches is either
+# listed as public knowledge, with why, or the test fails naming it.
+
+
+@dataclass(frozen=True)
+class Seat:
+    change: Callable[[dict[str, Any], str], None]
+    public_parts: frozenset[str] = frozenset()
+    """Parts of a private view (`view_parts`) that hold nothing secret, so no change touches them."""
 
 
 def _other_permutation(multipliers: list[int] | None) -> list[int]:
@@ -185,21 +139,67 @@ def _domino_seat(state: dict[str, Any], q: str) -> None:
 
 
 def _clubs_seat(state: dict[str, Any], q: str) -> None:
-    # Private: tokens used, what a peek told, the cards received.
+    # Private for good (rulings `clubs`): each round's puzzle clocks and tokens (the host's entries
+    # too), the tokens used, what a peek told, the draft, the cards received, the hand (ranked
+    # without being shown), whether the service built it, the guessing outcome (told to the
+    # guesser alone). Secret until the end: each round's scores (all are shown at the end).
     state["used_tokens"][q] = [*state["used_tokens"][q], "7.3"]
     state["peeks"][q] = [*state["peeks"][q], {"participant": q, "round": 1, "tokens": [1, 2, 3]}]
     for shown in state["rounds"]:
+        shown["clocks"][q] = {"1": {"sent_ms": 0, "solved_ms": 4_000, "wrong": 1}, "3": {"sent_ms": 0}}
+        for tokens in (shown["tokens"], shown["host_tokens"]):
+            if q in tokens:
+                tokens[q] = [value % 1800 + 1 for value in tokens[q]]
+        if q in shown["drafts"]:
+            draft = shown["drafts"][q]
+            spare = next(card for card in ("2H", "3H", "4H", "5H", "6H", "7H", "8H") if card not in str(draft))
+            draft["picks"][0]["card"] = spare
+            draft["lowered"] = [] if draft["lowered"] else [1]
         if q in shown["won"]:
             shown["won"][q] = [*shown["won"][q], "2C"]
+        if q in shown["hands"]:
+            shown["hands"][q] = ["AS"] if shown["hands"][q] != ["AS"] else ["KS"]
+            built = set(shown["built_by_service"]) ^ {q}
+            shown["built_by_service"] = [p for p in state["participants"] if p in built]
+        if q in shown["guessing"]:
+            outcome = shown["guessing"][q]
+            shown["guessing"][q] = {"total": outcome["total"] + 3, "bonus": not outcome["bonus"], "against": {}}
+        if q in shown["scores"] and state["phase"] <= PHASES:
+            shown["scores"][q] += 1
 
 
-SEATS: dict[str, Callable[[dict[str, Any], str], None] | None] = {
-    "crates": _crates_seat,
-    "palindrome": _palindrome_seat,
+SEATS: dict[str, Seat | None] = {
+    "crates": Seat(_crates_seat, frozenset({"rounds.round"})),
+    # Who received each item is revealed when its bidding resolves (RULINGS, Reveals); its use is not.
+    "palindrome": Seat(_palindrome_seat, frozenset({"items.name", "items.round"})),
     "abstrac": None,  # perfect information: nothing is private, every private part is empty
-    "domino": _domino_seat,
-    "clubs": _clubs_seat,
+    "domino": Seat(_domino_seat, frozenset({"bids.round"})),
+    "clubs": Seat(
+        _clubs_seat,
+        # The round's number; a hand's points follow from the public ranking of the hands.
+        frozenset({"rounds.round", "rounds.hand_points"}),
+    ),
 }
+
+
+def view_parts(view: Any, keys: tuple[str, ...] = ()) -> Iterator[tuple[str, str]]:
+    """(part, the JSON of what it holds) of a private view, a part named by its first two keys,
+    list positions aside: 'rounds.hand', 'multipliers.pregame', 'total'."""
+    if len(keys) == 2 or not isinstance(view, dict | list):
+        yield ".".join(keys), json.dumps(view, sort_keys=True)
+    elif isinstance(view, dict):
+        for key, item in view.items():
+            yield from view_parts(item, (*keys, str(key)))
+    else:
+        for item in view:
+            yield from view_parts(item, keys)
+
+
+def parts_of(view: dict[str, Any]) -> dict[str, list[str]]:
+    parts: dict[str, list[str]] = {}
+    for part, held in view_parts(view["private"]):
+        parts.setdefault(part, []).append(held)
+    return parts
 
 
 def test_every_game_says_what_its_private_seat_is():
@@ -207,9 +207,9 @@ def test_every_game_says_what_its_private_seat_is():
 
 
 def test_the_public_part_of_every_view_is_the_public_view(played):
-    game_id, _, _, _, states = played
+    game_id, match = played
     game = registry.load(game_id)
-    for state in states:
+    for state in match.states:
         public = game.view(state, None)
         assert set(public) == {"public"}
         for player in players_for(game):
@@ -220,26 +220,32 @@ def test_the_public_part_of_every_view_is_the_public_view(played):
                 assert view["private"] == {}
 
 
-def test_another_players_private_seat_never_shows_in_a_view(played):
-    game_id, _, _, _, states = played
-    change = SEATS[game_id]
-    if change is None:
+@pytest.mark.parametrize(("game_id", "rule_set"), CASES, ids=IDS)
+@pytest.mark.parametrize("seed", SECRECY_SEEDS)
+def test_another_participants_private_seat_never_shows_in_a_view(game_id, rule_set, seed):
+    seat = SEATS[game_id]
+    if seat is None:
         pytest.skip(f"{game_id} has no private information")
     game = registry.load(game_id)
-    players = players_for(game)
-    seen_by_owner = set()
-    for state in states:
-        views = {p: game.view(state, p) for p in (None, *players)}
-        for q in players:
-            dumped = state.model_dump(mode="json")
-            change(dumped, q)
-            changed = game.State.model_validate(dumped)
-            for p in (None, *players):
+    participants = players_for(game)
+    seen_by_owner, every_part, secret_parts = set(), set(), set()
+    for state in match_of(game_id, rule_set, seed).states:
+        views = {p: game.view(state, p) for p in (None, *participants)}
+        for q in participants:
+            data = state.model_dump(mode="json")
+            seat.change(data, q)
+            changed = game.State.model_validate(data)
+            for p in (None, *participants):
                 if p != q:
                     assert game.view(changed, p) == views[p], f"{q}'s private seat shows in {p or 'the public'}'s view"
-            if game.view(changed, q) != views[q]:
+            own, own_changed = parts_of(views[q]), parts_of(game.view(changed, q))
+            every_part |= own.keys() | own_changed.keys()
+            secret_parts |= {part for part in own.keys() | own_changed.keys() if own.get(part) != own_changed.get(part)}
+            if own != own_changed:
                 seen_by_owner.add(q)
-    assert seen_by_owner == set(players), "the change touches what each player's own view shows"
+    assert seen_by_owner == set(participants), "the change touches what each participant's own view shows"
+    assert every_part - secret_parts <= seat.public_parts, "parts of a private view the seat's change never touches"
+    assert seat.public_parts <= every_part, "parts listed as public that no private view has"
 
 
 # -- determinism across processes ----------------------------------------------------------------
