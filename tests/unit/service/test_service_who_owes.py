@@ -149,3 +149,26 @@ def test_the_mm8_pregame_notice_invites_no_move() -> None:
     open_match(fakes, "palindrome", ("ann", "ben"))
     for text in texts_since(fakes, 0).values():
         assert "reply to this mail" not in text and "you may send" not in text
+
+
+@pytest.mark.parametrize("first", ["bid", "place"])
+def test_a_participant_owing_two_kinds_is_not_done_after_one(first) -> None:
+    # Domino: in auction 1 ann bids 5 chips on tile 1 (the only amount on it: hers). "Auction 2
+    # and placing 1" then waits for a bid from everyone and for ann's placement of tile 1 too.
+    fakes = Fakes()
+    match_id = open_match(fakes, "domino", ("ann", "ben", "cat"))
+    play(fakes, match_id, {"ann": {"bid": {"bids": [{"tile": 1, "chips": 5}]}}, "ben": NOBODY_BIDS, "cat": NOBODY_BIDS})
+    match = fakes.store.get(match_id)
+    assert match.phase.owes == {"ann": ("bid", "place"), "ben": ("bid",), "cat": ("bid",)}
+    moves = {"bid": NOBODY_BIDS["bid"], "place": {"placements": []}}
+    second = "place" if first == "bid" else "bid"
+
+    # Ben and cat bid, ann sends one of her two kinds: the phase stays open, waiting for her other
+    play(fakes, match_id, {"ben": NOBODY_BIDS, "cat": NOBODY_BIDS, "ann": {first: moves[first]}})
+    status = match_status(fakes.ports, match_id)
+    assert fakes.store.get(match_id).phases_resolved == match.phases_resolved
+    assert (status["waiting_for"], status["still_owed"]) == (["ann"], {"ann": [second]})
+
+    # Her other kind makes her done, and the phase resolves at once
+    play(fakes, match_id, {"ann": {second: moves[second]}})
+    assert fakes.store.get(match_id).phases_resolved == match.phases_resolved + 1
