@@ -23,7 +23,9 @@ COMPACT = {"O4": 5, "P5": 5, "L3": 3, "T4": 3, "L4": 3, "S4": 2, "U5": 2, "F5": 
 def choose(view: dict[str, Any], phase: OpenPhase, player: str, rng: random.Random) -> dict[str, dict[str, Any]]:
     chosen: dict[str, dict[str, Any]] = {}
     if "place" in phase.accepts:
-        chosen["place"] = _place(view["public"], player, rng)
+        placing = _place(view["public"], player, rng)
+        if placing["placements"] or "place" in phase.owed.get(player, ()):  # nothing to place: nothing sent
+            chosen["place"] = placing
     if "bid" in phase.accepts:
         chosen["bid"] = _bid(view["public"], player, rng)
     return chosen

@@ -80,7 +80,7 @@ def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tm
     path.write_text(json.dumps(exported))
     outputs = [
         subprocess.run(
-            [sys.executable, "-m", "game_core.cli.replay", str(path)], capture_output=True, check=True
+            [sys.executable, "-m", "game_core.cli.replay", "--json", str(path)], capture_output=True, check=True
         ).stdout
         for _ in range(2)
     ]

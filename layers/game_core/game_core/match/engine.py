@@ -218,6 +218,13 @@ def has_done(match: Match, player: str, kinds: Collection[str]) -> bool:
     return phase is not None and player in phase.owes and player not in still_owed(phase, {player: kinds})
 
 
+def sent_last(phase: PhaseClock | None, player: str, kind: str) -> bool:
+    """Whether, of one participant's several kinds sent together, this one goes last: a kind they
+    owe does, so that the submission completing what they owe (which may close the phase early)
+    does not shut out what else they meant to send (sort by this: what they may send goes first)."""
+    return phase is not None and kind in phase.owes.get(player, ())
+
+
 def waiting_for(match: Match) -> tuple[str, ...]:
     """Who still owes the open phase a move, from the header's done set (`has_done` filled it as
     their submissions arrived): the participants `still_owed` names, without reading a sheet."""

@@ -39,7 +39,7 @@ from game_core.games.protocol import AnswersInText, AnyGame, TextMove
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
-from game_core.match.engine import acting
+from game_core.match.engine import acting, sent_last
 from game_core.match.model import Match, Participant
 from game_core.service import letters
 from game_core.service.actions import ActionRequest, take_action
@@ -263,7 +263,9 @@ def _requests(game: AnyGame, match: Match, player: str, letter: Letter) -> list[
         raise Malformed("lines not understood", reading.reasons)
     if not reading.moves:
         raise Malformed("no move", [Reason("no_move", "the mail says no move; send HELP for how to write one")])
-    return [_request(match, player, move) for move in reading.moves]
+    # What the sender owes goes last: the move completing it may close the phase early
+    moves = sorted(reading.moves, key=lambda move: not move.action and sent_last(match.phase, player, move.kind))
+    return [_request(match, player, move) for move in moves]
 
 
 def _request(match: Match, player: str, move: TextMove) -> Request:
