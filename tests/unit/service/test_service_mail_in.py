@@ -123,6 +123,23 @@ def test_two_kinds_in_one_mail_are_both_submitted_and_both_echoed() -> None:
     assert "  MULTIPLIERS -1 2 1 -1 0 1" in text and "  PUSH bo RIGHT\n  GROUND RUBBER" in text
 
 
+def test_the_last_move_owed_closing_the_phase_early_does_not_shut_out_the_other_kind_in_its_mail() -> None:
+    # Early close: Bo has sent his round; Ada's round completes the phase (Round 1 waits only for
+    # rounds). Her mail has the round first and a late change of multipliers after it: the
+    # multipliers, which she merely may send, are submitted first, and both stand.
+    table = round_one(early_close=True)
+    table.turn("bo", "Round 1", push("ada"))
+
+    send(table, ADA, "PUSH bo RIGHT\nGROUND RUBBER\nMULTIPLIERS -1 2 1 -1 0 1")
+
+    assert table.fakes.store.submissions(MID, 2)["ada"] == {
+        "multipliers": {"multipliers": [-1, 2, 1, -1, 0, 1]},
+        "round": {"pushes": push("bo"), "ground": "rubber"},
+    }
+    assert table.match().phase.resolve_requested  # and the phase closed early on her round
+    assert the_answer(table).count("Accepted for Round 1:") == 2
+
+
 def test_a_line_not_understood_submits_nothing_and_the_answer_gives_every_reason_and_what_stands() -> None:
     table = round_one()
     table.turn("ada", "Round 1", push("ada"), ground="ice")
