@@ -15,7 +15,7 @@ from fakes import Fakes
 
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
-from game_core.service import phases
+from game_core.service import host, phases
 from game_core.service.matches import create_match, match_status
 from game_core.service.submit import SubmissionRequest, submit
 from game_core.service.views import standing
@@ -172,3 +172,16 @@ def test_a_participant_owing_two_kinds_is_not_done_after_one(first) -> None:
     # Her other kind makes her done, and the phase resolves at once
     play(fakes, match_id, {"ann": {second: moves[second]}})
     assert fakes.store.get(match_id).phases_resolved == match.phases_resolved + 1
+
+
+def test_the_cancel_notice_names_no_deadline_and_invites_no_move() -> None:
+    # A cancelled match waits for nothing: its notice has no "closes ..." and no "To play"
+    fakes = Fakes()
+    match_id = open_match(fakes, "crates", ("ann", "ben"))
+    sent_before = len(fakes.mailer.sent)
+    host.cancel(fakes.ports, match_id)
+    texts = texts_since(fakes, sent_before)
+    assert sorted(texts) == ["ann@example.org", "ben@example.org"]
+    for text in texts.values():
+        assert "closes" not in text and "reply to this mail" not in text and "you may send" not in text
+    assert match_status(fakes.ports, match_id)["open"] is None
