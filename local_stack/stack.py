@@ -82,6 +82,21 @@ def template_table_ttl(root: Path = ROOT) -> dict[str, Any]:
     return specification
 
 
+def create_match_table(dynamodb: Any, name: str = "matches") -> None:
+    """The matches table as template.yaml deploys it (moto never deletes an expired item; the host
+    server's table file does)."""
+    dynamodb.create_table(
+        TableName=name,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in ("pk", "sk")],
+        KeySchema=[
+            {"AttributeName": "pk", "KeyType": "HASH"},
+            {"AttributeName": "sk", "KeyType": "RANGE"},
+        ],
+    )
+    dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification=template_table_ttl())
+
+
 def template_routes(root: Path = ROOT) -> dict[str, str]:
     """Route key ("POST /matches/{match_id}/...") -> the function's logical id, for every HttpApi
     event of every function in template.yaml: the routes the deployed HTTP API serves."""
@@ -184,18 +199,7 @@ class LocalStack:
         return self._clients[service]
 
     def _create_resources(self) -> None:
-        dynamodb = self.client("dynamodb")
-        dynamodb.create_table(
-            TableName="matches",
-            BillingMode="PAY_PER_REQUEST",
-            AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in ("pk", "sk")],
-            KeySchema=[
-                {"AttributeName": "pk", "KeyType": "HASH"},
-                {"AttributeName": "sk", "KeyType": "RANGE"},
-            ],
-        )
-        # As deployed; moto never deletes an expired item (the host server's table file does).
-        dynamodb.update_time_to_live(TableName="matches", TimeToLiveSpecification=template_table_ttl())
+        create_match_table(self.client("dynamodb"))
         sns = self.client("sns")
         self.public_topic = sns.create_topic(Name="public-notices")["TopicArn"]
         self.private_topic = sns.create_topic(Name="private-notices")["TopicArn"]

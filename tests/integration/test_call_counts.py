@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from conftest import crates_request
 from staging import FixedClock
 
 from game_core.service import phases
@@ -34,6 +35,19 @@ def test_a_submission_is_one_read_and_one_transaction_idempotency_included(stack
     # A redelivery is the one read: the stored reply, nothing written
     _, again = submission_calls(stack, match, "p1", delivery_id="d-1")
     assert again == Counter({READ: 1})
+
+
+@pytest.mark.parametrize("players", [2, 9])
+def test_creating_a_match_reads_balances_and_contacts_in_one_call_each_whatever_the_players(stack, players) -> None:
+    meter = Meter(stack, this_thread=True)
+    created = stack.host({"command": "create", "match": crates_request(players)})
+    assert created["ok"], created
+    calls = meter.reset()
+    stack.settle()
+    # The balances, then the contacts, each one BatchGetItem of every player's item (it was one
+    # GetItem per player for each: 18 calls for 9 players), then the match in one transaction
+    dynamodb = {operation: count for (service, operation), count in calls.items() if service == "dynamodb"}
+    assert dynamodb == {"BatchGetItem": 2, "TransactWriteItems": 1}
 
 
 def test_with_early_close_the_last_submission_closes_the_phase_in_its_own_write_and_wakes_the_machine(

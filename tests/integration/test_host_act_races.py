@@ -19,7 +19,7 @@ from clubs_match import ClubsMatch, clubs_request
 from conftest import push
 from staging import FailingOnce, FixedClock, StagedStore, Unwoken
 
-from game_core.aws.dynamodb_store import DynamoMatchStore
+from game_core.aws.store import DynamoMatchStore
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import Late, NotOpen
 from game_core.games.clubs.rules import PHASES as CLUBS_PHASES

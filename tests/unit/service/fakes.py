@@ -1,8 +1,9 @@
 """In-memory fakes of the service's ports (game_core.service.ports), for fast unit tests of the
 use cases: no moto, no threads, no sleeping.
 
-`MemoryStore` keeps the semantics of `game_core.aws.dynamodb_store.DynamoMatchStore`, condition by
-condition, and raises the same errors:
+`MemoryStore` keeps the semantics of `game_core.aws.store.DynamoMatchStore`, condition by
+condition, and raises the same errors (tests/contract/test_store_contract.py runs every rule on
+both and holds them to it):
 
 - every write is one all-or-nothing transaction: all its conditions are checked first, and
   nothing is written when one fails;

@@ -24,10 +24,10 @@ from typing import Any
 
 import boto3
 
-from game_core.aws.dynamodb_store import DynamoMatchStore
 from game_core.aws.ses_mailer import SesMailer
 from game_core.aws.sfn_workflow import StepFunctionsWorkflow
 from game_core.aws.sns_notifier import SnsNotifier
+from game_core.aws.store import DynamoMatchStore
 from game_core.service.ports import Clock, OutgoingMail, Ports
 
 

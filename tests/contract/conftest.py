@@ -1,0 +1,72 @@
+"""The store's contract runs against DynamoDB (the adapter on moto, the table as template.yaml
+deploys it) and against the service tests' in-memory store, which must agree with it rule by rule."""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "unit" / "service"))  # the fakes
+
+from fakes import Fakes  # noqa: E402
+
+from game_core.aws.store import DynamoMatchStore  # noqa: E402
+from game_core.match.model import Match, MatchRequest  # noqa: E402
+from game_core.service.matches import create_match  # noqa: E402
+from game_core.service.ports import MatchStore, Ports  # noqa: E402
+from local_stack.stack import REGION, create_match_table  # noqa: E402
+
+
+@dataclass
+class Bench:
+    """A store under contract, and the fakes of the other ports to create matches with."""
+
+    store: MatchStore
+    fakes: Fakes
+
+    @property
+    def ports(self) -> Ports:
+        return replace(self.fakes.ports, store=self.store)
+
+    def create(self, request: dict[str, Any]) -> Match:
+        created = create_match(self.ports, MatchRequest.model_validate({"phase_seconds": 3600, "seed": 7} | request))
+        return self.store.get(created["match_id"])
+
+    def crates(self, garnets: int = 10, **request: Any) -> Match:
+        """A Pushing Crates match of ada and bo, each with `garnets`; its Pregame (phase 1) open
+        for an hour from T0."""
+        players = [{"id": p, "garnets": garnets, "email": f"{p}@example.com"} for p in ("ada", "bo")]
+        return self.create({"game": "crates", "players": players} | request)
+
+    def clubs(self, garnets: int = 10) -> Match:
+        """A Puzzler's Clubs match of ada, bo and cy, each with a guest (ada's: ann), each player
+        holding `garnets`, each guest an empty purse."""
+        guests = {"ada": "ann", "bo": "ben", "cy": "cat"}
+        players = [{"id": p, "garnets": garnets, "guests": [{"id": g}]} for p, g in guests.items()]
+        return self.create({"game": "clubs", "players": players})
+
+
+@pytest.fixture(scope="module")
+def dynamodb() -> Iterator[Any]:
+    """One moto DynamoDB per module (making a client is the slow part); each test its own table."""
+    with mock_aws():
+        yield boto3.client("dynamodb", region_name=REGION)
+
+
+@pytest.fixture(params=["dynamodb", "memory"])
+def bench(request: pytest.FixtureRequest) -> Bench:
+    if request.param == "memory":
+        fakes = Fakes()
+        return Bench(fakes.store, fakes)
+    client = request.getfixturevalue("dynamodb")
+    table = f"matches-{uuid.uuid4().hex[:12]}"
+    create_match_table(client, table)
+    return Bench(DynamoMatchStore(client, table), Fakes())

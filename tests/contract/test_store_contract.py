@@ -1,0 +1,470 @@
+"""Every conditional rule of the match store, each checked on DynamoDB (moto) and on the service
+tests' MemoryStore (`bench` runs each test on both): what lands, what is refused with which
+error, and that a refusal writes nothing. Expected values follow from the port's docstrings
+(game_core/service/ports.py) and README's table; the garnet sums are worked in comments.
+
+Matches are created through the service (`create_match`); the later moves are made on the store
+itself, with hand-made successors of the match (a version one higher), since the store judges
+versions, clocks and garnets, never the game."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from conftest import Bench
+from fakes import T0
+
+from game_core.errors import Conflict, Illegal, Late, NotFound
+from game_core.match.engine import Accepted
+from game_core.match.model import ActionRecord, Match, PhaseRecord
+from game_core.service.ports import AlreadyDelivered, Completion, Contact, Event, HeaderMoved, MatchStore, Sheet
+
+IN_TIME = T0 + timedelta(minutes=1)
+"""Within the Pregame, which runs from T0 for an hour."""
+TOO_LATE = T0 + timedelta(hours=2)
+
+
+def moved(match: Match, **clock: Any) -> Match:
+    """The match as the next store of it leaves it: its version one higher, its clock changed."""
+    assert match.phase is not None
+    phase = match.phase.model_copy(update=clock)
+    return match.model_copy(update={"version": match.version + 1, "phase": phase})
+
+
+def submit(
+    store: MatchStore,
+    match: Match,
+    player: str,
+    cost: int = 0,
+    *,
+    at: datetime = IN_TIME,
+    seen: Sheet | None | str = "as stored",
+    delivery: str | None = None,
+    completion: Completion | None = None,
+    kind: str = "multipliers",
+) -> None:
+    """The player's submission of `kind` spending `cost`, replacing their sheet `seen` (by default
+    the one stored now)."""
+    if seen == "as stored":
+        seen = store.submission_view(match.match_id, player, None).sheet
+    assert not isinstance(seen, str)
+    accepted = Accepted(kind, {"cost": cost}, cost)
+    reply = (delivery, {"accepted": True, "cost": cost}) if delivery is not None else None
+    event = Event("submission_accepted", at, {"player": player})
+    store.put_submission(match, player, accepted, event, seen, reply, completion)
+
+
+def garnets(store: MatchStore, match: Match, participant: str) -> tuple[int, int]:
+    """(balance, available) of the participant's holding, as a submission reads it."""
+    view = store.submission_view(match.match_id, participant, None)
+    return view.balance, view.available
+
+
+def revision(store: MatchStore, match: Match, player: str) -> int | None:
+    sheet = store.submission_view(match.match_id, player, None).sheet
+    return sheet.revision if sheet else None
+
+
+def resolved(match: Match) -> tuple[Match, PhaseRecord]:
+    """The match with its Pregame resolved (phase 2 open) and the Pregame's record."""
+    assert match.phase is not None
+    after = moved(match, number=2, name="Round 1", deadline=match.phase.deadline + timedelta(hours=1))
+    record = PhaseRecord(
+        number=1, name="Pregame", submissions={}, elapsed_seconds=3600, extension_seconds=0, timed_out=True
+    )
+    return after.model_copy(update={"phases_resolved": 1}), record
+
+
+# -- a submission: only while its phase takes it ----------------------------------------------
+
+
+def test_a_submission_in_time_lands_and_holds_its_garnets(bench: Bench) -> None:
+    match = bench.crates(garnets=10)
+    submit(bench.store, match, "ada", cost=3)
+    # 10 owned, 3 held by the submission: 7 free
+    assert garnets(bench.store, match, "ada") == (10, 7)
+    assert bench.store.submissions(match.match_id, 1) == {"ada": {"multipliers": {"cost": 3}}}
+    assert revision(bench.store, match, "ada") == 1
+
+
+def _stop_accepting(bench: Bench, match: Match) -> None:
+    assert bench.store.stop_accepting(match) is True
+
+
+def _cancel(bench: Bench, match: Match) -> None:
+    bench.store.save(match, moved(match).model_copy(update={"status": "cancelled"}), Event("cancelled", T0))
+
+
+def _resolve(bench: Bench, match: Match) -> None:
+    after, record = resolved(match)
+    bench.store.commit_resolution(match, after, record, {}, {}, [])
+
+
+CLOSED = {
+    "a resolution closed the door (accepting)": (_stop_accepting, IN_TIME),
+    "the deadline passed": (lambda bench, match: None, TOO_LATE),
+    "the match was cancelled": (_cancel, IN_TIME),
+    "the phase resolved (another number is open)": (_resolve, IN_TIME),
+}
+
+
+@pytest.mark.parametrize("closing", list(CLOSED))
+def test_a_submission_to_a_phase_no_longer_taking_it_is_late_and_writes_nothing(bench: Bench, closing: str) -> None:
+    match = bench.crates(garnets=10)
+    close, at = CLOSED[closing]
+    close(bench, match)
+    with pytest.raises(Late):
+        submit(bench.store, match, "ada", cost=3, at=at, delivery="d-1")
+    assert bench.store.submissions(match.match_id, 1) == {}
+    assert garnets(bench.store, match, "ada") == (10, 10)
+    assert bench.store.delivered(match.match_id, "ada", "d-1") is None
+
+
+def test_a_paused_phase_takes_a_submission_after_its_deadline(bench: Bench) -> None:
+    # The pause stops the clock: the deadline stored is no longer the one that counts
+    match = bench.crates()
+    paused = moved(match, paused_at=T0 + timedelta(minutes=30))
+    bench.store.save(match, paused, Event("paused", T0))
+    submit(bench.store, paused, "ada", at=TOO_LATE)
+    assert list(bench.store.submissions(match.match_id, 1)) == ["ada"]
+
+
+# -- a submission replaces the sheet it read ---------------------------------------------------
+
+
+def test_a_submission_replacing_a_sheet_that_moved_meanwhile_is_a_conflict_and_writes_nothing(bench: Bench) -> None:
+    match = bench.crates(garnets=10)
+    submit(bench.store, match, "ada", cost=1)
+    first = bench.store.submission_view(match.match_id, "ada", None).sheet
+    submit(bench.store, match, "ada", cost=2)  # revision 2, 2 held: 8 free
+    with pytest.raises(Conflict):
+        submit(bench.store, match, "ada", cost=5, seen=first)  # read at revision 1
+    assert revision(bench.store, match, "ada") == 2
+    assert garnets(bench.store, match, "ada") == (10, 8)
+
+
+def test_a_first_submission_when_one_landed_meanwhile_is_a_conflict(bench: Bench) -> None:
+    match = bench.crates()
+    submit(bench.store, match, "ada", cost=1)
+    with pytest.raises(Conflict):
+        submit(bench.store, match, "ada", cost=2, seen=None)  # read before the first one landed
+    assert revision(bench.store, match, "ada") == 1
+
+
+# -- holds: never below zero --------------------------------------------------------------------
+
+
+def test_a_hold_never_takes_free_garnets_below_zero(bench: Bench) -> None:
+    match = bench.crates(garnets=5)
+    submit(bench.store, match, "ada", cost=4, kind="multipliers")  # 1 free
+    with pytest.raises(Illegal) as refused:
+        submit(bench.store, match, "ada", cost=2, kind="round")  # 2 more than the 1 free
+    assert [reason.code for reason in refused.value.reasons] == ["garnets_short"]
+    assert garnets(bench.store, match, "ada") == (5, 1)
+    assert bench.store.submissions(match.match_id, 1) == {"ada": {"multipliers": {"cost": 4}}}
+
+
+def test_a_replacement_holds_only_the_difference_and_a_cheaper_one_frees_the_rest(bench: Bench) -> None:
+    match = bench.crates(garnets=5)
+    submit(bench.store, match, "ada", cost=4)  # 1 free
+    submit(bench.store, match, "ada", cost=5)  # replaces the 4: holds 1 more, 0 free
+    assert garnets(bench.store, match, "ada") == (5, 0)
+    submit(bench.store, match, "ada", cost=1)  # releases 4
+    assert garnets(bench.store, match, "ada") == (5, 4)
+
+
+# -- a delivery is stored once -------------------------------------------------------------------
+
+
+def test_a_redelivery_is_already_delivered_and_changes_nothing(bench: Bench) -> None:
+    match = bench.crates(garnets=10)
+    submit(bench.store, match, "ada", cost=3, delivery="d-1")
+    with pytest.raises(AlreadyDelivered):
+        submit(bench.store, match, "ada", cost=5, delivery="d-1")
+    assert bench.store.delivered(match.match_id, "ada", "d-1") == {"accepted": True, "cost": 3}
+    assert bench.store.submission_view(match.match_id, "ada", "d-1").delivered == {"accepted": True, "cost": 3}
+    assert revision(bench.store, match, "ada") == 1
+    assert garnets(bench.store, match, "ada") == (10, 7)
+    # Another player's delivery of the same key is theirs
+    submit(bench.store, match, "bo", delivery="d-1")
+
+
+# -- when several conditions fail, which one the caller hears ------------------------------------
+
+PRECEDENCE = {
+    # what failed -> the error the caller hears
+    "redelivered, and the phase closed": (AlreadyDelivered, dict(delivery="d-1", at=TOO_LATE)),
+    "the phase closed, and the sheet moved": (Late, dict(seen=None, at=TOO_LATE)),
+    "the sheet moved, and garnets short": (Conflict, dict(seen=None, cost=99)),
+}
+
+
+@pytest.mark.parametrize("failures", list(PRECEDENCE))
+def test_of_several_failed_conditions_the_caller_hears_the_first_that_matters(bench: Bench, failures: str) -> None:
+    match = bench.crates(garnets=10)
+    submit(bench.store, match, "ada", cost=1, delivery="d-1")
+    error, arguments = PRECEDENCE[failures]
+    with pytest.raises(error):
+        submit(bench.store, match, "ada", **arguments)
+
+
+# -- early close: done, and the token of the machine's wait ---------------------------------------
+
+
+def test_a_completion_joins_done_only_on_done_as_read(bench: Bench) -> None:
+    match = bench.crates()
+    submit(bench.store, match, "ada", completion=Completion(frozenset(), None))
+    assert bench.store.submission_view(match.match_id, "ada", None).done == {"ada"}
+    # bo read the header before ada was done
+    with pytest.raises(HeaderMoved):
+        submit(bench.store, match, "bo", completion=Completion(frozenset(), None))
+    assert bench.store.submissions(match.match_id, 1) == {"ada": {"multipliers": {"cost": 0}}}
+    submit(bench.store, match, "bo", completion=Completion(frozenset({"ada"}), None))
+    assert bench.store.submission_view(match.match_id, "bo", None).done == {"ada", "bo"}
+
+
+def _closing(match: Match, token: str | None) -> Completion:
+    closing = moved(match, resolve_requested=True, closed_at=IN_TIME)
+    return Completion(frozenset(), token, closing, Event("resolve_requested", IN_TIME, {}))
+
+
+def test_a_wait_token_is_kept_only_for_the_clock_it_waited_on(bench: Bench) -> None:
+    match = bench.crates()
+    assert match.phase is not None
+    assert bench.store.set_task_token(match.match_id, 1, match.phase.version + 1, "stale") is False
+    assert bench.store.set_task_token(match.match_id, 2, match.phase.version, "stale") is False
+    assert bench.store.task_token(match.match_id) is None
+    assert bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-1") is True
+    assert bench.store.task_token(match.match_id) == "t-1"
+    _cancel(bench, match)
+    assert bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-2") is False
+    assert bench.store.task_token(match.match_id) == "t-1"
+
+
+def test_the_closing_submission_stores_the_resolution_request_on_the_token_it_read(bench: Bench) -> None:
+    match = bench.crates()
+    assert match.phase is not None
+    bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-1")
+    submit(bench.store, match, "ada", completion=_closing(match, "t-1"))
+    stored = bench.store.get(match.match_id)
+    assert stored.phase is not None and stored.phase.resolve_requested
+    assert stored.version == match.version + 1
+    assert [event.type for event in bench.store.events(match.match_id)].count("resolve_requested") == 1
+    # The phase is closed for resolution: nothing more lands
+    with pytest.raises(Late):
+        submit(bench.store, stored, "bo")
+
+
+@pytest.mark.parametrize("read", [None, "t-0"])
+def test_a_closing_submission_whose_wait_token_changed_meanwhile_writes_nothing(bench: Bench, read: str | None) -> None:
+    # The machine began another wait after the closer read the header (none yet, or "t-0"): the
+    # closer must read its token again, or it would wake a wait that is over
+    match = bench.crates()
+    assert match.phase is not None
+    if read is not None:
+        bench.store.set_task_token(match.match_id, 1, match.phase.version, read)
+    bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-1")
+    with pytest.raises(HeaderMoved):
+        submit(bench.store, match, "ada", completion=_closing(match, read))
+    stored = bench.store.get(match.match_id)
+    assert stored.phase is not None and not stored.phase.resolve_requested
+    assert bench.store.submissions(match.match_id, 1) == {}
+
+
+def test_a_closing_submission_on_a_match_that_moved_meanwhile_writes_nothing(bench: Bench) -> None:
+    match = bench.crates()
+    bench.store.save(match, moved(match, extension_seconds=600), Event("extended", T0))
+    with pytest.raises(HeaderMoved):
+        submit(bench.store, match, "ada", completion=_closing(match, None))
+    stored = bench.store.get(match.match_id)
+    assert stored.phase is not None and (stored.phase.extension_seconds, stored.phase.resolve_requested) == (600, False)
+
+
+# -- a host act against a resolution ---------------------------------------------------------------
+
+
+def test_a_resolution_closes_the_door_only_on_the_version_it_read(bench: Bench) -> None:
+    match = bench.crates()
+    extended = moved(match, extension_seconds=600)
+    bench.store.save(match, extended, Event("extended", T0))  # the host's act, stored first
+    assert bench.store.stop_accepting(match) is False
+    submit(bench.store, extended, "ada")  # the phase still takes moves
+    assert bench.store.stop_accepting(extended) is True
+    with pytest.raises(Late):
+        submit(bench.store, extended, "bo")
+    # A host act stored after the door closed writes `accepting` from the match it stores: open
+    bench.store.save(extended, moved(extended, extension_seconds=1200), Event("extended", T0))
+    submit(bench.store, extended, "bo")
+
+
+def test_a_host_act_on_a_match_that_moved_is_a_conflict_and_writes_nothing(bench: Bench) -> None:
+    match = bench.crates()
+    after, record = resolved(match)
+    bench.store.commit_resolution(match, after, record, {}, {}, [Event("resolved", T0)])
+    with pytest.raises(Conflict):
+        bench.store.save(match, moved(match, extension_seconds=600), Event("extended", T0))
+    assert bench.store.get(match.match_id) == after.model_copy(update={"announced": 0})
+
+
+def test_a_resolution_is_stored_once(bench: Bench) -> None:
+    match = bench.crates(garnets=10)
+    submit(bench.store, match, "ada", cost=3)  # 7 free
+    after, record = resolved(match)
+    bench.store.commit_resolution(match, after, record, {"ada": 3}, {"bo": 2}, [])
+    with pytest.raises(Conflict):
+        bench.store.commit_resolution(match, after, record, {"ada": 3}, {"bo": 2}, [])
+    assert [r.number for r in bench.store.phase_records(match.match_id)] == [1]
+    # ada: 10 - 3 spent = 7, nothing held any more; bo: 10 + 2 awarded, all free
+    assert garnets(bench.store, match, "ada") == (7, 7)
+    assert garnets(bench.store, match, "bo") == (12, 12)
+
+
+def test_a_resolution_never_spends_more_than_a_balance_holds(bench: Bench) -> None:
+    match = bench.crates(garnets=2)
+    after, record = resolved(match)
+    with pytest.raises(Conflict):
+        bench.store.commit_resolution(match, after, record, {"ada": 3}, {}, [])
+    assert bench.store.phase_records(match.match_id) == []
+    assert garnets(bench.store, match, "ada") == (2, 2)
+
+
+def test_a_cancel_releases_the_holds_it_read_and_only_those(bench: Bench) -> None:
+    match = bench.crates(garnets=10)
+    submit(bench.store, match, "ada", cost=3)
+    read = bench.store.sheets(match.match_id, 1)
+    submit(bench.store, match, "bo", cost=4)  # lands after the cancel read the sheets
+    cancelled = moved(match).model_copy(update={"status": "cancelled"})
+    with pytest.raises(Conflict):
+        bench.store.save(match, cancelled, Event("cancelled", T0), releases=read)
+    assert bench.store.get(match.match_id).status == "running"
+    assert garnets(bench.store, match, "ada") == (10, 7)
+    bench.store.save(match, cancelled, Event("cancelled", T0), releases=bench.store.sheets(match.match_id, 1))
+    # Both holds free again: ada 7 + 3, bo 6 + 4
+    assert garnets(bench.store, match, "ada") == (10, 10)
+    assert garnets(bench.store, match, "bo") == (10, 10)
+
+
+# -- immediate actions and purses ------------------------------------------------------------------
+
+
+def act(
+    store: MatchStore, match: Match, moves: dict[str, int], *, at: datetime = IN_TIME, delivery: str | None = None
+) -> Match:
+    """ada's transfer moving `moves` garnets; returns the match it leaves."""
+    after = moved(match)
+    record = ActionRecord(actor="ada", kind="transfer", action={"moves": moves}, at=at)
+    reply = (delivery, {"accepted": True}) if delivery is not None else None
+    store.put_action(match, after, record, moves, Event("action_taken", at, {"actor": "ada"}), reply)
+    return after
+
+
+def test_a_guest_purse_starts_empty_and_an_action_moves_garnets_into_it(bench: Bench) -> None:
+    match = bench.clubs(garnets=10)
+    assert bench.store.purses(match.match_id) == {"ann": 0, "ben": 0, "cat": 0}
+    after = act(bench.store, match, {"ada": -4, "ann": 4})
+    assert bench.store.purses(match.match_id) == {"ann": 4, "ben": 0, "cat": 0}
+    assert garnets(bench.store, match, "ada") == (6, 6)
+    assert garnets(bench.store, match, "ann") == (4, 4)
+    assert [a.kind for a in bench.store.actions(match.match_id, match.phase.number)] == ["transfer"]
+    assert bench.store.get(match.match_id).version == after.version
+
+
+def test_an_action_takes_only_free_garnets_and_writes_nothing_when_short(bench: Bench) -> None:
+    match = bench.clubs(garnets=10)
+    submit(bench.store, match, "ada", cost=8, kind="draft")  # 2 free
+    with pytest.raises(Illegal) as refused:
+        act(bench.store, match, {"ada": -3, "ann": 3})
+    assert [reason.code for reason in refused.value.reasons] == ["garnets_short"]
+    assert bench.store.purses(match.match_id)["ann"] == 0
+    assert garnets(bench.store, match, "ada") == (10, 2)
+    assert bench.store.get(match.match_id).version == match.version
+
+
+@pytest.mark.parametrize("closing", ["stop_accepting", "host act"])
+def test_an_action_on_a_match_that_moved_or_closed_is_a_conflict(bench: Bench, closing: str) -> None:
+    match = bench.clubs(garnets=10)
+    if closing == "stop_accepting":
+        assert bench.store.stop_accepting(match) is True
+    else:
+        bench.store.save(match, moved(match, extension_seconds=600), Event("extended", T0))
+    with pytest.raises(Conflict):
+        act(bench.store, match, {"ada": -3, "ann": 3})
+    assert bench.store.purses(match.match_id)["ann"] == 0
+    assert bench.store.actions(match.match_id, 1) == []
+
+
+def test_an_action_after_the_deadline_is_a_conflict(bench: Bench) -> None:
+    match = bench.clubs(garnets=10)
+    assert match.phase is not None
+    with pytest.raises(Conflict):
+        act(bench.store, match, {"ada": -3, "ann": 3}, at=match.phase.deadline + timedelta(seconds=1))
+    assert bench.store.purses(match.match_id)["ann"] == 0
+
+
+def test_an_action_redelivered_is_already_delivered_and_moves_nothing_twice(bench: Bench) -> None:
+    match = bench.clubs(garnets=10)
+    after = act(bench.store, match, {"ada": -3, "ann": 3}, delivery="d-1")
+    with pytest.raises(AlreadyDelivered):
+        act(bench.store, after, {"ada": -3, "ann": 3}, delivery="d-1")
+    assert bench.store.purses(match.match_id)["ann"] == 3
+    assert bench.store.delivered(match.match_id, "ada", "d-1") == {"accepted": True}
+
+
+def test_a_cancel_empties_each_purse_into_its_player(bench: Bench) -> None:
+    match = bench.clubs(garnets=10)
+    after = act(bench.store, match, {"ada": -4, "ann": 4})
+    cancelled = moved(after).model_copy(update={"status": "cancelled"})
+    bench.store.save(after, cancelled, Event("cancelled", T0), returned={"ann": 4})
+    # ann's 4 back to ada: 6 + 4
+    assert bench.store.purses(match.match_id)["ann"] == 0
+    assert garnets(bench.store, match, "ada") == (10, 10)
+
+
+# -- a new match: its id, its players' balances and contacts -----------------------------------------
+
+
+def test_a_known_player_keeps_their_balance_and_a_new_one_starts_with_theirs(bench: Bench) -> None:
+    first = bench.crates(garnets=10)
+    submit(bench.store, first, "ada", cost=3)
+    after, record = resolved(first)
+    bench.store.commit_resolution(first, after, record, {"ada": 3}, {}, [])  # ada: 7
+    players = [{"id": "ada", "garnets": 50, "email": "ada@example.com"}, {"id": "cy", "garnets": 50}]
+    bench.create({"game": "crates", "players": players})
+    assert bench.store.balances(("ada", "cy", "nobody")) == {"ada": 7, "cy": 50}
+
+
+def test_a_contact_is_registered_only_on_the_profile_as_read(bench: Bench) -> None:
+    match = bench.crates()
+    assert bench.store.contacts(("ada", "bo", "cy")) == {"ada": "ada@example.com", "bo": "bo@example.com"}
+    successor = match.model_copy(update={"match_id": "m-second"})
+    event = Event("created", T0)
+    for stale in (Contact(before=None, after="ada@elsewhere.org"), Contact(before="old@x.org", after="a@b.org")):
+        with pytest.raises(Conflict):
+            bench.store.create(successor, {}, event, {"ada": stale})
+        with pytest.raises(NotFound):
+            bench.store.get("m-second")
+    assert bench.store.contacts(("ada",)) == {"ada": "ada@example.com"}
+    bench.store.create(successor, {}, event, {"ada": Contact(before="ada@example.com", after="ada@elsewhere.org")})
+    assert bench.store.contacts(("ada",)) == {"ada": "ada@elsewhere.org"}
+
+
+def test_a_match_id_is_created_once(bench: Bench) -> None:
+    match = bench.crates()
+    with pytest.raises(Conflict):
+        bench.store.create(match.model_copy(update={"game": "abstrac"}), {}, Event("created", T0), {})
+    assert bench.store.get(match.match_id).game == "crates"
+
+
+# -- mail marks --------------------------------------------------------------------------------------
+
+
+def test_a_mail_marked_answered_stays_answered_and_marking_it_again_changes_nothing(bench: Bench) -> None:
+    match = bench.crates()
+    assert bench.store.answered(match.match_id, "<m1@x>") is False
+    bench.store.mark_answered(match.match_id, "<m1@x>", T0)
+    bench.store.mark_answered(match.match_id, "<m1@x>", T0)
+    assert bench.store.answered(match.match_id, "<m1@x>") is True
+    assert bench.store.answered(match.match_id, "<m2@x>") is False
+    assert bench.store.answered("m-other", "<m1@x>") is False
