@@ -1,11 +1,11 @@
 """Which match a message is for: a match's address on the configured domain, else the id in the
-subject."""
+subject; and the phase a reply answers, from the Message-ID of the mail it answers."""
 
 from __future__ import annotations
 
 import pytest
 
-from game_core.mail.addresses import match_address, match_for
+from game_core.mail.addresses import match_address, match_for, phase_answered, phase_message_id
 
 DOMAIN = "play.genius.example"
 ID = "m-6604cfc546dc"
@@ -46,3 +46,31 @@ def test_match_for(recipients: list[str], subject: str, found: str | None) -> No
 def test_match_address_is_found_again() -> None:
     assert match_address(ID, DOMAIN) == f"{ID}@{DOMAIN}"
     assert match_for([match_address(ID, DOMAIN)], "", DOMAIN) == ID
+
+
+def test_a_mail_of_the_match_says_its_phase_in_its_message_id() -> None:
+    ids = {phase_message_id(ID, 7, "play.example") for _ in range(3)}
+    assert len(ids) == 3  # each unique
+    assert all(i.startswith("<m-6604cfc546dc.7.") and i.endswith("@play.example>") for i in ids)
+    assert phase_message_id(ID, None, "play.example").count(".") == 2  # "<m-….<unique>@play.example>"
+
+
+PHASE_7 = "<m-6604cfc546dc.7.0a1b@play.example>"
+PHASE_9 = "<M-6604CFC546DC.9.ff@play.example>"
+
+
+@pytest.mark.parametrize(
+    ("in_reply_to", "references", "phase"),
+    [
+        (PHASE_7, (), 7),
+        (PHASE_9, (PHASE_7, PHASE_9), 9),  # ids compared without regard to case
+        ("<own@mail.example>", (PHASE_7, PHASE_9, "<own@mail.example>"), 9),  # the latest of the match's
+        ("", (PHASE_7,), 7),
+        ("<m-0000000000ff.3.ab@play.example>", (), None),  # another match's mail
+        ("<m-6604cfc546dc.ab@play.example>", (), None),  # a mail sent while no phase was open
+        ("<179612000000.1200.11@play.example>", (), None),
+        ("", (), None),
+    ],
+)
+def test_the_phase_a_reply_answers(in_reply_to: str, references: tuple[str, ...], phase: int | None) -> None:
+    assert phase_answered(ID, in_reply_to, references) == phase

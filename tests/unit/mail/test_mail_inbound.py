@@ -165,6 +165,43 @@ def plain(body: str, charset: str = "utf-8", **headers: str) -> bytes:
         ("From: the north side\nPUSH A L", "From: the north side\nPUSH A L"),
         ("ROUND 2\n-- not a signature\n__init__", "ROUND 2\n-- not a signature\n__init__"),
         ("Line one\r\nLine two\rLine three\r\n", "Line one\nLine two\nLine three"),
+        # Thunderbird's default: the answer below the quote, the signature under it
+        ("On 01/12/2026 12:00, Genius wrote:\n> ROUND 2\n> PUSH B R\n\nPUSH A L\n\n-- \nAda", "PUSH A L"),
+        # an inline answer between two quoted halves, indented
+        (
+            "On Tue, 1 Dec 2026 at 12:00, Genius <g@x.org> wrote:\n> Round 2 is open.\n>\n"
+            "   push a l\n\n> Example:\n>   PUSH B R\n",
+            "   push a l",
+        ),
+        ("> Round 2 is open.\n\n  STATUS  \n> > older\n>\nHELP", "  STATUS  \nHELP"),
+        # attributions in the languages the big clients write them, then the answer below
+        ("Am 01.12.2026 um 12:00 schrieb Genius <g@x.org>:\n> old\nPUSH A L", "PUSH A L"),
+        ("Le mar. 1 déc. 2026 à 12:00, Genius <g@x.org> a écrit :\n> old\nPUSH A L", "PUSH A L"),
+        ("El mar, 1 dic 2026 a las 12:00, Genius (<g@x.org>) escribió:\n> old\nPUSH A L", "PUSH A L"),
+        ("Op di 1 dec. 2026 om 12:00 schreef Genius <g@x.org>:\n> old\nPUSH A L", "PUSH A L"),
+        ("Il giorno mar 1 dic 2026 alle ore 12:00 Genius <g@x.org> ha scritto:\n> old\nPUSH A L", "PUSH A L"),
+        ("Em ter., 1 de dez. de 2026 às 12:00, Genius <g@x.org> escreveu:\n> old\nPUSH A L", "PUSH A L"),
+        ("Den tis 1 dec. 2026 kl 12:00 skrev Genius <g@x.org>:\n> old\nPUSH A L", "PUSH A L"),
+        ("2026年12月1日(火) 12:00 Genius <g@x.org>:\n> old\nPUSH A L", "PUSH A L"),
+        ("PUSH A L\n\nLe 01/12/2026 à 12:00, Genius a\nécrit :\n> old", "PUSH A L"),
+        # an attribution over old text that is not quoted: nothing below it is the sender's
+        ("PUSH A L\n\nAm 01.12.2026 um 12:00 schrieb Genius <g@x.org>:\n\nPUSH B R", "PUSH A L"),
+        # Outlook's header block and separators, and the phones' footers, in other languages
+        ("PUSH A L\n\nVon: Genius <g@x.org>\nGesendet: Dienstag, 1. Dezember 2026 12:00\nAn: Ada\nold", "PUSH A L"),
+        ("PUSH A L\n\nDe : Genius <g@x.org>\nEnvoyé : mardi 1 décembre 2026 12:00\nÀ : Ada\nold", "PUSH A L"),
+        ("PUSH A L\n\nDe: Genius\nEnviado: martes, 1 de diciembre de 2026 12:00\nold", "PUSH A L"),
+        ("PUSH A L\n\n-----Ursprüngliche Nachricht-----\nold", "PUSH A L"),
+        ("PUSH A L\n\n-----Message d'origine-----\nold", "PUSH A L"),
+        ("PUSH A L\n\n---------- Weitergeleitete Nachricht ---------\nold", "PUSH A L"),
+        ("PUSH A L\n\nVon meinem iPhone gesendet", "PUSH A L"),
+        ("PUSH A L\n\nEnvoyé de mon iPhone", "PUSH A L"),
+        ("PUSH A L\n\nEnviado desde mi iPhone", "PUSH A L"),
+        # what only looks like the start of an attribution stays the sender's
+        (
+            "MULTIPLIERS 2 1 1 0 -1 -1\nOn 1 Dec 2026, at 12:00, Ada <ada@x.org> wrote:\n> old",
+            "MULTIPLIERS 2 1 1 0 -1 -1",
+        ),
+        ("PUSH A L\nI wrote: here", "PUSH A L\nI wrote: here"),
     ],
 )
 def test_what_was_written(body: str, written: str) -> None:
@@ -200,6 +237,72 @@ def test_format_flowed_with_delsp_joins_without_the_space() -> None:
 def test_html_pre_keeps_its_lines_and_an_unclosed_head_ends_at_body() -> None:
     html = "<html><head><title>x</title><body><pre>A  B\n C</pre><p>after</p></body>"
     assert parse_message(plain(html).replace(b"text/plain", b"text/html")).text == "A  B\n C\nafter"
+
+
+def alternative(plain_text: str, html: str) -> bytes:
+    """A multipart/alternative message, as the HTML clients send one."""
+    mail = EmailMessage()
+    mail.set_content(plain_text)
+    mail.add_alternative(html, subtype="html")
+    return mail.as_bytes()
+
+
+OUTLOOK_PLAIN = (
+    "MULTIPLIERS 2 1 1 0 -1 -1\n\nAlex O'Brien – Team Captain\n+44 20 7946 0958\n\nFrom: Genius\nSent: today\nold"
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "written"),
+    [
+        # a <blockquote> is quoted: Thunderbird's HTML answer below the quote is read
+        (
+            alternative(
+                "",
+                '<div class="moz-cite-prefix">On 01/12/2026 12:00, Genius wrote:<br></div>'
+                "<blockquote><p>ROUND 2</p><p>PUSH B R</p></blockquote><p>PUSH A L</p>"
+                '<pre class="moz-signature" cols="72">-- \nAda</pre>',
+            ),
+            "PUSH A L",
+        ),
+        # Outlook on the web marks its signature (id="Signature"); its plain part cannot
+        (
+            alternative(
+                OUTLOOK_PLAIN,
+                '<div>MULTIPLIERS 2 1 1 0 -1 -1</div><div><br></div><div id="Signature"><p>Alex O\'Brien – Team '
+                'Captain</p><p>+44 20 7946 0958</p></div><hr><div id="divRplyFwdMsg"><b>From:</b> Genius<br>'
+                "<b>Sent:</b> today</div><div>old</div>",
+            ),
+            "MULTIPLIERS 2 1 1 0 -1 -1",
+        ),
+        # Outlook for Windows: the bookmark _MailAutoSig opens the signature
+        (
+            alternative(
+                OUTLOOK_PLAIN,
+                '<p class="MsoNormal">MULTIPLIERS 2 1 1 0 -1 -1</p><p class="MsoNormal"><a name="_MailAutoSig">'
+                'Alex O\'Brien – Team Captain</a></p><p class="MsoNormal">+44 20 7946 0958</p>'
+                '<div style="border-top:solid"><p><b>From:</b> Genius<br><b>Sent:</b> today</p></div>',
+            ),
+            "MULTIPLIERS 2 1 1 0 -1 -1",
+        ),
+        # Gmail's signature, and its quote: inline answers between two quoted halves
+        (
+            alternative(
+                "",
+                "<div>Hello all,</div><div><br></div>"
+                '<div class="gmail_quote"><div class="gmail_attr">On Tue, 1 Dec 2026 at 12:00, Genius &lt;g@x.org&gt;'
+                " wrote:<br></div><blockquote>Round 2 is open.</blockquote><div>  push a l</div>"
+                "<blockquote><blockquote>Example: PUSH B R</blockquote></blockquote></div><div>Cheers,</div>"
+                '<div class="gmail_signature">Ada<br>+1 555 0100</div>',
+            ),
+            "Hello all,\n\npush a l\nCheers,",
+        ),
+        # with no marked signature the plain part is read as before
+        (alternative(OUTLOOK_PLAIN, "<p>MULTIPLIERS 2 1 1 0 -1 -1</p>"), OUTLOOK_PLAIN.split("\n\nFrom:")[0]),
+    ],
+)
+def test_html_quotes_and_marked_signatures(raw: bytes, written: str) -> None:
+    assert parse_message(raw).text == written
 
 
 @pytest.mark.parametrize(

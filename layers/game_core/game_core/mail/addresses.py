@@ -4,17 +4,23 @@ A match's address is `<match id>@<domain>`; `play+<match id>@<domain>` reaches i
 deployment can route one mailbox). Failing a recipient on the configured domain, the match id
 written in the subject (`[m-6604cfc546dc]`, or anywhere as a word) is taken. Match ids are "m-"
 and 12 hexadecimal digits, compared without regard to case.
+
+Each mail the service sends says in its Message-ID which phase it belongs to
+(`<match id>.<phase number>.<unique>@<domain>`), so that a reply to it tells which phase its
+sender was answering (`phase_answered`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import uuid
+from collections.abc import Iterable, Sequence
 from email.utils import parseaddr
 
 _ID = r"m-[0-9a-f]{12}"
 _LOCAL_PART = re.compile(rf"(?:play\+)?({_ID})", re.IGNORECASE)
 _ID_AS_WORD = re.compile(rf"(?<![\w-])({_ID})(?![\w-])", re.IGNORECASE)
+_PHASE_MESSAGE = re.compile(rf"<({_ID})\.([0-9]{{1,9}})\.[0-9a-f]+@[^<>\s]+>", re.IGNORECASE)
 
 
 def match_address(match_id: str, domain: str) -> str:
@@ -33,3 +39,20 @@ def match_for(recipients: Iterable[str], subject: str, domain: str) -> str | Non
             return found.group(1).lower()
     in_subject = _ID_AS_WORD.search(subject)
     return in_subject.group(1).lower() if in_subject else None
+
+
+def phase_message_id(match_id: str, phase_number: int | None, domain: str) -> str:
+    """A new Message-ID for a mail of the match sent while phase `phase_number` is open (None:
+    none is, and the id names no phase)."""
+    phase = "" if phase_number is None else f"{phase_number}."
+    return f"<{match_id}.{phase}{uuid.uuid4().hex}@{domain}>"
+
+
+def phase_answered(match_id: str, in_reply_to: str, references: Sequence[str]) -> int | None:
+    """The number of the phase the match's mail that a reply answers belongs to: its In-Reply-To,
+    else the latest of its References that is one of the match's; None when it answers none."""
+    for message_id in (in_reply_to, *reversed(references)):
+        found = _PHASE_MESSAGE.fullmatch(message_id.strip())
+        if found and found.group(1).lower() == match_id.lower():
+            return int(found.group(2))
+    return None

@@ -1,14 +1,13 @@
 """An inbound message as a `Letter`: who sent it, where it sits in a thread, and what the sender
 actually wrote in it.
 
-What was written is the message's text/plain body (or, for HTML-only mail, its HTML read as text)
-with the quoted reply and the signature cut off, as the common clients write them: lines starting
-with ">", the attribution line ("On ... wrote:", also wrapped over two lines by Gmail) and all
-after it, Outlook's "-----Original Message-----" and its "From: / Sent: / To: / Subject:" header
-block (also under a line of underscores), a forwarded message, a signature after "-- " (or "--"),
-and the mobile footers ("Sent from my iPhone", "Get Outlook for iOS", ...). Interleaved answers
-between quoted lines are kept. Lines are otherwise kept as written (no reflowing, no trimming of
-spaces), except that format=flowed soft line breaks are joined (RFC 3676).
+What was written is the message's text/plain body (or its HTML read as text, when there is no
+plain part or when the HTML marks the sender's signature, as Outlook, Gmail and Thunderbird do)
+with quotes, attributions, forwarded and old messages and the signature left out (`replies`):
+the sender's own lines are read above, below or between the quoted parts. HTML is read with its
+<blockquote> lines quoted with ">", and a "-- " line where a marked signature starts. Lines are
+otherwise kept as written (no reflowing, no trimming of spaces), except that format=flowed soft
+line breaks are joined (RFC 3676).
 
 `json_body` is read from that written text, after the quote is cut, so a JSON object answered
 above a quoted notice still counts.
@@ -29,6 +28,8 @@ from email.message import EmailMessage, Message
 from email.utils import collapse_rfc2231_value
 from html.parser import HTMLParser
 from typing import Any
+
+from game_core.mail.replies import written
 
 MAX_BYTES = 150 * 1024
 """Bytes of a raw message read at most (what SES's SNS action delivers at most)."""
@@ -61,7 +62,7 @@ def parse_message(raw: bytes) -> Letter:
         return Letter()
     assert isinstance(message, EmailMessage)
     senders = _addresses(message, "From")
-    text = _written(_body_text(message))
+    text = written(_body_text(message))
     return Letter(
         sender=senders[0][1] if senders else "",
         sender_name=senders[0][0] if senders else "",
@@ -107,23 +108,30 @@ def _ids(value: str) -> tuple[str, ...]:
 
 
 def _body_text(message: EmailMessage) -> str:
-    """The text/plain body, else the text/html one read as text; attachments are never a body."""
+    """The text/plain body, else the text/html one read as text; the HTML one too when it marks
+    a signature the plain one cannot show. Attachments are never a body."""
     try:
-        part = message.get_body(preferencelist=("plain", "html"))
-        if part is None:
+        plain, html = message.get_body(preferencelist=("plain",)), message.get_body(preferencelist=("html",))
+        html_text = _part_text(html) if html is not None else ""
+        if html is not None and (plain is None or _SIGNATURE_MARK.search(html_text)):
+            return _html_text(html_text)
+        if plain is None:
             return ""
-        payload = part.get_payload(decode=True)
-        if not isinstance(payload, bytes):
-            return ""
-        text = _decode(payload[:MAX_TEXT], part.get_content_charset())[:MAX_TEXT]
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if part.get_content_subtype() == "html":
-            return _html_text(text)
-        if _param(part, "format") == "flowed":
-            return _unflow(text, delete_space=_param(part, "delsp") == "yes")
+        text = _part_text(plain)
+        if _param(plain, "format") == "flowed":
+            return _unflow(text, delete_space=_param(plain, "delsp") == "yes")
         return text
     except Exception:  # a body that cannot be read is no body
         return ""
+
+
+def _part_text(part: Message) -> str:
+    """A part's payload decoded and bounded, its line ends as newlines."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    text = _decode(payload[:MAX_TEXT], part.get_content_charset())[:MAX_TEXT]
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _param(part: Message, name: str) -> str:
@@ -170,26 +178,39 @@ def _unflow(text: str, delete_space: bool) -> str:
     return "\n".join(lines)
 
 
+_SIGNATURE_MARK = re.compile(
+    r"""<[^>]*(\bid=["']?signature\b|\bclass=["'][^"']*\b(gmail_signature|moz-signature)\b|name=["']?_MailAutoSig)""",
+    re.IGNORECASE,
+)
+"""Where an HTML client marks the sender's signature: Outlook on the web (id="Signature"), Outlook
+for Windows (the bookmark _MailAutoSig), Gmail and Thunderbird (their signature classes)."""
+
+
 class _HtmlText(HTMLParser):
-    """HTML read as plain text: block elements and <br> break lines, entities are decoded, and
-    what a reader does not see as the message (<head>, <style>, <script>) or is a quote
-    (<blockquote>) is left out."""
+    """HTML read as plain text: block elements and <br> break lines, entities are decoded, what
+    a reader does not see as the message (<head>, <style>, <script>) is left out, each line of a
+    <blockquote> is quoted with ">" (one per level), and a marked signature starts after a "-- "
+    line."""
 
     BLOCKS = frozenset(
         "address article aside blockquote dd div dl dt fieldset figure footer form h1 h2 h3 h4 h5 h6 "
         "header hr li main nav ol p pre section table tbody thead tfoot tr ul".split()
     )
-    HIDDEN = frozenset({"head", "style", "script", "title", "blockquote"})
+    HIDDEN = frozenset({"head", "style", "script", "title"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.pieces: list[str] = []
         self.hidden = 0
         self.preformatted = 0
+        self.quoted = 0
         self.line_started = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._element(tag, +1)
+        if not self.hidden and _SIGNATURE_MARK.match(self.get_starttag_text() or ""):
+            self._newline()
+            self.pieces.append("-- \n")
 
     def handle_endtag(self, tag: str) -> None:
         self._element(tag, -1)
@@ -211,6 +232,8 @@ class _HtmlText(HTMLParser):
             self._newline()
         elif tag in self.BLOCKS and self.line_started:
             self._newline()
+        if tag == "blockquote":
+            self.quoted = max(0, self.quoted + step)
 
     def _newline(self) -> None:
         self.pieces.append("\n")
@@ -224,9 +247,14 @@ class _HtmlText(HTMLParser):
             data = re.sub(r"\s+", " ", data.replace("\xa0", " "))
             if not self.line_started:
                 data = data.lstrip(" ")
-        if data:
-            self.pieces.append(data)
-            self.line_started = not data.endswith("\n")
+        if not data:
+            return
+        if self.quoted:
+            data = data.replace("\n", "\n" + ">" * self.quoted + " ")
+            if not self.line_started:
+                data = ">" * self.quoted + " " + data
+        self.pieces.append(data)
+        self.line_started = not data.endswith("\n")
 
     def text(self) -> str:
         return "\n".join(line.rstrip(" ") for line in "".join(self.pieces).split("\n"))
@@ -243,58 +271,6 @@ def _html_text(html: str) -> str:
     if len(reader.rawdata) <= _UNPARSED_LIMIT:
         reader.close()
     return re.sub(r"\n{3,}", "\n\n", reader.text())
-
-
-# -- what was written ----------------------------------------------------------------------------
-
-_ATTRIBUTION = re.compile(r"^On\s.*\swrote:\s*$")
-_SEPARATOR = re.compile(
-    r"^\s*(-{2,}\s*(Original Message|Forwarded message)\s*-{2,}|Begin forwarded message:)\s*$", re.IGNORECASE
-)
-_UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
-_FOOTER = re.compile(
-    r"^\s*(Sent from my \S.*|Sent from Mail for Windows.*|Get Outlook for (iOS|Android).*)$", re.IGNORECASE
-)
-_HEADER_FROM = re.compile(r"^\s*\**From:\**\s", re.IGNORECASE)
-_HEADER_SENT = re.compile(r"^\s*\**(Sent|Date):\**\s", re.IGNORECASE)
-
-
-def _written(text: str) -> str:
-    """What the sender wrote: `text` above the first quote, signature or footer, without lines
-    quoted with ">", and without blank lines around it."""
-    lines = text.split("\n")
-    lines = lines[: _end_of_writing(lines)]
-    kept = [line for line in lines if not line.lstrip(" ").startswith(">")]
-    while kept and not kept[0].strip():
-        kept.pop(0)
-    while kept and not kept[-1].strip():
-        kept.pop()
-    return "\n".join(kept)
-
-
-def _end_of_writing(lines: list[str]) -> int:
-    """The index of the first line that is no longer the sender's own writing."""
-    for index, line in enumerate(lines):
-        following = lines[index + 1] if index + 1 < len(lines) else ""
-        if line.rstrip() == "--" or _SEPARATOR.match(line) or _FOOTER.match(line):
-            return index
-        if _ATTRIBUTION.match(line) or (line.startswith("On ") and _ATTRIBUTION.match(f"{line} {following}")):
-            return index
-        if _UNDERSCORES.match(line) and _header_block_at(lines, index + 1):
-            return index
-        if _header_block_at(lines, index):
-            return index
-    return len(lines)
-
-
-def _header_block_at(lines: list[str], index: int) -> bool:
-    """Outlook's quoted header block starts here: a From: line with a Sent: (or Date:) line just
-    below it."""
-    return (
-        index < len(lines)
-        and bool(_HEADER_FROM.match(lines[index]))
-        and any(_HEADER_SENT.match(line) for line in lines[index + 1 : index + 4])
-    )
 
 
 def _json_object(text: str) -> Any | None:
