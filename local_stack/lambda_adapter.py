@@ -45,6 +45,8 @@ import moto.stepfunctions.parser.api as sfn_api
 import moto.stepfunctions.parser.asl.eval.callback.callback as callbacks
 from moto.core.botocore_stubber import BotocoreStubber
 
+from local_stack.moto_dynamodb import one_backup_per_transaction
+
 PINNED_MOTO = "5.2.1"
 MOTO_LOCK = threading.RLock()
 Handler = Callable[[dict[str, Any], Any], Any]
@@ -162,8 +164,10 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
 
     original_notify = callbacks.CallbackPoolManager.notify
     callbacks.CallbackPoolManager.notify = _notify_once(original_notify)  # type: ignore[method-assign]
+    restore_transactions = one_backup_per_transaction()  # safe under MOTO_LOCK (its docstring)
 
     def restore() -> None:
+        restore_transactions()
         lambda_models.LambdaFunction._invoke_lambda = original  # type: ignore[method-assign]
         BotocoreStubber.__call__ = original_call  # type: ignore[method-assign]
         callbacks.CallbackPoolManager.notify = original_notify  # type: ignore[method-assign]
