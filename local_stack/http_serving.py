@@ -142,7 +142,12 @@ class HttpListener:
 
     def stop(self) -> None:
         """Close the port and every connection (in the serving thread, which then ends)."""
-        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+        try:
+            self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+        except OSError:
+            # The serving thread, woken by something else between the close being queued and the
+            # wake-up being written, already ran the close: it closed the wake-up pipe too.
+            pass
         self.thread.join(timeout=10)
         self.server.task_dispatcher.shutdown()
 

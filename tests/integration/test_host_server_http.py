@@ -22,7 +22,7 @@ from test_host_server import REQUEST_TIMEOUT, START
 from game_core.aws.wiring import ports_from_environment
 from local_stack.clock import VirtualClock
 from local_stack.host_server import MAX_BODY_BYTES, HostServer
-from local_stack.http_serving import request_line_error
+from local_stack.http_serving import HttpListener, request_line_error
 
 pytestmark = pytest.mark.statemachine
 
@@ -194,3 +194,20 @@ def test_a_client_that_hangs_up_leaves_no_traceback(server, caplog) -> None:
 def test_request_line_error(line: bytes, refused: int | None) -> None:
     error = request_line_error(line)
     assert (None if error is None else error.code) == refused
+
+
+def test_stopping_survives_the_serving_thread_closing_before_the_wake_up_is_written() -> None:
+    # The race seen at shutdown: the serving thread, woken by something else, runs the queued
+    # close (which closes the wake-up pipe) before stop writes its own wake-up to that pipe.
+    listener = HttpListener(lambda request: (200, b"{}", {}), "127.0.0.1", 0, max_body=1024)
+    trigger = listener.server.trigger
+    pull = trigger._physical_pull
+
+    def wake_after_the_close_ran() -> None:
+        pull()  # wakes the loop, which runs the close and ends
+        listener.thread.join(timeout=10)
+        pull()  # the late wake-up: its pipe is closed by now
+
+    trigger._physical_pull = wake_after_the_close_ran
+    listener.stop()
+    assert not listener.thread.is_alive()
