@@ -18,7 +18,7 @@ from game_core.games import registry
 from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
 from local_stack.metering import Meter, item_size
-from local_stack.play import seat
+from local_stack.play import bot_matches, seat
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -160,15 +160,8 @@ def match_bill(request: dict[str, Any]) -> tuple[Bill, dict[str, int]]:
     return bill, largest
 
 
-MATCHES = [
-    ("palindrome", "mm8", 9),
-    ("crates", "default", 12),
-    ("palindrome", "mm5", 5),
-    ("abstrac", "row", 2),
-    ("abstrac", "deal", 2),
-    ("domino", "default", 6),
-    ("clubs", "default", 3),
-]
+MATCHES = bot_matches("typical")
+"""Every available game and rule set, with a typical match's players (`Game.demo`)."""
 
 
 def report() -> None:

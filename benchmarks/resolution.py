@@ -34,17 +34,11 @@ from game_core.games.palindrome.scoring import is_prime
 from game_core.games.protocol import AnyGame, Model, Resolution
 from game_core.match.engine import guests_per_player
 from local_stack.bots import bot_for
+from local_stack.play import bot_matches
 
 GOAL_MS = 5.0
-CASES = (
-    ("crates", "default"),
-    ("palindrome", "mm8"),
-    ("palindrome", "mm5"),
-    ("abstrac", "row"),
-    ("abstrac", "deal"),
-    ("domino", "default"),
-    ("clubs", "default"),
-)
+CASES = [(game_id, rule_set) for game_id, rule_set, _ in bot_matches("typical")]
+"""Every available game and rule set."""
 SCAN_REPEATS = 7
 """Timings of each phase when looking for the heaviest one."""
 REPEATS = 51

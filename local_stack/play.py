@@ -1,8 +1,8 @@
 """Play a whole match with bots on the local stack, printing progress and every announcement.
 
     bin/play                                  12-player Pushing Crates
-    bin/play --game palindrome                9-player Palindrome Construction (mm8)
-    bin/play --game palindrome --rule-set mm5
+    bin/play --game palindrome                Palindrome Construction (mm8)
+    bin/play --game palindrome --rule-set mm5 (each game's typical players: its `demo`)
     bin/play --game abstrac --rule-set deal
     bin/play --phase-seconds 2 --no-early-close   every phase runs to its deadline
     bin/play --pace 0                         no waiting: deadlines pass as soon as everyone waits
@@ -23,15 +23,26 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from game_core.cli import asl
 from game_core.games import registry
 from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
-DEFAULT_PLAYERS = {"crates": 12, "palindrome": 9, "abstrac": 2, "clubs": 3, "domino": 6}
+
+def bot_matches(size: Literal["typical", "few"]) -> list[tuple[str, str, int]]:
+    """(game, rule set, players) for every available game and rule set, with the players of its
+    typical match or its fewest, as the game declares them (`Game.demo`): the matrices of the
+    tests that play whole matches and of the benchmarks."""
+    matches = []
+    for game_id in registry.AVAILABLE:
+        game = registry.load(game_id)
+        for rule_set in asl.rule_sets(game):
+            matches.append((game_id, rule_set, game.demo.players_in(rule_set) if size == "typical" else game.demo.few))
+    return matches
 
 
 def seat(player: str, guests: int) -> dict[str, Any]:
@@ -85,7 +96,7 @@ def show_result(result: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bin/play", description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="crates", choices=registry.AVAILABLE)
-    parser.add_argument("--players", type=int)
+    parser.add_argument("--players", type=int, help="default: a typical match's (the game's demo.players)")
     parser.add_argument("--rule-set")
     parser.add_argument("--phase-seconds", type=int, default=3)
     parser.add_argument(
@@ -104,11 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         help="real seconds per second of the match's clock while everyone waits (0: skip the waits)",
     )
     args = parser.parse_args(argv)
-    players = args.players or DEFAULT_PLAYERS[args.game]
+    game = registry.load(args.game)
+    players = args.players or game.demo.players_in(args.rule_set or game.Settings().rule_set)
     request = {
         "game": args.game,
         "settings": {"rule_set": args.rule_set} if args.rule_set else {},
-        "players": [seat(f"p{i:02d}", guests_per_player(registry.load(args.game))) for i in range(1, players + 1)],
+        "players": [seat(f"p{i:02d}", guests_per_player(game)) for i in range(1, players + 1)],
         "phase_seconds": args.phase_seconds,
         "early_close": args.early_close,
         "seed": args.seed,
@@ -118,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     match_started = clock.time()
     with LocalStack(clock=clock, outbox=args.outbox if args.channel == "email" else None) as stack:
         say(f"local stack up: moto, state machines for {', '.join(stack.state_machines)}, handlers in-process")
-        say(f"{registry.load(args.game).title}: {players} players, phases of {args.phase_seconds} s")
+        say(f"{game.title}: {players} players, phases of {args.phase_seconds} s")
         run = run_match(stack, request, observe=show, pace=args.pace, channel=args.channel)
     if args.channel == "email":
         say(f"\n{sum(len(mails) for mails in run.mailboxes.values())} mails sent to the players: {args.outbox}/")

@@ -11,8 +11,10 @@ read one clock that moves only when `advance` moves it; `settle` waits (in real 
 running execution is parked in a wait, so what a test sees never depends on the machine's speed.
 Without one, everything runs on the wall clock (bin/local-stack).
 
-Resources are read from template.yaml (functions) and statemachines/ (the committed ASL), so the
-local stack is the deployed one minus API Gateway, whose event the `submit` helper builds exactly
+Resources are read from template.yaml (functions), and each game's state machine is what
+`match-asl` writes from the registry (the committed statemachines/ are that, checked by
+tests/test_static_checks.py; so a game just registered runs too), so the local stack is the
+deployed one minus API Gateway, whose event the `submit` helper builds exactly
 as an HTTP API (payload 2.0) would (`api_gateway_event`; local_stack/host_server.py serves every
 route of the template with it).
 """
@@ -35,6 +37,7 @@ import boto3
 import yaml
 from moto import mock_aws
 
+from game_core.cli import asl
 from game_core.games import registry
 from local_stack.clock import VirtualClock, patch_moto
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
@@ -218,7 +221,7 @@ class LocalStack:
             )["FunctionArn"]
         sfn = self.client("stepfunctions")
         for game_id in self.games:
-            definition = (ROOT / "statemachines" / f"{game_id}.asl.json").read_text()
+            definition = asl.render(game_id)
             definition = definition.replace("${PhaseStepFunctionArn}", functions["PhaseStepFunction"])
             self.state_machines[game_id] = sfn.create_state_machine(
                 name=f"{STACK_NAME}-{game_id}", definition=definition, roleArn=ROLE

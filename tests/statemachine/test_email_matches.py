@@ -19,21 +19,15 @@ from game_core.mail.inbound import parse_message
 from game_core.mail.outbound import fit_subject
 from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
+from local_stack.play import bot_matches
 from local_stack.play import seat as seat_entry
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
 pytestmark = pytest.mark.statemachine
 
-MATCHES = [
-    ("crates", "default", 4),
-    ("palindrome", "mm8", 4),
-    ("palindrome", "mm5", 3),
-    ("abstrac", "row", 2),
-    ("abstrac", "deal", 2),
-    ("clubs", "default", 3),
-    ("domino", "default", 6),
-]
+MATCHES = bot_matches("few")
+"""Every available game and rule set, with its fewest players (`Game.demo`)."""
 
 
 def named(entry: dict) -> dict:

@@ -1,4 +1,4 @@
-"""Every step of every game's machine survives a transient AWS failure.
+"""Every step of every game's machine survives a transient AWS failure (but `NOT_YET`'s, for now).
 
 Given the same match (game, rule set, players, seed) played twice by the same bots on the real
 ASL, once clean and once with a fault injected into every invocation of the phase-step function
@@ -12,20 +12,23 @@ from __future__ import annotations
 
 import pytest
 
+from game_core.games import registry
+from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
 from local_stack.faults import StepFaults, rotating
+from local_stack.play import bot_matches, seat
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
 pytestmark = pytest.mark.statemachine
 
-MATCHES = [
-    ("crates", "default", 4),
-    ("palindrome", "mm8", 3),
-    ("palindrome", "mm5", 3),
-    ("abstrac", "row", 2),
-    ("abstrac", "deal", 2),
-]
+NOT_YET = {
+    "domino": "not every strike point is struck in its match (issue #18: fault injection for Clubs and Domino)",
+    "clubs": "the faulty run's record differs from the clean one's (issue #18: the same)",
+}
+"""Games whose faulty run does not yet match the clean one, each with why: the work left, named."""
+MATCHES = [match for match in bot_matches("few") if match[0] not in NOT_YET]
+"""Every other available game and rule set, with its fewest players (`Game.demo`)."""
 STEPS = {"advance", "wait"}
 
 
@@ -33,7 +36,9 @@ def play(game_id: str, rule_set: str, players: int, faulty: bool):
     request = {
         "game": game_id,
         "settings": {"rule_set": rule_set},
-        "players": [{"id": f"p{i}", "garnets": 3} for i in range(1, players + 1)],
+        "players": [
+            seat(f"p{i}", guests_per_player(registry.load(game_id))) | {"garnets": 3} for i in range(1, players + 1)
+        ],
         "phase_seconds": 600,
         "early_close": True,
         "seed": 99,

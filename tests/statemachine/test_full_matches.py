@@ -21,21 +21,14 @@ from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay
 from local_stack.clock import VirtualClock
 from local_stack.metering import item_size
-from local_stack.play import seat
+from local_stack.play import bot_matches, seat
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
 pytestmark = pytest.mark.statemachine
 
-MATCHES = [
-    ("crates", "default", 12),
-    ("palindrome", "mm8", 9),
-    ("palindrome", "mm5", 5),
-    ("abstrac", "row", 2),
-    ("abstrac", "deal", 2),
-    ("domino", "default", 6),
-    ("clubs", "default", 3),
-]
+MATCHES = bot_matches("typical")
+"""Every available game and rule set, with a typical match's players (`Game.demo`)."""
 
 
 def views_after_each_phase(record: MatchRecord, player: str | None) -> list[dict]:

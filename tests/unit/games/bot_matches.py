@@ -165,6 +165,8 @@ class Played:
     """Every position: the setup, each phase after its immediate actions, each resolution."""
     impure: list[str]
     calls: Counter[str]
+    sent: list[tuple[str, Model]]
+    """Every submission a bot sent, with its kind, in order."""
 
 
 def play_through(game_id: str, rule_set: str, seed: int) -> Played:
@@ -179,7 +181,7 @@ def play_through(game_id: str, rule_set: str, seed: int) -> Played:
     table = Table(watched, game.setup(settings, players, random.Random(seed)), purses)
     choose, acts = bot_for(game_id), acting_bot_for(game_id)
     kinds = {kind.name: set(kind.accepts) for kind in game.timeline(settings)}
-    trail, states = [], [table.state]
+    trail, states, sent = [], [table.state], []
     for step in range(10_000):
         phase = game.open_phase(table.state)
         if phase is None:
@@ -198,6 +200,7 @@ def play_through(game_id: str, rule_set: str, seed: int) -> Played:
             player: submitted(watched, state, phase, player, choose(views[player], phase, player, rngs[player]))
             for player in phase.actors
         }
+        sent += [(kind, submission) for chosen in submissions.values() for kind, submission in chosen.items()]
         resolution = Resolution(submissions=submissions, rng=random.Random(f"{seed}:{step}"))
         table.state = state = watched.resolve(state, resolution)
         table.now_ms += PHASE_MS
@@ -208,7 +211,7 @@ def play_through(game_id: str, rule_set: str, seed: int) -> Played:
         trail.append(json.dumps(watched.view(state, None), sort_keys=True))
     else:
         raise AssertionError("the match never ended")
-    return Played(trail, watched.result(table.state), states, watched.impure, watched.calls)
+    return Played(trail, watched.result(table.state), states, watched.impure, watched.calls, sent)
 
 
 def submitted(

@@ -16,8 +16,7 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -27,8 +26,7 @@ import pytest
 from bot_matches import CASES, IDS, play_through, players_for, rule_sets, standing_players
 
 from game_core.games import registry
-from game_core.games.clubs.rules import PHASES
-from local_stack.bots import bot_for
+from local_stack.bots import MissingBot, bot_for
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -79,6 +77,16 @@ def test_the_same_seed_plays_the_same_match(game_id, rule_set):
 
 
 @pytest.mark.parametrize("game_id", registry.AVAILABLE)
+def test_every_game_has_a_bot(game_id):
+    assert callable(bot_for(game_id))  # a missing one raises MissingBot, naming the file to add
+
+
+def test_a_game_without_a_bot_is_told_which_file_to_add():
+    with pytest.raises(MissingBot, match=r"add local_stack/bots/chess\.py defining choose\(view, phase, player, rng\)"):
+        bot_for("chess")
+
+
+@pytest.mark.parametrize("game_id", registry.AVAILABLE)
 def test_every_phase_kind_has_a_submission_model(game_id):
     game = registry.load(game_id)
     for rule_set in rule_sets(game):
@@ -88,98 +96,12 @@ def test_every_phase_kind_has_a_submission_model(game_id):
 
 # -- views: non-interference ---------------------------------------------------------------------
 #
-# For each game, how to change one participant's private seat (what the rules let only them know)
-# in a state, as JSON. A view of anyone else, and the public view, must not change; the changed
-# participant's own view must, in every part that holds a secret (at some position of the match),
-# or the change proved nothing: a part of a private view the change never touches is either
-# listed as public knowledge, with why, or the test fails naming it.
-
-
-@dataclass(frozen=True)
-class Seat:
-    change: Callable[[dict[str, Any], str], None]
-    public_parts: frozenset[str] = frozenset()
-    """Parts of a private view (`view_parts`) that hold nothing secret, so no change touches them."""
-
-
-def _other_permutation(multipliers: list[int] | None) -> list[int]:
-    return [1, 2, 1, 0, -1, -1] if multipliers == [2, 1, 1, 0, -1, -1] else [2, 1, 1, 0, -1, -1]
-
-
-def _crates_seat(state: dict[str, Any], q: str) -> None:
-    # Secret for good: multipliers (every version), pushes and grounds. Secret until the end: the
-    # exact location (only mod 5 is revealed) and the running points (told to the owner only).
-    for key in ("pregame_multipliers", "round1_multipliers", "multipliers"):
-        state[key][q] = _other_permutation(state[key].get(q))
-    for record in state["records"][q]:
-        record["pushes"] = [{"crate": q, "direction": "left"}] * 4
-        record["ground"] = "rubber" if record["ground"] != "rubber" else "ice"
-        record["submitted"] = not record["submitted"]
-    if state["phase"] <= 6:
-        state["locations"][q] = [location + 5 for location in state["locations"][q]]
-        state["points"][q] = [points + 1 for points in state["points"][q]]
-
-
-def _palindrome_seat(state: dict[str, Any], q: str) -> None:
-    # Secret: bids (cards and garnets), digits, constructions, item use; strings until the end.
-    seat = state["seats"][q]
-    seat["bids"] = [{"round": 1, "bid": {"cards": [{"card": 9, "pack": 1}], "garnets": 2, "garnet_item": 1}}]
-    seat["constructions"] = []
-    seat["digits"] += "7"
-    seat["garnets_spent"] += 2
-    for item in seat["items"]:
-        item["used_in_round"] = None if item["used_in_round"] else 1
-    if state["final"] is None:
-        seat["strings"] = [string + "1" for string in seat["strings"]]
-
-
-def _domino_seat(state: dict[str, Any], q: str) -> None:
-    # Secret for good: the amounts bid (only winners and each player's total spent are revealed).
-    state["bids"][q] = [{"bids": [{"tile": 1, "chips": 7}, {"tile": 2, "chips": 0}]} for _ in state["bids"][q]]
-
-
-def _clubs_seat(state: dict[str, Any], q: str) -> None:
-    # Private for good (rulings `clubs`): each round's puzzle clocks and tokens (the host's entries
-    # too), the tokens used, what a peek told, the draft, the cards received, the hand (ranked
-    # without being shown), whether the service built it, the guessing outcome (told to the
-    # guesser alone). Secret until the end: each round's scores (all are shown at the end).
-    state["used_tokens"][q] = [*state["used_tokens"][q], "7.3"]
-    state["peeks"][q] = [*state["peeks"][q], {"participant": q, "round": 1, "tokens": [1, 2, 3]}]
-    for shown in state["rounds"]:
-        shown["clocks"][q] = {"1": {"sent_ms": 0, "solved_ms": 4_000, "wrong": 1}, "3": {"sent_ms": 0}}
-        for tokens in (shown["tokens"], shown["host_tokens"]):
-            if q in tokens:
-                tokens[q] = [value % 1800 + 1 for value in tokens[q]]
-        if q in shown["drafts"]:
-            draft = shown["drafts"][q]
-            spare = next(card for card in ("2H", "3H", "4H", "5H", "6H", "7H", "8H") if card not in str(draft))
-            draft["picks"][0]["card"] = spare
-            draft["lowered"] = [] if draft["lowered"] else [1]
-        if q in shown["won"]:
-            shown["won"][q] = [*shown["won"][q], "2C"]
-        if q in shown["hands"]:
-            shown["hands"][q] = ["AS"] if shown["hands"][q] != ["AS"] else ["KS"]
-            built = set(shown["built_by_service"]) ^ {q}
-            shown["built_by_service"] = [p for p in state["participants"] if p in built]
-        if q in shown["guessing"]:
-            outcome = shown["guessing"][q]
-            shown["guessing"][q] = {"total": outcome["total"] + 3, "bonus": not outcome["bonus"], "against": {}}
-        if q in shown["scores"] and state["phase"] <= PHASES:
-            shown["scores"][q] += 1
-
-
-SEATS: dict[str, Seat | None] = {
-    "crates": Seat(_crates_seat, frozenset({"rounds.round"})),
-    # Who received each item is revealed when its bidding resolves (RULINGS, Reveals); its use is not.
-    "palindrome": Seat(_palindrome_seat, frozenset({"items.name", "items.round"})),
-    "abstrac": None,  # perfect information: nothing is private, every private part is empty
-    "domino": Seat(_domino_seat, frozenset({"bids.round"})),
-    "clubs": Seat(
-        _clubs_seat,
-        # The round's number; a hand's points follow from the public ranking of the hands.
-        frozenset({"rounds.round", "rounds.hand_points"}),
-    ),
-}
+# Each game says how to change one participant's private seat (what the rules let only them know)
+# in a state, as JSON (`Demo.private_seat`). A view of anyone else, and the public view, must not
+# change; the changed participant's own view must, in every part that holds a secret (at some
+# position of the match), or the change proved nothing: a part of a private view the change never
+# touches is either listed as public knowledge (`Demo.public_parts`), with why, or the test fails
+# naming it.
 
 
 def view_parts(view: Any, keys: tuple[str, ...] = ()) -> Iterator[tuple[str, str]]:
@@ -202,8 +124,13 @@ def parts_of(view: dict[str, Any]) -> dict[str, list[str]]:
     return parts
 
 
-def test_every_game_says_what_its_private_seat_is():
-    assert set(SEATS) == set(registry.AVAILABLE)
+@pytest.mark.parametrize("game_id", registry.AVAILABLE)
+def test_every_game_says_how_many_play_it(game_id):
+    game = registry.load(game_id)
+    counts = [game.demo.few, game.demo.players, *game.demo.rule_set_players.values()]
+    assert all(game.min_players <= count <= game.max_players for count in counts), counts
+    assert game.demo.few <= min(counts)
+    assert set(game.demo.rule_set_players) <= set(rule_sets(game))
 
 
 def test_the_public_part_of_every_view_is_the_public_view(played):
@@ -216,24 +143,24 @@ def test_the_public_part_of_every_view_is_the_public_view(played):
             view = game.view(state, player)
             assert set(view) == {"public", "private"}
             assert view["public"] == public["public"], player
-            if SEATS[game_id] is None:
+            if game.demo.private_seat is None:
                 assert view["private"] == {}
 
 
 @pytest.mark.parametrize(("game_id", "rule_set"), CASES, ids=IDS)
 @pytest.mark.parametrize("seed", SECRECY_SEEDS)
 def test_another_participants_private_seat_never_shows_in_a_view(game_id, rule_set, seed):
-    seat = SEATS[game_id]
-    if seat is None:
-        pytest.skip(f"{game_id} has no private information")
     game = registry.load(game_id)
+    change, public_parts = game.demo.private_seat, game.demo.public_parts
+    if change is None:
+        pytest.skip(f"{game_id} has no private information")
     participants = players_for(game)
     seen_by_owner, every_part, secret_parts = set(), set(), set()
     for state in match_of(game_id, rule_set, seed).states:
         views = {p: game.view(state, p) for p in (None, *participants)}
         for q in participants:
             data = state.model_dump(mode="json")
-            seat.change(data, q)
+            change(data, q)
             changed = game.State.model_validate(data)
             for p in (None, *participants):
                 if p != q:
@@ -244,8 +171,8 @@ def test_another_participants_private_seat_never_shows_in_a_view(game_id, rule_s
             if own != own_changed:
                 seen_by_owner.add(q)
     assert seen_by_owner == set(participants), "the change touches what each participant's own view shows"
-    assert every_part - secret_parts <= seat.public_parts, "parts of a private view the seat's change never touches"
-    assert seat.public_parts <= every_part, "parts listed as public that no private view has"
+    assert every_part - secret_parts <= public_parts, "parts of a private view the seat's change never touches"
+    assert public_parts <= every_part, "parts listed as public that no private view has"
 
 
 # -- determinism across processes ----------------------------------------------------------------

@@ -226,25 +226,39 @@ def asl_path(root: Path, game_id: str) -> Path:
     return root / "statemachines" / f"{game_id}.asl.json"
 
 
+def outputs(root: Path) -> dict[Path, str]:
+    """Every file match-asl writes, with what it writes: each available game's ASL, and template.yaml."""
+    written = {asl_path(root, game_id): render(game_id) for game_id in registry.AVAILABLE}
+    template = root / "template.yaml"
+    written[template] = render_template(template.read_text(encoding="utf-8"))
+    return written
+
+
+def stale(root: Path) -> list[str]:
+    """The files under `root` that differ from what match-asl would write (missing ones too)."""
+    return [
+        str(path)
+        for path, text in outputs(root).items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
+
+
+STALE = "stale: run bin/match-asl (.venv/bin/match-asl) to write it from the game registry"
+
+
 @one_line_errors("match-asl")
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="match-asl", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path.cwd())
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
-    stale = []
-    outputs = {asl_path(args.root, game_id): render(game_id) for game_id in registry.AVAILABLE}
-    template = args.root / "template.yaml"
-    outputs[template] = render_template(template.read_text(encoding="utf-8"))
-    for path, text in outputs.items():
-        if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(str(path))
-        else:
-            path.write_text(text, encoding="utf-8")
-    if stale:
-        print("stale (run match-asl):", *stale, sep="\n  ", file=sys.stderr)
-        return 1
+    if args.check:
+        if found := stale(args.root):
+            print(STALE, *found, sep="\n  ", file=sys.stderr)
+            return 1
+        return 0
+    for path, text in outputs(args.root).items():
+        path.write_text(text, encoding="utf-8")
     return 0
 
 

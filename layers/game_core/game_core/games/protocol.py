@@ -24,6 +24,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from game_core.errors import Reason
+from game_core.games.demo import Demo
 
 
 class Model(BaseModel):
@@ -316,6 +317,11 @@ class Game(Protocol[SettingsT, StateT]):
     @property
     def text(self) -> TextGrammar:
         """The plain-text grammar of the submissions and the text of the views (play by e-mail)."""
+
+    @property
+    def demo(self) -> Demo:
+        """How bots play it and the tests check it: a typical match's players, the fewest, the
+        private seat (`bin/play`, the tests' matrices and the benchmarks read it)."""
 
     @property
     def min_players(self) -> int: ...

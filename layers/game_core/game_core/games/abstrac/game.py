@@ -11,6 +11,7 @@ from game_core.games.abstrac import deal, row, views
 from game_core.games.abstrac.models import AbstracSettings, AbstracState, Lay, Pick, Starter, Take
 from game_core.games.abstrac.rules import settings_reasons
 from game_core.games.abstrac.text import AbstracText
+from game_core.games.demo import Demo
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 
 
@@ -45,6 +46,7 @@ class AbstracGame:
     State = AbstracState
     submissions: dict[str, type[Model]] = {"starter": Starter, "lay": Lay, "pick": Pick, "take": Take}
     text = AbstracText()
+    demo = Demo(players=2, few=2)  # perfect information: no private seat
     min_players = 2
     max_players = 2
 

@@ -23,6 +23,7 @@ from game_core.games.clubs.models import (
     Transfer,
 )
 from game_core.games.clubs.text import ClubsText
+from game_core.games.demo import Demo
 from game_core.games.protocol import Acted, Model, OpenPhase, PhaseKind, Resolution, Result
 
 
@@ -44,6 +45,13 @@ class ClubsGame:
         "tokens": HostTokens,
     }
     text = ClubsText()
+    demo = Demo(
+        players=3,
+        few=3,
+        private_seat=views.change_private_seat,
+        # The round's number; a hand's points follow from the public ranking of the hands.
+        public_parts=frozenset({"rounds.round", "rounds.hand_points"}),
+    )
     min_players = 3
     max_players = 3
     guests_per_player = 1

@@ -104,3 +104,35 @@ def final_view(outcome: Result) -> dict[str, Any]:
         "death_match_opponent": details["death_match_opponent"],
         "lot_decided": details["lot_decided"],
     }
+
+
+def change_private_seat(state: dict[str, Any], q: str) -> None:
+    """Change, in a state's JSON, everything only `q` may know (`Demo.private_seat`).
+
+    Private for good (rulings `clubs`): each round's puzzle clocks and tokens (the host's entries
+    too), the tokens used, what a peek told, the draft, the cards received, the hand (ranked
+    without being shown), whether the service built it, the guessing outcome (told to the
+    guesser alone). Secret until the end: each round's scores (all are shown at the end)."""
+    state["used_tokens"][q] = [*state["used_tokens"][q], "7.3"]
+    state["peeks"][q] = [*state["peeks"][q], {"participant": q, "round": 1, "tokens": [1, 2, 3]}]
+    for shown in state["rounds"]:
+        shown["clocks"][q] = {"1": {"sent_ms": 0, "solved_ms": 4_000, "wrong": 1}, "3": {"sent_ms": 0}}
+        for tokens in (shown["tokens"], shown["host_tokens"]):
+            if q in tokens:
+                tokens[q] = [value % 1800 + 1 for value in tokens[q]]
+        if q in shown["drafts"]:
+            draft = shown["drafts"][q]
+            spare = next(card for card in ("2H", "3H", "4H", "5H", "6H", "7H", "8H") if card not in str(draft))
+            draft["picks"][0]["card"] = spare
+            draft["lowered"] = [] if draft["lowered"] else [1]
+        if q in shown["won"]:
+            shown["won"][q] = [*shown["won"][q], "2C"]
+        if q in shown["hands"]:
+            shown["hands"][q] = ["AS"] if shown["hands"][q] != ["AS"] else ["KS"]
+            built = set(shown["built_by_service"]) ^ {q}
+            shown["built_by_service"] = [p for p in state["participants"] if p in built]
+        if q in shown["guessing"]:
+            outcome = shown["guessing"][q]
+            shown["guessing"][q] = {"total": outcome["total"] + 3, "bonus": not outcome["bonus"], "against": {}}
+        if q in shown["scores"] and state["phase"] <= PHASES:
+            shown["scores"][q] += 1

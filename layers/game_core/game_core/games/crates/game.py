@@ -12,6 +12,7 @@ from game_core.errors import Illegal, Reason
 from game_core.games.crates import rules, views
 from game_core.games.crates.models import CratesSettings, CratesState, MultipliersSubmission, RoundSubmission
 from game_core.games.crates.text import CratesText
+from game_core.games.demo import Demo
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 
 
@@ -22,6 +23,7 @@ class CratesGame:
     State = CratesState
     submissions: dict[str, type[Model]] = {"multipliers": MultipliersSubmission, "round": RoundSubmission}
     text = CratesText()
+    demo = Demo(players=12, few=4, private_seat=views.change_private_seat, public_parts=frozenset({"rounds.round"}))
     min_players = 2
     max_players = 16
 

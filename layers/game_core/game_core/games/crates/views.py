@@ -78,3 +78,23 @@ def view(state: CratesState, player: str | None) -> dict[str, Any]:
     if player not in state.players:
         return {"public": public, "private": {}}
     return {"public": public, "private": private_view(state, player)}
+
+
+def change_private_seat(state: dict[str, Any], q: str) -> None:
+    """Change, in a state's JSON, everything only `q` may know (`Demo.private_seat`).
+
+    Secret for good: multipliers (every version), pushes and grounds. Secret until the end: the
+    exact location (only mod 5 is revealed) and the running points (told to the owner only)."""
+    for key in ("pregame_multipliers", "round1_multipliers", "multipliers"):
+        state[key][q] = _other_permutation(state[key].get(q))
+    for record in state["records"][q]:
+        record["pushes"] = [{"crate": q, "direction": "left"}] * 4
+        record["ground"] = "rubber" if record["ground"] != "rubber" else "ice"
+        record["submitted"] = not record["submitted"]
+    if state["phase"] <= ROUNDS:
+        state["locations"][q] = [location + 5 for location in state["locations"][q]]
+        state["points"][q] = [points + 1 for points in state["points"][q]]
+
+
+def _other_permutation(multipliers: list[int] | None) -> list[int]:
+    return [1, 2, 1, 0, -1, -1] if multipliers == [2, 1, 1, 0, -1, -1] else [2, 1, 1, 0, -1, -1]

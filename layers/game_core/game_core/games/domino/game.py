@@ -10,6 +10,7 @@ import random
 from typing import Any, ClassVar
 
 from game_core.errors import Reason
+from game_core.games.demo import Demo
 from game_core.games.domino import rules, views
 from game_core.games.domino.models import (
     BID,
@@ -31,6 +32,7 @@ class DominoGame:
     State = DominoState
     submissions: dict[str, type[Model]] = {BID: BidSubmission, PLACE: PlaceSubmission}
     text = DominoText()
+    demo = Demo(players=6, few=3, private_seat=views.change_private_seat, public_parts=frozenset({"bids.round"}))
     min_players = 2
     max_players = 8
 

@@ -78,3 +78,9 @@ def view(state: DominoState, player: str | None) -> dict[str, Any]:
         for number, sent in enumerate(state.bids[player], start=1)
     ]
     return {"public": public, "private": {"bids": bids}}
+
+
+def change_private_seat(state: dict[str, Any], q: str) -> None:
+    """Change, in a state's JSON, everything only `q` may know (`Demo.private_seat`): the amounts
+    bid, secret for good (only winners and each player's total spent are revealed)."""
+    state["bids"][q] = [{"bids": [{"tile": 1, "chips": 7}, {"tile": 2, "chips": 0}]} for _ in state["bids"][q]]

@@ -7,6 +7,7 @@ import random
 from typing import Any, ClassVar
 
 from game_core.errors import Reason
+from game_core.games.demo import Demo
 from game_core.games.palindrome import rules, views
 from game_core.games.palindrome.bidding import check_bid
 from game_core.games.palindrome.construction import Construction, run
@@ -30,6 +31,14 @@ class PalindromeGame:
     State = PalindromeState
     submissions = SUBMISSIONS
     text = PalindromeText()
+    demo = Demo(
+        players=9,
+        few=3,
+        rule_set_players={"mm5": 5},
+        private_seat=views.change_private_seat,
+        # Who received each item is revealed when its bidding resolves (RULINGS, Reveals); its use is not.
+        public_parts=frozenset({"items.name", "items.round"}),
+    )
     min_players = 2
     max_players = 12
 

@@ -72,3 +72,17 @@ def view(state: PalindromeState, player: str | None) -> dict[str, Any]:
         "garnets_spent": seat.garnets_spent,
     }
     return {"public": public, "private": private}
+
+
+def change_private_seat(state: dict[str, Any], q: str) -> None:
+    """Change, in a state's JSON, everything only `q` may know (`Demo.private_seat`): bids (cards
+    and garnets), digits, constructions, item use; strings until the end."""
+    seat = state["seats"][q]
+    seat["bids"] = [{"round": 1, "bid": {"cards": [{"card": 9, "pack": 1}], "garnets": 2, "garnet_item": 1}}]
+    seat["constructions"] = []
+    seat["digits"] += "7"
+    seat["garnets_spent"] += 2
+    for item in seat["items"]:
+        item["used_in_round"] = None if item["used_in_round"] else 1
+    if state["final"] is None:
+        seat["strings"] = [string + "1" for string in seat["strings"]]

@@ -1,0 +1,37 @@
+"""Settings, state and the one submission of Highest Unique Bid."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, StrictInt
+
+from game_core.games.protocol import GameSettings, Model
+
+ROUNDS = 2
+CHIPS = 10
+"""Each player's chips at the start."""
+
+
+class HighbidSettings(GameSettings):
+    rule_set: Literal["default"] = "default"
+
+
+class Bid(Model):
+    chips: StrictInt = Field(ge=0)
+
+
+class RoundRecord(Model):
+    round: int
+    bids: dict[str, int]
+    """Every player's bid (0 for one who sent none): secret for good."""
+    winner: str | None
+    """Who bid the highest amount nobody else bid; None when every amount was bid twice."""
+    amount: int | None
+
+
+class HighbidState(Model):
+    players: list[str]
+    chips: dict[str, int]
+    """What each player has left: secret until the end."""
+    rounds: list[RoundRecord] = []

@@ -1,0 +1,111 @@
+"""A sixth game is its package plus one line (docs/GAME_AUTHORING.md).
+
+Given Highest Unique Bid (`highbid/` here, its bot `highbid_bot.py` beside it), which no file of
+the project names,
+When it is registered as if its id had been added to `registry.AVAILABLE` (`sitecustomize.py`
+here does it in every process of a pytest run started with this folder on PYTHONPATH)
+Then the project's own matrices, which read the registry and each game's `demo`, hold it and pass:
+conformance (its bot plays it through views alone, its state survives JSON, the same seed gives
+the same bytes in separate processes, its private seat never shows), the plain-text grammar (every
+submission its bot sends round-trips, help examples read back, rendered views keep secrets and show
+names), the match layer's checks, and whole bot matches on the real ASL, which the local stack
+writes for it as `match-asl` would, by webhook (the record replayed by the CLI in a process of its
+own) and by e-mail.
+And registered in this process, `match-asl --check` names the files it must write, and the command.
+
+Two matrices are left out, each for its cost and not for the game: generated text bodies (10,000
+hypothesis examples a game, nearly a minute on this machine), and fault injection, which needs a
+match with at least one step of each kind per strike point (a two-round match is too short to be
+struck everywhere, so its coverage assertion could not hold).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from game_core.cli import asl
+from game_core.errors import UnknownGame
+from game_core.games import registry
+
+pytestmark = pytest.mark.statemachine
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+MATRICES = {
+    "tests/unit/games/test_conformance.py": {
+        "test_a_bot_match_reaches_a_result_with_every_player_standing",
+        "test_another_participants_private_seat_never_shows_in_a_view",
+        "test_a_seeded_match_gives_the_same_bytes_whatever_the_hash_seed",
+        "test_the_public_part_of_every_view_is_the_public_view",
+        "test_every_game_has_a_bot",
+        "test_every_game_says_how_many_play_it",
+    },
+    "tests/unit/games/test_text_conformance.py": {
+        "test_every_submission_the_bots_send_round_trips",
+        "test_the_help_example_reads_back",
+        "test_a_rendered_view_shows_nothing_of_another_players_private_seat",
+        "test_a_rendered_view_names_every_player_by_display_name",
+    },
+    "tests/unit/match/test_engine_games.py": set(),
+    "tests/statemachine/test_full_matches.py": {
+        "test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view"
+    },
+    "tests/statemachine/test_email_matches.py": {
+        "test_a_match_played_by_email_reaches_every_mailbox_with_its_own_view_only"
+    },
+}
+"""Each module run for the game, with tests that must be among those that ran for it (a module's
+other tests for it may come and go)."""
+
+
+def test_the_projects_matrices_take_a_registered_game_and_pass(tmp_path: Path) -> None:
+    report = tmp_path / "report.xml"
+    path = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "-q"]
+        + ["-k", "highbid and not generated_bodies", f"--junitxml={report}", *MATRICES],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    ran: dict[str, set[str]] = {module: set() for module in MATRICES}
+    for case in ElementTree.parse(report).iter("testcase"):
+        assert not list(case), f"{case.get('name')}: not passed ({list(case)[0].tag})"
+        module = case.get("classname", "").replace(".", "/") + ".py"
+        ran[module].add(case.get("name", "").split("[")[0])
+    for module, expected in MATRICES.items():
+        assert ran[module], f"{module} ran nothing for the game"
+        assert expected <= ran[module], (module, expected - ran[module])
+
+
+def test_match_asl_check_names_the_files_a_registered_game_lacks_and_the_command(capsys) -> None:
+    with registry.registered("highbid"):
+        assert asl.main(["--check", "--root", str(ROOT)]) == 1
+    # The committed files are the five games'; the sixth adds a state machine and its template entries.
+    assert capsys.readouterr().err.splitlines() == [
+        "stale: run bin/match-asl (.venv/bin/match-asl) to write it from the game registry",
+        f"  {ROOT / 'statemachines' / 'highbid.asl.json'}",
+        f"  {ROOT / 'template.yaml'}",
+    ]
+
+
+def test_a_registered_game_is_available_for_the_duration_only() -> None:
+    before = registry.AVAILABLE
+    with registry.registered("highbid") as game:
+        assert registry.AVAILABLE == (*before, "highbid")
+        assert registry.load("highbid") is game
+        with pytest.raises(ValueError, match="a game 'highbid' is already available"), registry.registered("highbid"):
+            pass
+    assert registry.AVAILABLE == before
+    with pytest.raises(UnknownGame, match="unknown game 'highbid'"):
+        registry.load("highbid")
