@@ -413,3 +413,209 @@ def test_a_host_who_plays_runs_the_hosts_commands_and_plays_the_rest() -> None:
     assert table.match().phase.paused  # type: ignore[union-attr]
     assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": {"pushes": push("ada"), "ground": "stone"}}}
     assert [to for to, _letter in answers(table)] == [ADA, ADA]
+
+
+# -- what of a mail is read ------------------------------------------------------------------------
+
+NOT_READ = "Not read (taken for a greeting or a sign-off):"
+
+
+@pytest.mark.parametrize(
+    ("text", "stored", "unread"),
+    [
+        ("PUSH ada RIGHT\n\nCheers,\nCara", {"round": {"pushes": push("ada"), "ground": "stone"}}, ["Cheers,", "Cara"]),
+        (
+            "Hello all,\nPUSH ada RIGHT\nthanks",
+            {"round": {"pushes": push("ada"), "ground": "stone"}},
+            ["Hello all,", "thanks"],
+        ),
+        ("Dear host:\n\npush ada right", {"round": {"pushes": push("ada"), "ground": "stone"}}, ["Dear host:"]),
+        # Outlook's signature: a name and a phone line, no "-- "; the phone line is no short form
+        # of multipliers (six numbers alone), being below a line not understood
+        (
+            "2 1 1 0 -1 -1\n\nAlex O'Brien – Team Captain\n+44 20 7946 0958",
+            {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}},
+            ["Alex O'Brien – Team Captain", "+44 20 7946 0958"],
+        ),
+        (
+            "PUSH ada RIGHT\n2 1 1 0 -1 -1",
+            {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}, "round": {"pushes": push("ada"), "ground": "stone"}},
+            [],
+        ),
+    ],
+)
+def test_a_move_with_a_greeting_or_a_sign_off_is_taken_and_the_answer_lists_what_was_not_read(
+    text: str, stored: dict[str, Any], unread: list[str]
+) -> None:
+    table = round_one()
+
+    send(table, ADA, text)
+
+    assert table.fakes.store.submissions(MID, 2) == {"ada": stored}
+    answer = the_answer(table)
+    assert "Accepted for Round 1:" in answer
+    if unread:
+        assert answer.endswith("\n".join([NOT_READ, *("  " + line for line in unread)]))
+    else:
+        assert NOT_READ not in answer
+
+
+@pytest.mark.parametrize(
+    ("text", "reasons"),
+    [
+        # nothing in it is a move or a command: every line it could not read
+        ("Cheers,\nCara", ['line 1 "Cheers,": not understood', 'line 2 "Cara": not understood']),
+        # a line not understood between moves: a typo inside a move is never dropped
+        ("PUSH ada RIGHT\nPUHS bo LEFT\nGROUND ICE", ['line 2 "PUHS bo LEFT": not understood']),
+        # a line in the grammar's words said wrongly, even last
+        ("PUSH ada RIGHT\nGROUND LAVA\n\nCheers", ['line 2 "GROUND LAVA": "LAVA" is not a ground']),
+        # above the moves, what is no greeting is read
+        ("I push\nPUSH ada RIGHT", ['line 1 "I push": not understood']),
+        # two different moves of one kind
+        (
+            "MULTIPLIERS 2 1 1 0 -1 -1\nMULTIPLIERS -1 2 1 -1 0 1",
+            ['line 2 "MULTIPLIERS -1 2 1 -1 0 1": MULTIPLIERS was already said on line 1'],
+        ),
+    ],
+)
+def test_a_mail_not_understood_takes_nothing_and_says_which_lines(text: str, reasons: list[str]) -> None:
+    table = round_one()
+
+    send(table, ADA, text)
+
+    assert table.fakes.store.submissions(MID, 2) == {}
+    answer = the_answer(table)
+    assert "Nothing was submitted: your mail was not understood." in answer
+    listed = [line.removeprefix("  - ") for line in answer.split("\n") if line.startswith("  - ")]
+    assert len(listed) == len(reasons) and all(
+        line.startswith(reason) for line, reason in zip(listed, reasons, strict=True)
+    )
+
+
+@pytest.mark.parametrize("text", ["PUSH ada RIGHT\nSTATUS", "status\n\npush ada right\n\nCheers"])
+def test_a_move_and_status_in_one_mail_do_both(text: str) -> None:
+    table = round_one()
+
+    send(table, ADA, text)
+
+    assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": {"pushes": push("ada"), "ground": "stone"}}}
+    answer = the_answer(table)
+    # the move first, then the standing it leaves
+    accepted, status = answer.index("Accepted for Round 1:"), answer.index("What stands from you for Round 1:")
+    assert accepted < status
+    assert "What stands from you for Round 1:\n  PUSH ada RIGHT\n  GROUND STONE" in answer
+
+
+def test_the_host_extends_below_the_quoted_notice_with_a_sign_off() -> None:
+    table = round_one()
+    deadline = table.deadline()
+
+    send(
+        table,
+        HOST,
+        "On Tue, 1 Dec 2026 at 13:00, Crates <x@play.test> wrote:\n> Round 1 is open\n\n"
+        "Hi all,\nextend 2\n\nThanks,\nHost",
+    )
+
+    assert (table.deadline() - deadline).total_seconds() == 7200
+    assert the_answer(table).startswith("Hello,\n\nDone: EXTEND 2.\n")
+    assert the_answer(table).endswith(f"{NOT_READ}\n  Hi all,\n  Thanks,\n  Host")
+
+
+# -- replies to an earlier phase's mail ----------------------------------------------------------
+
+
+def reply_to(table: Table, answered: bytes, text: str, message_id: str = "<r1@example.com>") -> Outcome:
+    """Ada's reply to a mail the match sent her, threaded under it."""
+    mail = EmailMessage()
+    mail["From"] = ADA
+    mail["To"] = f"{MID}@play.test"
+    mail["Subject"] = "Re: the notice"
+    mail["Message-ID"] = message_id
+    mail["In-Reply-To"] = parse_message(answered).message_id
+    mail.set_content(text)
+    return receive(table.ports, receipt(mail.as_bytes()))
+
+
+def to_ada(table: Table) -> bytes:
+    """The latest mail the match sent Ada."""
+    return [mail.raw for mail in table.fakes.mailer.sent if mail.to == ADA][-1]
+
+
+def pregame_and_round_one() -> tuple[Table, bytes, bytes]:
+    """Round 1 open, and the notices Ada was sent for the Pregame (phase 1) and Round 1 (phase 2)."""
+    table = Table.open(emails={"ada": ADA, "bo": BO}, host_email=HOST)
+    pregame = to_ada(table)
+    table.resolve_at_deadline()
+    round_1 = to_ada(table)
+    table.fakes.mailer.sent.clear()
+    return table, pregame, round_1
+
+
+def test_each_mail_of_the_match_says_its_phase_in_its_message_id() -> None:
+    table, pregame, round_1 = pregame_and_round_one()
+    send(table, ADA, "STATUS")
+
+    assert parse_message(pregame).message_id.startswith(f"<{MID}.1.")
+    assert parse_message(round_1).message_id.startswith(f"<{MID}.2.")
+    [(_, answer)] = answers(table)
+    assert answer.message_id.startswith(f"<{MID}.2.")
+
+
+def test_a_reply_to_an_earlier_phases_notice_is_not_taken_for_the_open_phase() -> None:
+    table, pregame, _ = pregame_and_round_one()
+
+    reply_to(table, pregame, "PUSH ada RIGHT")
+
+    assert table.fakes.store.submissions(MID, 2) == {}
+    assert the_answer(table) == "\n".join(
+        [
+            "Hello ada,",
+            "",
+            "Nothing was submitted: your mail answers the mail for phase 1 (Pregame),",
+            "and phase 2 (Round 1) is open now.",
+            "To send your moves for Round 1, reply to this mail with them,",
+            "or write the phase above them as HELP shows.",
+            "",
+            "You have sent nothing for Round 1 yet.",
+            "",
+            "Round 1 closes 2026-12-01 14:00 UTC (in 1 hour).",
+        ]
+    )
+
+
+def test_a_reply_to_the_answer_that_refused_it_or_naming_the_open_phase_is_taken() -> None:
+    table, pregame, _ = pregame_and_round_one()
+    reply_to(table, pregame, "PUSH ada RIGHT")
+    [refusal] = table.fakes.mailer.sent
+    table.fakes.mailer.sent.clear()
+
+    reply_to(table, refusal.raw, "PUSH ada RIGHT", message_id="<r2@example.com>")
+    assert table.fakes.store.submissions(MID, 2) == {"ada": {"round": {"pushes": push("ada"), "ground": "stone"}}}
+
+    table.fakes.mailer.sent.clear()
+    reply_to(table, pregame, "ROUND 1\nPUSH bo LEFT", message_id="<r3@example.com>")  # names the open phase
+    assert table.fakes.store.submissions(MID, 2) == {
+        "ada": {"round": {"pushes": push("bo", direction="left"), "ground": "stone"}}
+    }
+    assert "Accepted for Round 1:" in the_answer(table)
+
+
+def test_a_reply_to_an_earlier_phase_may_still_ask_for_status() -> None:
+    table, pregame, _ = pregame_and_round_one()
+
+    reply_to(table, pregame, "STATUS")
+
+    assert "You have sent nothing for Round 1 yet." in the_answer(table)
+    assert "Nothing was submitted" not in the_answer(table)
+
+
+@pytest.mark.parametrize("text", ["Hello there", "PUSH ada RIGHT"])
+def test_a_mail_from_the_host_that_holds_no_command_is_answered_with_the_hosts_commands(text: str) -> None:
+    table = round_one()
+    before = table.match()
+
+    send(table, HOST, text)
+
+    assert table.match() == before and table.fakes.store.submissions(MID, 2) == {}
+    assert the_answer(table).startswith("Hello,\n\nYour mail is not one of the host's commands.\n\nThe host's commands")

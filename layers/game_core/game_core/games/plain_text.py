@@ -91,6 +91,14 @@ class Words:
         word = self.word(what)
         return self._players.get(word.upper(), word)
 
+    def known_player(self, what: str) -> str:
+        """A player's id, read in whatever case it is written; when the match's players are known,
+        any other word is not one (a short form reads a line only when it names a player)."""
+        word = self.word(what)
+        if self._players and word.upper() not in self._players:
+            raise Unreadable("unknown_player", f'"{word}" is not a player of the match')
+        return self._players.get(word.upper(), word)
+
     def choice(self, what: str, options: Mapping[str, T]) -> T:
         word = self.word(what)
         if word.upper() not in options:

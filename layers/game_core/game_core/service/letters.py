@@ -130,7 +130,7 @@ def _mail(
     match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, answering: Letter | None = None
 ) -> OutgoingMail:
     # Imported here: the stdlib's e-mail modules cost a cold start ~20 ms, and only mail needs them
-    from game_core.mail.addresses import match_address
+    from game_core.mail.addresses import match_address, phase_message_id
     from game_core.mail.outbound import compose
 
     raw = compose(
@@ -142,6 +142,8 @@ def _mail(
         domain=domain,
         sent_at=now,
         answering=answering,
+        # Says the phase it belongs to: a reply to it names the phase its sender was answering
+        message_id=phase_message_id(match.match_id, match.phase.number if match.phase else None, domain),
     )
     return OutgoingMail(to=to, raw=raw)
 

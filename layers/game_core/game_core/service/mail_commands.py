@@ -1,5 +1,5 @@
-"""The commands a mail may be (its first written line), and what a submission looks like in the
-game's plain-text grammar.
+"""The commands a mail may carry (each a line of its own, `mail_lines`), and what a submission
+looks like in the game's plain-text grammar.
 
 Players send STATUS or HELP; the host, from the match's host address, STATUS, EXTEND <hours>,
 PAUSE, RESUME or RESOLVE NOW. A command is its whole line, in any case and spacing
@@ -29,7 +29,7 @@ HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
 """What the host's address may send: the host's command wins over a player's with the same word."""
 HOST_ONLY = (EXTEND, PAUSE, RESUME, RESOLVE_NOW)
 HOST_USAGE = [
-    "The host's commands (the first line of a mail from the host's address):",
+    "The host's commands (a line each, in a mail from the host's address):",
     "  STATUS           the open phase, its deadline, who has sent and who not",
     "  EXTEND <hours>   move the deadline later, e.g. EXTEND 2",
     "  PAUSE            stop the clock; RESUME starts it again",

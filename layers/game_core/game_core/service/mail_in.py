@@ -6,15 +6,19 @@ other message (forged, failed, from a stranger or from a player of another match
 and is answered by nothing; the refusal is logged with the match id, the sender's domain and a
 hash of their address, and the reason codes, never what the message says.
 
-What a registered sender wrote is, by its first line, a command (`mail_commands`: STATUS, HELP;
-the host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console runs them), or
-moves: a JSON body as the webhook takes it, else lines in the game's grammar. Moves are submitted
-only if every line was understood, each through the same `submit` as the webhook, with SES's
-message id (and the move's index) as the delivery key; an immediate action's line (a game that
-`ActsAtOnce`) is taken through the same `take_action` as the webhook's, keyed the same way. One
-answer goes back to the registered address, threaded under the message: each move as understood,
-in the grammar, its cost and the deadline, each action with its answer (to the sender alone, as
-every answer), or every reason it was refused and what still stands.
+What a registered sender wrote (`mail_lines`) is commands (`mail_commands`: STATUS, HELP; the
+host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console runs them) and
+moves: a JSON body as the webhook takes it, else lines in the game's grammar. A greeting above
+them and a sign-off below them are left unread and listed in the answer; a line not understood
+among them submits nothing. Moves are submitted, each through the same `submit` as the webhook,
+with SES's message id (and the move's index) as the delivery key; an immediate action's line (a
+game that `ActsAtOnce`) is taken through the same `take_action` as the webhook's, keyed the same
+way; then each command is run (a move and STATUS: the standing the move leaves). A reply to a
+mail of an earlier phase (its Message-ID names the phase) whose moves name no phase is not taken
+for the open phase: its answer names both phases and how to send the moves. One answer goes back
+to the registered address, threaded under the message: each move as understood, in the grammar,
+its cost and the deadline, each action with its answer (to the sender alone, as every answer),
+or every reason it was refused and what still stands.
 
 A redelivered message (SNS or Lambda delivering the event again) stores nothing twice: its moves
 and actions are recognised by their stored replies. Its answer goes once: a message is marked answered after
@@ -36,7 +40,7 @@ from pydantic import ValidationError
 from game_core.errors import GameCoreError, Illegal, InProgress, Late, Malformed, NotFound, Reason, validation_reasons
 from game_core.games import registry
 from game_core.games.protocol import AnswersInText, AnyGame, TextMove
-from game_core.mail.addresses import match_for
+from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
 from game_core.match.engine import acting, sent_last
@@ -55,10 +59,10 @@ from game_core.service.mail_commands import (
     garnets_line,
     host_status_lines,
     owed_line,
-    read_command,
     sent_lines,
     written,
 )
+from game_core.service.mail_lines import MailLines, read_mail
 from game_core.service.ports import Ports, Sheet
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
 from game_core.service.views import standing
@@ -155,21 +159,47 @@ def registered_sender(match: Match, address: str) -> Sender | None:
 
 def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id: str) -> list[str] | None:
     """The answer's lines; None while another delivery of the message is storing its moves."""
-    command = read_command(letter.text)
-    if sender.is_host and command is not None and command.keyword in HOST_KEYWORDS:
-        if command.keyword != STATUS:
-            # Marked before it acts: a retried delivery must not extend twice (its answer, if
-            # sending it fails, is lost rather than the act repeated)
-            ports.store.mark_answered(match.match_id, message_id, ports.clock.now())
-        return _host_command(ports, match, command)
-    if sender.player is None:
+    game = registry.load(match.game)
+    if letter.json_body is not None:
+        said = MailLines()
+    else:
+        accepts = match.phase.accepts if match.phase is not None else ()
+        said = read_mail(game, letter.text, accepts, match.player_ids)
+    if sender.player is None and (said.moves or not said.commands):
         return ["Your mail is not one of the host's commands.", "", *HOST_USAGE]
-    if command is not None:
-        return _player_command(ports, match, sender.player, command)
-    return _moves(ports, match, sender.player, letter, message_id)
+    if said.reasons:
+        heading = "Nothing was submitted: your mail was not understood."
+        if sender.player is None:
+            return [*_refusal_lines(heading, said.reasons), "", *HOST_USAGE]
+        return [*_refusal_lines(heading, said.reasons), "", *_still_standing(ports, match, game, sender.player.id)]
+    if sender.is_host and any(command.keyword in HOST_ONLY for command in said.commands):
+        # Marked before it acts: a retried delivery must not extend twice (its answer, if
+        # sending it fails, is lost rather than the act repeated)
+        ports.store.mark_answered(match.match_id, message_id, ports.clock.now())
+    lines: list[str] = []
+    if said.moves or not said.commands:
+        assert sender.player is not None  # the host's address alone sends commands only (above)
+        moved = _moves(ports, match, game, sender.player, letter, said.moves, message_id)
+        if moved is None:
+            return None
+        lines += moved
+    for command in said.commands:
+        lines += ["", *_command(ports, match, sender, command)]
+    if said.unread:
+        lines += ["", "Not read (taken for a greeting or a sign-off):", *("  " + line for line in said.unread)]
+    return lines[1:] if lines[:1] == [""] else lines
 
 
 # -- commands ----------------------------------------------------------------------------------
+
+
+def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> list[str]:
+    """One command of the mail: the host's, when the host's address sends one of its words."""
+    if sender.is_host and command.keyword in HOST_KEYWORDS:
+        return _host_command(ports, match, command)
+    if sender.player is None:
+        return [f"{command.text} is not one of the host's commands.", "", *HOST_USAGE]
+    return _player_command(ports, match, sender.player, command)
 
 
 def _host_command(ports: Ports, match: Match, command: Command) -> list[str]:
@@ -227,13 +257,23 @@ def _nothing_to_send(match: Match) -> list[str]:
 # -- moves -------------------------------------------------------------------------------------
 
 
-def _moves(ports: Ports, match: Match, player: Participant, letter: Letter, message_id: str) -> list[str] | None:
-    game = registry.load(match.game)
+def _moves(
+    ports: Ports,
+    match: Match,
+    game: AnyGame,
+    player: Participant,
+    letter: Letter,
+    moves: Sequence[TextMove],
+    message_id: str,
+) -> list[str] | None:
     try:
-        requests = _requests(game, match, player.id, letter)
+        requests = _requests(match, player.id, letter, moves)
     except Malformed as unread:
         heading = "Nothing was submitted: your mail was not understood."
         return [*_refusal_lines(heading, unread.reasons), "", *_still_standing(ports, match, game, player.id)]
+    answered = phase_answered(match.match_id, letter.in_reply_to, letter.references)
+    if match.phase is not None and answered not in (None, match.phase.number) and any(m.phase is None for m in moves):
+        return _answers_an_old_notice(ports, match, game, player.id, answered)
     judged = [_judge(ports, request, f"{message_id}#{index}") for index, request in enumerate(requests)]
     if any(move.redelivered and move.reply is None for move in judged):
         return None  # another delivery is storing a move of this message right now: it answers
@@ -248,24 +288,38 @@ def _moves(ports: Ports, match: Match, player: Participant, letter: Letter, mess
     return lines
 
 
-def _requests(game: AnyGame, match: Match, player: str, letter: Letter) -> list[Request]:
-    """The moves the mail says, as submissions and actions in the order written; raises Malformed
-    with every reason a line (or the JSON body) was not understood."""
+def _requests(match: Match, player: str, letter: Letter, moves: Sequence[TextMove]) -> list[Request]:
+    """The mail's JSON body as the webhook's, else its moves, as submissions and actions in the
+    order written; raises Malformed with every reason the JSON body is not one."""
     if letter.json_body is not None:
         try:
             body = SubmissionBody.model_validate(letter.json_body)
         except ValidationError as error:
             raise Malformed("the JSON body is malformed", validation_reasons(error, "body")) from None
         return [SubmissionRequest(match.match_id, player, body.phase, body.kind, body.submission, CHANNEL, body.number)]
-    accepts = match.phase.accepts if match.phase is not None else ()
-    reading = game.text.read_text(letter.text.split("\n"), accepts, match.player_ids)
-    if reading.reasons:
-        raise Malformed("lines not understood", reading.reasons)
-    if not reading.moves:
-        raise Malformed("no move", [Reason("no_move", "the mail says no move; send HELP for how to write one")])
     # What the sender owes goes last: the move completing it may close the phase early
-    moves = sorted(reading.moves, key=lambda move: not move.action and sent_last(match.phase, player, move.kind))
-    return [_request(match, player, move) for move in moves]
+    ordered = sorted(moves, key=lambda move: not move.action and sent_last(match.phase, player, move.kind))
+    return [_request(match, player, move) for move in ordered]
+
+
+def _answers_an_old_notice(ports: Ports, match: Match, game: AnyGame, player: str, answered: int) -> list[str]:
+    """Moves naming no phase, in a reply to a mail of an earlier phase: the sender may not know
+    that phase closed (Abstrac's moves repeat phase after phase), so they are not taken for the
+    open one."""
+    assert match.phase is not None
+    records = ports.store.phase_records(match.match_id, answered)
+    earlier = f"phase {answered} ({records[0].name})" if records else f"phase {answered}"
+    now_open = f"phase {match.phase.number} ({match.phase.name})"
+    return [
+        f"Nothing was submitted: your mail answers the mail for {earlier},",
+        f"and {now_open} is open now.",
+        f"To send your moves for {match.phase.name}, reply to this mail with them,",
+        "or write the phase above them as HELP shows.",
+        "",
+        *_still_standing(ports, match, game, player),
+        "",
+        letters.deadline_line(match.phase, ports.clock.now()),
+    ]
 
 
 def _request(match: Match, player: str, move: TextMove) -> Request:

@@ -1,0 +1,97 @@
+"""Which lines of what a person wrote in a mail are read: commands, moves in the game's grammar,
+and the greeting above them and the sign-off below them that are left unread.
+
+A line is understood when it is a command (STATUS, HELP, the host's) or a line of the grammar.
+What is read runs from the first understood line to the last; every line in between must be
+understood, or nothing of the mail is taken (a typo inside a move is never dropped silently).
+Left unread, and listed in the answer:
+- below the last understood line, what the grammar cannot read at all: a sign-off ("Cheers,",
+  a name, Outlook's "Alex O'Brien – Team Captain" and phone line);
+- above the first, a greeting: a line starting with a greeting word ("Hi", "Hello all",
+  "Bonjour") or ending in a comma, a colon or an exclamation mark ("Dear host,", "My move:").
+A line that starts with one of the grammar's words but says it wrongly ("GROUND LAVA") is a move
+said wrongly wherever it stands, and refuses the mail. A line of a short form (values without
+their keyword, "2 1 1 0 -1 -1") belongs to the moves only up to the first line not understood
+below them: a phone number under a name is no move. A mail in which nothing is understood is
+refused with every line it could not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from game_core.errors import Reason
+from game_core.games.protocol import AnyGame, TextMove
+from game_core.service.mail_commands import Command, read_command
+
+NOT_UNDERSTOOD = "unknown_line"
+"""The grammar's reason code for a line that starts with none of its words."""
+_GREETING = re.compile(
+    r"^\s*(hi|hello|hey|dear|greetings|good (morning|afternoon|evening)|hallo|moin|servus|guten (morgen|tag)"
+    r"|bonjour|bonsoir|salut|coucou|hola|buen[oa]s|ciao|salve|buongiorno|olá|ola|oi|bom dia|boa tarde|hej|hoi"
+    r"|goedemorgen|goedemiddag|dag)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class MailLines:
+    """What a mail's written text says: its commands and moves in the order written, a reason for
+    each line read and not understood (any refuses the mail), and the lines left unread."""
+
+    commands: tuple[Command, ...] = ()
+    moves: tuple[TextMove, ...] = ()
+    reasons: tuple[Reason, ...] = ()
+    unread: tuple[str, ...] = ()
+
+
+def read_mail(game: AnyGame, text: str, accepts: Sequence[str], players: Sequence[str]) -> MailLines:
+    lines = text.split("\n")
+    said = {i: _said(game, line, accepts, players) for i, line in enumerate(lines) if line.strip()}
+    understood = [i for i, how in said.items() if how is not _Said.UNREAD]
+    if not understood:
+        reading = game.text.read_text(lines, accepts, players)
+        reasons = reading.reasons or [Reason("no_move", "the mail says no move; send HELP for how to write one")]
+        return MailLines(reasons=tuple(reasons))
+    first = understood[0]
+    last = max([first, *(i for i, how in said.items() if how is _Said.IN_WORDS)])
+    # A short form (a line of values alone) goes on the move just above it, never past a line
+    # not understood: a phone number under a sign-off is no move
+    for i in range(last + 1, len(lines)):
+        if said.get(i) is _Said.UNREAD:
+            break
+        last = i if i in said else last
+    greeting = [i for i in range(first) if i in said]
+    if not all(_GREETING.match(lines[i]) or lines[i].rstrip().endswith((",", ":", "!")) for i in greeting):
+        first = greeting[0]  # not a greeting: read, and refused with its reason
+    commands = {i: read_command(lines[i]) for i in range(first, last + 1)}
+    # The grammar reads the lines in between that are no command, numbered as the mail has them
+    read = [line if first <= i <= last and commands.get(i) is None else "" for i, line in enumerate(lines)]
+    reading = game.text.read_text(read, accepts, players)
+    return MailLines(
+        commands=tuple(command for command in commands.values() if command is not None),
+        moves=tuple(reading.moves),
+        reasons=tuple(reading.reasons),
+        unread=tuple(lines[i].strip() for i in said if not first <= i <= last),
+    )
+
+
+class _Said(Enum):
+    IN_WORDS = "a command, or a line starting with one of the grammar's words (said rightly or not)"
+    SHORT = "a short form: the grammar reads it only because the open phase accepts its kind"
+    UNREAD = "none of the grammar's lines"
+
+
+def _said(game: AnyGame, line: str, accepts: Sequence[str], players: Sequence[str]) -> _Said:
+    if read_command(line) is not None or _in_words(game.text.read_text([line], (), players).reasons):
+        return _Said.IN_WORDS
+    return _Said.SHORT if not game.text.read_text([line], accepts, players).reasons else _Said.UNREAD
+
+
+def _in_words(reasons: Sequence[Reason]) -> bool:
+    """Whether a line read alone (no short form allowed) starts with one of the grammar's words:
+    it is read, or refused for anything but that."""
+    return not reasons or any(reason.code != NOT_UNDERSTOOD for reason in reasons)
