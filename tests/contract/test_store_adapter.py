@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from boto3.dynamodb.conditions import Attr
 from botocore.exceptions import ClientError
+from store_bench import moto_dynamodb
 
 from game_core.aws.store import StoreUnavailable
 from game_core.aws.store.items import key, plain
@@ -110,6 +111,12 @@ class Unprocessing:
             "Responses": (response or {"Responses": {}})["Responses"],
             "UnprocessedKeys": {table: {"Keys": [left], "ConsistentRead": True}},
         }
+
+
+@pytest.fixture(scope="module")
+def dynamodb() -> Iterator[Any]:
+    with moto_dynamodb() as client:
+        yield client
 
 
 @pytest.fixture

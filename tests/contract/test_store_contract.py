@@ -9,17 +9,30 @@ versions, clocks and garnets, never the game."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import Bench
-from fakes import T0
+from store_bench import T0, Bench, bench_on, moto_dynamodb
 
 from game_core.errors import Conflict, Illegal, Late, NotFound
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.ports import AlreadyDelivered, Completion, Contact, Event, HeaderMoved, MatchStore, Sheet
+
+
+@pytest.fixture(scope="module")
+def dynamodb() -> Iterator[Any]:
+    with moto_dynamodb() as client:
+        yield client
+
+
+@pytest.fixture(params=["dynamodb", "memory"])
+def bench(request: pytest.FixtureRequest, dynamodb: Any) -> Bench:
+    """Each test on both stores: on DynamoDB, a table of its own."""
+    return bench_on(request.param, dynamodb)
+
 
 IN_TIME = T0 + timedelta(minutes=1)
 """Within the Pregame, which runs from T0 for an hour."""

@@ -1,28 +1,32 @@
 """The store's contract runs against DynamoDB (the adapter on moto, the table as template.yaml
-deploys it) and against the service tests' in-memory store, which must agree with it rule by rule."""
+deploys it) and against the service tests' in-memory store, which must agree with it rule by rule.
+(Not a conftest.py: the integration tests import tests/conftest.py as `conftest`, and a second one
+would take its name.)"""
 
 from __future__ import annotations
 
 import sys
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import boto3
-import pytest
 from moto import mock_aws
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "unit" / "service"))  # the fakes
+sys.path.append(str(Path(__file__).resolve().parent.parent / "unit" / "service"))  # the fakes
 
-from fakes import Fakes  # noqa: E402
+from fakes import T0, Fakes  # noqa: E402
 
 from game_core.aws.store import DynamoMatchStore  # noqa: E402
 from game_core.match.model import Match, MatchRequest  # noqa: E402
 from game_core.service.matches import create_match  # noqa: E402
 from game_core.service.ports import MatchStore, Ports  # noqa: E402
 from local_stack.stack import REGION, create_match_table  # noqa: E402
+
+__all__ = ["T0", "Bench", "bench_on", "moto_dynamodb"]  # T0: where each bench's clock starts
 
 
 @dataclass
@@ -54,19 +58,18 @@ class Bench:
         return self.create({"game": "clubs", "players": players})
 
 
-@pytest.fixture(scope="module")
-def dynamodb() -> Iterator[Any]:
-    """One moto DynamoDB per module (making a client is the slow part); each test its own table."""
+@contextmanager
+def moto_dynamodb() -> Iterator[Any]:
+    """DynamoDB on moto, its client made once (making one is the slow part)."""
     with mock_aws():
         yield boto3.client("dynamodb", region_name=REGION)
 
 
-@pytest.fixture(params=["dynamodb", "memory"])
-def bench(request: pytest.FixtureRequest) -> Bench:
-    if request.param == "memory":
+def bench_on(kind: str, dynamodb: Any) -> Bench:
+    """A bench on a new table of `dynamodb` ("dynamodb"), or on a new MemoryStore ("memory")."""
+    if kind == "memory":
         fakes = Fakes()
         return Bench(fakes.store, fakes)
-    client = request.getfixturevalue("dynamodb")
     table = f"matches-{uuid.uuid4().hex[:12]}"
-    create_match_table(client, table)
-    return Bench(DynamoMatchStore(client, table), Fakes())
+    create_match_table(dynamodb, table)
+    return Bench(DynamoMatchStore(dynamodb, table), Fakes())
