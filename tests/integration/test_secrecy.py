@@ -167,9 +167,12 @@ def test_status_shows_who_has_submitted_never_what(crates_match) -> None:
         "open",
         "submitted",
         "waiting_for",
+        "still_owed",
         "checked_at",
     }
-    assert set(status["open"]) == {"phase", "number", "deadline", "paused", "accepts", "actors"}
+    # who still owes which kind (every player owes Round 1 its round), never what anyone sent
+    assert status["still_owed"] == {"ana": ["round"], "ben": ["round"], "dan": ["round"]}
+    assert set(status["open"]) == {"phase", "number", "deadline", "paused", "accepts", "actors", "owes", "waiting_for"}
     text = json.dumps(status)
     for content in (
         '"left"',
