@@ -11,16 +11,13 @@ from typing import Any, ClassVar
 from game_core.errors import Reason
 from game_core.games.clubs import rules, views
 from game_core.games.clubs.models import (
+    ACTIONS,
+    SUBMISSIONS,
     BuildSubmission,
     ClubsSettings,
     ClubsState,
     DraftSubmission,
     GuessSubmission,
-    HostTokens,
-    Peek,
-    PuzzleAnswer,
-    PuzzleRequest,
-    Transfer,
 )
 from game_core.games.clubs.text import ClubsText
 from game_core.games.demo import Demo
@@ -32,18 +29,8 @@ class ClubsGame:
     title: ClassVar[str] = "Puzzler's Clubs"
     Settings = ClubsSettings
     State = ClubsState
-    submissions: dict[str, type[Model]] = {
-        "draft": DraftSubmission,
-        "build": BuildSubmission,
-        "guess": GuessSubmission,
-    }
-    actions: dict[str, type[Model]] = {
-        "puzzle": PuzzleRequest,
-        "answer": PuzzleAnswer,
-        "transfer": Transfer,
-        "peek": Peek,
-        "tokens": HostTokens,
-    }
+    submissions = SUBMISSIONS
+    actions = ACTIONS
     text = ClubsText()
     demo = Demo(
         players=3,

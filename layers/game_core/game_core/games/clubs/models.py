@@ -278,3 +278,15 @@ class ClubsState(Model):
     @property
     def players(self) -> list[str]:
         return [p for p in self.participants if p not in self.guests]
+
+
+SUBMISSIONS: dict[str, type[Model]] = {"draft": DraftSubmission, "build": BuildSubmission, "guess": GuessSubmission}
+"""Each sealed submission kind's model (the game's `submissions`; the grammar reads them all)."""
+ACTIONS: dict[str, type[Model]] = {
+    "puzzle": PuzzleRequest,
+    "answer": PuzzleAnswer,
+    "transfer": Transfer,
+    "peek": Peek,
+    "tokens": HostTokens,
+}
+"""Each immediate action's model (the game's `actions`; the grammar reads all but the host's `tokens`)."""

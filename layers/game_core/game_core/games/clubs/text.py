@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from game_core.games.clubs.models import (
+    ACTIONS,
+    SUBMISSIONS,
     BuildSubmission,
     DraftSubmission,
     Guess,
@@ -120,15 +122,7 @@ def _peek(words: Words) -> dict[str, Any]:
 
 
 class ClubsText(LineGrammar):
-    models = {
-        DRAFT: DraftSubmission,
-        BUILD: BuildSubmission,
-        GUESS: GuessSubmission,
-        PUZZLE: PuzzleRequest,
-        ANSWER: PuzzleAnswer,
-        TRANSFER: Transfer,
-        PEEK: Peek,
-    }
+    models = SUBMISSIONS | {kind: ACTIONS[kind] for kind in (PUZZLE, ANSWER, TRANSFER, PEEK)}
     forms = (
         LineForm(("PICK",), DRAFT, _pick, "PICK <card> <priority> [TOKEN <round.puzzle>]", "six lines", many=True),
         LineForm(("LOWER",), DRAFT, _lower, "LOWER <priority> [...]", "2 garnets each"),

@@ -10,7 +10,13 @@ from typing import Any, ClassVar
 
 from game_core.errors import Illegal, Reason
 from game_core.games.crates import rules, views
-from game_core.games.crates.models import CratesSettings, CratesState, MultipliersSubmission, RoundSubmission
+from game_core.games.crates.models import (
+    SUBMISSIONS,
+    CratesSettings,
+    CratesState,
+    MultipliersSubmission,
+    RoundSubmission,
+)
 from game_core.games.crates.text import CratesText
 from game_core.games.demo import Demo
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
@@ -21,7 +27,7 @@ class CratesGame:
     title: ClassVar[str] = "Pushing Crates"
     Settings = CratesSettings
     State = CratesState
-    submissions: dict[str, type[Model]] = {"multipliers": MultipliersSubmission, "round": RoundSubmission}
+    submissions = SUBMISSIONS
     text = CratesText()
     demo = Demo(players=12, few=4, private_seat=views.change_private_seat, public_parts=frozenset({"rounds.round"}))
     min_players = 2

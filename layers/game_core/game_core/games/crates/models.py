@@ -91,3 +91,7 @@ class CratesState(Model):
     """Per resolved round, every crate's location mod 5 (public)."""
     lot: list[str] | None = None
     """The tie-break lot, best first, drawn when round 6 resolves."""
+
+
+SUBMISSIONS: dict[str, type[Model]] = {"multipliers": MultipliersSubmission, "round": RoundSubmission}
+"""Each submission kind's model (the game's `submissions`, the grammar's `models`)."""

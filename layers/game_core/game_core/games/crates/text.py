@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from itertools import groupby
 from typing import Any, TypeVar, get_args
 
-from game_core.games.crates.models import Direction, Ground, MultipliersSubmission, Push, RoundSubmission
+from game_core.games.crates.models import SUBMISSIONS, Direction, Ground, MultipliersSubmission, Push, RoundSubmission
 from game_core.games.plain_text import MAX_REPEAT, Header, LineForm, LineGrammar, Words, name, name_list, numbers, table
 from game_core.games.protocol import Model
 
@@ -40,7 +40,7 @@ def _ground(words: Words) -> dict[str, Any]:
 
 
 class CratesText(LineGrammar):
-    models = {MULTIPLIERS: MultipliersSubmission, ROUND: RoundSubmission}
+    models = SUBMISSIONS
     forms = (
         LineForm(
             ("MULTIPLIERS",),

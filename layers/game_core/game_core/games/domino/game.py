@@ -16,6 +16,7 @@ from game_core.games.domino.models import (
     BID,
     PLACE,
     SQUARE_GARNETS,
+    SUBMISSIONS,
     BidSubmission,
     DominoSettings,
     DominoState,
@@ -30,7 +31,7 @@ class DominoGame:
     title: ClassVar[str] = "Domino Auction"
     Settings = DominoSettings
     State = DominoState
-    submissions: dict[str, type[Model]] = {BID: BidSubmission, PLACE: PlaceSubmission}
+    submissions = SUBMISSIONS
     text = DominoText()
     demo = Demo(players=6, few=3, private_seat=views.change_private_seat, public_parts=frozenset({"bids.round"}))
     min_players = 2

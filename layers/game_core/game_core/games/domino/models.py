@@ -132,3 +132,7 @@ class DominoState(Model):
     """Tiles won and not placed."""
     bids: dict[str, list[BidSubmission | None]]
     """Each player's own bids per auction round (secret to the player; None: none sent)."""
+
+
+SUBMISSIONS: dict[str, type[Model]] = {BID: BidSubmission, PLACE: PlaceSubmission}
+"""Each submission kind's model (the game's `submissions`, the grammar's `models`)."""

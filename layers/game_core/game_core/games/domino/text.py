@@ -22,6 +22,7 @@ from game_core.games.domino.models import (
     PLACE,
     SQUARE,
     SQUARE_GARNETS,
+    SUBMISSIONS,
     BidSubmission,
     Placement,
     PlaceSubmission,
@@ -79,7 +80,7 @@ def _square(words: Words) -> dict[str, Any]:
 
 
 class DominoText(LineGrammar):
-    models = {BID: BidSubmission, PLACE: PlaceSubmission}
+    models = SUBMISSIONS
     forms = (
         LineForm(("BID",), BID, _bid, "BID <chips> ON TILE <number>", "one line per tile", many=True),
         LineForm(

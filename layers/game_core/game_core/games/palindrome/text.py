@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from game_core.games.palindrome.construction import Construction, Step
-from game_core.games.palindrome.models import BID, CONSTRUCTION, Bid, CardBid
+from game_core.games.palindrome.models import BID, CONSTRUCTION, SUBMISSIONS, Bid, CardBid
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, name, name_list, table, wrapped
 from game_core.games.protocol import Model
 
@@ -119,7 +119,7 @@ def _step_form(keywords: tuple[str, ...], read: Callable[[Words], dict[str, Any]
 
 
 class PalindromeText(LineGrammar):
-    models = {BID: Bid, CONSTRUCTION: Construction}
+    models = SUBMISSIONS
     forms = (
         LineForm(("CARD",), BID, _card, "CARD <card> PACK|ITEM <number>", "one line per card", many=True),
         LineForm(("GARNETS", "GARNET"), BID, _garnets, "GARNETS <count> [ITEM <number>]", "on item 1 if not said"),
