@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import re
 
+# The patterns are compiled on first use (re caches them), not at import: a cold start pays
+# nothing for a mail it does not read
 _VERBS = (
     r"wrote|schrieb|a\s+écrit|escribió|escribio|schreef|ha\s+scritto|escreveu|skrev|kirjoitti|írta|yazdı"
     r"|napisał(?:\(a\)|a)?|napsal(?:\(a\)|a)?|написал(?:\(а\)|а)?|пише|έγραψε|a\s+scris|写道|寫道"
@@ -32,34 +34,31 @@ _VERBS = (
 _ATTRIBUTIONS = (
     # "On <date>, <name> wrote:", "Am <date> schrieb <name>:", "Le <date>, <name> a écrit :", ...:
     # a date (a digit), the verb, and a colon at the end
-    re.compile(rf"^(?=.*\d).*(?<!\w)(?:{_VERBS})(?!\w)[^:：]*[:：]\s*$", re.IGNORECASE),
+    rf"(?i)^(?=.*\d).*(?<!\w)(?:{_VERBS})(?!\w)[^:：]*[:：]\s*$",
     # Gmail in languages without a verb ("2026年12月1日(火) 12:00 Ada <ada@x.org>:")
-    re.compile(r"^(?=.*\d).*<[^<>\s@]+@[^<>\s]+>\)?\s*[:：]\s*$"),
+    r"^(?=.*\d).*<[^<>\s@]+@[^<>\s]+>\)?\s*[:：]\s*$",
 )
-_OPENER = re.compile(r"^\s*(on|am|le|el|op|il|em|den|w dniu|dne)\s", re.IGNORECASE)
+_OPENER = r"(?i)^\s*(on|am|le|el|op|il|em|den|w dniu|dne)\s"
 """How an attribution begins in those languages that begin it with a word."""
-_SEPARATOR = re.compile(
-    r"^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht"
+_SEPARATOR = (
+    r"(?i)^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht"
     r"|message d'origine|message transféré|mensaje original|mensaje reenviado|oorspronkelijk bericht"
     r"|doorgestuurd bericht|messaggio originale|messaggio inoltrato|mensagem original|mensagem encaminhada"
     r"|ursprungligt meddelande|vidarebefordrat meddelande)\s*-{2,}\s*$"
     r"|^\s*(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié"
     r"|inicio del mensaje reenviado|begin doorgestuurd bericht|inizio messaggio inoltrato"
-    r"|início da mensagem reencaminhada)\s*:\s*$",
-    re.IGNORECASE,
+    r"|início da mensagem reencaminhada)\s*:\s*$"
 )
-_UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
-_FOOTER = re.compile(
-    r"^\s*(sent from my \S.*|sent from mail for windows.*|sent from (yahoo mail|outlook|proton mail)\b.*"
+_UNDERSCORES = r"^\s*_{10,}\s*$"
+_FOOTER = (
+    r"(?i)^\s*(sent from my \S.*|sent from mail for windows.*|sent from (yahoo mail|outlook|proton mail)\b.*"
     r"|get outlook for (ios|android).*|von meinem \S+( \S+)? gesendet|envoyé de mon \S.*|enviado desde mi \S.*"
-    r"|verstuurd vanaf mijn \S.*|verzonden vanaf mijn \S.*|inviato da \S.*|enviado do meu \S.*|skickat från min \S.*)$",
-    re.IGNORECASE,
+    r"|verstuurd vanaf mijn \S.*|verzonden vanaf mijn \S.*|inviato da \S.*|enviado do meu \S.*|skickat från min \S.*)$"
 )
-_HEADER_FROM = re.compile(r"^\s*\**(from|von|de|van|da|från|fra|od|lähettäjä)\s?:\**\s", re.IGNORECASE)
-_HEADER_SENT = re.compile(
-    r"^\s*\**(sent|date|gesendet|datum|envoyé|enviado|enviada em|verzonden|inviato|data|skickat|sendt|wysłano"
-    r"|lähetetty)\s?:\**\s",
-    re.IGNORECASE,
+_HEADER_FROM = r"(?i)^\s*\**(from|von|de|van|da|från|fra|od|lähettäjä)\s?:\**\s"
+_HEADER_SENT = (
+    r"(?i)^\s*\**(sent|date|gesendet|datum|envoyé|enviado|enviada em|verzonden|inviato|data|skickat|sendt|wysłano"
+    r"|lähetetty)\s?:\**\s"
 )
 
 
@@ -90,9 +89,9 @@ def _old_from_here(lines: list[str], index: int) -> bool:
     """Whether the sender's writing ends at this line: a signature, a footer, or old text that
     is not quoted."""
     line = lines[index]
-    if line.rstrip() == "--" or _SEPARATOR.match(line) or _FOOTER.match(line):
+    if line.rstrip() == "--" or re.match(_SEPARATOR, line) or re.match(_FOOTER, line):
         return True
-    if _UNDERSCORES.match(line) and _header_block_at(lines, index + 1):
+    if re.match(_UNDERSCORES, line) and _header_block_at(lines, index + 1):
         return True
     return _header_block_at(lines, index)
 
@@ -107,12 +106,12 @@ def _attribution(lines: list[str], index: int) -> int:
     following = lines[index + 1] if index + 1 < len(lines) else ""
     if not following.strip() or _quoted(following):
         return 0
-    opens = _OPENER.match(line) or line.count("<") > line.count(">")
+    opens = re.match(_OPENER, line) or line.count("<") > line.count(">")
     return 2 if opens and _is_attribution(f"{line.rstrip()} {following.lstrip()}") else 0
 
 
 def _is_attribution(line: str) -> bool:
-    return not _quoted(line) and any(pattern.match(line) for pattern in _ATTRIBUTIONS)
+    return not _quoted(line) and any(re.match(pattern, line) for pattern in _ATTRIBUTIONS)
 
 
 def _quoted_after(lines: list[str], index: int) -> bool:
@@ -126,6 +125,6 @@ def _header_block_at(lines: list[str], index: int) -> bool:
     (or Date:) line just below it."""
     return (
         index < len(lines)
-        and bool(_HEADER_FROM.match(lines[index]))
-        and any(_HEADER_SENT.match(line) for line in lines[index + 1 : index + 4])
+        and bool(re.match(_HEADER_FROM, lines[index]))
+        and any(re.match(_HEADER_SENT, line) for line in lines[index + 1 : index + 4])
     )

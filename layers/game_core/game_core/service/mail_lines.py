@@ -29,12 +29,12 @@ from game_core.service.mail_commands import Command, read_command
 
 NOT_UNDERSTOOD = "unknown_line"
 """The grammar's reason code for a line that starts with none of its words."""
-_GREETING = re.compile(
-    r"^\s*(hi|hello|hey|dear|greetings|good (morning|afternoon|evening)|hallo|moin|servus|guten (morgen|tag)"
+_GREETING = (
+    r"(?i)^\s*(hi|hello|hey|dear|greetings|good (morning|afternoon|evening)|hallo|moin|servus|guten (morgen|tag)"
     r"|bonjour|bonsoir|salut|coucou|hola|buen[oa]s|ciao|salve|buongiorno|olá|ola|oi|bom dia|boa tarde|hej|hoi"
-    r"|goedemorgen|goedemiddag|dag)\b",
-    re.IGNORECASE,
+    r"|goedemorgen|goedemiddag|dag)\b"
 )
+"""A greeting's first word (compiled on first use: re caches it)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def read_mail(game: AnyGame, text: str, accepts: Sequence[str], players: Sequenc
             break
         last = i if i in said else last
     greeting = [i for i in range(first) if i in said]
-    if not all(_GREETING.match(lines[i]) or lines[i].rstrip().endswith((",", ":", "!")) for i in greeting):
+    if not all(re.match(_GREETING, lines[i]) or lines[i].rstrip().endswith((",", ":", "!")) for i in greeting):
         first = greeting[0]  # not a greeting: read, and refused with its reason
     commands = {i: read_command(lines[i]) for i in range(first, last + 1)}
     # The grammar reads the lines in between that are no command, numbered as the mail has them
