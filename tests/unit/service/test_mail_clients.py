@@ -143,20 +143,14 @@ def gmail(move: str, notice: Notice) -> str:
     return f"{move}\n\n{name}<\n{address}\n\n{quoted(notice.text)}\n"
 
 
-def gmail_german(move: str, notice: Notice) -> str:
-    return f"{move}\n\nAm Di., 1. Dez. 2026 um 12:00 Uhr schrieb {notice.sender}:\n\n{quoted(notice.text)}\n"
+def above_the_quote(attribution: str) -> Callable[[str, Notice], str]:
+    """A client answering above the quoted notice, under `attribution` (its `{sender}` the
+    notice's "name <address>")."""
 
+    def body(move: str, notice: Notice) -> str:
+        return f"{move}\n\n{attribution.format(sender=notice.sender)}\n\n{quoted(notice.text)}\n"
 
-def gmail_dutch(move: str, notice: Notice) -> str:
-    return f"{move}\n\nOp di 1 dec. 2026 om 12:00 schreef {notice.sender}:\n\n{quoted(notice.text)}\n"
-
-
-def gmail_italian(move: str, notice: Notice) -> str:
-    return f"{move}\n\nIl giorno mar 1 dic 2026 alle ore 12:00 {notice.sender} ha scritto:\n{quoted(notice.text)}\n"
-
-
-def gmail_portuguese(move: str, notice: Notice) -> str:
-    return f"{move}\n\nEm ter., 1 de dez. de 2026 às 12:00, {notice.sender} escreveu:\n{quoted(notice.text)}\n"
+    return body
 
 
 OUTLOOK_SIGNATURE = "Alex O'Brien – Team Captain\n+44 20 7946 0958"
@@ -196,10 +190,6 @@ def inline(move: str, notice: Notice) -> str:
     above, below = halves(notice.text)
     answer = "\n".join("    " + line.lower() for line in move.split("\n"))
     return f"{attribution_en(notice)}\n{quoted(above)}\n\n{answer}\n\n{quoted(below)}\n"
-
-
-def apple_mail(move: str, notice: Notice) -> str:
-    return f"{move}\n\nOn 1 Dec 2026, at 12:00, {notice.sender} wrote:\n\n{quoted(notice.text)}\n"
 
 
 def iphone(move: str, notice: Notice) -> str:
@@ -273,16 +263,16 @@ SIGN_OFF = ("Hi,", "Cheers,", "Cara")
 PLAIN_STYLES: dict[str, tuple[Callable[[str, Notice], str], tuple[str, ...]]] = {
     # style: (the reply's body, the lines the answer lists as left unread)
     "gmail": (gmail, ()),
-    "gmail in German": (gmail_german, ()),
-    "gmail in Dutch": (gmail_dutch, ()),
-    "gmail in Italian": (gmail_italian, ()),
-    "gmail in Portuguese": (gmail_portuguese, ()),
+    "gmail in German": (above_the_quote("Am Di., 1. Dez. 2026 um 12:00 Uhr schrieb {sender}:"), ()),
+    "gmail in Dutch": (above_the_quote("Op di 1 dec. 2026 om 12:00 schreef {sender}:"), ()),
+    "gmail in Italian": (above_the_quote("Il giorno mar 1 dic 2026 alle ore 12:00 {sender} ha scritto:"), ()),
+    "gmail in Portuguese": (above_the_quote("Em ter., 1 de dez. de 2026 às 12:00, {sender} escreveu:"), ()),
     "outlook plain": (outlook_plain, tuple(OUTLOOK_SIGNATURE.split("\n"))),
     "outlook in French": (outlook_french, ("Cordialement,", "Camille")),
     "outlook mobile": (outlook_mobile, ()),
     "thunderbird below the quote": (thunderbird, ()),
     "inline between quotes": (inline, ()),
-    "apple mail": (apple_mail, ()),
+    "apple mail": (above_the_quote("On 1 Dec 2026, at 12:00, {sender} wrote:"), ()),
     "iphone": (iphone, ()),
     "a sign-off over a Spanish quote": (sign_off, SIGN_OFF),
     "forwarded": (forwarded, ()),
