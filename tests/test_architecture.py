@@ -24,9 +24,10 @@ GAMES = LAYER / "games"
 
 # -- game package layout ----------------------------------------------------------------------------
 
-LAYOUT = ("__init__.py", "models.py", "rules.py", "game.py", "views.py")
-"""Every game package has these; anything more is one of its rules' concepts, listed in the
-package docstring."""
+LAYOUT = ("__init__.py", "models.py", "game.py", "views.py")
+"""Every game package has these, and its rules: in `rules.py`, or in modules each named for a
+concept of its rules (abstrac's `row`, `deal`, `cards`, `clocks`); anything beyond the layout is
+listed in the package docstring."""
 PACKAGES = sorted(path.parent.name for path in GAMES.glob("*/__init__.py"))
 
 
@@ -45,6 +46,13 @@ def test_every_game_package_has_the_layout(game_id: str) -> None:
     package = GAMES / game_id
     missing = [name for name in LAYOUT if not (package / name).is_file()]
     assert missing == [], f"games/{game_id} lacks {missing}"
+
+
+@pytest.mark.parametrize("game_id", PACKAGES)
+def test_every_game_package_has_its_rules_in_rules_py_or_in_modules_of_their_own(game_id: str) -> None:
+    package = GAMES / game_id
+    beyond = {path.name for path in package.glob("*.py")} - {*LAYOUT, "text.py"}
+    assert beyond, f"games/{game_id} has no rules module: add rules.py (or modules named for its rules)"
 
 
 @pytest.mark.parametrize("game_id", PACKAGES)

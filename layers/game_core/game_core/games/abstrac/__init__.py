@@ -1,10 +1,10 @@
 """Abstrac (David Parlett), two rule sets: "row" (Death Match 12, default) and "deal" (the original).
 
-Modules: `models` (settings, state, submissions), `rules` (what both rule sets share), `game`
-(the protocol object), `views` (what each participant may know: everything), and the rules' own
-parts: `row` and `deal` (each rule set's phases, checks, resolution and result), `cards` (card
-codes, combinations, exact scores), `clocks` (reserve and period clocks), and `text` (the plain-text
-grammar of the moves and the text of a view, for play by e-mail).
+Modules: `models` (settings, state, submissions), `game` (the protocol object), `views` (what
+each participant may know: everything), and the rules in parts: `row` and `deal` (each rule set's
+phases, checks, resolution and result), `cards` (card codes, combinations, exact scores),
+`clocks` (reserve and period clocks), and `text` (the plain-text grammar of the moves and the text
+of a view, for play by e-mail).
 """
 
 from __future__ import annotations

@@ -146,3 +146,8 @@ def hand_json(cards: list[str]) -> dict[str, Any]:
         "combinations": [combo.to_json() for combo in combinations(cards)],
         "points": points(cards),
     }
+
+
+def remain(count: int, noun: str) -> str:
+    """ "2 cards remain", "1 card remains" (a check's wording, in both rule sets)."""
+    return f"{count} {noun} remains" if count == 1 else f"{count} {noun}s remain"

@@ -25,7 +25,7 @@ import random
 from typing import Any
 
 from game_core.errors import Reason
-from game_core.games.abstrac.cards import DECK, hand_json, points
+from game_core.games.abstrac.cards import DECK, hand_json, points, remain
 from game_core.games.abstrac.clocks import PeriodClock, periods_used, used_seconds
 from game_core.games.abstrac.models import (
     AbstracSettings,
@@ -36,7 +36,6 @@ from game_core.games.abstrac.models import (
     LineSource,
     Take,
 )
-from game_core.games.abstrac.rules import other, remain
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 from game_core.games.standings import standings
 
@@ -149,7 +148,7 @@ def _finish_deal(state: AbstracState, rng: random.Random) -> None:
         part.over, part.to_move = True, None
         return
     part.number += 1
-    part.starter = other(state.players, part.starter)
+    part.starter = state.opponent(part.starter)
     part.to_move = part.starter
     part.line, part.line_source = deal_line(state.settings, part.number, rng)
     part.position = 0
@@ -227,7 +226,7 @@ def resolve(state: AbstracState, resolution: Resolution) -> AbstracState:
     if part.position == len(part.line):
         _finish_deal(state, resolution.rng)
     else:
-        part.to_move = other(state.players, mover)
+        part.to_move = state.opponent(mover)
     return state
 
 
@@ -251,11 +250,11 @@ def result(state: AbstracState) -> Result:
     a, b = state.players
     if part.lost_on_time is not None:
         loser = part.lost_on_time
-        winner = other(state.players, loser)
+        winner = state.opponent(loser)
         how = f"{loser} ran out of time (no period left) and loses"
     else:
         winner = a if part.totals[a] > part.totals[b] else b
-        loser = other(state.players, winner)
+        loser = state.opponent(winner)
         how = f"{winner} wins {part.totals[winner]} to {part.totals[loser]}"
     order = (winner, loser)
     return Result(

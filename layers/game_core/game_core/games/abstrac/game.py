@@ -9,7 +9,6 @@ from typing import Any, ClassVar, Protocol
 from game_core.errors import Illegal, Reason
 from game_core.games.abstrac import deal, row, views
 from game_core.games.abstrac.models import AbstracSettings, AbstracState, Lay, Pick, Starter, Take
-from game_core.games.abstrac.rules import settings_reasons
 from game_core.games.abstrac.text import AbstracText
 from game_core.games.demo import Demo
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
@@ -54,7 +53,7 @@ class AbstracGame:
         return row.TIMELINE if settings.rule_set == "row" else deal.TIMELINE
 
     def setup(self, settings: AbstracSettings, players: tuple[str, ...], rng: random.Random) -> AbstracState:
-        if reasons := settings_reasons(settings, players):
+        if reasons := _settings_reasons(settings, players):
             raise Illegal("these settings do not fit this match", reasons)
         state = AbstracState(settings=settings, players=list(players))
         if settings.rule_set == "row":
@@ -83,3 +82,13 @@ class AbstracGame:
 
     def result(self, state: AbstracState) -> Result:
         return rule_set(state).result(state)
+
+
+def _settings_reasons(settings: AbstracSettings, players: tuple[str, ...]) -> list[Reason]:
+    """Every way the settings do not fit the match's players: a named player who is not in it."""
+    reasons = []
+    for field in ("protected", "first_starter"):
+        named = getattr(settings, field)
+        if named is not None and named not in players:
+            reasons.append(Reason("not_a_player", f"{field} names {named}, who is not a player in this match"))
+    return reasons

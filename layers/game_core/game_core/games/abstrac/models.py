@@ -177,3 +177,7 @@ class AbstracState(Model):
     players: list[str]
     row: RowPart | None = None
     deal: DealPart | None = None
+
+    def opponent(self, player: str) -> str:
+        """The other of the two players."""
+        return self.players[1] if player == self.players[0] else self.players[0]

@@ -27,12 +27,12 @@ from game_core.games.abstrac.cards import (
     hand_json,
     points,
     ratio,
+    remain,
     sort_key,
     sorted_cards,
 )
 from game_core.games.abstrac.clocks import ReserveClock, overtime, used_seconds
 from game_core.games.abstrac.models import AbstracState, Lay, Pick, RowMove, RowPart, Starter
-from game_core.games.abstrac.rules import other, remain
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 from game_core.games.standings import standings
 
@@ -180,9 +180,9 @@ def resolve(state: AbstracState, resolution: Resolution) -> AbstracState:
         part.row.extend(move.cards)
         part.last_layer = mover
         if len(part.row) == len(DECK):
-            part.stage, part.to_move = "pick", other(state.players, mover)
+            part.stage, part.to_move = "pick", state.opponent(mover)
         else:
-            part.to_move = other(state.players, mover)
+            part.to_move = state.opponent(mover)
     elif isinstance(move, Pick):
         cards = part.row[part.picked : part.picked + move.count]
         record.cards = cards
@@ -191,7 +191,7 @@ def resolve(state: AbstracState, resolution: Resolution) -> AbstracState:
         if part.picked == len(part.row):
             part.stage, part.to_move = "over", None
         else:
-            part.to_move = other(state.players, mover)
+            part.to_move = state.opponent(mover)
     part.moves.append(record)
     return state
 
@@ -217,7 +217,7 @@ def result(state: AbstracState) -> Result:
     counts = {p: len(part.taken[p]) for p in state.players}
     if part.lost_on_time is not None:
         loser = part.lost_on_time
-        winner = other(state.players, loser)
+        winner = state.opponent(loser)
         decided_by = "clock"
     elif scores[a] != scores[b]:
         winner = a if scores[a] > scores[b] else b
@@ -228,7 +228,7 @@ def result(state: AbstracState) -> Result:
     else:
         winner = part.protected
         decided_by = "protected player"
-    loser = other(state.players, winner)
+    loser = state.opponent(winner)
     if part.lost_on_time is not None:
         how = f"{loser} ran out of time (the reserve was gone) and loses"
     else:
