@@ -363,6 +363,7 @@ def test_a_reply_to_an_earlier_laying_moves_notice_is_not_laid_in_the_open_one()
     [refusal] = fakes.mailer.sent
     said = " ".join(parse_message(refusal.raw).text.split())
     assert "your mail answers the mail for phase 2 (Laying move), and phase 3 (Laying move) is open now." in said
+    assert "To send your moves for Laying move, reply to this mail with them." in said  # Abstrac names no phase
 
     fakes.mailer.sent.clear()
     receive(fakes.ports, receipt(reply("gmail", "LAY 2R", phase_3).replace(b"reply-1", b"reply-2")))

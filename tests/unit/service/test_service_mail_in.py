@@ -575,7 +575,7 @@ def test_a_reply_to_an_earlier_phases_notice_is_not_taken_for_the_open_phase() -
             "Nothing was submitted: your mail answers the mail for phase 1 (Pregame),",
             "and phase 2 (Round 1) is open now.",
             "To send your moves for Round 1, reply to this mail with them,",
-            "or write the phase above them as HELP shows.",
+            "or name the phase above them (HELP shows how).",
             "",
             "You have sent nothing for Round 1 yet.",
             "",

@@ -39,6 +39,7 @@ from pydantic import ValidationError
 
 from game_core.errors import GameCoreError, Illegal, InProgress, Late, Malformed, NotFound, Reason, validation_reasons
 from game_core.games import registry
+from game_core.games.plain_text import LineGrammar
 from game_core.games.protocol import AnswersInText, AnyGame, TextMove
 from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.inbound import Letter, parse_message
@@ -310,11 +311,13 @@ def _answers_an_old_notice(ports: Ports, match: Match, game: AnyGame, player: st
     records = ports.store.phase_records(match.match_id, answered)
     earlier = f"phase {answered} ({records[0].name})" if records else f"phase {answered}"
     now_open = f"phase {match.phase.number} ({match.phase.name})"
+    grammar = game.text
+    named = isinstance(grammar, LineGrammar) and any(h.kind in match.phase.accepts for h in grammar.headers)
     return [
         f"Nothing was submitted: your mail answers the mail for {earlier},",
         f"and {now_open} is open now.",
-        f"To send your moves for {match.phase.name}, reply to this mail with them,",
-        "or write the phase above them as HELP shows.",
+        f"To send your moves for {match.phase.name}, reply to this mail with them{',' if named else '.'}",
+        *(["or name the phase above them (HELP shows how)."] if named else []),
         "",
         *_still_standing(ports, match, game, player),
         "",
