@@ -10,7 +10,7 @@ from game_core.errors import Reason
 from game_core.games.demo import Demo
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
 from highbid import rules, views
-from highbid.models import CHIPS, ROUNDS, Bid, HighbidSettings, HighbidState
+from highbid.models import CHIPS, ROUNDS, SUBMISSIONS, Bid, HighbidSettings, HighbidState
 from highbid.text import HighbidText
 
 
@@ -19,7 +19,7 @@ class HighbidGame:
     title: ClassVar[str] = "Highest Unique Bid"
     Settings = HighbidSettings
     State = HighbidState
-    submissions: dict[str, type[Model]] = {"bid": Bid}
+    submissions = SUBMISSIONS
     text = HighbidText()
     demo = Demo(players=2, few=2, private_seat=views.change_private_seat)
     min_players = 2

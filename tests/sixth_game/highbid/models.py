@@ -35,3 +35,7 @@ class HighbidState(Model):
     chips: dict[str, int]
     """What each player has left: secret until the end."""
     rounds: list[RoundRecord] = []
+
+
+SUBMISSIONS: dict[str, type[Model]] = {"bid": Bid}
+"""Each submission kind's model (the game's `submissions`, the grammar's `models`)."""

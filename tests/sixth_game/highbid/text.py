@@ -7,7 +7,7 @@ from typing import Any
 
 from game_core.games.plain_text import LineForm, LineGrammar, Words, name, name_list, numbers, table
 from game_core.games.protocol import Model
-from highbid.models import Bid
+from highbid.models import SUBMISSIONS, Bid
 
 
 def _bid(words: Words) -> dict[str, Any]:
@@ -15,7 +15,7 @@ def _bid(words: Words) -> dict[str, Any]:
 
 
 class HighbidText(LineGrammar):
-    models = {"bid": Bid}
+    models = SUBMISSIONS
     forms = (LineForm(("BID",), "bid", _bid, "BID <chips>", "0 up to your chips", short=True),)
     examples = {"bid": Bid(chips=3)}
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Protocol
 
 from game_core.errors import Illegal, Reason
 from game_core.games.abstrac import deal, row, views
-from game_core.games.abstrac.models import AbstracSettings, AbstracState, Lay, Pick, Starter, Take
+from game_core.games.abstrac.models import SUBMISSIONS, AbstracSettings, AbstracState
 from game_core.games.abstrac.text import AbstracText
 from game_core.games.demo import Demo
 from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
@@ -43,7 +43,7 @@ class AbstracGame:
     title: ClassVar[str] = "Abstrac"
     Settings = AbstracSettings
     State = AbstracState
-    submissions: dict[str, type[Model]] = {"starter": Starter, "lay": Lay, "pick": Pick, "take": Take}
+    submissions = SUBMISSIONS
     text = AbstracText()
     demo = Demo(players=2, few=2)  # perfect information: no private seat
     min_players = 2

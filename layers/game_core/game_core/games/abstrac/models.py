@@ -181,3 +181,7 @@ class AbstracState(Model):
     def opponent(self, player: str) -> str:
         """The other of the two players."""
         return self.players[1] if player == self.players[0] else self.players[0]
+
+
+SUBMISSIONS: dict[str, type[Model]] = {"starter": Starter, "lay": Lay, "pick": Pick, "take": Take}
+"""Each submission kind's model (the game's `submissions`, the grammar's `models`)."""

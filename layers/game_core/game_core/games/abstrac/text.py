@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from game_core.games.abstrac.models import Lay, Pick, Starter, Take
+from game_core.games.abstrac.models import SUBMISSIONS, Lay, Pick, Starter, Take
 from game_core.games.plain_text import LineForm, LineGrammar, Words, name, name_list, table, wrapped
 from game_core.games.protocol import Model
 
@@ -50,7 +50,7 @@ def _take(words: Words) -> dict[str, Any]:
 
 
 class AbstracText(LineGrammar):
-    models = {"starter": Starter, "lay": Lay, "pick": Pick, "take": Take}
+    models = SUBMISSIONS
     forms = (
         LineForm(("STARTER",), "starter", _starter, "STARTER <player>", "who lays first", short=True),
         LineForm(("LAY",), "lay", lambda words: {"cards": _cards(words)}, "LAY <cards>", "1-3 cards", short=True),
