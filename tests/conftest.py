@@ -1,6 +1,6 @@
 """Fixtures shared by the integration and state machine tests.
 
-`stack` is a whole local stack per test (moto as AWS, the committed ASL on moto's Step Functions
+`stack` is a whole local stack per test (moto as AWS, the ASL match-asl writes on moto's Step Functions
 interpreter, the real handlers in-process) on a virtual clock: time passes only when a test says
 so (`stack.advance(seconds)`, `stack.advance_to_next_wake()`), and the state machines' waits and
 the handlers' `now` move together. `stack.settle()` waits until every running execution is parked
