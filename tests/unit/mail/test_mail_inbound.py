@@ -202,6 +202,12 @@ def plain(body: str, charset: str = "utf-8", **headers: str) -> bytes:
             "MULTIPLIERS 2 1 1 0 -1 -1",
         ),
         ("PUSH A L\nI wrote: here", "PUSH A L\nI wrote: here"),
+        # an attribution is at most 400 characters: a longer line is never tried (the patterns
+        # backtrack over a line)
+        (
+            "PUSH A L\nOn 1 Dec 2026, " + "x" * 400 + " wrote:\n> old",
+            "PUSH A L\nOn 1 Dec 2026, " + "x" * 400 + " wrote:",
+        ),
     ],
 )
 def test_what_was_written(body: str, written: str) -> None:
@@ -297,6 +303,14 @@ OUTLOOK_PLAIN = (
             ),
             "Hello all,\n\npush a l\nCheers,",
         ),
+        # a signature marked inside the quote is the quoted message's: the answer below it is read
+        (
+            plain(
+                '<div class="moz-cite-prefix">On 01/12/2026 12:00, Bo wrote:<br></div><blockquote type="cite">'
+                '<p>PUSH B R</p><div class="moz-signature">-- <br>Bo</div></blockquote><p>PUSH A L</p>'
+            ).replace(b"text/plain", b"text/html"),
+            "PUSH A L",
+        ),
         # with no marked signature the plain part is read as before
         (alternative(OUTLOOK_PLAIN, "<p>MULTIPLIERS 2 1 1 0 -1 -1</p>"), OUTLOOK_PLAIN.split("\n\nFrom:")[0]),
     ],
@@ -385,4 +399,7 @@ def test_work_is_bounded_on_pathological_html(html: bytes, monkeypatch: pytest.M
 
     monkeypatch.setattr(inbound._HtmlText, "close", counting)
     parse_message(b"Content-Type: text/html\n\n" + html)
+    # beside a plain part too: the HTML is read for a marked signature
+    boundary = b"--b\nContent-Type: text/plain\n\nPUSH A L\n--b\nContent-Type: text/html\n\n"
+    parse_message(b"Content-Type: multipart/alternative; boundary=b\n\n" + boundary + html + b"\n--b--\n")
     assert all(remainder <= inbound._UNPARSED_LIMIT for remainder in remainders)

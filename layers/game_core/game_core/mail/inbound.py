@@ -112,9 +112,10 @@ def _body_text(message: EmailMessage) -> str:
     a signature the plain one cannot show. Attachments are never a body."""
     try:
         plain, html = message.get_body(preferencelist=("plain",)), message.get_body(preferencelist=("html",))
-        html_text = _part_text(html) if html is not None else ""
-        if html is not None and (plain is None or _SIGNATURE_MARK.search(html_text)):
-            return _html_text(html_text)
+        if html is not None:
+            reader = _read_html(_part_text(html))
+            if plain is None or reader.signed:
+                return reader.text()
         if plain is None:
             return ""
         text = _part_text(plain)
@@ -178,12 +179,17 @@ def _unflow(text: str, delete_space: bool) -> str:
     return "\n".join(lines)
 
 
-_SIGNATURE_MARK = re.compile(
-    r"""<[^>]*(\bid=["']?signature\b|\bclass=["'][^"']*\b(gmail_signature|moz-signature)\b|name=["']?_MailAutoSig)""",
-    re.IGNORECASE,
-)
-"""Where an HTML client marks the sender's signature: Outlook on the web (id="Signature"), Outlook
-for Windows (the bookmark _MailAutoSig), Gmail and Thunderbird (their signature classes)."""
+def _marks_signature(attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element is where an HTML client marks the sender's signature: Outlook on the
+    web (id="Signature"), Outlook for Windows (the bookmark _MailAutoSig), Gmail and Thunderbird
+    (their signature classes)."""
+    values = {name.lower(): value or "" for name, value in attrs}
+    classes = set(values.get("class", "").lower().split())
+    return (
+        values.get("id", "").lower() == "signature"
+        or values.get("name", "") == "_MailAutoSig"
+        or bool(classes & {"gmail_signature", "moz-signature"})
+    )
 
 
 class _HtmlText(HTMLParser):
@@ -205,10 +211,14 @@ class _HtmlText(HTMLParser):
         self.preformatted = 0
         self.quoted = 0
         self.line_started = False
+        self.signed = False
+        """Whether the sender's own signature is marked (and a "-- " line written before it)."""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._element(tag, +1)
-        if not self.hidden and _SIGNATURE_MARK.match(self.get_starttag_text() or ""):
+        # A quoted message's signature is quoted: only the sender's own ends their writing
+        if not self.hidden and not self.quoted and _marks_signature(attrs):
+            self.signed = True
             self._newline()
             self.pieces.append("-- \n")
 
@@ -257,20 +267,21 @@ class _HtmlText(HTMLParser):
         self.line_started = not data.endswith("\n")
 
     def text(self) -> str:
-        return "\n".join(line.rstrip(" ") for line in "".join(self.pieces).split("\n"))
+        text = "\n".join(line.rstrip(" ") for line in "".join(self.pieces).split("\n"))
+        return re.sub(r"\n{3,}", "\n\n", text)
 
 
 _UNPARSED_LIMIT = 2048
 
 
-def _html_text(html: str) -> str:
+def _read_html(html: str) -> _HtmlText:
     reader = _HtmlText()
     reader.feed(html)
     # What feed leaves unparsed is an unclosed comment, tag or declaration. close() reads it as
     # text by scanning it again from each "<" in it, quadratic time, so a long one is dropped.
     if len(reader.rawdata) <= _UNPARSED_LIMIT:
         reader.close()
-    return re.sub(r"\n{3,}", "\n\n", reader.text())
+    return reader
 
 
 def _json_object(text: str) -> Any | None:

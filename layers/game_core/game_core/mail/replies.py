@@ -38,6 +38,8 @@ _ATTRIBUTIONS = (
     # Gmail in languages without a verb ("2026年12月1日(火) 12:00 Ada <ada@x.org>:")
     r"^(?=.*\d).*<[^<>\s@]+@[^<>\s]+>\)?\s*[:：]\s*$",
 )
+_ATTRIBUTION_LIMIT = 400
+"""Characters of an attribution at most (a long name, a long address, a date, in two lines)."""
 _OPENER = r"(?i)^\s*(on|am|le|el|op|il|em|den|w dniu|dne)\s"
 """How an attribution begins in those languages that begin it with a word."""
 _SEPARATOR = (
@@ -111,7 +113,8 @@ def _attribution(lines: list[str], index: int) -> int:
 
 
 def _is_attribution(line: str) -> bool:
-    return not _quoted(line) and any(re.match(pattern, line) for pattern in _ATTRIBUTIONS)
+    # The patterns backtrack over the line: the length bound keeps each check linear
+    return len(line) <= _ATTRIBUTION_LIMIT and not _quoted(line) and any(re.match(p, line) for p in _ATTRIBUTIONS)
 
 
 def _quoted_after(lines: list[str], index: int) -> bool:
