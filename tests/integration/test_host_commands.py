@@ -414,6 +414,15 @@ REFUSED = [
         id="no-such-match",
     ),
     pytest.param({"command": "resume", "match_id": "@"}, "Illegal", ["not paused"], id="resume-unpaused"),
+    pytest.param(
+        {"command": "status", "match_id": "m" * 3000}, "Malformed", ["match_id", "at most 64"], id="match-id-too-long"
+    ),
+    pytest.param(
+        {"command": "reissue_secret", "match_id": "@", "player": "x" * 500},
+        "Malformed",
+        ["player"],
+        id="player-too-long",
+    ),
     # every field of a create request is bounded at the model, before DynamoDB sees it (its
     # numbers hold 38 significant digits, its items 400 KB): Malformed, naming the field
     *(

@@ -11,11 +11,14 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from game_core.games.protocol import Model
-from game_core.match.model import MAX_SECONDS, MatchRequest
+from game_core.match.model import MAX_SECONDS, MatchRequest, ParticipantId
 from game_core.service import host, phases
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
+
+MatchId = Annotated[str, Field(min_length=1, max_length=64)]
+"""Far longer than any the service makes (m- and 12 hex digits), far shorter than a table key may be."""
 
 
 class Create(Model):
@@ -25,50 +28,50 @@ class Create(Model):
 
 class Status(Model):
     command: Literal["status"]
-    match_id: str
+    match_id: MatchId
 
 
 class Extend(Model):
     command: Literal["extend"]
-    match_id: str
+    match_id: MatchId
     seconds: int = Field(gt=0, le=MAX_SECONDS)
 
 
 class Pause(Model):
     command: Literal["pause"]
-    match_id: str
+    match_id: MatchId
 
 
 class Resume(Model):
     command: Literal["resume"]
-    match_id: str
+    match_id: MatchId
 
 
 class ResolveNow(Model):
     command: Literal["resolve_now"]
-    match_id: str
+    match_id: MatchId
 
 
 class Cancel(Model):
     command: Literal["cancel"]
-    match_id: str
+    match_id: MatchId
 
 
 class Export(Model):
     command: Literal["export"]
-    match_id: str
+    match_id: MatchId
 
 
 class Recover(Model):
     command: Literal["recover"]
-    match_id: str
+    match_id: MatchId
 
 
 class Act(Model):
     """The host's immediate action (Clubs: `tokens`, token values entered by hand)."""
 
     command: Literal["act"]
-    match_id: str
+    match_id: MatchId
     kind: str
     action: dict[str, Any]
 
@@ -77,23 +80,23 @@ class Decide(Model):
     """The host ranks the players a finished match's result left tied across a ToL or EC line."""
 
     command: Literal["decide"]
-    match_id: str
-    order: list[str] = Field(min_length=2, max_length=64)
+    match_id: MatchId
+    order: list[ParticipantId] = Field(min_length=2, max_length=64)
 
 
 class Press(Model):
     """A message from the host to everyone, or to one participant (`to`)."""
 
     command: Literal["press"]
-    match_id: str
+    match_id: MatchId
     text: str = Field(min_length=1, max_length=4000)
-    to: str | None = None
+    to: ParticipantId | None = None
 
 
 class ReissueSecret(Model):
     command: Literal["reissue_secret"]
-    match_id: str
-    player: str
+    match_id: MatchId
+    player: ParticipantId
 
 
 HostCommand = Annotated[
@@ -161,7 +164,7 @@ class PhaseStep(Model):
     """What the state machine sends to the phase-step function."""
 
     step: Literal["advance", "wait", "stalled"]
-    match_id: str
+    match_id: MatchId
     phase_number: int = 0
     clock_version: int = 0
     token: str | None = None
