@@ -45,7 +45,7 @@ import moto.stepfunctions.parser.api as sfn_api
 import moto.stepfunctions.parser.asl.eval.callback.callback as callbacks
 from moto.core.botocore_stubber import BotocoreStubber
 
-from local_stack.moto_dynamodb import one_backup_per_transaction
+from local_stack.moto_dynamodb import item_backups
 
 PINNED_MOTO = "5.2.1"
 MOTO_LOCK = threading.RLock()
@@ -164,7 +164,7 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
 
     original_notify = callbacks.CallbackPoolManager.notify
     callbacks.CallbackPoolManager.notify = _notify_once(original_notify)  # type: ignore[method-assign]
-    restore_transactions = one_backup_per_transaction()  # safe under MOTO_LOCK (its docstring)
+    restore_transactions = item_backups()  # safe under MOTO_LOCK (its docstring)
 
     def restore() -> None:
         restore_transactions()

@@ -1,5 +1,5 @@
-"""local_stack.moto_dynamodb: moto's DynamoDB transactions back each table up once, and a cancelled
-transaction still leaves the table exactly as it was (the rollback restores that one backup)."""
+"""local_stack.moto_dynamodb: moto's DynamoDB transactions back up the items they write, not the
+table, and a cancelled transaction still leaves the table exactly as it was."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def dynamodb() -> Iterator[Any]:
             KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
         )
         client.put_item(TableName=TABLE, Item=key("a") | {"version": {"N": "1"}})
-        restore = moto_dynamodb.one_backup_per_transaction()
+        restore = moto_dynamodb.item_backups()
         try:
             yield client
         finally:
@@ -63,6 +63,10 @@ def put_b() -> dict[str, Any]:
     return {"Put": {"TableName": TABLE, "Item": key("b") | {"version": {"N": "1"}}}}
 
 
+def delete_a() -> dict[str, Any]:
+    return {"Delete": {"TableName": TABLE, "Key": key("a")}}
+
+
 def absent_c(exists: bool) -> dict[str, Any]:
     condition = "attribute_exists(pk)" if exists else "attribute_not_exists(pk)"
     return {"ConditionCheck": {"TableName": TABLE, "Key": key("c"), "ConditionExpression": condition}}
@@ -85,12 +89,16 @@ def test_a_transaction_applies_every_item(dynamodb) -> None:
         [put_b(), bump_a("1"), absent_c(exists=True)],
         # the put applied, then the update's own condition fails
         [put_b(), bump_a("7")],
+        # "a" deleted, then the last item's condition fails: "a" is back
+        [delete_a(), absent_c(exists=True)],
+        # two operations on one item: refused as a whole
+        [put_b(), bump_a("1"), {"Delete": {"TableName": TABLE, "Key": key("b")}}],
     ],
-    ids=["last-condition-fails", "update-condition-fails"],
+    ids=["last-condition-fails", "update-condition-fails", "delete-undone", "one-item-twice"],
 )
 def test_a_cancelled_transaction_leaves_the_table_as_it_was(dynamodb, items) -> None:
     before = everything(dynamodb)
-    with pytest.raises(ClientError, match="TransactionCanceledException"):
+    with pytest.raises(ClientError, match="TransactionCanceledException|ValidationException"):
         dynamodb.transact_write_items(TransactItems=items)
     assert everything(dynamodb) == before == [key("a") | {"version": {"N": "1"}}]
     # and the table still takes writes (the one restored is the live table again)
@@ -98,7 +106,7 @@ def test_a_cancelled_transaction_leaves_the_table_as_it_was(dynamodb, items) -> 
     assert everything(dynamodb) == [key("a") | {"version": {"N": "2"}}]
 
 
-def test_a_transaction_of_three_items_copies_the_table_once(dynamodb, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_transaction_copies_no_table(dynamodb, monkeypatch: pytest.MonkeyPatch) -> None:
     copied: list[Any] = []
     deepcopy = copy.deepcopy
 
@@ -109,17 +117,17 @@ def test_a_transaction_of_three_items_copies_the_table_once(dynamodb, monkeypatc
 
     monkeypatch.setattr(copy, "deepcopy", counting)
     dynamodb.transact_write_items(TransactItems=[put_b(), bump_a("1"), absent_c(exists=False)])
-    assert len(copied) == 1
+    assert copied == []
 
-    # moto's own transaction: one copy per item
+    # moto's own transaction: the whole table, once per item
     monkeypatch.setattr(dynamodb_models.DynamoDBBackend, "transact_write_items", moto_dynamodb._ORIGINAL)
     dynamodb.transact_write_items(TransactItems=[put_b(), bump_a("2"), absent_c(exists=False)])
-    assert len(copied) == 1 + 3
+    assert len(copied) == 3
 
 
 def test_restore_leaves_moto_as_it_was(dynamodb) -> None:
     patched = dynamodb_models.DynamoDBBackend.transact_write_items
-    restore = moto_dynamodb.one_backup_per_transaction()
+    restore = moto_dynamodb.item_backups()
     assert dynamodb_models.DynamoDBBackend.transact_write_items is not patched
     restore()
     assert dynamodb_models.DynamoDBBackend.transact_write_items is patched
@@ -129,4 +137,4 @@ def test_restore_leaves_moto_as_it_was(dynamodb) -> None:
 def test_it_refuses_another_moto_version(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(moto_dynamodb, "version", lambda _package: "5.9.9")
     with pytest.raises(RuntimeError, match=r"moto 5\.2\.1.*moto 5\.9\.9 is installed"):
-        moto_dynamodb.one_backup_per_transaction()
+        moto_dynamodb.item_backups()
