@@ -1,7 +1,7 @@
 """Transient AWS failures injected into the state machine's steps, to prove each step is safe to
 retry and that nothing strands a match.
 
-    faults = StepFaults(stack, rotating)     # each step invocation fails once, then its retry runs
+    faults = StepFaults(stack, every_point())  # each step invocation fails once, then its retry runs
     ...                                      # play the match
     faults.injected                          # where each fault struck
 
@@ -50,30 +50,53 @@ whether it is the state machine's retry of an attempt that a fault struck) -> it
 STRIKE_POINTS = {
     # advance (service/phases.py): reads the match (and, with early close, the submissions), then
     # to resolve closes the phase (UpdateItem), reads the submissions and writes one transaction;
-    # to announce reads the phase record, publishes, and marks it told (UpdateItem).
+    # to announce reads the phase record, publishes, and marks it told (UpdateItem). The points
+    # that only a resolution reaches come first: a short match has few resolutions.
     "advance": (
-        Fault("GetItem"),  # (the first advance, at the start, resolves nothing)
         Fault("TransactWriteItems", after=True),  # the resolution stored, its reply lost
-        Fault(INVOKE),
-        Fault("PublishBatch", after=True),  # the announcement sent, its reply lost
-        Fault("UpdateItem"),
         Fault("TransactWriteItems"),
+        Fault("PublishBatch", after=True),  # the announcement sent, its reply lost
+        Fault(INVOKE),
+        Fault("UpdateItem"),
         Fault("Query", after=True),
         Fault("PublishBatch"),
         Fault("UpdateItem", after=True),
+        Fault("GetItem"),
         Fault("GetItem", after=True),
     ),
     # wait: stores the task token (UpdateItem), or wakes the machine at once if the clock moved.
     "wait": (Fault("UpdateItem", after=True), Fault(INVOKE), Fault("UpdateItem")),
 }
-"""Where `rotating` strikes the n-th invocation of each step: its point n mod the count. A point
-whose operation the invocation never calls strikes nothing."""
+"""Where `every_point` strikes each step's invocations, in turn."""
 
 
-def rotating(index: int, event: dict[str, Any], retry: bool) -> Fault | None:
-    """Every step invocation fails once, at the next strike point, and its retry runs clean."""
-    points = STRIKE_POINTS.get(str(event.get("step")), ())
-    return None if retry or not points else points[index % len(points)]
+def every_point(points: dict[str, tuple[Fault, ...]] = STRIKE_POINTS) -> Plan:
+    """Every step invocation fails once, and its retry runs clean; each of its step's strike points
+    strikes at least once however short the match, in their order: an invocation is given the
+    first point not yet struck. One it never reached (it struck nothing: the next invocation of
+    the step is no retry) changes places with the point behind it, to be tried again by the
+    invocation after next. Once every point has struck, they come round again."""
+    waiting = {step: list(faults) for step, faults in points.items()}
+    given: dict[str, Fault] = {}
+
+    def plan(_index: int, event: dict[str, Any], retry: bool) -> Fault | None:
+        step = str(event.get("step"))
+        queue = waiting.get(step)
+        if queue is None:
+            return None
+        last = given.pop(step, None)
+        if last is not None and retry:
+            queue.remove(last)
+            if not queue:
+                queue.extend(points[step])  # every point has struck: round again
+        elif last is not None and len(queue) > 1:
+            queue[0], queue[1] = queue[1], queue[0]  # it struck nothing
+        if retry:
+            return None
+        given[step] = queue[0]
+        return queue[0]
+
+    return plan
 
 
 def always(operation: str, step: str = "advance") -> Plan:
