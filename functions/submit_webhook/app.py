@@ -56,6 +56,7 @@ from game_core.errors import (
     Reason,
     TooLarge,
     Unauthorized,
+    Unavailable,
     validation_reasons,
 )
 from game_core.service.actions import ActionRequest, act_by_webhook
@@ -255,6 +256,12 @@ def answer(request: Request) -> Reply:
         raise NotFound(f"nothing here answers {request.method[:10]}; submissions are POSTed to {ROUTE}")
     except GameCoreError as error:
         return refused(error, request)
+    except Unavailable as error:
+        logger.warning("table unavailable", extra=_who(request))
+        message = "the service could not read its table just now; send the same request again"
+        reasons = [Reason("unavailable", message).to_json()]
+        body = {"accepted": False, "error": "Unavailable", "message": message, "reasons": reasons}
+        return _reply(503, body, {"Retry-After": str(error.retry_after)})
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -13,6 +13,8 @@ import json
 import pytest
 from conftest import load_event, push, texts, wait_until
 
+from game_core.aws.store import DynamoMatchStore, StoreUnavailable
+
 ORDER = [2, 1, 1, 0, -1, -1]
 """A permutation of the multipliers: round 1 pays x2."""
 STONE_TURN = {"pushes": push("p1", times=3), "ground": "stone"}
@@ -387,3 +389,21 @@ def test_deliveries_without_an_idempotency_key_are_each_applied(crates_match, st
 
     assert match.stored_submissions(1) == {"p1": {"multipliers": second}}
     assert len(match.events("submission_accepted")) == 2
+
+
+def test_a_table_that_leaves_the_read_unanswered_is_503_with_retry_after_and_stores_nothing(
+    crates_match, monkeypatch
+) -> None:
+    # DynamoDB leaving the submission's read unprocessed after every attempt (StoreUnavailable):
+    # not the sender's fault and not final, so no refusal is kept: 503, try again in a second
+    match = round_one(crates_match)
+
+    def unanswered(*_args, **_kwargs):
+        raise StoreUnavailable([{"pk": {"S": f"MATCH#{match.match_id}"}, "sk": {"S": "META"}}])
+
+    monkeypatch.setattr(DynamoMatchStore, "submission_view", unanswered)
+    status, reply = match.turn("p1", "Round 1", STONE_TURN["pushes"], "stone")
+    assert (status, reply["error"], reply["reasons"][0]["code"]) == (503, "Unavailable", "unavailable")
+    monkeypatch.undo()
+    assert match.stored_submissions(2) == {}
+    assert match.turn("p1", "Round 1", STONE_TURN["pushes"], "stone")[0] == 200  # the retry is taken

@@ -59,6 +59,14 @@ def validation_reasons(error: ValidationError, whole: str, prefix: str = "") -> 
     return reasons
 
 
+class Unavailable(Exception):
+    """A store or AWS service gave no answer after every retry: neither the caller's fault nor
+    final, so it is no `GameCoreError` (no refusal is stored or mailed). A state machine's Task
+    or Lambda's own retry tries again; the webhook tells the sender to (503, Retry-After)."""
+
+    retry_after = 1
+
+
 class GameCoreError(Exception):
     """Base of every error the service reports to a caller. It says what went wrong; each edge
     (HTTP, e-mail, the host's console) decides how to say it."""

@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError
 
 from game_core.aws.store.items import plain, typed
 from game_core.aws.store.transaction import Update, expression
+from game_core.errors import Unavailable
 
 BATCH_KEYS = 100
 """The most keys one BatchGetItem takes."""
@@ -24,7 +25,7 @@ FIRST_BACKOFF = 0.05
 jitter, as AWS advises for BatchGetItem)."""
 
 
-class StoreUnavailable(Exception):
+class StoreUnavailable(Unavailable):
     """DynamoDB left keys unread after every attempt: the read has no answer (it is never taken
     for "not found"). An AWS failure like a throttle: the caller's retry (a state machine Task's,
     the sender's) reads again."""
