@@ -37,7 +37,6 @@ import logging
 import math
 import os
 import queue
-import re
 import smtplib
 import ssl
 import threading
@@ -53,6 +52,7 @@ from urllib.parse import unquote
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from game_core.aws.routes import route_pattern
 from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.cli.host import HOST_TOKEN_FILE
 from game_core.errors import NotFound
@@ -103,9 +103,7 @@ class Route:
         route_method, _, template = self.key.partition(" ")
         if route_method not in ("ANY", method):
             return None
-        pattern = re.sub(r"\\\{(\w+)\\\+\\\}", r"(?P<\1>.+)", re.escape(template))  # {proxy+}: the rest
-        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", pattern)
-        found = re.fullmatch(pattern, path)
+        found = route_pattern(template).fullmatch(path)
         return None if found is None else {name: unquote(value) for name, value in found.groupdict().items()}
 
 

@@ -44,6 +44,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from game_core.aws.routes import route_pattern
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import (
     Conflict,
@@ -234,7 +235,7 @@ def _route(
     method: str, template: str, answer: Callable[..., Reply]
 ) -> tuple[str, re.Pattern[str], Callable[..., Reply]]:
     """A route as the template declares it: `{name}` is one path segment, passed by name."""
-    return method, re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template) + "/?$"), answer
+    return method, route_pattern(template), answer
 
 
 ROUTES = (
@@ -249,7 +250,7 @@ def answer(request: Request) -> Reply:
     """The route's answer, or the refusal that says why not."""
     try:
         for method, pattern, respond in ROUTES:
-            found = pattern.match(request.path)
+            found = pattern.fullmatch(request.path)
             if found and method == request.method:
                 request = replace(request, params=found.groupdict())
                 return respond(request, **found.groupdict())
