@@ -171,30 +171,23 @@ def test_a_host_extend_stored_first_is_honoured_not_resolved() -> None:
     assert table.fakes.store.commits == []
 
 
-def test_a_host_extend_landing_during_the_resolution_wins_and_reopens_the_phase() -> None:
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "before_stop",  # stored before the resolution closes the door: the door closes only the match as read
+        "after_stop",  # stored after the door closed: the commit loses to it (the version moved)
+    ],
+)
+def test_a_host_extend_landing_during_the_resolution_wins_and_leaves_the_phase_open(hook) -> None:
     store = HookedStore()
     table = Table.open(Fakes(store=store), reminders=())
     table.fakes.clock.advance(HOUR)
-    store.after_stop = lambda: host.extend(table.ports, MID, 600)
+    setattr(store, hook, lambda: host.extend(table.ports, MID, 600))
     progress = phases.resolve(table.ports, MID, 1)
-    # The commit lost to the extension (version moved); read again, the phase is due at 13:10.
+    # Read again, the phase is due at 13:10: nothing resolved
     assert (progress["phase_number"], progress["due"], progress["wait_seconds"]) == (1, False, 600)
     assert store.commits == [] and table.match().phases_resolved == 0
     # The phase takes submissions again until its new deadline.
-    table.submit("bo", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
-    assert sorted(store.submissions(MID, 1)) == ["bo"]
-
-
-def test_a_host_extend_landing_before_the_resolution_closes_the_phase_leaves_it_open() -> None:
-    store = HookedStore()
-    table = Table.open(Fakes(store=store), reminders=())
-    table.fakes.clock.advance(HOUR)
-    # The resolution read the match due at 13:00; the extension is stored before it closes the door.
-    store.before_stop = lambda: host.extend(table.ports, MID, 600)
-    progress = phases.resolve(table.ports, MID, 1)
-    # The door closes only the match as read: it is read again, due at 13:10, and takes moves.
-    assert (progress["phase_number"], progress["due"], progress["wait_seconds"]) == (1, False, 600)
-    assert store.commits == []
     table.submit("bo", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
     assert sorted(store.submissions(MID, 1)) == ["bo"]
 
