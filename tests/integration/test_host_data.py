@@ -358,7 +358,7 @@ def test_with_grace_a_deadline_passed_while_down_reopens_for_an_hour_and_everyon
         server.stack.settle()
 
         # Then the Pregame is open until 15:00 (extended by 2 hours: 13:00 + 2 h = 14:00 + 1 h)
-        assert server.reopened == [f"{match_id} (Pregame until Mon 30 Nov 15:00 UTC)"]
+        assert server.reopened == [f"{match_id} (Pregame until Monday 30 November, 15:00 UTC)"]
         status = host(server, "status", match_id=match_id)
         assert (status["phases_resolved"], status["open"]["phase"]) == (0, "Pregame")
         assert status["open"]["deadline"] == "2026-11-30T15:00:00Z"
@@ -367,8 +367,8 @@ def test_with_grace_a_deadline_passed_while_down_reopens_for_an_hour_and_everyon
         assert [event.data for event in extended] == [{"seconds": 2 * HOUR}]
         # ...and each participant was told why
         why = (
-            "The host's server was down from Mon 30 Nov 12:00 UTC to Mon 30 Nov 14:00 UTC; "
-            "Pregame reopens for 1 hour, until Mon 30 Nov 15:00 UTC."
+            "The host's server was down from Monday 30 November, 12:00 UTC to Monday 30 November, 14:00 UTC; "
+            "Pregame reopens for 1 hour, until Monday 30 November, 15:00 UTC."
         )
         for player in ("p1", "p2"):
             assert [text for text in mailed_text(server, f"{player}@example.com") if why in text], player

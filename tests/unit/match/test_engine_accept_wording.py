@@ -64,14 +64,14 @@ WORDING = [
         "pregame",
         None,
         Late,
-        "'Pregame' is not the open phase; 'Round 1' is open until Tue 1 Dec 18:00 UTC (in 2 hours)",
+        "'Pregame' is not the open phase; 'Round 1' is open until Tuesday 1 December, 18:00 UTC, in 2 hours",
         id="an earlier phase, in another case",
     ),
     pytest.param(
         "Round 2",
         None,
         NotOpen,
-        "'Round 2' is not open yet; it opens when 'Round 1' closes, by Tue 1 Dec 18:00 UTC (in 2 hours)",
+        "'Round 2' is not open yet; it opens when 'Round 1' closes, by Tuesday 1 December, 18:00 UTC, in 2 hours",
         id="the next phase",
     ),
     pytest.param(
@@ -85,21 +85,22 @@ WORDING = [
         "Round 2",
         3,
         NotOpen,
-        "'Round 2' (phase 3) is not open yet; it opens when 'Round 1' closes, by Tue 1 Dec 18:00 UTC (in 2 hours)",
+        "'Round 2' (phase 3) is not open yet; it opens when 'Round 1' closes, "
+        "by Tuesday 1 December, 18:00 UTC, in 2 hours",
         id="the next phase by number",
     ),
     pytest.param(
         "Round 1",
         1,
         Late,
-        "'Round 1' (phase 1) is not the open phase; 'Round 1' is open until Tue 1 Dec 18:00 UTC (in 2 hours)",
+        "'Round 1' (phase 1) is not the open phase; 'Round 1' is open until Tuesday 1 December, 18:00 UTC, in 2 hours",
         id="an earlier number",
     ),
     pytest.param(
         "Round 9",
         None,
         Malformed,
-        "Pushing Crates has no phase 'Round 9'; 'Round 1' is open until Tue 1 Dec 18:00 UTC (in 2 hours)",
+        "Pushing Crates has no phase 'Round 9'; 'Round 1' is open until Tuesday 1 December, 18:00 UTC, in 2 hours",
         id="no such phase",
     ),
 ]
@@ -116,7 +117,7 @@ def test_a_phase_past_its_deadline_says_when_it_closed_in_words():
     refused = refusal(crates_round_1(), "Round 1", at_hours=6 + 5 / 60)
     assert (type(refused), refused.message) == (
         Late,
-        "'Round 1' closed Tue 1 Dec 18:00 UTC (5 minutes ago); it is being resolved",
+        "'Round 1' closed Tuesday 1 December, 18:00 UTC, 5 minutes ago; it is being resolved",
     )
 
 

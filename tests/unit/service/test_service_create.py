@@ -6,8 +6,9 @@ import pytest
 from conftest import texts
 from crates_driver import HOUR, Table, request
 from fakes import T0, Fakes, SequentialIds
+from pydantic import ValidationError
 
-from game_core.errors import Illegal, NotFound
+from game_core.errors import Illegal, NotFound, validation_reasons
 from game_core.match.model import MatchRequest
 from game_core.service import phases
 from game_core.service.matches import create_match, export_record, match_status
@@ -211,3 +212,42 @@ def test_export_gives_the_phase_records_in_order() -> None:
         "bo": {"round": {"pushes": [{"crate": "ada", "direction": "right"}], "ground": "stone"}}
     }
     assert phases.progress(table.ports, table.match())["phase"] == "Round 2"
+
+
+def _entries(*players: dict) -> dict:
+    return {"game": "crates", "players": list(players)}
+
+
+# Each request is refused naming what is wrong (pydantic's reasons, as every channel shows them)
+REFUSED_SETTINGS = [
+    pytest.param(
+        _entries({"id": "ada", "zone": "Paris"}, {"id": "bo"}),
+        "players.0.zone: 'Paris' is not a time zone; did you mean Europe/Paris?",
+        id="a city is no zone: the zone it is in is suggested",
+    ),
+    pytest.param(
+        _entries({"id": "ada", "name": "Bo"}, {"id": "bo"}),
+        "'bo' would name both 'ada' and 'bo'",
+        id="a name that is another's id",
+    ),
+    pytest.param(
+        _entries({"id": "ada", "name": "Alex"}, {"id": "bo", "name": "ALEX"}),
+        "'alex' would name both 'ada' and 'bo'",
+        id="two names alike but for case",
+    ),
+]
+
+
+@pytest.mark.parametrize(("settings", "said"), REFUSED_SETTINGS)
+def test_a_settings_file_is_refused_for_an_unknown_zone_or_a_name_naming_two(settings: dict, said: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        MatchRequest.model_validate(settings)
+    assert any(said in reason.text for reason in validation_reasons(refused.value, "settings"))
+
+
+def test_a_zone_is_kept_in_its_own_spelling_and_a_name_may_be_its_own_id() -> None:
+    fakes = Fakes()
+    settings = _entries({"id": "ada", "name": "ADA", "zone": "europe/paris"}, {"id": "bo"})
+    create_match(fakes.ports, MatchRequest.model_validate(settings))
+    ada, bo = fakes.store.get(MID).players
+    assert (ada.name, ada.zone, bo.zone) == ("ADA", "Europe/Paris", None)

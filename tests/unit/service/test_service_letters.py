@@ -51,7 +51,7 @@ def test_the_opening_mails_each_participant_with_an_address_once_by_name_with_ho
     assert text.startswith("Hello Ada Lovelace,")
     assert "Ada Lovelace, Bo Diddley, Cy Twombly" in text  # names, not ids
     # opened at 12:00 with 24-hour phases
-    assert "Pregame closes 2026-12-02 12:00 UTC (in 1 day)." in text
+    assert "Pregame closes Wednesday 2 December, 12:00 UTC, in 1 day." in text
     assert "To play, reply to this mail with your move for Pregame:" in text
     assert "MULTIPLIERS 2 1 1 0 -1 -1" in text  # the grammar's example
     raw = fakes.mailer.sent[0].raw.decode()
@@ -87,7 +87,7 @@ def test_a_reminder_goes_only_to_whoever_has_not_sent_what_the_phase_waits_for()
     subject, text = sent["bo@example.org"]
     assert subject == f"[{MID}] Reminder: Pregame closes in 12 hours"
     assert "A reminder: Pregame still waits for your multipliers submission." in text
-    assert "Pregame closes 2026-12-02 12:00 UTC (in 12 hours)." in text
+    assert "Pregame closes Wednesday 2 December, 12:00 UTC, in 12 hours." in text
 
 
 @pytest.mark.parametrize(
@@ -96,7 +96,7 @@ def test_a_reminder_goes_only_to_whoever_has_not_sent_what_the_phase_waits_for()
         (
             lambda ports: host.extend(ports, MID, 7200),
             "extended",
-            "Pregame closes 2026-12-02 14:00 UTC (in 1 day 2 hours).",
+            "Pregame closes Wednesday 2 December, 14:00 UTC, in 1 day 2 hours.",
         ),
         (lambda ports: host.pause(ports, MID), "paused", "Pregame is paused by the host"),
     ],
@@ -126,3 +126,24 @@ def test_every_subject_is_under_100_characters_and_whole_words() -> None:
     fakes.clock.advance(86_400 + 60)
     phases.advance(fakes.ports, MID)
     assert all(len(subject) < 100 for subject, _text in mails(fakes).values())
+
+
+def test_each_participant_reads_the_deadline_in_their_own_time_zone_with_utc_beside_it() -> None:
+    fakes = Fakes()
+    players = [
+        {"id": "ada", "email": "ada@example.org", "zone": "Europe/Paris"},
+        {"id": "bo", "email": "bo@example.org", "zone": "America/New_York"},
+        {"id": "cy", "email": "cy@example.org"},
+    ]
+    create_match(fakes.ports, MatchRequest.model_validate({"game": "crates", "players": players, "seed": 7}))
+    sent = mails(fakes)
+    # Opened Tuesday 1 December 12:00 UTC for a day: it closes Wednesday 12:00 UTC, which is 13:00
+    # in Paris (UTC+1 in winter) and 07:00 in New York (UTC-5); Cy gave no zone: UTC alone
+    assert (
+        "Pregame closes Wednesday 2 December, 13:00 (Europe/Paris) - 12:00 UTC, in 1 day." in sent["ada@example.org"][1]
+    )
+    assert (
+        "Pregame closes Wednesday 2 December, 07:00 (America/New_York) - 12:00 UTC, in 1 day."
+        in sent["bo@example.org"][1]
+    )
+    assert "Pregame closes Wednesday 2 December, 12:00 UTC, in 1 day." in sent["cy@example.org"][1]

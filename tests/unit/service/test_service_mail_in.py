@@ -103,7 +103,7 @@ def test_a_move_by_mail_is_stored_and_answered_in_the_grammar_with_its_cost_and_
             "  GROUND ICE",
             "It costs 1 garnet, spent when Round 1 resolves.",
             "",
-            "Round 1 closes 2026-12-01 14:00 UTC (in 1 hour).",
+            "Round 1 closes Tuesday 1 December, 14:00 UTC, in 1 hour.",
         ]
     )
 
@@ -174,8 +174,10 @@ def test_a_move_after_the_deadline_is_answered_as_late() -> None:
     send(table, ADA, "PUSH ada RIGHT")
 
     assert table.fakes.store.submissions(MID, 2) == {}
-    said = "Too late: your round for Round 1 was not accepted. 'Round 1' closed Tue 1 Dec 14:00 UTC (less than a"
-    assert said + " minute ago); it is being resolved." in " ".join(the_answer(table).split())
+    said = (
+        "Too late: your round for Round 1 was not accepted. 'Round 1' closed Tuesday 1 December, 14:00 UTC, less than a"
+    )
+    assert said + " minute ago; it is being resolved." in " ".join(the_answer(table).split())
 
 
 def test_a_json_body_is_taken_as_the_webhooks_body() -> None:
@@ -314,7 +316,7 @@ def test_status_answers_the_players_view_deadline_what_they_sent_and_garnets() -
 
     text = the_answer(table)
     assert "Pushing Crates: round 1 of 6." in text and "Your multipliers (rounds 1-6):" in text
-    assert "Round 1 closes 2026-12-01 14:00 UTC (in 1 hour)." in text
+    assert "Round 1 closes Tuesday 1 December, 14:00 UTC, in 1 hour." in text
     assert "What stands from you for Round 1:\n  PUSH ada RIGHT 4\n  GROUND ICE" in text
     assert "Your garnets: 5 (1 of them held by what you have sent)." in text
 
@@ -354,7 +356,7 @@ def test_the_host_extends_pauses_resumes_and_resolves_now_by_mail() -> None:
 
     send(table, HOST, "EXTEND 2")
     assert (table.deadline() - deadline).total_seconds() == 7200
-    assert "Done: EXTEND 2.\nRound 1 closes 2026-12-01 16:00 UTC (in 3 hours)." in the_answer(table)
+    assert "Done: EXTEND 2.\nRound 1 closes Tuesday 1 December, 16:00 UTC, in 3 hours." in the_answer(table)
 
     table.fakes.mailer.sent.clear()
     send(table, HOST, "pause")
@@ -579,7 +581,7 @@ def test_a_reply_to_an_earlier_phases_notice_is_not_taken_for_the_open_phase() -
             "",
             "You have sent nothing for Round 1 yet.",
             "",
-            "Round 1 closes 2026-12-01 14:00 UTC (in 1 hour).",
+            "Round 1 closes Tuesday 1 December, 14:00 UTC, in 1 hour.",
         ]
     )
 

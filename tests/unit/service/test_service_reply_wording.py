@@ -13,7 +13,7 @@ from test_service_mail_in import ADA, MID, round_one, send, the_answer
 
 from game_core.errors import GameCoreError
 
-UNTIL = "Tue 1 Dec 14:00 UTC (in 1 hour)"
+UNTIL = "Tuesday 1 December, 14:00 UTC, in 1 hour"
 CASES = [
     # (the phase the move names, the webhook's error and message, how the mail answer begins)
     ("round 1", None, None, "Accepted for Round 1:"),

@@ -58,10 +58,12 @@ DEADLINES = [
     pytest.param(3599, None, id="one second before the deadline"),
     pytest.param(
         3600,
-        "'Pregame' closed Tue 1 Dec 13:00 UTC (less than a minute ago); it is being resolved",
+        "'Pregame' closed Tuesday 1 December, 13:00 UTC, less than a minute ago; it is being resolved",
         id="at the deadline",
     ),
-    pytest.param(7200, "'Pregame' closed Tue 1 Dec 13:00 UTC (1 hour ago); it is being resolved", id="an hour late"),
+    pytest.param(
+        7200, "'Pregame' closed Tuesday 1 December, 13:00 UTC, 1 hour ago; it is being resolved", id="an hour late"
+    ),
 ]
 
 
@@ -93,7 +95,9 @@ def test_a_paused_phase_takes_submissions_past_its_old_deadline() -> None:
     [
         # ada's first multipliers would make her done: the header moved, so it is read and judged again
         pytest.param(
-            False, "'Pregame' closed Tue 1 Dec 12:00 UTC (less than a minute ago); it is being resolved", id="first"
+            False,
+            "'Pregame' closed Tuesday 1 December, 12:00 UTC, less than a minute ago; it is being resolved",
+            id="first",
         ),
         # a replacement changes nothing on the header: the store's condition refuses it
         pytest.param(True, "'Pregame' closed before the submission arrived", id="replacing"),

@@ -7,9 +7,11 @@ was waiting for is stale (see service.phases).
 
 from __future__ import annotations
 
+import difflib
 import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
 
 from pydantic import Field, model_validator
 
@@ -39,19 +41,43 @@ def duration_text(seconds: int) -> str:
     return " ".join(words)
 
 
-def day_text(moment: datetime) -> str:
-    """ "Wed 2 Dec 10:00 UTC": a moment's day and time as a person reads it, to the minute."""
+def day_text(moment: datetime, zone: str | None = None) -> str:
+    """ "Thursday 3 December, 13:00 (Europe/Paris) - 12:00 UTC": a moment's day and time to the
+    minute where the reader lives (`zone`, an IANA name) with UTC beside it; the UTC day is
+    named too when it is another day there; "Thursday 3 December, 12:00 UTC" with no zone."""
     moment = utc(moment)
-    return f"{moment:%a} {moment.day} {moment:%b %H:%M} UTC"
+    in_utc = f"{moment:%A} {moment.day} {moment:%B}, {moment:%H:%M} UTC"
+    if zone is None or zone == "UTC":
+        return in_utc
+    local = moment.astimezone(ZoneInfo(zone))
+    there = f"{local:%A} {local.day} {local:%B}, {local:%H:%M} ({zone})"
+    return f"{there} - {in_utc if local.date() != moment.date() else f'{moment:%H:%M} UTC'}"
 
 
-def moment_text(moment: datetime, now: datetime) -> str:
-    """ "Wed 2 Dec 10:00 UTC (in 3 hours)", or "(2 hours ago)" (now itself is "less than a minute
-    ago"): a moment as a person reads it, to the minute."""
+def moment_text(moment: datetime, now: datetime, zone: str | None = None) -> str:
+    """ "Thursday 3 December, 13:00 (Europe/Paris) - 12:00 UTC, in 3 hours", or ", 2 hours ago"
+    (now itself is "less than a minute ago"): `day_text` and how far it is."""
     ahead = (utc(moment) - now).total_seconds()
     minutes = 60 * round(abs(ahead) / 60)
-    when = day_text(moment)
-    return f"{when} (in {duration_text(minutes)})" if ahead > 0 else f"{when} ({duration_text(minutes)} ago)"
+    when = day_text(moment, zone)
+    return f"{when}, in {duration_text(minutes)}" if ahead > 0 else f"{when}, {duration_text(minutes)} ago"
+
+
+def known_zone(name: str) -> str:
+    """The IANA time zone `name` names, in its own spelling ("europe/paris" is "Europe/Paris");
+    raises ValueError naming it and the closest valid names when there is none."""
+    zones = {zone.lower(): zone for zone in available_timezones() | {"UTC"}}
+    wanted = name.strip().replace(" ", "_")
+    if wanted.lower() in zones:
+        return zones[wanted.lower()]
+    # Close in whole ("Europe/Pari") or in the city alone ("Paris", "new york")
+    city = wanted.lower().rsplit("/", 1)[-1]
+    cities = sorted(
+        zone for zone in zones if difflib.SequenceMatcher(None, zone.rsplit("/", 1)[-1], city).ratio() > 0.8
+    )
+    close = list(dict.fromkeys(difflib.get_close_matches(wanted.lower(), zones, n=3, cutoff=0.6) + cities))[:3]
+    hint = f"; did you mean {' or '.join(zones[zone] for zone in close)}?" if close else ' (e.g. "Europe/Paris")'
+    raise ValueError(f"{name!r} is not a time zone{hint}")
 
 
 class PhaseClock(Model):

@@ -7,10 +7,10 @@ import json
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from game_core.games.protocol import Model
-from game_core.match.clock import PhaseClock
+from game_core.match.clock import PhaseClock, known_zone
 
 DEFAULT_REMINDERS = (43_200, 3_600)
 """12 hours and 1 hour before each deadline."""
@@ -31,6 +31,8 @@ ParticipantId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")]
 Name = Annotated[str, Field(max_length=80)]
 Email = Annotated[str, Field(min_length=3, max_length=254)]
 """RFC 5321's longest address."""
+Zone = Annotated[str, AfterValidator(known_zone), Field(max_length=64)]
+"""An IANA time zone ("Europe/Paris"): the participant's mail gives deadlines there, UTC beside."""
 
 
 def secret_hash(secret: str) -> str:
@@ -44,6 +46,8 @@ class GuestEntry(Model):
     id: ParticipantId
     name: Name = ""
     email: Email | None = None
+    zone: Zone | None = None
+    """As a player's: where the guest reads their mail's deadlines."""
     confirm_contact: bool = False
     """As a player's: the host confirms this known id is the same person under a new email."""
 
@@ -54,6 +58,9 @@ class PlayerEntry(Model):
     id: ParticipantId
     name: Name = ""
     email: Email | None = None
+    zone: Zone | None = None
+    """The IANA time zone ("Europe/Paris") their mail gives deadlines in, UTC beside; UTC alone
+    when none. The participant may change it by mail (ZONE Europe/Paris)."""
     garnets: int = Field(default=0, ge=0, le=MAX_GARNETS)
     """Starting balance for a player the service has never seen; ignored for a known player."""
     confirm_contact: bool = False
@@ -92,6 +99,20 @@ class MatchRequest(Model):
             raise ValueError(f"the settings take {size} characters as JSON; at most {MAX_SETTINGS_CHARS}")
         return settings
 
+    @model_validator(mode="after")
+    def _names_tell_participants_apart(self) -> MatchRequest:
+        """A mail may name a participant by id or by name, in any case: no word may name two."""
+        named: dict[str, str] = {}
+        for entry, _guest_of in self.entries():
+            for word in dict.fromkeys((entry.id.lower(), (entry.name or entry.id).lower())):
+                if word in named and named[word] != entry.id:
+                    raise ValueError(
+                        f"{word!r} would name both {named[word]!r} and {entry.id!r} (names and ids are compared "
+                        "ignoring case): give each participant a name of their own"
+                    )
+                named[word] = entry.id
+        return self
+
     def entries(self) -> list[tuple[PlayerEntry | GuestEntry, str | None]]:
         """Every participant's entry in team order (each player, then their guests), with the
         player a guest came with (None for a player)."""
@@ -106,6 +127,8 @@ class Participant(Model):
     name: str
     email: str | None = None
     secret_hash: str
+    zone: str | None = None
+    """Where the participant reads their mail's deadlines (an IANA name); None: UTC alone."""
     guest_of: str | None = None
     """The player who brought this guest; None for a player. A guest's garnets are held in the
     match only, and return to that player when the match ends."""

@@ -1,5 +1,6 @@
 """Mail a person reads: every notice, answer and reminder as plain text, from the recipient's
-view alone (names, not ids; the deadline in UTC and as time left; how to answer).
+view alone (names, not ids; the deadline in their time zone and UTC, and as time left; how to
+answer).
 
 `tell` is how the service speaks: it publishes the notices (SNS, for webhook subscribers and
 integrations) and mails each participant with a registered address one message per event: the
@@ -13,9 +14,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame
+from game_core.games.plain_text import wrapped
+from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Drawing, DrawsViews, Picture
 from game_core.match import engine
-from game_core.match.clock import PhaseClock, duration_text
+from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
 from game_core.service.ports import Notice, OutgoingMail, Ports
 
@@ -37,13 +39,12 @@ def kinds_text(kinds: Sequence[str]) -> str:
     return f"{', '.join(kinds[:-1])} and {kinds[-1]} submissions"
 
 
-def deadline_line(phase: PhaseClock, now: datetime) -> str:
-    """ "Round 3 closes 2026-12-02 12:00 UTC (in 23 hours 59 minutes)", or that it is paused."""
+def deadline_line(phase: PhaseClock, now: datetime, zone: str | None = None) -> str:
+    """ "Round 3 closes Thursday 3 December, 13:00 (Europe/Paris) - 12:00 UTC, in 23 hours.", in
+    the reader's time zone (`clock.moment_text`), or that it is paused."""
     if phase.paused:
         return f"{phase.name} is paused by the host; its clock stands still until they resume it."
-    left = max(0, 60 * round((phase.deadline - now).total_seconds() / 60))
-    when = phase.deadline.strftime("%Y-%m-%d %H:%M UTC")
-    return f"{phase.name} closes {when} (in {duration_text(left)})."
+    return f"{phase.name} {'closes' if phase.deadline > now else 'closed'} {moment_text(phase.deadline, now, zone)}."
 
 
 def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
@@ -82,7 +83,9 @@ def _actions_by_text(game: AnyGame, match: Match) -> tuple[str, ...]:
     return opening.actions if opening is not None else ()
 
 
-def _text(match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, Any], now: datetime) -> list[str]:
+def _text(
+    match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, Any], now: datetime, zone: str | None
+) -> list[str]:
     """The text of one event for one participant: what happened (a reminder, who sent nothing),
     their view (the private one holds the public part too), and the open phase's deadline."""
     lines: list[str] = []
@@ -99,7 +102,7 @@ def _text(match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, An
     if view is not None:
         lines += ["", game.text.render_view(view, names(match)).strip("\n")]
     if match.phase is not None and (own or public).get("open") is not None:
-        lines += ["", deadline_line(match.phase, now)]
+        lines += ["", deadline_line(match.phase, now, zone)]
     return lines[1:] if lines[:1] == [""] else lines
 
 
@@ -118,16 +121,37 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
         if not participant.email or headline is None:
             continue
         lines = [f"Hello {participant.name},", ""]
-        lines += _text(match, game, public.body if public else {}, own.body if own else {}, now)
+        lines += _text(match, game, public.body if public else {}, own.body if own else {}, now, participant.zone)
+        drawing = _drawing(game, match, public, own)
+        if drawing is not None:
+            files = ", ".join(picture.filename for picture in drawing.pictures)
+            lines += ["", *wrapped(f"Attached: {drawing.caption} ({files}).")]
         answer = how_to_answer(game, match, participant.id)
         if answer:
             lines += ["", RULE, *answer]
-        mails.append(_mail(match, participant.email, headline.subject, lines, now, domain))
+        pictures = drawing.pictures if drawing is not None else ()
+        mails.append(_mail(match, participant.email, headline.subject, lines, now, domain, attachments=pictures))
     return mails
 
 
+def _drawing(game: AnyGame, match: Match, public: Notice | None, own: Notice | None) -> Drawing | None:
+    """The pictures of the view one participant's mail carries (their own), when the game draws
+    its views."""
+    view = (own.body if own else {}).get("view", (public.body if public else {}).get("view"))
+    if view is None or not isinstance(game.text, DrawsViews):
+        return None
+    return game.text.draw_view(view, names(match))
+
+
 def _mail(
-    match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, answering: Letter | None = None
+    match: Match,
+    to: str,
+    subject: str,
+    lines: list[str],
+    now: datetime,
+    domain: str,
+    answering: Letter | None = None,
+    attachments: Sequence[Picture] = (),
 ) -> OutgoingMail:
     # Imported here: the stdlib's e-mail modules cost a cold start ~20 ms, and only mail needs them
     from game_core.mail.addresses import match_address, phase_message_id
@@ -144,6 +168,7 @@ def _mail(
         answering=answering,
         # Says the phase it belongs to: a reply to it names the phase its sender was answering
         message_id=phase_message_id(match.match_id, match.phase.number if match.phase else None, domain),
+        attachments=attachments,
     )
     return OutgoingMail(to=to, raw=raw)
 

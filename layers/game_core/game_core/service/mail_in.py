@@ -245,7 +245,12 @@ def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> l
     lines = [view_text.rstrip("\n"), ""]
     if match.phase is not None:
         sent = sent_lines(game, seen["submitted"], match.phase.name)
-        lines += [letters.deadline_line(match.phase, ports.clock.now()), *sent, owed_line(seen, match.phase.name), ""]
+        lines += [
+            letters.deadline_line(match.phase, ports.clock.now(), player.zone),
+            *sent,
+            owed_line(seen, match.phase.name),
+            "",
+        ]
     return [*lines, garnets_line(seen["garnets"]["balance"], seen["garnets"]["available"])]
 
 
@@ -274,7 +279,7 @@ def _moves(
         return [*_refusal_lines(heading, unread.reasons), "", *_still_standing(ports, match, game, player.id)]
     answered = phase_answered(match.match_id, letter.in_reply_to, letter.references)
     if match.phase is not None and answered not in (None, match.phase.number) and any(m.phase is None for m in moves):
-        return _answers_an_old_notice(ports, match, game, player.id, answered)
+        return _answers_an_old_notice(ports, match, game, player, answered)
     judged = [_judge(ports, request, f"{message_id}#{index}") for index, request in enumerate(requests)]
     if any(move.redelivered and move.reply is None for move in judged):
         return None  # another delivery is storing a move of this message right now: it answers
@@ -285,7 +290,7 @@ def _moves(
     if any(move.error is not None for move in judged):
         lines += [*_still_standing(ports, latest, game, player.id), ""]
     if latest.phase is not None:
-        lines.append(letters.deadline_line(latest.phase, ports.clock.now()))
+        lines.append(letters.deadline_line(latest.phase, ports.clock.now(), player.zone))
     return lines
 
 
@@ -303,7 +308,7 @@ def _requests(match: Match, player: str, letter: Letter, moves: Sequence[TextMov
     return [_request(match, player, move) for move in ordered]
 
 
-def _answers_an_old_notice(ports: Ports, match: Match, game: AnyGame, player: str, answered: int) -> list[str]:
+def _answers_an_old_notice(ports: Ports, match: Match, game: AnyGame, player: Participant, answered: int) -> list[str]:
     """Moves naming no phase, in a reply to a mail of an earlier phase: the sender may not know
     that phase closed (Abstrac's moves repeat phase after phase), so they are not taken for the
     open one."""
@@ -319,9 +324,9 @@ def _answers_an_old_notice(ports: Ports, match: Match, game: AnyGame, player: st
         f"To send your moves for {match.phase.name}, reply to this mail with them{',' if named else '.'}",
         *(["or name the phase above them (HELP shows how)."] if named else []),
         "",
-        *_still_standing(ports, match, game, player),
+        *_still_standing(ports, match, game, player.id),
         "",
-        letters.deadline_line(match.phase, ports.clock.now()),
+        letters.deadline_line(match.phase, ports.clock.now(), player.zone),
     ]
 
 

@@ -26,7 +26,14 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
     contacts = register_contacts(ports, request)
     # Guests get secrets like players, and sit right after their player (the game's team order).
     seated = [
-        Participant(id=entry.id, name=entry.name or entry.id, email=entry.email, secret_hash="", guest_of=guest_of)
+        Participant(
+            id=entry.id,
+            name=entry.name or entry.id,
+            email=entry.email,
+            zone=entry.zone,
+            secret_hash="",
+            guest_of=guest_of,
+        )
         for entry, guest_of in request.entries()
     ]
     secrets = {p.id: ports.ids.secret() for p in seated}
