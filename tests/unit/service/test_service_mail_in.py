@@ -331,6 +331,66 @@ def test_help_answers_the_grammar_of_the_open_phase() -> None:
     assert "PUSH <player> LEFT|RIGHT [times]" in text and "MULTIPLIERS <six numbers>" in text
 
 
+ZONE_ANSWERS = [
+    # Round 1 closes Tuesday 1 December 14:00 UTC, an hour from 13:00: 15:00 in Paris (UTC+1 in
+    # winter), 01:00 on Wednesday in Sydney (UTC+11 in its summer): UTC's day named there
+    pytest.param(
+        "ZONE Europe/Paris",
+        "Europe/Paris",
+        [
+            "Done: your mail gives deadlines in Europe/Paris time from now on, UTC beside it.",
+            "Round 1 closes Tuesday 1 December, 15:00 (Europe/Paris) - 14:00 UTC, in 1 hour.",
+        ],
+        id="a zone",
+    ),
+    pytest.param(
+        "zone australia/sydney",
+        "Australia/Sydney",
+        [
+            "Done: your mail gives deadlines in Australia/Sydney time from now on, UTC beside it.",
+            "Round 1 closes Wednesday 2 December, 01:00 (Australia/Sydney) - Tuesday 1 December, 14:00 UTC, in 1 hour.",
+        ],
+        id="any case, another day there",
+    ),
+    pytest.param(
+        "ZONE Paris",
+        None,
+        ["ZONE PARIS was not done:", "  - 'PARIS' is not a time zone; did you mean Europe/Paris?"],
+        id="a city: refused, the zone suggested",
+    ),
+    pytest.param(
+        "ZONE",
+        None,
+        ["ZONE was not done:", "  - a time zone's name goes after ZONE, e.g. ZONE Europe/Paris"],
+        id="no zone named",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "zone", "answer"), ZONE_ANSWERS)
+def test_zone_sets_where_the_participants_mail_gives_deadlines(text: str, zone: str | None, answer: list[str]) -> None:
+    table = round_one()
+
+    send(table, ADA, text)
+
+    assert the_answer(table) == "\n".join(["Hello ada,", "", *answer])
+    ada, bo = table.fakes.store.get(MID).players
+    assert (ada.zone, bo.zone) == (zone, None)  # Bo's mail keeps UTC
+
+
+def test_the_next_notice_gives_the_deadline_in_the_zone_set_by_mail() -> None:
+    table = round_one()
+    send(table, ADA, "ZONE America/Los_Angeles")
+    table.fakes.mailer.sent.clear()
+
+    table.resolve_at_deadline()
+
+    # Round 2 opens at 14:00 UTC for an hour: 15:00 UTC is 07:00 in Los Angeles (UTC-8 in winter)
+    notices = {mail.to: parse_message(mail.raw).text for mail in table.fakes.mailer.sent}
+    assert "Round 2 closes Tuesday 1 December, 07:00 (America/Los_Angeles) - 15:00 UTC, in 1 hour." in notices[ADA]
+    assert "Round 2 closes Tuesday 1 December, 15:00 UTC, in 1 hour." in notices[BO]
+
+
 def test_a_host_command_retried_after_its_answer_failed_acts_once() -> None:
     # SES fails after EXTEND 2 moved the deadline; the Lambda's retry must not move it again
     table = round_one()

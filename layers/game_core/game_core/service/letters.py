@@ -71,6 +71,7 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
         for kind in actions:
             lines += ["", *game.text.text_help(kind)]
     lines += ["", "Send STATUS for where you stand, HELP for this again."]
+    lines += ["Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time."]
     return lines[1:] if lines[:1] == [""] else lines
 
 

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from game_core.service.commands import HostCommand
 
 STATUS, HELP, EXTEND, PAUSE, RESUME, RESOLVE_NOW = "STATUS", "HELP", "EXTEND", "PAUSE", "RESUME", "RESOLVE NOW"
+ZONE = "ZONE"
+"""A participant's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
 """What the host's address may send: the host's command wins over a player's with the same word."""
 HOST_ONLY = (EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -44,7 +46,7 @@ class Command:
     keyword: str
     """One of the keywords above, upper case with single spaces."""
     argument: str = ""
-    """What follows EXTEND on its line."""
+    """What follows EXTEND or ZONE on its line."""
 
     @property
     def text(self) -> str:
@@ -59,7 +61,7 @@ def read_command(text: str) -> Command | None:
     if line in (STATUS, HELP, PAUSE, RESUME, RESOLVE_NOW):
         return Command(line)
     keyword, _, argument = line.partition(" ")
-    return Command(EXTEND, argument) if keyword == EXTEND else None
+    return Command(keyword, argument) if keyword in (EXTEND, ZONE) else None
 
 
 def console_command(command: Command, match_id: str) -> HostCommand:

@@ -37,13 +37,24 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from game_core.errors import GameCoreError, Illegal, InProgress, Late, Malformed, NotFound, Reason, validation_reasons
+from game_core.errors import (
+    Conflict,
+    GameCoreError,
+    Illegal,
+    InProgress,
+    Late,
+    Malformed,
+    NotFound,
+    Reason,
+    validation_reasons,
+)
 from game_core.games import registry
 from game_core.games.plain_text import LineGrammar
 from game_core.games.protocol import AnswersInText, AnyGame, TextMove
 from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
+from game_core.match.clock import known_zone
 from game_core.match.engine import acting, sent_last
 from game_core.match.model import Match, Participant
 from game_core.service import letters
@@ -54,6 +65,7 @@ from game_core.service.mail_commands import (
     HOST_ONLY,
     HOST_USAGE,
     STATUS,
+    ZONE,
     Command,
     console_command,
     cost_line,
@@ -64,7 +76,7 @@ from game_core.service.mail_commands import (
     written,
 )
 from game_core.service.mail_lines import MailLines, read_mail
-from game_core.service.ports import Ports, Sheet
+from game_core.service.ports import Event, Ports, Sheet
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
 from game_core.service.views import standing
 
@@ -235,7 +247,30 @@ def _player_command(ports: Ports, match: Match, player: Participant, command: Co
     if command.keyword == HELP:
         help_lines = letters.how_to_answer(game, match, player.id)
         return help_lines or _nothing_to_send(match)
+    if command.keyword == ZONE:
+        return _zone(ports, match, player, command.argument)
     return _status(ports, match, game, player)
+
+
+def _zone(ports: Ports, match: Match, player: Participant, written: str) -> list[str]:
+    """ZONE <IANA name>: from now on the participant's mail gives deadlines in that time zone."""
+    try:
+        zone = known_zone(written)
+    except ValueError as unknown:
+        said = str(unknown) if written else "a time zone's name goes after ZONE, e.g. ZONE Europe/Paris"
+        return _refusal_lines(f"{ZONE} {written}".strip() + " was not done:", [Reason("unknown_zone", said)])
+    latest = ports.store.get(match.match_id)
+    players = tuple(p.model_copy(update={"zone": zone}) if p.id == player.id else p for p in latest.players)
+    now = ports.clock.now()
+    zoned = latest.model_copy(update={"players": players, "version": latest.version + 1})
+    try:
+        ports.store.save(latest, zoned, Event("zone_set", now, {"player": player.id, "zone": zone}))
+    except Conflict:  # the match moved meanwhile (a move, a resolution): nothing was stored
+        return _refusal_lines(
+            f"ZONE {written} was not done:", [Reason("conflict", "the match changed meanwhile; send it again")]
+        )
+    lines = [f"Done: your mail gives deadlines in {zone} time from now on, UTC beside it."]
+    return lines + ([letters.deadline_line(latest.phase, now, zone)] if latest.phase is not None else [])
 
 
 def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> list[str]:
