@@ -45,6 +45,13 @@ def test_match_schemas_names_each_phase_of_crates_with_what_it_accepts(capsys):
     assert accepts["Round 2"] == ["round"]
 
 
+def test_match_schemas_describes_a_players_entry_with_its_time_zone(capsys):
+    schemas.main(["crates"])
+    entry = json.loads(capsys.readouterr().out)["player_schema"]
+    assert {"id", "name", "email", "zone"} <= set(entry["properties"])
+    assert "Europe/Paris" in json.dumps(entry["properties"]["zone"])  # the field says what it takes
+
+
 def test_every_available_game_is_described():
     assert all(schemas.describe(game_id, None)["game"] == game_id for game_id in registry.AVAILABLE)
 

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.games import registry
+from game_core.match.model import PlayerEntry
 
 
 def describe(game_id: str, rule_set: str | None) -> dict:
@@ -29,6 +30,8 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         "players": {"min": game.min_players, "max": game.max_players},
         "rule_set": settings.rule_set,
         "settings_schema": game.Settings.model_json_schema(),
+        # A player's entry in the settings file: id, name, email, zone (where their mail's deadlines are given)
+        "player_schema": PlayerEntry.model_json_schema(),
         "submission_schemas": {kind: model.model_json_schema() for kind, model in game.submissions.items()},
         "submission_text": {kind: game.text.text_help(kind) for kind in game.submissions},
         "timeline": [{"phase": kind.name, "accepts": list(kind.accepts)} for kind in game.timeline(settings)],

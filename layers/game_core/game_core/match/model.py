@@ -31,7 +31,14 @@ ParticipantId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")]
 Name = Annotated[str, Field(max_length=80)]
 Email = Annotated[str, Field(min_length=3, max_length=254)]
 """RFC 5321's longest address."""
-Zone = Annotated[str, AfterValidator(known_zone), Field(max_length=64)]
+Zone = Annotated[
+    str,
+    AfterValidator(known_zone),
+    Field(
+        max_length=64,
+        description='An IANA time zone, e.g. "Europe/Paris": deadlines in mail are given there, UTC beside',
+    ),
+]
 """An IANA time zone ("Europe/Paris"): the participant's mail gives deadlines there, UTC beside."""
 
 
