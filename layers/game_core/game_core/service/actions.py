@@ -15,15 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from game_core.errors import Conflict, InProgress, NotFound
+from game_core.errors import NotFound
 from game_core.games import registry
 from game_core.match import engine
 from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
-from game_core.service.submit import authenticate_webhook
-
-ATTEMPTS = 5
-"""Reads of the match at most for one action: another is needed only when the match moved under
-it (another action, a submission closing the phase, a host act)."""
+from game_core.service.retries import until_stored
+from game_core.service.submit import authenticate_webhook, first_reply
 
 
 @dataclass(frozen=True)
@@ -44,16 +41,16 @@ def take_action(
     When the action moves the sender's garnets, the reply tells what they hold now. `view` is what
     the sender's channel read already (a match that moved meanwhile is read again)."""
     sender = request.actor or ""
-    for _attempt in range(ATTEMPTS):
-        view = view or ports.store.submission_view(request.match_id, sender, delivery)
-        if view.delivered is not None:
-            return view.delivered
-        match = view.match
+
+    def attempt(seen: SubmissionView) -> dict[str, Any]:
+        if seen.delivered is not None:
+            return seen.delivered
+        match = seen.match
         if request.actor is not None and match.participant(request.actor) is None:
             raise NotFound(f"{request.actor} is not a participant of match {match.match_id}")
         game = registry.load(match.game)
         now = ports.clock.now()
-        acted = engine.act(match, game, request.actor, request.kind, request.action, view.available, now)
+        acted = engine.act(match, game, request.actor, request.kind, request.action, seen.available, now)
         assert match.phase is not None  # act() refuses when no phase is open
         event = Event(
             "action_taken",
@@ -63,20 +60,21 @@ def take_action(
         reply = {"accepted": True, "match_id": match.match_id, "kind": request.kind, "answer": acted.answer}
         change = acted.garnets.get(sender, 0)
         if change:
-            reply["garnets"] = {"balance": view.balance + change, "available": view.available + change}
-        try:
-            stored = (delivery, reply) if delivery is not None else None
-            ports.store.put_action(match, acted.match, acted.record, acted.garnets, event, stored)
-        except Conflict:
-            view = None
-            continue
-        except AlreadyDelivered:
-            first = ports.store.delivered(match.match_id, sender, delivery or "")
-            if first is None:
-                raise InProgress("this delivery is being handled now; send it again for its reply") from None
-            return first
+            reply["garnets"] = {"balance": seen.balance + change, "available": seen.available + change}
+        stored = (delivery, reply) if delivery is not None else None
+        ports.store.put_action(match, acted.match, acted.record, acted.garnets, event, stored)
         return reply
-    raise Conflict(f"match {request.match_id} kept changing; send the action again")
+
+    try:
+        return until_stored(
+            lambda: ports.store.submission_view(request.match_id, sender, delivery),
+            attempt,
+            match_id=request.match_id,
+            what="the action was not taken",
+            seen=view,
+        )
+    except AlreadyDelivered:
+        return first_reply(ports, request.match_id, sender, delivery or "")
 
 
 def act_by_webhook(

@@ -20,6 +20,7 @@ from game_core.match.model import Match, secret_hash
 from game_core.service.letters import names, tell
 from game_core.service.notices import clock_notice, open_phase_summary, progress_notices
 from game_core.service.ports import Event, Notice, Ports
+from game_core.service.retries import until_stored
 
 logger = logging.getLogger(__name__)
 
@@ -46,20 +47,20 @@ def _change_clock(
 
     Stored only if the match is still the one read: an act that loses to the phase's resolution
     is refused (the phase it meant is gone), one that loses to anything else is tried again."""
-    match = ports.store.get(match_id)
-    meant = _running(match).number
-    for _attempt in range(5):
+    first = ports.store.get(match_id)
+    meant = _running(first).number
+
+    def attempt(match: Match) -> Match:
+        if match.status != "running" or match.phase is None or match.phase.number != meant:
+            raise Late(f"phase {meant} has already resolved; the {event_type} act was not applied")
         now = ports.clock.now()
-        saved = _with_clock(match, change(_running(match), now))
-        try:
-            ports.store.save(match, saved, Event(event_type, now, data))
-        except Conflict:
-            match = ports.store.get(match_id)
-            if match.status != "running" or match.phase is None or match.phase.number != meant:
-                raise Late(f"phase {meant} has already resolved; the {event_type} act was not applied") from None
-            continue
-        return _acted(ports, saved, headline)
-    raise Conflict(f"match {match_id} kept changing; try again")
+        saved = _with_clock(match, change(match.phase, now))
+        ports.store.save(match, saved, Event(event_type, now, data))
+        return saved
+
+    what = f"the {event_type} act was not applied"
+    saved = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what, seen=first)
+    return _acted(ports, saved, headline)
 
 
 def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str, Any]:
@@ -128,28 +129,26 @@ def request_resolution(
     the phase open when the request is read: if it
     resolves before the request is stored, the request is refused as too late. Any other
     concurrent change (another submitter's request, a host act) is read again."""
+    first = ports.store.get(match_id)
     host_act = phase_number is None
-    for _attempt in range(5):
-        match = ports.store.get(match_id)
-        if phase_number is None:
-            phase_number = _running(match).number
+    wanted = _running(first).number if phase_number is None else phase_number
+
+    def attempt(match: Match) -> dict[str, Any]:
         phase = match.phase
-        if match.status != "running" or phase is None or phase.number != phase_number:
+        if match.status != "running" or phase is None or phase.number != wanted:
             if host_act:
-                raise Late(f"phase {phase_number} has already resolved; the resolve_now act was not applied")
+                raise Late(f"phase {wanted} has already resolved; the resolve_now act was not applied")
             # That phase is over (resolved, or the match ended or was cancelled).
             return {"match_id": match_id, "status": match.status, "open": open_phase_summary(match)}
         if phase.resolve_requested:  # asking twice changes nothing, but wakes the machine again
             return _acted(ports, match)
         now = ports.clock.now()
-        event = Event("resolve_requested", now, {"reason": reason})
         saved = engine.with_resolution_requested(match, min(at or now, now))
-        try:
-            ports.store.save(match, saved, event)
-        except Conflict:
-            continue
+        ports.store.save(match, saved, Event("resolve_requested", now, {"reason": reason}))
         return _acted(ports, saved)
-    raise Conflict(f"match {match_id} kept changing; try again")
+
+    what = f"the resolution of phase {wanted} was not requested"
+    return until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what, seen=first)
 
 
 def resolve_now(ports: Ports, match_id: str) -> dict[str, Any]:
@@ -159,8 +158,8 @@ def resolve_now(ports: Ports, match_id: str) -> dict[str, Any]:
 def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
     """Stop the match for good; the garnets held by the open phase's submissions are given back,
     and what each guest holds goes back to their player (as when a match ends)."""
-    for _attempt in range(5):
-        match = ports.store.get(match_id)
+
+    def attempt(match: Match) -> Match:
         if match.status != "running":
             raise NotOpen(f"the match is {match.status}")
         # The save stands only if these are still every submission to the phase (a submission
@@ -171,13 +170,14 @@ def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
         purses = ports.store.purses(match_id) if match.guests else {}
         returned = {guest: amount for guest, amount in purses.items() if amount}
         saved = _with_clock(match, match.phase, status="cancelled")
-        try:
-            ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=sheets, returned=returned)
-        except Conflict:
-            continue  # a resolution, another act or a submission landed first: cancel the match as it is now
-        reply = _acted(ports, saved, "the match is cancelled")
-        return {key: value for key, value in reply.items() if key != "open"}
-    raise Conflict(f"match {match_id} kept changing; try again")
+        ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=sheets, returned=returned)
+        return saved
+
+    # A resolution, another act or a submission that lands first: cancel the match as it is then.
+    what = "the match was not cancelled"
+    saved = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
+    reply = _acted(ports, saved, "the match is cancelled")
+    return {key: value for key, value in reply.items() if key != "open"}
 
 
 def recover(ports: Ports, match_id: str) -> dict[str, Any]:

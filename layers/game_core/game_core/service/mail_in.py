@@ -76,7 +76,7 @@ from game_core.service.mail_commands import (
     written,
 )
 from game_core.service.mail_lines import MailLines, read_mail
-from game_core.service.ports import Event, Ports, Sheet
+from game_core.service.ports import Event, Ports, Sheet, open_sheet
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
 from game_core.service.views import standing
 
@@ -433,8 +433,8 @@ def _still_standing(ports: Ports, match: Match, game: AnyGame, player: str) -> l
 
 def _standing(game: AnyGame, match: Match, sheet: Sheet | None) -> list[str]:
     assert match.phase is not None
-    kinds = sheet.kinds if sheet is not None and sheet.phase_number == match.phase.number else {}
-    return sent_lines(game, kinds, match.phase.name)
+    current = open_sheet(sheet, match)
+    return sent_lines(game, current.kinds if current is not None else {}, match.phase.name)
 
 
 # -- logging -----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from game_core.match.model import Match
 from game_core.service.letters import tell
 from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices
 from game_core.service.ports import Event, Ports
+from game_core.service.retries import until_stored
 
 MATCH_OVER = "Match over"
 MATCH_CANCELLED = "Match cancelled"
@@ -82,8 +83,8 @@ def remind(ports: Ports, match_id: str) -> dict[str, Any]:
     phase something, naming what (`engine.still_owed`). Told first and marked after, as
     announcements are: a retry may repeat a reminder but never loses one; a host act landing
     meanwhile is read again."""
-    for _attempt in range(5):
-        match = ports.store.get(match_id)
+
+    def attempt(match: Match) -> dict[str, Any]:
         now = ports.clock.now()
         phase = match.phase
         lead = phase.reminder_due(now, match.reminders_due) if phase and match.status == "running" else None
@@ -92,14 +93,13 @@ def remind(ports: Ports, match_id: str) -> dict[str, Any]:
         late = engine.still_owed(phase, ports.store.submissions(match_id, phase.number))
         tell(ports, match, reminder_notices(match, late, now))
         reminded = match.model_copy(update={"phase": phase.remind(now, match.reminders), "version": match.version + 1})
-        try:
-            ports.store.save(
-                match, reminded, Event("reminded", now, {"number": phase.number, "lead": lead, "players": sorted(late)})
-            )
-        except Conflict:
-            continue
+        ports.store.save(
+            match, reminded, Event("reminded", now, {"number": phase.number, "lead": lead, "players": sorted(late)})
+        )
         return progress(ports, reminded)
-    raise Conflict(f"could not mark the reminder of {match_id}: the match kept changing")
+
+    what = "the reminder was not marked"
+    return until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
 
 
 def wait(ports: Ports, match_id: str, phase_number: int, clock_version: int, token: str) -> None:
@@ -115,8 +115,8 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
     The resolution is stored only if the match is still the one read (its version), so a host act
     that lands first wins: it is read again, and a phase no longer due (extended, paused) is not
     resolved."""
-    for _attempt in range(5):
-        match = ports.store.get(match_id)
+
+    def attempt(match: Match) -> dict[str, Any]:
         now = ports.clock.now()
         if match.phase is None or match.phase.number != phase_number or match.status != "running":
             # Already resolved (a retry): nothing happens twice.
@@ -128,7 +128,7 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
         # the match as read: one that moved meanwhile (a host act, whose save wrote the door as its
         # clock has it) is read again, and never shut by this resolution.
         if not ports.store.stop_accepting(match):
-            continue
+            raise Conflict(f"match {match_id} changed since it was read")
         submissions = ports.store.submissions(match_id, phase_number)
         # Only a game that takes immediate actions has any to read (one query fewer for the rest)
         actions = tuple(ports.store.actions(match_id, phase_number)) if isinstance(game, ActsAtOnce) else ()
@@ -155,13 +155,13 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             events.append(Event("finished", now, {"result": after.result}))
         elif after.phase is not None:
             events.append(Event("phase_opened", now, {"phase": after.phase.name, "number": after.phase.number}))
-        try:
-            # What each player spent was held when their submission was accepted.
-            ports.store.commit_resolution(match, after, resolved.record, resolved.spending, awards, events)
-        except Conflict:
-            continue  # a host act or another attempt won the race: read again
+        # What each player spent was held when their submission was accepted. A host act or another
+        # attempt that wins the race makes this a conflict: read again.
+        ports.store.commit_resolution(match, after, resolved.record, resolved.spending, awards, events)
         return progress(ports, after) | {"resolved_number": phase_number}
-    raise Conflict(f"could not resolve phase {phase_number} of {match_id}: the match kept changing")
+
+    what = f"phase {phase_number} was not resolved"
+    return until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
 
 
 def _with_purses_returned(

@@ -57,6 +57,14 @@ class Sheet:
         return sum(self.costs.values())
 
 
+def open_sheet(sheet: Sheet | None, match: Match) -> Sheet | None:
+    """`sheet` if it holds submissions to the match's open phase; None if it is an earlier
+    phase's (a participant's sheet stays in place until their first move to the next phase)."""
+    if sheet is None or match.phase is None or sheet.phase_number != match.phase.number:
+        return None
+    return sheet
+
+
 @dataclass(frozen=True)
 class SubmissionView:
     """Everything a submission (or an immediate action) is checked against, read at once: the
@@ -78,12 +86,15 @@ class SubmissionView:
     balance: int = 0
     """The sender's garnet balance (what they own; `available` is what is not held)."""
 
+    @property
+    def open_sheet(self) -> Sheet | None:
+        """The sender's submissions to the open phase (`open_sheet`)."""
+        return open_sheet(self.sheet, self.match)
+
     def held(self, kind: str) -> int:
         """What the sender's submission of that kind to the open phase holds now."""
-        phase = self.match.phase
-        if self.sheet is None or phase is None or self.sheet.phase_number != phase.number:
-            return 0
-        return self.sheet.costs.get(kind, 0)
+        sheet = self.open_sheet
+        return sheet.costs.get(kind, 0) if sheet is not None else 0
 
     def spendable(self, kind: str) -> int:
         """What a new submission of that kind may spend: it replaces the one holding `held`."""

@@ -9,13 +9,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from game_core.errors import Conflict, InProgress, Late, NotFound, Unauthorized
+from game_core.errors import InProgress, Late, NotFound, Unauthorized
 from game_core.games import registry
 from game_core.games.protocol import Model
 from game_core.match import engine
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, secret_hash
 from game_core.service.ports import AlreadyDelivered, Completion, Event, HeaderMoved, Ports, SubmissionView
+from game_core.service.retries import until_stored
 
 logger = logging.getLogger(__name__)
 
@@ -54,10 +55,6 @@ def authenticate_webhook(match: Match, player: str, secret: str) -> None:
         raise Unauthorized("the webhook secret does not match this player")
 
 
-READS = 5
-"""Reads of the match header at most for one submission: another is needed only when the header
-moved under a submission that finishes its sender's part (another actor finished, the machine
-began a wait), so five are plenty."""
 EARLY_CLOSE = "every participant who can act has submitted"
 
 
@@ -72,18 +69,32 @@ def submit(
     reply with the submission, so a redelivery gets the first reply and changes nothing. The
     submission that closes an early-closing phase requests its resolution in its own transaction
     and wakes the waiting machine: one AWS call more than any other."""
-    for _read in range(READS):
-        view = view or ports.store.submission_view(request.match_id, request.player, delivery)
-        if view.delivered is not None:
-            return view.delivered
-        try:
-            return _store(ports, request, view, delivery)
-        except HeaderMoved:
-            view = None
-    raise Conflict(f"match {request.match_id} kept changing; send the submission again")
+    # Read again only when the header moved under a move that finishes its sender's part (another
+    # actor finished, the machine began a wait): a conflict on the sheet is the sender's to resend.
+    try:
+        return until_stored(
+            lambda: ports.store.submission_view(request.match_id, request.player, delivery),
+            lambda seen: _store(ports, request, seen, delivery),
+            match_id=request.match_id,
+            what="the submission was not stored",
+            seen=view,
+            retried=HeaderMoved,
+        )
+    except AlreadyDelivered:
+        return first_reply(ports, request.match_id, request.player, delivery or "")
+
+
+def first_reply(ports: Ports, match_id: str, sender: str, delivery: str) -> dict[str, Any]:
+    """The reply stored with the delivery that won a race with this one under the same key."""
+    first = ports.store.delivered(match_id, sender, delivery)
+    if first is None:
+        raise InProgress("this delivery is being handled now; send it again for its reply")
+    return first
 
 
 def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, delivery: str | None) -> dict[str, Any]:
+    if view.delivered is not None:
+        return view.delivered
     match = view.match
     if match.participant(request.player) is None:
         raise NotFound(f"{request.player} is not a player of match {match.match_id}")
@@ -123,14 +134,8 @@ def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, deliv
         "garnet_cost": accepted.garnet_cost,
     }
     completion = _completion(view, request.player, accepted, now)
-    try:
-        stored = (delivery, reply) if delivery is not None else None
-        ports.store.put_submission(match, request.player, accepted, event, view.sheet, stored, completion)
-    except AlreadyDelivered:
-        first = ports.store.delivered(match.match_id, request.player, delivery or "")
-        if first is None:
-            raise InProgress("this delivery is being handled now; send it again for its reply") from None
-        return first
+    stored = (delivery, reply) if delivery is not None else None
+    ports.store.put_submission(match, request.player, accepted, event, view.sheet, stored, completion)
     if completion is not None and completion.closing is not None and not _wake(ports, match, view.task_token):
         reply = reply | {"wake_pending": True, "message": WAKE_PENDING}
     return reply
@@ -140,8 +145,7 @@ def _completion(view: SubmissionView, player: str, accepted: Accepted, now: date
     """What the submission writes on the header if it leaves the sender done with the phase for
     the first time (and, when that closes an early-closing phase, the resolution it requests)."""
     match = view.match
-    assert match.phase is not None
-    sheet = view.sheet if view.sheet is not None and view.sheet.phase_number == match.phase.number else None
+    sheet = view.open_sheet
     kinds = (sheet.kinds if sheet else {}) | {accepted.kind: accepted.submission}
     if player in view.done or not engine.has_done(match, player, kinds):
         return None

@@ -25,9 +25,7 @@ def standing(seen: SubmissionView, player: str) -> dict[str, Any]:
     match = seen.match
     game = registry.load(match.game)
     phase = match.phase
-    sheet = (
-        seen.sheet if seen.sheet is not None and phase is not None and seen.sheet.phase_number == phase.number else None
-    )
+    sheet = seen.open_sheet
     submitted = sheet.kinds if sheet is not None else {}
     reply: dict[str, Any] = {
         "match_id": match.match_id,

@@ -16,7 +16,7 @@ from game_core.errors import Conflict
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match
-from game_core.service.ports import AlreadyDelivered, Sheet
+from game_core.service.ports import AlreadyDelivered, Sheet, open_sheet
 
 
 def sheet_of(item: dict[str, Any]) -> Sheet:
@@ -46,7 +46,7 @@ class Submissions:
         this a conflict. Returns the garnets the submission it replaces held."""
         assert match.phase is not None
         number = match.phase.number
-        current = seen if seen is not None and seen.phase_number == number else None
+        current = open_sheet(seen, match)
         sheet = {
             "pk": match_pk(match.match_id),
             "sk": f"SUB#{player}",
