@@ -6,8 +6,12 @@ from datetime import UTC, datetime
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
+from itertools import takewhile
 
+import fast_mail_parser
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.outbound import MAX_REFERENCES, compose, fit_subject
@@ -147,3 +151,60 @@ def test_fit_subject_never_cuts_inside_a_word_that_fits() -> None:
         fitted = fit_subject(("crate " * 40)[:length])
         assert len(fitted) <= 99 and fitted.endswith("…")
         assert set(fitted.removesuffix("…").split()) == {"crate"}
+
+
+def subject_lines(raw: bytes) -> list[bytes]:
+    """The Subject field as sent: its first line and the folded lines after it."""
+    lines = raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(b"Subject:"))
+    return [lines[start], *takewhile(lambda line: line.startswith(b" "), lines[start + 1 :])]
+
+
+# Each subject as fitted, and the Subject field that carries it (worked out by hand: ASCII on one
+# line whatever its length; otherwise UTF-8 base64 encoded words of at most 42 bytes, a fold
+# between two)
+SUBJECTS = [
+    pytest.param(
+        "[m-6604cfc546dc] Reminder: Palindrome Construction round 3 closes in 1 day 23 hours",
+        [b"Subject: [m-6604cfc546dc] Reminder: Palindrome Construction round 3 closes in 1 day 23 hours"],
+        id="long ASCII: one line, never folded (92 characters, within the 998 a line may have)",
+    ),
+    pytest.param(
+        "Café",  # C a f = 3 bytes, é = C3 A9: "Q2Fmw6k=" in base64
+        [b"Subject: =?utf-8?b?Q2Fmw6k=?="],
+        id="non-ASCII: one encoded word",
+    ),
+    pytest.param(
+        "x" * 41 + "é",  # 41 + 2 bytes is over 42: é starts the second word, never split inside
+        [b"Subject: =?utf-8?b?" + b"eHh4" * 13 + b"eHg=?=", b" =?utf-8?b?w6k=?="],
+        id="words break between characters, the fold between words",
+    ),
+    pytest.param(
+        "Re: =?utf-8?q?x?=",  # a player's subject that looks encoded: sent encoded, read as written
+        [b"Subject: =?utf-8?b?UmU6ID0/dXRmLTg/cT94Pz0=?="],
+        id="text that looks like an encoded word",
+    ),
+]
+
+
+@pytest.mark.parametrize(("subject", "field"), SUBJECTS)
+def test_a_subject_unfolds_to_exactly_its_text_in_the_stdlib_and_in_a_second_parser(
+    subject: str, field: list[bytes]
+) -> None:
+    raw = send(subject=subject)
+    assert subject_lines(raw) == field
+    assert all(len(line) <= 78 for line in field[1:] or [b""])  # folded lines keep to 78 columns
+    assert message_from_bytes(raw, policy=default)["Subject"] == subject
+    assert fast_mail_parser.parse_email(raw).subject == subject  # mailparse (Rust): not the stdlib's reading
+
+
+@given(
+    st.lists(st.sampled_from(["Round", "3", "é", "«Crates»", "—", "a" * 40, "b" * 70, "日本語", "😀", "e\u0301", ":"]))
+)
+def test_any_subject_reads_back_as_fitted_where_the_stdlib_alone_folded_a_space_in(words: list[str]) -> None:
+    # The stdlib's own folding wrote "b...b \r\n =?utf-8?q?=C3=A9?=": the space before the fold
+    # and the fold's own made two where the subject had one, in both parsers
+    fitted = fit_subject(" ".join(words))
+    raw = send(subject=" ".join(words))
+    assert message_from_bytes(raw, policy=default)["Subject"] == fitted
+    assert fast_mail_parser.parse_email(raw).subject == fitted

@@ -9,6 +9,7 @@ notice is `auto-generated` (RFC 3834), so that well-behaved autoresponders do no
 
 from __future__ import annotations
 
+import base64
 import email.policy
 from collections.abc import Sequence
 from datetime import datetime
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 SUBJECT_LIMIT = 99
 """Characters of a subject at most: under 100, which every client shows whole in a thread view."""
 ELLIPSIS = "…"
+WORD_BYTES = 42
+"""UTF-8 bytes one encoded word of a subject carries at most: 56 base64 characters, so a line
+"Subject: =?utf-8?b?...?=" keeps within 78 columns (and each word within RFC 2047's 75)."""
 MAX_REFERENCES = 20
 """Ids in References at most: the first of the thread and the latest ones (RFC 5322 allows trimming)."""
 
@@ -46,7 +50,6 @@ def compose(
     message = EmailMessage(policy=email.policy.SMTP)
     message["From"] = Address(display_name=sender_name, addr_spec=sender)
     message["To"] = ", ".join(to)
-    message["Subject"] = fit_subject(subject)
     message["Date"] = format_datetime(sent_at)
     message["Message-ID"] = message_id or make_msgid(domain=domain)
     if answering is not None and answering.message_id:
@@ -54,7 +57,9 @@ def compose(
         message["References"] = " ".join(_references(answering))
     message["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
     message.set_content(body, charset="utf-8", cte="quoted-printable")
-    return message.as_bytes()
+    # The Subject goes in as written here, not as the stdlib folds it (which can leave a space
+    # at a fold that unfolding doubles); before Date, which is always there
+    return message.as_bytes().replace(b"\r\nDate: ", b"\r\n" + subject_field(fit_subject(subject)) + b"\r\nDate: ", 1)
 
 
 def _references(answered: Letter) -> list[str]:
@@ -63,6 +68,22 @@ def _references(answered: Letter) -> list[str]:
     if len(chain) > MAX_REFERENCES:
         chain = [chain[0], *chain[-(MAX_REFERENCES - 1) :]]
     return chain
+
+
+def subject_field(text: str) -> bytes:
+    """The Subject field that gives back exactly `text` once unfolded and decoded: ASCII on one
+    line as it is (a fitted subject is far within the 998 characters a line may have, so it is
+    never folded); anything else as UTF-8 encoded words of at most `WORD_BYTES` bytes, folded
+    between them (the space between two encoded words is no part of the text, RFC 2047 6.2)."""
+    if text.isascii() and "=?" not in text:  # "=?" would read as the start of an encoded word
+        return f"Subject: {text}".encode("ascii")
+    chunks = [""]
+    for char in text:
+        if len((chunks[-1] + char).encode()) > WORD_BYTES:
+            chunks.append("")
+        chunks[-1] += char
+    words = [f"=?utf-8?b?{base64.b64encode(chunk.encode()).decode('ascii')}?=" for chunk in chunks]
+    return ("Subject: " + "\r\n ".join(words)).encode("ascii")
 
 
 def fit_subject(text: str, limit: int = SUBJECT_LIMIT) -> str:
