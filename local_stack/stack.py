@@ -41,7 +41,8 @@ from game_core.cli import asl
 from game_core.games import registry
 from local_stack.clock import VirtualClock, patch_moto
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
-from local_stack.mail import LOCAL_DOMAIN, Outbox, ses_event
+from local_stack.inbound_bucket import create_inbound_bucket, deliver
+from local_stack.mail import LOCAL_DOMAIN, Outbox
 
 ROOT = Path(__file__).resolve().parent.parent
 REGION = "us-east-1"
@@ -208,6 +209,7 @@ class LocalStack:
         self.private_topic = sns.create_topic(Name="private-notices")["TopicArn"]
         self.host_topic = sns.create_topic(Name="host-alerts")["TopicArn"]
         self.client("sesv2").create_email_identity(EmailIdentity=LOCAL_DOMAIN)
+        create_inbound_bucket(self.client("s3"))
         self.client("iam").create_role(RoleName="match-service", AssumeRolePolicyDocument="{}")
         lambdas = self.client("lambda")
         functions = {}
@@ -250,9 +252,9 @@ class LocalStack:
     def receive_mail(
         self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None
     ) -> Any:
-        """Hand a message to the mail function as SES's SNS action would (every verdict PASS
-        unless given)."""
-        return self.invoke("EmailInFunction", ses_event(raw, recipients, verdicts))
+        """Hand a message to the mail function as SES's receipt rule does: stored in the inbound
+        bucket, then notified (every verdict PASS unless given)."""
+        return self.invoke("EmailInFunction", deliver(self.client("s3"), raw, recipients, verdicts))
 
     def host(self, command: dict[str, Any]) -> dict[str, Any]:
         reply: dict[str, Any] = self.invoke("HostCommandsFunction", command)

@@ -250,6 +250,51 @@ def test_each_function_may_do_only_what_it_does() -> None:
     assert not any("states:StartExecution" in grants[name] for name in starters)
 
 
+def test_received_mail_is_stored_encrypted_private_briefly_and_read_by_the_mail_function_alone() -> None:
+    resources = template()["Resources"]
+    bucket = resources["InboundMailBucket"]["Properties"]
+    [encryption] = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert encryption["ServerSideEncryptionByDefault"]["SSEAlgorithm"] in ("AES256", "aws:kms")
+    assert (
+        set(bucket["PublicAccessBlockConfiguration"].values()) == {True}
+        and len(bucket["PublicAccessBlockConfiguration"]) == 4
+    )
+    [expiry] = bucket["LifecycleConfiguration"]["Rules"]
+    assert expiry["Status"] == "Enabled" and 1 <= expiry["ExpirationInDays"] <= 7
+    # SES alone may store mail there, for this account's receipt rule; nothing reaches it but by TLS
+    policy = resources["InboundMailBucketPolicy"]["Properties"]
+    assert policy["Bucket"] == {"!Ref": "InboundMailBucket"}
+    allow, deny = policy["PolicyDocument"]["Statement"]
+    assert (allow["Effect"], allow["Principal"], allow["Action"]) == (
+        "Allow",
+        {"Service": "ses.amazonaws.com"},
+        "s3:PutObject",
+    )
+    assert allow["Resource"] == {"!Sub": "${InboundMailBucket.Arn}/*"}
+    assert allow["Condition"]["StringEquals"]["AWS:SourceAccount"] == {"!Ref": "AWS::AccountId"}
+    rule_set = resources["InboundMailRuleSet"]["Properties"]["RuleSetName"]["!Sub"]
+    rule = resources["InboundMailRule"]["Properties"]
+    account = "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}"
+    rule_arn = f"{account}:receipt-rule-set/{rule_set}:receipt-rule/{rule['Rule']['Name']['!Sub']}"
+    assert allow["Condition"]["StringEquals"]["AWS:SourceArn"] == {"!Sub": rule_arn}
+    assert (deny["Effect"], deny["Condition"]) == ("Deny", {"Bool": {"aws:SecureTransport": False}})
+    # The receipt rule stores each message, then tells the mail function's topic
+    assert rule["Rule"]["Actions"] == [
+        {"S3Action": {"BucketName": {"!Ref": "InboundMailBucket"}, "TopicArn": {"!Ref": "InboundMail"}}}
+    ]
+    assert "InboundMailBucketPolicy" in resources["InboundMailRule"]["DependsOn"]
+    events = resources["EmailInFunction"]["Properties"]["Events"]
+    assert [event["Properties"]["Topic"] for event in events.values()] == [{"!Ref": "InboundMail"}]
+    # Only the mail function reads it: each message, and whether one is there
+    readers = {name: {a: r for a, r in allowed(name).items() if a.startswith("s3:")} for name in FUNCTIONS}
+    assert {name: grants for name, grants in readers.items() if grants} == {
+        "EmailInFunction": {
+            "s3:GetObject": [{"!Sub": "${InboundMailBucket.Arn}/*"}],
+            "s3:ListBucket": [{"!GetAtt": "InboundMailBucket.Arn"}],
+        }
+    }
+
+
 def test_the_phase_steps_have_reserved_concurrency_and_the_webhook_route_is_throttled() -> None:
     resources = template()["Resources"]
     reserved = resources["PhaseStepFunction"]["Properties"]["ReservedConcurrentExecutions"]

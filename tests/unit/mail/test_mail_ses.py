@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from game_core.errors import Reason
 from game_core.mail.inbound import MAX_BYTES, parse_message
-from game_core.mail.ses import MISSING, Verdicts, receipt_of, receipts, refusals
+from game_core.mail.ses import MISSING, StoredMessage, Verdicts, receipt_of, receipts, refusals
 
 NOTIFICATIONS = Path(__file__).parent / "notifications"
 
@@ -64,10 +64,18 @@ def test_the_documented_sns_action_notification() -> None:
     assert (letter.sender, letter.subject, letter.text) == ("sender@example.com", "Example subject", "Example content")
 
 
-def test_the_documented_alert_notification_has_no_content() -> None:
+def test_the_documented_s3_action_notification_names_where_the_message_is_stored() -> None:
     [receipt] = receipts(sns_event(notification("alert_s3_action.json")))
-    assert receipt.content is None
+    # The sample's action: bucket "amzn-s3-demo-bucket", object key "\email" (JSON's "\\email")
+    assert receipt.stored == StoredMessage(bucket="amzn-s3-demo-bucket", key="\\email")
+    assert (receipt.content, receipt.size, receipt.too_large) == (None, 0, False)
     assert receipt.verdicts.dmarc == "PASS"
+
+
+def test_an_sns_action_notification_carries_the_message_and_its_size() -> None:
+    [receipt] = receipts(sns_event(notification("sns_action.json")))
+    assert receipt.stored is None and receipt.content is not None
+    assert receipt.size == len(receipt.content) and not receipt.too_large
 
 
 def test_base64_encoding_gives_the_exact_bytes() -> None:
@@ -88,15 +96,19 @@ def test_utf8_encoding_is_the_default_and_may_be_named() -> None:
     assert receipt.content == "Subject: café\r\n\r\n€\r\n".encode()
 
 
-@pytest.mark.parametrize(
-    ("content", "encoding"),
-    [("!!! not base64 !!!", "BASE64"), ("x" * (MAX_BYTES + 1), "UTF8")],
-)
-def test_content_that_cannot_be_read_or_is_too_large_is_none(content: str, encoding: str) -> None:
+def test_content_that_cannot_be_decoded_is_none() -> None:
     message = notification("sns_action.json")
-    message["receipt"]["action"]["encoding"] = encoding
-    message["content"] = content
+    message["receipt"]["action"]["encoding"] = "BASE64"
+    message["content"] = "!!! not base64 !!!"
     assert receipts(sns_event(message))[0].content is None
+
+
+@pytest.mark.parametrize(("size", "too_large"), [(MAX_BYTES, False), (MAX_BYTES + 1, True)])
+def test_a_message_over_max_bytes_is_too_large(size: int, too_large: bool) -> None:
+    message = notification("sns_action.json")
+    message["content"] = "x" * size
+    [receipt] = receipts(sns_event(message))
+    assert (receipt.size, receipt.too_large) == (size, too_large)
 
 
 def test_verdicts_and_the_dmarc_policy_are_read_and_recipients_lower_cased() -> None:

@@ -12,8 +12,9 @@ line breaks are joined (RFC 3676).
 `json_body` is read from that written text, after the quote is cut, so a JSON object answered
 above a quoted notice still counts.
 
-`parse_message` never raises: whatever it cannot read is left empty. Its work is bounded: SES
-delivers at most 150 KB through SNS, so bytes beyond that, and text beyond that, are ignored.
+`parse_message` never raises: whatever it cannot read is left empty. Its work is bounded: a
+message is read up to `MAX_BYTES` (the service refuses a larger one, saying why), and a body's
+text up to `MAX_TEXT`; what lies beyond is ignored.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from typing import Any
 
 from game_core.mail.replies import written
 
-MAX_BYTES = 150 * 1024
-"""Bytes of a raw message read at most (what SES's SNS action delivers at most)."""
+MAX_BYTES = 10 * 1024 * 1024
+"""Bytes of a raw message read at most: 10 MB, a move with a few pictures or an inline image in
+its signature (SES stores up to 40 MB; the service answers a larger message that it is too large)."""
 MAX_TEXT = 150 * 1024
 """Characters of a body read at most."""
 

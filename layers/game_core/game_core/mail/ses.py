@@ -1,10 +1,14 @@
-"""The event SES's receipt rule delivers to Lambda through an SNS action, read as `Receipt`s, and
-the verdicts that refuse a message.
+"""The event SES's receipt rule delivers to Lambda through SNS, read as `Receipt`s, and the
+verdicts that refuse a message.
 
 The event is an SNS event (`Records[].Sns.Message`) whose Message is SES's receipt notification
 as a JSON string: `notificationType` "Received", `receipt` (envelope recipients, the spam, virus,
-SPF, DKIM and DMARC verdicts, the action), `mail` (SES's message id, headers) and, for an SNS
-action only, `content`: the raw message, base64 when the action's encoding is BASE64.
+SPF, DKIM and DMARC verdicts, the action), `mail` (SES's message id, headers) and the message in
+one of two ways. An SNS action's notification carries it as `content` (the raw message, base64
+when the action's encoding is BASE64; SES sends it only for messages up to 150 KB, and drops
+larger ones). An S3 action's notification (`action.type` "S3") carries no content: the message
+is the object `action.objectKey` in the bucket `action.bucketName` (`Receipt.stored`), up to
+SES's 40 MB, for the function to read (game_core/aws/mail_bucket.py).
 
 Why our own pydantic models rather than Powertools' `SnsModel` and `SesModel`: the SES models
 describe the Lambda action's event (`action.type` must be "Lambda", `dmarcVerdict` is required,
@@ -44,16 +48,32 @@ class Verdicts:
 
 
 @dataclass(frozen=True)
+class StoredMessage:
+    """Where an S3 action stored the message."""
+
+    bucket: str
+    key: str
+
+
+@dataclass(frozen=True)
 class Receipt:
     """One message SES received: its SES id, the envelope recipients (lower-cased), the verdicts,
-    the sending domain's DMARC policy ("" unless DMARC failed) and the raw message (None when the
-    notification carries none: not an SNS action, over `MAX_BYTES`, or undecodable)."""
+    the sending domain's DMARC policy ("" unless DMARC failed), the raw message (None when the
+    notification carries none: stored by an S3 action and not read yet, or gone from its bucket;
+    undecodable) and its size in bytes. Of a message over `MAX_BYTES` only the head is read (its
+    headers: whom to tell that it is too large)."""
 
     ses_message_id: str
     recipients: tuple[str, ...]
     verdicts: Verdicts
     dmarc_policy: str
     content: bytes | None
+    stored: StoredMessage | None = None
+    size: int = 0
+
+    @property
+    def too_large(self) -> bool:
+        return self.size > MAX_BYTES
 
 
 class _Verdict(BaseModel):
@@ -63,6 +83,8 @@ class _Verdict(BaseModel):
 class _Action(BaseModel):
     type: str
     encoding: str = "UTF8"
+    bucketName: str | None = None  # the S3 action's
+    objectKey: str | None = None
 
 
 class _ReceiptPart(BaseModel):
@@ -123,6 +145,11 @@ def receipt_of(notification_json: str) -> Receipt | None:
         return None
     notification = _Received.model_validate(parsed)
     receipt = notification.receipt
+    action = receipt.action
+    content = _content(notification.content, action.encoding)
+    stored = None
+    if action.type == "S3" and action.bucketName and action.objectKey:
+        stored = StoredMessage(action.bucketName, action.objectKey)
     return Receipt(
         ses_message_id=notification.mail.messageId,
         recipients=tuple(recipient.lower() for recipient in receipt.recipients),
@@ -134,7 +161,9 @@ def receipt_of(notification_json: str) -> Receipt | None:
             virus=_status(receipt.virusVerdict),
         ),
         dmarc_policy=receipt.dmarcPolicy,
-        content=_content(notification.content, receipt.action.encoding),
+        content=content,
+        stored=stored,
+        size=len(content) if content is not None else 0,
     )
 
 
@@ -163,7 +192,7 @@ def _status(verdict: _Verdict | None) -> str:
 
 def _content(content: str | None, encoding: str) -> bytes | None:
     """The raw message: base64 decoded for the BASE64 encoding, else UTF-8 ("UTF8" is the
-    default); None when absent, undecodable or larger than SES ever sends through SNS."""
+    default); None when absent or undecodable."""
     if content is None:
         return None
     if encoding.upper().replace("-", "") == "BASE64":
@@ -173,4 +202,4 @@ def _content(content: str | None, encoding: str) -> bytes | None:
             return None
     else:
         raw = content.encode("utf-8", errors="replace")  # a lone surrogate from a JSON escape
-    return raw if len(raw) <= MAX_BYTES else None
+    return raw

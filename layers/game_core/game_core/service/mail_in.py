@@ -52,7 +52,7 @@ from game_core.games import registry
 from game_core.games.plain_text import LineGrammar
 from game_core.games.protocol import AnswersInText, AnyGame, TextMove
 from game_core.mail.addresses import match_for, phase_answered
-from game_core.mail.inbound import Letter, parse_message
+from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
 from game_core.match.clock import known_zone
 from game_core.match.engine import acting, sent_last
@@ -94,6 +94,10 @@ class Outcome(StrEnum):
     nothing changed, nothing was sent."""
     NO_CONTENT = "no_content"
     """SES delivered no message (too large for SNS, or not an SNS action)."""
+    GONE = "gone"
+    """The message SES stored is no longer in its bucket (expired, or deleted): nothing to read."""
+    TOO_LARGE = "too_large"
+    """Over `MAX_BYTES`: nothing of it read, and its sender told why."""
     NO_MATCH = "no_match"
     """Not addressed to a match of this deployment (or it has no mail domain)."""
     REFUSED = "refused"
@@ -127,7 +131,7 @@ class Judged:
 def receive(ports: Ports, receipt: Receipt) -> Outcome:
     """Read one received message and answer its sender, if it may be read at all."""
     if receipt.content is None:
-        return _ignored(Outcome.NO_CONTENT, receipt)
+        return _ignored(Outcome.NO_CONTENT if receipt.stored is None else Outcome.GONE, receipt)
     letter = parse_message(receipt.content)
     domain = ports.mailer.domain
     match_id = match_for(receipt.recipients, letter.subject, domain) if domain else None
@@ -145,7 +149,8 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
         return _refused(match_id, letter, ["unregistered_sender"])
     if ports.store.answered(match_id, receipt.ses_message_id):
         return Outcome.REDELIVERED
-    lines = _read(ports, match, sender, letter, receipt.ses_message_id)
+    too_large = receipt.too_large
+    lines = _too_large(receipt.size) if too_large else _read(ports, match, sender, letter, receipt.ses_message_id)
     if lines is None:
         return Outcome.REDELIVERED
     greeting = f"Hello {sender.player.name}," if sender.player is not None else "Hello,"
@@ -153,7 +158,7 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     now = ports.clock.now()
     ports.mailer.send(letters.answer(match, sender.address, subject, [greeting, "", *lines], now, domain, letter))
     ports.store.mark_answered(match_id, receipt.ses_message_id, now)
-    return Outcome.ANSWERED
+    return Outcome.TOO_LARGE if too_large else Outcome.ANSWERED
 
 
 def registered_sender(match: Match, address: str) -> Sender | None:
@@ -201,6 +206,15 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
     if said.unread:
         lines += ["", "Not read (taken for a greeting or a sign-off):", *("  " + line for line in said.unread)]
     return lines[1:] if lines[:1] == [""] else lines
+
+
+def _too_large(size: int) -> list[str]:
+    megabyte = 1024 * 1024
+    return [
+        f"Nothing was read: your mail is {size / megabyte:.1f} MB, and mail to a match is read",
+        f"up to {MAX_BYTES // megabyte} MB. Send your moves again as plain text, without",
+        "attachments or pictures (HELP shows how to write them).",
+    ]
 
 
 # -- commands ----------------------------------------------------------------------------------
