@@ -22,6 +22,10 @@ the host's commands on the laptop alone, the table kept on disk.
   its sender (a participant with their secret, the host with the token; STARTTLS from the LAN)
   and handed to EmailInFunction as SES would; what the service sends is kept in the outbox folder, and also sent through
   --smtp-relay when one is set.
+- With --mail-account and --imap, the host's own mail account stands for the match domain: the
+  service's mail goes out From it (through its provider's --smtp-relay), players reply to its
+  plus-addresses (me+<match_id>@example.com), and those replies are read from its mailbox over
+  IMAP (local_stack/mailbox.py), as far as the provider's Authentication-Results vouch for them.
 """
 
 from __future__ import annotations
@@ -29,15 +33,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import email
-import email.policy
-import email.utils
 import json
 import logging
 import math
 import os
-import queue
-import smtplib
 import ssl
 import threading
 import time
@@ -73,7 +72,9 @@ from local_stack.host_access import (
     tls_context,
 )
 from local_stack.http_serving import HttpListener, Reply, Request, json_reply
-from local_stack.mail import LOCAL_DOMAIN
+from local_stack.mail import LOCAL_DOMAIN, MailAccount
+from local_stack.mail_options import add_mail_options, mail_options
+from local_stack.mailbox import ImapSettings, MailboxPoller
 from local_stack.persistence import DataFolder, TableFile
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
 
@@ -277,58 +278,6 @@ class SmtpListener:
         self.loop.close()
 
 
-class SmtpRelay:
-    """Sends each message the service sends through the host's SMTP server: from `sender` when
-    one is set (a relay takes mail only from its account's addresses; replies still go to the
-    match address), else from the match address the message is written from.
-
-    Messages wait in a queue for one sending thread: a handler runs holding moto's lock, and a
-    relay's round trips (STARTTLS, login) must not hold the whole stack."""
-
-    def __init__(
-        self, host: str, port: int, *, user: str = "", password: str = "", starttls: bool = True, sender: str = ""
-    ) -> None:
-        self.host, self.port = host, port
-        self.user, self.password = user, password
-        self.starttls = starttls
-        self.sender = sender
-        self._waiting: queue.Queue[OutgoingMail] = queue.Queue()
-        threading.Thread(target=self._send_waiting, name="smtp-relay", daemon=True).start()
-
-    def __call__(self, mail: OutgoingMail) -> None:
-        self._waiting.put(mail)
-
-    def join(self) -> None:
-        """Return once every message handed over so far is sent (or its failure logged)."""
-        self._waiting.join()
-
-    def _send_waiting(self) -> None:
-        while True:
-            mail = self._waiting.get()
-            try:
-                self._send(mail)
-            finally:
-                self._waiting.task_done()
-
-    def _send(self, mail: OutgoingMail) -> None:
-        message = email.message_from_bytes(mail.raw, policy=email.policy.SMTP)
-        match_address = email.utils.parseaddr(str(message["From"]))[1]
-        if self.sender:
-            message.replace_header("From", self.sender)
-            if "Reply-To" not in message:
-                message["Reply-To"] = match_address
-        try:
-            with smtplib.SMTP(self.host, self.port, timeout=30) as relay:
-                if self.starttls:
-                    relay.starttls(context=ssl.create_default_context())
-                if self.user:
-                    relay.login(self.user, self.password)
-                relay.sendmail(self.sender or match_address, [mail.to], message.as_bytes())
-        except (smtplib.SMTPException, OSError):
-            # The match goes on: the message is in the outbox folder, and the host sees why here.
-            logger.exception("the SMTP relay did not take the message to %s", mail.to)
-
-
 # -- the server -----------------------------------------------------------------------------------
 
 
@@ -378,6 +327,8 @@ class HostServer:
         host_port: int | None = None,
         smtp_port: int | None = None,
         relay: Callable[[OutgoingMail], None] | None = None,
+        account: MailAccount | None = None,
+        imap: ImapSettings | None = None,
         outbox: Path | None = None,
         clock: VirtualClock | None = None,
         games: tuple[str, ...] | None = None,
@@ -395,6 +346,11 @@ class HostServer:
         self._host, self._port = host, port
         self._host_port = host_port if host_port is not None else (port + 1 if port else 0)
         self._smtp_port = smtp_port
+        if imap is not None and account is None:
+            raise ValueError("the mailbox read over IMAP is the mail account's: give the account")
+        self._account, self._imap = account, imap
+        self.mailbox: MailboxPoller | None = None
+        """The poller reading the account's mailbox, once started."""
         self._http = {"max_body": MAX_BODY_BYTES, "idle_timeout": idle_timeout, "connection_limit": connection_limit}
         self._running = ExitStack()
         self.recovered: list[str] = []
@@ -440,6 +396,10 @@ class HostServer:
                 smtp = self._smtp_listener(self._smtp_port)
                 starting.callback(smtp.stop)
                 self.smtp_port = smtp.port
+            if self._imap is not None and self._account is not None:
+                self.mailbox = MailboxPoller(self._imap, self._account, self.mail_function, self.data)
+                self.mailbox.start()
+                starting.callback(self.mailbox.stop)
             self.folder.describe(
                 players=f"{self._host}:{self.port}",
                 host_commands=f"{LOOPBACK}:{self.host_port}",
@@ -451,6 +411,10 @@ class HostServer:
     def __exit__(self, *exc: object) -> None:
         """Stop listening, then stop the stack (what still waits stays parked with it)."""
         self._running.close()
+
+    def mail_function(self, event: dict[str, Any]) -> Any:
+        """Hand SES's event for received mail to the mail function (as the receipt rule does)."""
+        return self.stack.invoke("EmailInFunction", event)
 
     def _smtp_listener(self, port: int) -> SmtpListener:
         """The SMTP port: mail from a session logged in as the sender (`host_access`)."""
@@ -551,10 +515,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=Path("local-data"), help="where the table is kept")
     parser.add_argument("--outbox", type=Path, help="where sent mail is kept as .eml (default: DATA/outbox)")
     parser.add_argument("--smtp-port", type=int, help="take mail for @play.local on this port (on --host)")
-    parser.add_argument("--smtp-relay", metavar="HOST:PORT", help="send the service's mail through this server")
-    parser.add_argument("--smtp-user", default=os.environ.get("SMTP_USER", ""), help="the relay's login ($SMTP_USER)")
-    parser.add_argument("--smtp-plain", action="store_true", help="no STARTTLS with the relay (one on the LAN)")
-    parser.add_argument("--mail-from", default="", help="the relay's sender address (default: the match address)")
     parser.add_argument("--log-level", default="WARNING", help="the functions' log level")
     parser.add_argument(
         "--on-restart",
@@ -566,27 +526,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--grace-seconds", type=_positive, default=3600, help="how long such a phase reopens for (default: an hour)"
     )
+    add_mail_options(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(format="%(asctime)s %(message)s")
     logger.setLevel(logging.INFO)
-    relay = None
-    if args.smtp_relay:
-        relay_host, _, relay_port = args.smtp_relay.rpartition(":")
-        relay = SmtpRelay(
-            relay_host,
-            int(relay_port),
-            user=args.smtp_user,
-            password=os.environ.get("SMTP_PASSWORD", ""),  # not an option: a command line is visible to every user
-            starttls=not args.smtp_plain,
-            sender=args.mail_from,
-        )
+    mail = mail_options(args)
     server = HostServer(
         args.data,
         host=args.host,
         port=args.port,
         host_port=args.host_port,
         smtp_port=args.smtp_port,
-        relay=relay,
+        relay=mail.relay,
+        account=mail.account,
+        imap=mail.imap,
         outbox=args.outbox,
         log_level=args.log_level,
         on_restart=args.on_restart,
@@ -598,6 +551,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.smtp_port is not None:
             print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port} (login: e-mail + secret)")
             print(f"         its STARTTLS certificate's SHA-256: {certificate_fingerprint(args.data)}")
+        if mail.account is not None:
+            imap = mail.imap
+            read = f"read at {imap.host}:{imap.port} as {imap.authserv_id} vouches" if imap else "unread: no --imap"
+            print(f"mail:    players reply to {mail.account.reply_address('<match_id>')} ({read})")
         print(f"kept in: {args.data}/ (sent mail: {server.stack.outbox.folder}/)")
         if server.reopened:
             print(f"reopened (the server was down past their deadline): {', '.join(server.reopened)}")

@@ -5,30 +5,43 @@ it), and received mail turned into the event SES delivers through SNS.
     bin/mail-in - < message.eml      the same from stdin
 
 Sent mail lands in the outbox as one `.eml` file per message (`local-outbox/` by default), which
-any mail client opens.
+any mail client opens. The host server also sends it through the host's own mail account
+(`SmtpRelay`, `MailAccount`): From the host's address, with replies to a plus-address of theirs
+that names the match.
 """
 
 from __future__ import annotations
 
 import base64
+import email
+import email.policy
 import json
+import logging
+import queue
+import smtplib
+import ssl
 import sys
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
-from email.utils import getaddresses
+from email.utils import formataddr, getaddresses, parseaddr
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from game_core.cli.failures import OneLineParser, one_line_errors
+from game_core.mail.addresses import match_address, match_for
 from game_core.service.ports import OutgoingMail
 
 LOCAL_DOMAIN = "play.local"
 """The match domain of the local stack: each match takes mail at <match_id>@play.local."""
 PASS = "PASS"
+logger = logging.getLogger("host-server")
+SmtpSecurity = Literal["starttls", "ssl", "plain"]
+"""How the relay's connection is secured: STARTTLS (port 587), TLS from the start (port 465), or
+not at all (a relay on the LAN)."""
 
 
 @dataclass
@@ -59,15 +72,19 @@ class Outbox:
 
 
 def ses_event(
-    raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None
+    raw: bytes,
+    recipients: list[str] | None = None,
+    verdicts: dict[str, str] | None = None,
+    message_id: str | None = None,
 ) -> dict[str, Any]:
     """The Lambda event SES's SNS action delivers for `raw` (AWS's documented shape): the
-    recipients are the message's To and Cc unless given; every verdict PASS unless given."""
+    recipients are the message's To and Cc unless given; every verdict PASS unless given; SES's
+    message id a new one unless given (a message read again keeps its id: it is applied once)."""
     headers = BytesHeaderParser().parsebytes(raw)
     if recipients is None:
         recipients = [address for _name, address in getaddresses(headers.get_all("to", []) + headers.get_all("cc", []))]
     verdicts = {"spam": PASS, "virus": PASS, "spf": PASS, "dkim": PASS, "dmarc": PASS} | (verdicts or {})
-    message_id = uuid.uuid4().hex
+    message_id = message_id or uuid.uuid4().hex
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     _name, source = getaddresses(headers.get_all("from", []))[0] if headers.get_all("from") else ("", "")
     notification = {
@@ -112,6 +129,128 @@ def ses_event(
             }
         ]
     }
+
+
+@dataclass(frozen=True)
+class MailAccount:
+    """The host's own mail account (`address`: theirs, without a +tag), standing for the match
+    domain: the service's mail goes out From it, replies come to `<user>+<match id>@<domain>`
+    (plus-addressing, which Gmail, Fastmail, Outlook.com and most providers deliver to the
+    account), and mail to such an address is the match's."""
+
+    address: str
+
+    def __post_init__(self) -> None:
+        local, at, domain = self.address.rpartition("@")
+        if not (at and local and "." in domain) or "+" in local or any(c.isspace() or c in "<>" for c in self.address):
+            raise ValueError(f"not an account's own address (user@domain, no +tag): {self.address!r}")
+
+    @property
+    def user(self) -> str:
+        return self.address.rpartition("@")[0]
+
+    @property
+    def domain(self) -> str:
+        return self.address.rpartition("@")[2]
+
+    def reply_address(self, match_id: str) -> str:
+        """Where the match's players write: the account's address tagged with the match id."""
+        return f"{self.user}+{match_id}@{self.domain}"
+
+    def match_recipient(self, addresses: Iterable[str]) -> str | None:
+        """The match's own address (`<match id>@play.local`, as the mail function reads it) of the
+        first of `addresses` that is this account's tagged with a match id, else None."""
+        for address in addresses:
+            local, _, domain = parseaddr(address)[1].lower().rpartition("@")
+            user, plus, tag = local.partition("+")
+            if plus and user == self.user.lower() and domain.rstrip(".") == self.domain.lower():
+                match_id = match_for([f"{tag}@{LOCAL_DOMAIN}"], "", LOCAL_DOMAIN)
+                if match_id is not None:
+                    return match_address(match_id, LOCAL_DOMAIN)
+        return None
+
+    def outgoing(self, raw: bytes) -> bytes:
+        """A message the service wrote from a match's address, as the account sends it: From the
+        account (the display name kept), Reply-To its tag for the match, the Message-ID on its
+        domain (a reply's In-Reply-To still names the match and phase)."""
+        message = email.message_from_bytes(raw, policy=email.policy.SMTP)
+        name, sender = parseaddr(str(message["From"]))
+        match_id = match_for([sender], "", LOCAL_DOMAIN)
+        message.replace_header("From", formataddr((name, self.address)))
+        if match_id is not None:
+            del message["Reply-To"]
+            message["Reply-To"] = self.reply_address(match_id)
+        message_id = str(message.get("Message-ID", ""))
+        if message_id.lower().endswith(f"@{LOCAL_DOMAIN}>"):
+            message.replace_header("Message-ID", f"{message_id[: -len(LOCAL_DOMAIN) - 1]}{self.domain}>")
+        return message.as_bytes()
+
+
+class SmtpRelay:
+    """Sends each message the service sends through an SMTP server: the host's own account's
+    (`account`: From it, replies to its tag for the match), else one on the LAN taking mail from
+    the match addresses as they are. `security`: STARTTLS, TLS from the start, or none; `tls`:
+    the context checking the server's certificate (the system's trusted authorities by default).
+
+    Messages wait in a queue for one sending thread: a handler runs holding moto's lock, and a
+    relay's round trips (TLS, login) must not hold the whole stack."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        user: str = "",
+        password: str = "",
+        security: SmtpSecurity = "starttls",
+        account: MailAccount | None = None,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        self.host, self.port = host, port
+        self.user, self.password = user, password
+        self.security = security
+        self.account = account
+        self.tls = tls or ssl.create_default_context()
+        self._waiting: queue.Queue[OutgoingMail] = queue.Queue()
+        threading.Thread(target=self._send_waiting, name="smtp-relay", daemon=True).start()
+
+    def __call__(self, mail: OutgoingMail) -> None:
+        self._waiting.put(mail)
+
+    def join(self) -> None:
+        """Return once every message handed over so far is sent (or its failure logged)."""
+        self._waiting.join()
+
+    def _send_waiting(self) -> None:
+        while True:
+            mail = self._waiting.get()
+            try:
+                self._send(mail)
+            finally:
+                self._waiting.task_done()
+
+    def _send(self, mail: OutgoingMail) -> None:
+        raw = mail.raw if self.account is None else self.account.outgoing(mail.raw)
+        sender = self.account.address if self.account is not None else parseaddr(_header(raw, "From"))[1]
+        try:
+            with self._connect() as relay:
+                if self.security == "starttls":
+                    relay.starttls(context=self.tls)
+                if self.user:
+                    relay.login(self.user, self.password)
+                relay.sendmail(sender, [mail.to], raw)
+        except (smtplib.SMTPException, OSError):
+            # The match goes on: the message is in the outbox folder, and the host sees why here.
+            logger.exception("the SMTP relay did not take the message to %s", mail.to)
+
+    def _connect(self) -> smtplib.SMTP:
+        if self.security == "ssl":
+            return smtplib.SMTP_SSL(self.host, self.port, timeout=30, context=self.tls)
+        return smtplib.SMTP(self.host, self.port, timeout=30)
+
+
+def _header(raw: bytes, name: str) -> str:
+    return str(BytesHeaderParser().parsebytes(raw).get(name, ""))
 
 
 @one_line_errors("bin/mail-in")

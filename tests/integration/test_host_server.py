@@ -8,6 +8,7 @@ process; a restart is the server stopped and a new one started on the same data 
 
 from __future__ import annotations
 
+import email
 import json
 import os
 import smtplib
@@ -28,7 +29,8 @@ from conftest import crates_request, load_event, push
 
 from game_core.cli.host import send_to_server
 from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer, SmtpListener, SmtpRelay
+from local_stack.host_server import HostServer, SmtpListener
+from local_stack.mail import MailAccount, SmtpRelay
 
 pytestmark = pytest.mark.statemachine
 
@@ -250,7 +252,7 @@ def test_mail_comes_in_by_smtp_and_answers_go_out_through_the_relay_and_no_other
     # Given a server taking mail by SMTP, relaying what it sends to the host's SMTP server
     catcher = Catcher()
     relay = SmtpListener(catcher, "127.0.0.1", 0)
-    mail_relay = SmtpRelay("127.0.0.1", relay.port, starttls=False, sender="host@example.net")
+    mail_relay = SmtpRelay("127.0.0.1", relay.port, security="plain", account=MailAccount("host@example.net"))
     server = serve(tmp_path, VirtualClock(START), smtp_port=0, relay=mail_relay)
     try:
         created = host(server, "create", match=load_event("host_create.json")["match"])  # Ada: ada@example.com
@@ -288,8 +290,8 @@ def test_mail_comes_in_by_smtp_and_answers_go_out_through_the_relay_and_no_other
         mail_relay.join()
         (relayed,) = [e for e in catcher.envelopes if b"<ada-1@example.com>" in e.original_content]
         assert (relayed.mail_from, relayed.rcpt_tos) == ("host@example.net", ["ada@example.com"])
-        assert b"From: host@example.net" in relayed.original_content
-        assert f"Reply-To: {match_id}@play.local".encode() in relayed.original_content
+        assert email.message_from_bytes(relayed.original_content)["From"].endswith(" <host@example.net>")
+        assert f"Reply-To: host+{match_id}@example.net".encode() in relayed.original_content
         assert b"Accepted for Pregame" in answer.raw
         # (the refused relay attempt reached nobody)
         assert not [e for e in catcher.envelopes if "someone@example.org" in e.rcpt_tos]

@@ -1,0 +1,225 @@
+"""The host's own mailbox, read over IMAP (TLS) for the matches' mail (local_stack/host_server.py).
+
+Players reply to the host's plus-addresses (`me+<match id>@example.com`, `mail.MailAccount`),
+which the provider delivers to the host's mailbox. The poller reads each message that arrived
+since its last pass, in order (a cursor of UIDs kept in the data folder, so a restart resumes
+where it stood and reads nothing twice): the headers of every one, the whole of those addressed
+to a match's tag (To, Cc, Delivered-To, X-Original-To), never the host's other mail. A tagged
+message is handed to the mail function as SES hands it (`ses_event`) only when the provider's
+Authentication-Results vouch for its From address (`mail_trust`); a forged one gets a log line
+and nothing else. Each message handed in keeps an id made from its bytes, so one read again (a
+crash between the hand-in and the cursor, a folder recreated) is recognised by the store's marks
+and applied once. Then it is flagged \\Seen, and moved to `done_folder` when one is set.
+
+It waits with IDLE where the server offers it (woken as mail arrives), else polls every
+`poll_seconds`; a lost connection is opened again after `poll_seconds`.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import json
+import logging
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from game_core.mail.ses import CHECKS
+from local_stack.mail import MailAccount, ses_event
+from local_stack.mail_trust import trust
+from local_stack.persistence import write_durably
+
+logger = logging.getLogger("host-server")
+ROUTING_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+"""Where a message's tagged address may stand (the last two: the envelope, as providers record it)."""
+IDLE_SECONDS = 25 * 60
+"""How long one IDLE lasts at most: servers may drop an IDLE after 30 minutes (RFC 2177)."""
+STATE_FILE = "imap-cursor.json"
+
+
+@dataclass(frozen=True)
+class ImapSettings:
+    """Where the host's mailbox is and how it is read. `authserv_id`: the name the host's provider
+    signs its Authentication-Results with (Gmail: mx.google.com); `tls`: the context checking
+    the server's certificate (the system's trusted authorities by default)."""
+
+    host: str
+    port: int
+    user: str
+    password: str
+    authserv_id: str
+    folder: str = "INBOX"
+    done_folder: str = ""
+    poll_seconds: float = 60
+    tls: ssl.SSLContext | None = None
+
+
+@dataclass(frozen=True)
+class Read:
+    """What became of one tagged message: the mail function's outcome, or why it was not handed in."""
+
+    uid: int
+    outcome: str
+
+
+class MailboxPoller:
+    """Reads the host's mailbox for the matches' mail and hands each message to `hand_in` (the
+    mail function, given SES's event); `state`: the folder keeping the cursor."""
+
+    def __init__(
+        self, settings: ImapSettings, account: MailAccount, hand_in: Callable[[dict[str, Any]], Any], state: Path
+    ) -> None:
+        self.settings = settings
+        self.account = account
+        self.hand_in = hand_in
+        self.cursor_file = state / STATE_FILE
+        self.read: list[Read] = []
+        """Every tagged message read, in order."""
+        self._passed = threading.Condition()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- running ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Read the mailbox now and whenever mail arrives, on a thread of its own, until `stop`."""
+        self._stopping.clear()
+        self._thread = threading.Thread(target=self._run, name="imap", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def wait_for(self, done: Callable[[list[Read]], bool], timeout: float) -> bool:
+        """Wait (in real time, at most `timeout` s) until what was read so far is `done`."""
+        with self._passed:
+            return self._passed.wait_for(lambda: done(self.read), timeout)
+
+    def poll_once(self) -> list[Read]:
+        """One pass over the mailbox on a connection of its own: what it read."""
+        with self._session() as client:
+            return self._pass(client)
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                with self._session() as client:
+                    while not self._stopping.is_set():
+                        self._pass(client)
+                        self._wait(client)
+            except (IMAPClientError, OSError) as error:  # ssl.SSLError is an OSError
+                settings = self.settings
+                logger.warning("the mailbox %s: %s (again in %s s)", settings.host, error, settings.poll_seconds)
+                self._stopping.wait(self.settings.poll_seconds)
+
+    @contextmanager
+    def _session(self) -> Iterator[IMAPClient]:
+        settings = self.settings
+        context = settings.tls or ssl.create_default_context()
+        client = IMAPClient(settings.host, settings.port, ssl=True, ssl_context=context, timeout=60)
+        try:
+            client.login(settings.user, settings.password)
+            yield client
+        finally:
+            try:
+                client.logout()
+            except (IMAPClientError, OSError):
+                client.shutdown()
+
+    def _wait(self, client: IMAPClient) -> None:
+        """Until mail arrives (IDLE), or for `poll_seconds` where IDLE is not offered; at once on `stop`."""
+        if b"IDLE" not in client.capabilities():
+            self._stopping.wait(self.settings.poll_seconds)
+            return
+        client.idle()
+        try:
+            until = time.monotonic() + IDLE_SECONDS
+            while not self._stopping.is_set() and time.monotonic() < until:
+                if client.idle_check(timeout=1):
+                    return
+        finally:
+            client.idle_done()
+
+    # -- one pass --------------------------------------------------------------------------
+
+    def _pass(self, client: IMAPClient) -> list[Read]:
+        selected = client.select_folder(self.settings.folder)
+        validity = int(selected[b"UIDVALIDITY"])
+        last = self._last_uid(validity, selected)
+        new = sorted(uid for uid in client.search(["UID", f"{last + 1}:*"]) if uid > last)
+        read = []
+        headers = client.fetch(new, ["BODY.PEEK[HEADER]"]) if new else {}
+        for uid in new:
+            message = email.message_from_bytes(headers.get(uid, {}).get(b"BODY[HEADER]", b""))
+            addresses = [str(value) for name in ROUTING_HEADERS for value in message.get_all(name, [])]
+            recipient = self.account.match_recipient(addresses)
+            if recipient is not None:
+                outcome = self._take(client, uid, recipient)
+                if outcome is None:
+                    break  # the mail function failed: read from this one again next time
+                read.append(Read(uid, outcome))
+            last = uid
+        self._save(validity, last)  # also on a first start: mail that comes while it is down is read
+        with self._passed:
+            self.read += read
+            self._passed.notify_all()
+        return read
+
+    def _take(self, client: IMAPClient, uid: int, recipient: str) -> str | None:
+        """Hand one tagged message in if its sender is vouched for, and mark it; its outcome
+        (None: the mail function failed)."""
+        raw = bytes(client.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"])
+        verdict = trust(email.message_from_bytes(raw, policy=email.policy.default), self.settings.authserv_id)
+        if not verdict.sender:
+            logger.warning("mail to %s not taken: %s", recipient.partition("@")[0], verdict.reason)
+            return "untrusted"
+        verdicts = {check: "GRAY" for check in CHECKS} | {m: r for m, r in verdict.verdicts if m in CHECKS}
+        event = ses_event(raw, [recipient], verdicts, message_id=hashlib.sha256(raw).hexdigest()[:40])
+        try:
+            outcomes = self.hand_in(event).get("outcomes", [])
+        except RuntimeError:
+            logger.exception("the mail function failed on a mail to %s", recipient.partition("@")[0])
+            return None
+        client.add_flags([uid], [b"\\Seen"])
+        if self.settings.done_folder:
+            self._move(client, uid)
+        return ",".join(outcomes)
+
+    def _move(self, client: IMAPClient, uid: int) -> None:
+        if b"MOVE" in client.capabilities():
+            client.move([uid], self.settings.done_folder)
+            return
+        client.copy([uid], self.settings.done_folder)
+        client.delete_messages([uid])
+        if b"UIDPLUS" in client.capabilities():
+            client.uid_expunge([uid])
+
+    # -- the cursor ------------------------------------------------------------------------
+
+    def _last_uid(self, validity: int, selected: dict[bytes, Any]) -> int:
+        """The UID read last in the folder: from the cursor while the folder is the same one
+        (UIDVALIDITY); from its start once it was made anew; on a first start, the newest
+        message's (the mailbox's history is none of the matches')."""
+        try:
+            cursor = json.loads(self.cursor_file.read_text())
+        except (OSError, ValueError):
+            cursor = None
+        if isinstance(cursor, dict) and cursor.get("folder") == self.settings.folder:
+            return int(cursor["last_uid"]) if cursor.get("uidvalidity") == validity else 0
+        return int(selected.get(b"UIDNEXT", 1)) - 1
+
+    def _save(self, validity: int, last: int) -> None:
+        cursor = {"folder": self.settings.folder, "uidvalidity": validity, "last_uid": last}
+        write_durably(self.cursor_file, json.dumps(cursor).encode())

@@ -1,0 +1,297 @@
+"""A laptop host playing by mail through their own account (bin/host-server --mail-account
+--smtp-relay --imap): the service's mail goes out through the account's SMTP server From the
+host's address with replies to `host+<match_id>@example.net`, and the replies are read from the
+account's mailbox over IMAP, as far as the provider's Authentication-Results vouch for them.
+
+The provider is played by an aiosmtpd server (STARTTLS, a login) and a small IMAP server over
+TLS (tests/integration/imap_responder.py), both on loopback with a certificate of their own: no
+network. The provider signs its Authentication-Results as `mx.example.net`.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import logging
+import ssl
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.smtp import AuthResult, LoginPassword
+from imap_responder import ImapResponder
+from test_host_server import (  # noqa: F401 - environment: the autouse fixture restoring os.environ
+    START,
+    environment,
+    host,
+    http,
+    player_url,
+    restarted,
+    serve,
+)
+
+from local_stack.clock import VirtualClock
+from local_stack.host_access import CERTIFICATE_FILE, tls_context
+from local_stack.host_server import HostServer, SmtpListener
+from local_stack.mail import MailAccount, SmtpRelay
+from local_stack.mailbox import ImapSettings, MailboxPoller, Read
+
+pytestmark = pytest.mark.statemachine
+
+HOST = "host@example.net"
+APP_PASSWORD = 'app password "with" quotes\\'
+PROVIDER = "mx.example.net"
+WAIT = 60.0
+"""Real seconds a test waits at most for the poller to read what was delivered (a loaded machine is slow)."""
+MATCH = {
+    "game": "crates",
+    "settings": {},
+    "players": [
+        {"id": "ada", "name": "Ada", "email": "ada@example.com"},
+        {"id": "bo", "name": "Bo", "email": "bo@example.org"},
+        {"id": "cy", "name": "Cy"},
+    ],
+    "host_email": HOST,
+    "phase_seconds": 86400,
+}
+VOUCHED = (
+    f"{PROVIDER}; spf=pass smtp.mailfrom={{sender}}; dkim=pass header.d={{domain}}; dmarc=pass header.from={{domain}}"
+)
+
+
+class Provider:
+    """The host's mail provider: its SMTP submission server (a login after STARTTLS) keeping
+    each envelope, and the account's IMAP mailbox."""
+
+    def __init__(self, folder: Path, *, idle: bool = True) -> None:
+        server_tls = tls_context(folder)
+        self.client_tls = ssl.create_default_context(cafile=folder / CERTIFICATE_FILE)
+        self.envelopes: list[Any] = []
+        self.sessions: list[tuple[bool, Any]] = []
+        self.smtp = SmtpListener(self, "127.0.0.1", 0, authenticator=self.login, tls=server_tls)
+        self.imap = ImapResponder(server_tls, HOST, APP_PASSWORD, idle=idle)
+
+    def login(self, server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        good = isinstance(data, LoginPassword) and (data.login.decode(), data.password.decode()) == (HOST, APP_PASSWORD)
+        return AuthResult(success=good, handled=False, auth_data=HOST if good else None)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        self.sessions.append((session.ssl is not None, session.auth_data))
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+    def relay(self) -> SmtpRelay:
+        account = MailAccount(HOST)
+        return SmtpRelay(
+            "127.0.0.1", self.smtp.port, user=HOST, password=APP_PASSWORD, account=account, tls=self.client_tls
+        )
+
+    def settings(self, **options: Any) -> ImapSettings:
+        return ImapSettings("127.0.0.1", self.imap.port, HOST, APP_PASSWORD, PROVIDER, tls=self.client_tls, **options)
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [
+            email.message_from_bytes(e.original_content, policy=email.policy.default)  # type: ignore[misc]
+            for e in self.envelopes
+            if e.rcpt_tos == [address]
+        ]
+
+    def stop(self) -> None:
+        self.smtp.stop()
+        self.imap.stop()
+
+
+@dataclass
+class Hosted:
+    server: HostServer
+    provider: Provider
+    relay: SmtpRelay
+    match_id: str
+    secrets: dict[str, str]
+
+    @property
+    def mailbox(self) -> MailboxPoller:
+        assert self.server.mailbox is not None
+        return self.server.mailbox
+
+    def read(self, uid: int) -> Read:
+        """What became of the message `uid` of the INBOX, once the poller has read it."""
+        assert self.mailbox.wait_for(lambda read: any(r.uid == uid for r in read), WAIT), self.mailbox.read
+        self.server.stack.settle()
+        self.relay.join()
+        return next(r for r in self.mailbox.read if r.uid == uid)
+
+    def submitted(self, player: str) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {self.secrets[player]}"}
+        code, view = http(player_url(self.server, self.match_id, player), headers=headers)
+        assert code == 200, view
+        return dict(view["submitted"])
+
+
+@pytest.fixture
+def provider(tmp_path: Path) -> Iterator[Provider]:
+    running = Provider(tmp_path / "provider")
+    yield running
+    running.stop()
+
+
+def start(data: Path, provider: Provider, relay: SmtpRelay, **imap_options: Any) -> HostServer:
+    """A host server on the host's account, its clock at START."""
+    imap = provider.settings(**imap_options)
+    return serve(data, VirtualClock(START), relay=relay, account=MailAccount(HOST), imap=imap)
+
+
+@pytest.fixture
+def hosted(tmp_path: Path, provider: Provider) -> Iterator[Hosted]:
+    """A server on the host's account, with a match of Ada, Bo and Cy waiting for the Pregame."""
+    relay = provider.relay()
+    server = start(tmp_path / "data", provider, relay, done_folder="Matches")
+    try:
+        created = host(server, "create", match=MATCH)
+        server.stack.settle()
+        relay.join()
+        yield Hosted(server, provider, relay, created["match_id"], created["secrets"])
+    finally:
+        server.__exit__()
+
+
+def letter(sender: str, to: str, body: str, *, vouched_by: list[str] | None = None, in_reply_to: str = "") -> bytes:
+    """A message as the provider files it: its Authentication-Results on top (`vouched_by`, top
+    first; by default the provider's own, saying every check passed for the sender's domain)."""
+    domain = sender.rpartition("@")[2]
+    results = [VOUCHED.format(sender=sender, domain=domain)] if vouched_by is None else vouched_by
+    message = EmailMessage()
+    for value in results:
+        message["Authentication-Results"] = value
+    message["Received"] = f"from mail.{domain} by {PROVIDER}; Mon, 30 Nov 2026 12:00:00 +0000"
+    message["From"], message["To"], message["Subject"] = sender, to, "moves"
+    message["Message-ID"] = make_msgid(domain=domain)
+    if in_reply_to:
+        message["In-Reply-To"] = message["References"] = in_reply_to
+    message.set_content(body)
+    return message.as_bytes()
+
+
+def test_a_move_by_mail_goes_through_the_hosts_own_account_both_ways(hosted: Hosted) -> None:
+    provider, match_id = hosted.provider, hosted.match_id
+    tagged = f"host+{match_id}@example.net"
+
+    # Then the match's opening went to Ada through the account's server, after STARTTLS and a login,
+    # From the host's address, replies to the match's tag of it, its Message-ID on the host's domain
+    (notice,) = provider.to("ada@example.com")
+    assert provider.sessions[0] == (True, HOST)
+    assert notice["From"].addresses[0].addr_spec == HOST
+    assert str(notice["Reply-To"]) == tagged
+    assert str(notice["Message-ID"]).endswith("@example.net>") and match_id in str(notice["Message-ID"])
+    assert [e.mail_from for e in provider.envelopes] == [HOST] * len(provider.envelopes)
+
+    # When the host's bank writes to the host, and Ada answers the notice (her client writes to Reply-To)
+    bank = provider.imap.deliver(letter("news@bank.example", HOST, "Your statement is ready."))
+    answer = letter("ada@example.com", tagged, "MULTIPLIERS 2 1 1 0 -1 -1\n", in_reply_to=str(notice["Message-ID"]))
+    uid = provider.imap.deliver(answer)
+
+    # Then her move is stored, answered to her alone through the account, threaded under her mail
+    assert hosted.read(uid).outcome == "answered"
+    assert hosted.submitted("ada") == {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}
+    (_, reply) = provider.to("ada@example.com")
+    assert "Accepted for Pregame" in reply.get_content()
+    assert str(reply["In-Reply-To"]) in answer.decode()
+    assert str(reply["Reply-To"]) == tagged
+    # ...her mail is marked read and moved out of the inbox; the bank's is left as it was, unread
+    assert provider.imap.flags(uid) is None
+    assert [m.flags for m in provider.imap.folders["Matches"].messages] == [{"\\Seen"}]
+    assert provider.imap.flags(bank) == set()
+    assert [r.uid for r in hosted.mailbox.read] == [uid]
+
+
+FORGED = [
+    ("no header by the provider", ["mx.evil.example; dmarc=pass header.from=example.com"]),
+    (
+        "the provider's fail on top, a pass under its name written below by the sender",
+        [
+            f"{PROVIDER}; spf=pass smtp.mailfrom=eve@evil.example; dmarc=fail header.from=example.com",
+            f"{PROVIDER}; dmarc=pass header.from=example.com",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize("vouched_by", [case for _, case in FORGED], ids=[name for name, _ in FORGED])
+def test_a_forged_sender_changes_nothing_and_gets_no_answer_beyond_a_log_line(
+    hosted: Hosted, vouched_by: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    # When someone mails Ada's move, and the host's EXTEND, from addresses not theirs
+    tagged = f"host+{hosted.match_id}@example.net"
+    before = host(hosted.server, "status", match_id=hosted.match_id)
+    sent = len(hosted.provider.envelopes)
+    with caplog.at_level(logging.WARNING, logger="host-server"):
+        move = hosted.provider.imap.deliver(
+            letter("ada@example.com", tagged, "MULTIPLIERS 2 1 1 0 -1 -1\n", vouched_by=vouched_by)
+        )
+        extend = hosted.provider.imap.deliver(letter(HOST, tagged, "EXTEND 48\n", vouched_by=vouched_by))
+
+        # Then neither is handed in: nothing stored, the clock as it was, nobody answered
+        assert [hosted.read(uid).outcome for uid in (move, extend)] == ["untrusted", "untrusted"]
+    assert hosted.submitted("ada") == {}
+    assert host(hosted.server, "status", match_id=hosted.match_id)["open"] == before["open"]
+    assert len(hosted.provider.envelopes) == sent
+    # ...but for a line each in the host's log, which names neither address
+    refusals = [record.getMessage() for record in caplog.records if "not taken" in record.getMessage()]
+    assert len(refusals) == 2 and not any("@" in line for line in refusals), refusals
+    # ...and both stay in the inbox, unread, for the host to see
+    assert hosted.provider.imap.flags(move) == hosted.provider.imap.flags(extend) == set()
+
+
+def test_a_mail_read_twice_is_applied_once_and_a_restart_reads_what_came_meanwhile(
+    tmp_path: Path, provider: Provider
+) -> None:
+    # Given the host's EXTEND 2 by mail, read and done (an extension of two hours)
+    relay = provider.relay()
+    data = tmp_path / "data"
+    server = start(data, provider, relay)
+    try:
+        created = host(server, "create", match=MATCH)
+        match_id = created["match_id"]
+        tagged = f"host+{match_id}@example.net"
+        deadline = host(server, "status", match_id=match_id)["open"]["deadline"]
+        extend = provider.imap.deliver(letter(HOST, tagged, "EXTEND 2\n"))
+        assert server.mailbox is not None
+        assert server.mailbox.wait_for(lambda read: [r.uid for r in read] == [extend], WAIT)
+        server.stack.settle()
+        extended = host(server, "status", match_id=match_id)["open"]["deadline"]
+        relay.join()
+        answers = len(provider.to(HOST))
+
+        # When the inbox is made anew (every message gets a new UID: a poller reads them again)
+        server.mailbox.stop()
+        provider.imap.recreate()
+        again = MailboxPoller(provider.settings(), MailAccount(HOST), server.mail_function, data)
+        (read,) = again.poll_once()
+
+        # Then the mail function knows it: nothing extended twice, no second answer
+        assert read.outcome != "answered"
+        server.stack.settle()
+        assert host(server, "status", match_id=match_id)["open"]["deadline"] == extended != deadline
+        relay.join()
+        assert len(provider.to(HOST)) == answers == 1
+
+        # When the server stops, and Ada's move arrives while it is down
+        server.stack.settle()
+        server.__exit__()
+        move = provider.imap.deliver(letter("ada@example.com", tagged, "MULTIPLIERS 2 1 1 0 -1 -1\n"))
+        server = start(data, provider, relay)
+
+        # Then the new server reads it on its start, and nothing read before
+        assert server.mailbox is not None
+        assert server.mailbox.wait_for(lambda read: bool(read), WAIT)
+        server.stack.settle()
+        assert [(r.uid, r.outcome) for r in server.mailbox.read] == [(move, "answered")]
+        ada = {"Authorization": f"Bearer {created['secrets']['ada']}"}
+        view = http(player_url(server, match_id, "ada"), headers=ada)[1]
+        assert view["submitted"] == {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}
+    finally:
+        server.__exit__()
