@@ -6,15 +6,20 @@ Given a match whose participants all have addresses, with day-long phases (so re
 12 hours and 1 hour before each deadline) and early close off
 When bots read their notices and mail their moves at once
 Then the match ends; each participant got one mail per notice the service published for them,
-each mail holding their own view and no line of another participant's private view; every move
+each mail holding their own view and no line of another participant's private view, and
+attaching only the pictures of their own view (Domino's boards); every move
 got an answer threaded under it; and no reminder went out, since everyone had sent their moves.
 """
 
 from __future__ import annotations
 
+import email
+import email.policy
+
 import pytest
 
 from game_core.games import registry
+from game_core.games.protocol import DrawsViews
 from game_core.mail.inbound import parse_message
 from game_core.mail.outbound import fit_subject
 from game_core.match.engine import guests_per_player
@@ -34,6 +39,10 @@ def named(entry: dict) -> dict:
     """A seat (and its guests) with a display name unlike its id: mail must show names."""
     guests = [named(guest) for guest in entry.get("guests", [])]
     return entry | {"name": f"Player {entry['id'][1:]}"} | ({"guests": guests} if guests else {})
+
+
+def attachments(raw: bytes) -> list[email.message.EmailMessage]:
+    return list(email.message_from_bytes(raw, policy=email.policy.default).iter_attachments())
 
 
 def header(raw: bytes, name: str) -> str:
@@ -74,7 +83,11 @@ def test_a_match_played_by_email_reaches_every_mailbox_with_its_own_view_only(ga
 
         # Each holds the participant's own view, and no line that only another's private view has
         # (every participant is told of every event: the i-th notices are of the same moment)
-        for index, ((_raw, letter), notice) in enumerate(zip(notices, run.private[seat], strict=True)):
+        for index, ((raw, letter), notice) in enumerate(zip(notices, run.private[seat], strict=True)):
+            # Pictures of the view only (Domino's boards), drawn from this participant's own view
+            drawn = game.text.draw_view(notice["view"], names) if isinstance(game.text, DrawsViews) else None
+            attached = [(part.get_filename(), part.get_payload(decode=True)) for part in attachments(raw)]
+            assert attached == [(p.filename, p.data) for p in (drawn.pictures if drawn else ())]
             own = game.text.render_view(notice["view"], names)
             # (line by line: SNS delivers the view with its keys sorted, so lists of pairs may differ in order)
             written = letter.text.splitlines()

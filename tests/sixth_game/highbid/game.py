@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from game_core.errors import Reason
 from game_core.games.demo import Demo
-from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
 from highbid import rules, views
 from highbid.models import CHIPS, ROUNDS, SUBMISSIONS, Bid, HighbidSettings, HighbidState
 from highbid.text import HighbidText
@@ -21,6 +21,7 @@ class HighbidGame:
     State = HighbidState
     submissions = SUBMISSIONS
     text = HighbidText()
+    rules_text = RulesText()
     demo = Demo(players=2, few=2, private_seat=views.change_private_seat)
     min_players = 2
     max_players = 4

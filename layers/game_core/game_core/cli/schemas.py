@@ -1,7 +1,8 @@
 """Print a game's JSON Schemas (settings and each submission kind), each kind's plain-text grammar
-(play by e-mail) and its timeline.
+(play by e-mail) and its timeline; or its rules written for players.
 
 match-schemas crates [--rule-set mm5]
+match-schemas crates --rules > docs/rules/crates.md     the rules written for players (HELP RULES)
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="match-schemas", description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=registry.AVAILABLE)
     parser.add_argument("--rule-set")
+    parser.add_argument("--rules", action="store_true", help="print the rules written for players instead")
     args = parser.parse_args(argv)
+    if args.rules:  # what HELP RULES mails; docs/rules/<game>.md is this
+        sys.stdout.write(registry.load(args.game).rules_text)
+        return 0
     json.dump(describe(args.game, args.rule_set), sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

@@ -290,6 +290,49 @@ class ActsAtOnce(Protocol):
         and that the sender holds what the action takes from them."""
 
 
+@dataclass(frozen=True)
+class Picture:
+    """One file of a drawing: its name, its MIME type and its bytes."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """Pictures of a view, attached to the mail that carries the view; `caption` says in the
+    mail's text what they show."""
+
+    caption: str
+    pictures: tuple[Picture, ...]
+
+
+@runtime_checkable
+class DrawsViews(Protocol):
+    """The grammar of a game whose views are also drawn (Domino Auction's boards): a mail that
+    carries a view attaches its drawing, made from that view alone."""
+
+    def draw_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Drawing | None:
+        """The pictures of a view this game's `view` returned (None: nothing to draw)."""
+
+
+RULES_FILE = "rules.md"
+
+
+class RulesText:
+    """A game's `rules_text` (`rules_text = RulesText()` in its class): the `rules.md` of the
+    package its class is defined in, read when asked (only HELP RULES needs it)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._package = owner.__module__.rpartition(".")[0]
+
+    def __get__(self, game: object, owner: type | None = None) -> str:
+        from importlib.resources import files
+
+        return files(self._package).joinpath(RULES_FILE).read_text(encoding="utf-8")
+
+
 SettingsT = TypeVar("SettingsT", bound=GameSettings)
 StateT = TypeVar("StateT", bound=Model)
 
@@ -322,6 +365,11 @@ class Game(Protocol[SettingsT, StateT]):
     def demo(self) -> Demo:
         """How bots play it and the tests check it: a typical match's players, the fewest, the
         private seat (`bin/play`, the tests' matrices and the benchmarks read it)."""
+
+    @property
+    def rules_text(self) -> str:
+        """The rules written for players: Markdown that reads well as plain text (HELP RULES mails
+        it), kept in the game's package as `rules.md` (`RulesText`)."""
 
     @property
     def min_players(self) -> int: ...

@@ -1,4 +1,5 @@
-"""Outbound mail: a plain-text UTF-8 message, as bytes ready for SES's raw sending.
+"""Outbound mail: a plain-text UTF-8 message, with any files attached after the text, as bytes
+ready for SES's raw sending.
 
 The body is sent as written: never reflowed (monospace tables must line up), and
 quoted-printable, so long lines and any character travel safely over 7-bit SMTP. An answer to a
@@ -16,10 +17,23 @@ from datetime import datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from game_core.mail.inbound import Letter
+
+
+class Attachment(Protocol):
+    """A file a message carries (a game's `Picture` is one)."""
+
+    @property
+    def filename(self) -> str: ...
+
+    @property
+    def content_type(self) -> str: ...
+
+    @property
+    def data(self) -> bytes: ...
 
 
 SUBJECT_LIMIT = 99
@@ -43,10 +57,12 @@ def compose(
     sent_at: datetime,
     answering: Letter | None = None,
     message_id: str | None = None,
+    attachments: Sequence[Attachment] = (),
 ) -> bytes:
     """The message, with CRLF line ends. `sent_at` must be timezone-aware; `message_id` (with
     its angle brackets) is made up on `domain` when not given; `answering` is the player's
-    message this answers (None for a notice). The subject is fitted with `fit_subject`."""
+    message this answers (None for a notice). The subject is fitted with `fit_subject`. With
+    `attachments` it is multipart/mixed: the text part first, then each file in the order given."""
     message = EmailMessage(policy=email.policy.SMTP)
     message["From"] = Address(display_name=sender_name, addr_spec=sender)
     message["To"] = ", ".join(to)
@@ -57,6 +73,9 @@ def compose(
         message["References"] = " ".join(_references(answering))
     message["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
     message.set_content(body, charset="utf-8", cte="quoted-printable")
+    for attachment in attachments:
+        maintype, _, subtype = attachment.content_type.partition("/")
+        message.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
     # The Subject goes in as written here, not as the stdlib folds it (which can leave a space
     # at a fold that unfolding doubles); before Date, which is always there
     return message.as_bytes().replace(b"\r\nDate: ", b"\r\n" + subject_field(fit_subject(subject)) + b"\r\nDate: ", 1)

@@ -14,7 +14,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame
+from game_core.games.plain_text import wrapped
+from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Drawing, DrawsViews, Picture
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
@@ -70,7 +71,7 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
         lines += ["", "Actions are taken at once, a line each, and answered to you alone:"]
         for kind in actions:
             lines += ["", *game.text.text_help(kind)]
-    lines += ["", "Send STATUS for where you stand, HELP for this again."]
+    lines += ["", "Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules."]
     lines += ["Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time."]
     return lines[1:] if lines[:1] == [""] else lines
 
@@ -122,15 +123,36 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
             continue
         lines = [f"Hello {participant.name},", ""]
         lines += _text(match, game, public.body if public else {}, own.body if own else {}, now, participant.zone)
+        drawing = _drawing(game, match, public, own)
+        if drawing is not None:
+            files = ", ".join(picture.filename for picture in drawing.pictures)
+            lines += ["", *wrapped(f"Attached: {drawing.caption} ({files}).")]
         answer = how_to_answer(game, match, participant.id)
         if answer:
             lines += ["", RULE, *answer]
-        mails.append(_mail(match, participant.email, headline.subject, lines, now, domain))
+        pictures = drawing.pictures if drawing is not None else ()
+        mails.append(_mail(match, participant.email, headline.subject, lines, now, domain, attachments=pictures))
     return mails
 
 
+def _drawing(game: AnyGame, match: Match, public: Notice | None, own: Notice | None) -> Drawing | None:
+    """The pictures of the view one participant's mail carries (their own), when the game draws
+    its views."""
+    view = (own.body if own else {}).get("view", (public.body if public else {}).get("view"))
+    if view is None or not isinstance(game.text, DrawsViews):
+        return None
+    return game.text.draw_view(view, names(match))
+
+
 def _mail(
-    match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, answering: Letter | None = None
+    match: Match,
+    to: str,
+    subject: str,
+    lines: list[str],
+    now: datetime,
+    domain: str,
+    answering: Letter | None = None,
+    attachments: Sequence[Picture] = (),
 ) -> OutgoingMail:
     # Imported here: the stdlib's e-mail modules cost a cold start ~20 ms, and only mail needs them
     from game_core.mail.addresses import match_address, phase_message_id
@@ -147,6 +169,7 @@ def _mail(
         answering=answering,
         # Says the phase it belongs to: a reply to it names the phase its sender was answering
         message_id=phase_message_id(match.match_id, match.phase.number if match.phase else None, domain),
+        attachments=attachments,
     )
     return OutgoingMail(to=to, raw=raw)
 

@@ -1,9 +1,10 @@
 """The commands a mail may carry (each a line of its own, `mail_lines`), and what a submission
 looks like in the game's plain-text grammar.
 
-Players send STATUS or HELP; the host, from the match's host address, STATUS, EXTEND <hours>,
-PAUSE, RESUME or RESOLVE NOW. A command is its whole line, in any case and spacing
-("resolve  now"); EXTEND takes the rest of its line as the hours.
+Players send STATUS, HELP or HELP RULES (the game's rules: the host may send it too); the host,
+from the match's host address, STATUS, EXTEND <hours>, PAUSE, RESUME or RESOLVE NOW. A command
+is its whole line, in any case and spacing ("resolve  now"); EXTEND takes the rest of its line as
+the hours.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from game_core.service.commands import HostCommand
 
 STATUS, HELP, EXTEND, PAUSE, RESUME, RESOLVE_NOW = "STATUS", "HELP", "EXTEND", "PAUSE", "RESUME", "RESOLVE NOW"
+HELP_RULES = "HELP RULES"
+"""Anyone the match registered may send it: the game's rules as written for players (`rules_text`)."""
 ZONE = "ZONE"
 """A participant's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -58,7 +61,7 @@ def read_command(text: str) -> Command | None:
     """The command the first non-blank line of `text` is; None when it is none (moves, say)."""
     first = next((line for line in text.split("\n") if line.strip()), "")
     line = " ".join(first.upper().split())
-    if line in (STATUS, HELP, PAUSE, RESUME, RESOLVE_NOW):
+    if line in (STATUS, HELP, HELP_RULES, PAUSE, RESUME, RESOLVE_NOW):
         return Command(line)
     keyword, _, argument = line.partition(" ")
     return Command(keyword, argument) if keyword in (EXTEND, ZONE) else None

@@ -6,7 +6,7 @@ other message (forged, failed, from a stranger or from a player of another match
 and is answered by nothing; the refusal is logged with the match id, the sender's domain and a
 hash of their address, and the reason codes, never what the message says.
 
-What a registered sender wrote (`mail_lines`) is commands (`mail_commands`: STATUS, HELP; the
+What a registered sender wrote (`mail_lines`) is commands (`mail_commands`: STATUS, HELP, HELP RULES; the
 host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console runs them) and
 moves: a JSON body as the webhook takes it, else lines in the game's grammar. A greeting above
 them and a sign-off below them are left unread and listed in the answer; a line not understood
@@ -61,6 +61,7 @@ from game_core.service import letters
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.mail_commands import (
     HELP,
+    HELP_RULES,
     HOST_KEYWORDS,
     HOST_ONLY,
     HOST_USAGE,
@@ -222,6 +223,8 @@ def _too_large(size: int) -> list[str]:
 
 def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> list[str]:
     """One command of the mail: the host's, when the host's address sends one of its words."""
+    if command.keyword == HELP_RULES:
+        return _rules(match)
     if sender.is_host and command.keyword in HOST_KEYWORDS:
         return _host_command(ports, match, command)
     if sender.player is None:
@@ -287,6 +290,14 @@ def _zone(ports: Ports, match: Match, player: Participant, written: str) -> list
     return lines + ([letters.deadline_line(latest.phase, now, zone)] if latest.phase is not None else [])
 
 
+def _rules(match: Match) -> list[str]:
+    """HELP RULES: the game's rules as written for players, and which rule set this match plays."""
+    game = registry.load(match.game)
+    rule_set = game.Settings.model_validate(match.settings).rule_set
+    playing = [f"This match plays the {rule_set} rule set.", ""] if rule_set != "default" else []
+    return [*playing, *game.rules_text.rstrip("\n").split("\n")]
+
+
 def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> list[str]:
     """STATUS: the same standing the webhook's GET route answers, as text."""
     seen = standing(ports.store.submission_view(match.match_id, player.id, None), player.id)
@@ -306,7 +317,10 @@ def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> l
 def _nothing_to_send(match: Match) -> list[str]:
     if match.phase is None:
         return [f"The match is {match.status}: there is nothing to send."]
-    return [f"{match.phase.name} waits for nothing from you.", "Send STATUS for where you stand."]
+    return [
+        f"{match.phase.name} waits for nothing from you.",
+        "Send STATUS for where you stand, HELP RULES for the game's rules.",
+    ]
 
 
 # -- moves -------------------------------------------------------------------------------------

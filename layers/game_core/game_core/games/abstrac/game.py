@@ -11,7 +11,7 @@ from game_core.games.abstrac import deal, row, views
 from game_core.games.abstrac.models import SUBMISSIONS, AbstracSettings, AbstracState
 from game_core.games.abstrac.text import AbstracText
 from game_core.games.demo import Demo
-from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
 
 
 class RuleSet(Protocol):
@@ -45,6 +45,7 @@ class AbstracGame:
     State = AbstracState
     submissions = SUBMISSIONS
     text = AbstracText()
+    rules_text = RulesText()
     demo = Demo(players=2, few=2)  # perfect information: no private seat
     min_players = 2
     max_players = 2

@@ -21,7 +21,7 @@ from game_core.games.clubs.models import (
 )
 from game_core.games.clubs.text import ClubsText
 from game_core.games.demo import Demo
-from game_core.games.protocol import Acted, Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.protocol import Acted, Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
 
 
 class ClubsGame:
@@ -32,6 +32,7 @@ class ClubsGame:
     submissions = SUBMISSIONS
     actions = ACTIONS
     text = ClubsText()
+    rules_text = RulesText()
     demo = Demo(
         players=3,
         few=3,

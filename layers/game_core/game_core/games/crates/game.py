@@ -19,7 +19,7 @@ from game_core.games.crates.models import (
 )
 from game_core.games.crates.text import CratesText
 from game_core.games.demo import Demo
-from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
 
 
 class CratesGame:
@@ -29,6 +29,7 @@ class CratesGame:
     State = CratesState
     submissions = SUBMISSIONS
     text = CratesText()
+    rules_text = RulesText()
     demo = Demo(players=12, few=4, private_seat=views.change_private_seat, public_parts=frozenset({"rounds.round"}))
     min_players = 2
     max_players = 16

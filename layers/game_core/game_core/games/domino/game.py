@@ -23,7 +23,7 @@ from game_core.games.domino.models import (
     PlaceSubmission,
 )
 from game_core.games.domino.text import DominoText
-from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
 
 
 class DominoGame:
@@ -33,6 +33,7 @@ class DominoGame:
     State = DominoState
     submissions = SUBMISSIONS
     text = DominoText()
+    rules_text = RulesText()
     demo = Demo(players=6, few=3, private_seat=views.change_private_seat, public_parts=frozenset({"bids.round"}))
     min_players = 2
     max_players = 8

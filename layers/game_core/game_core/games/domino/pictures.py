@@ -1,12 +1,19 @@
-"""Every board as a picture (SVG): one file per board and one of all boards side by side, drawn
-from the public view alone, with the largest square outlined once the match is over.
+"""Every board as a picture, drawn from the public view alone, with the largest square outlined
+once the match is over: SVG (one file per board and one of all boards side by side, what
+`match-host pictures` writes) and PNG (all boards side by side, what a mail attaches beside the
+SVG, for mail clients that show no SVG).
 
-Each covered cell is a `rect` of class `cell` naming its cell and piece (`data-cell="C5"`,
-`data-tile="7"`), so a picture can be read back as well as looked at.
+Each covered cell of an SVG is a `rect` of class `cell` naming its cell and piece
+(`data-cell="C5"`, `data-tile="7"`), so a picture can be read back as well as looked at. The PNG is
+the grid rasterized directly (zlib and struct, no imaging library): each cell `PIXELS` wide, its
+grid line included, a board `GAP` pixels from the next.
 """
 
 from __future__ import annotations
 
+import colorsys
+import struct
+import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -14,6 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 from game_core.games.domino.board import COLUMNS, SIZE, cell_of
 from game_core.games.domino.models import SQUARE
 from game_core.games.domino.polyominoes import NAMES
+from game_core.games.protocol import Drawing, Picture
 
 CELL = 24
 MARGIN = 24
@@ -21,12 +29,31 @@ MARGIN = 24
 TITLE = 24
 BOARD = MARGIN + SIZE * CELL
 GAP = 24
-SQUARE_FILL = "#555555"
+"""Between two boards side by side, in the SVG and in the PNG."""
+HEIGHT = TITLE + BOARD + MARGIN
+RGB = tuple[int, int, int]
+SQUARE_RGB: RGB = (0x55, 0x55, 0x55)
+WHITE: RGB = (0xFF, 0xFF, 0xFF)
+LINE_RGB: RGB = (0xBB, 0xBB, 0xBB)
+OUTLINE_RGB: RGB = (0xCC, 0x00, 0x00)
+PIXELS = 16
+"""A cell's pitch in the PNG: its top and left pixel are grid line, the other 15 x 15 its colour."""
+BOARD_PIXELS = SIZE * PIXELS + 1
+"""A board's side in the PNG: the grid's last line closes it."""
+
+
+def rgb(shape: str) -> RGB:
+    """A colour per shape, spread round the colour wheel (hue i/19 of a turn for the i-th shape of
+    the catalogue, saturation 65%, lightness 62%), so equal shapes look alike."""
+    if shape == SQUARE:
+        return SQUARE_RGB
+    hue = NAMES.index(shape) * 360 // len(NAMES)
+    red, green, blue = colorsys.hls_to_rgb(hue / 360, 0.62, 0.65)
+    return round(red * 255), round(green * 255), round(blue * 255)
 
 
 def _fill(shape: str) -> str:
-    """A colour per shape, spread round the colour wheel, so equal shapes look alike."""
-    return SQUARE_FILL if shape == SQUARE else f"hsl({NAMES.index(shape) * 360 // len(NAMES)}, 65%, 62%)"
+    return "#{:02x}{:02x}{:02x}".format(*rgb(shape))
 
 
 def _board(pieces: Sequence[Mapping[str, Any]], square: Sequence[str], title: str) -> list[str]:
@@ -78,25 +105,111 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
     )
 
 
-def pictures(public: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str]:
-    """The SVG files of the boards in a public view, by the file names the view gives them."""
-    players = public["players"]
+def _heading(public: Mapping[str, Any]) -> str:
+    return "Domino Auction, the end" if public["over"] else f"Domino Auction, before {public['phase']}"
+
+
+def _each_board(public: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, list[str]]:
     final = public.get("final")
-    heading = "Domino Auction, the end" if public["over"] else f"Domino Auction, before {public['phase']}"
-    boards = {
+    return {
         p: _board(public["boards"][p], final["squares"][p]["square"] if final else [], names.get(p) or p)
-        for p in players
+        for p in public["players"]
     }
-    height = TITLE + BOARD + MARGIN
-    files = {
-        public["pictures"]["boards"][p]: _svg(BOARD + GAP, height, f"{heading}: {names.get(p) or p}", boards[p])
-        for p in players
-    }
-    side_by_side = [
+
+
+def _side_by_side(public: Mapping[str, Any], boards: Mapping[str, list[str]]) -> str:
+    groups = [
         f'<g transform="translate({index * (BOARD + GAP)} 0)" data-player={quoteattr(p)}>\n'
         + "\n".join(boards[p])
         + "\n</g>"
-        for index, p in enumerate(players)
+        for index, p in enumerate(public["players"])
     ]
-    files[public["pictures"]["all"]] = _svg(len(players) * (BOARD + GAP), height, heading, side_by_side)
+    return _svg(len(groups) * (BOARD + GAP), HEIGHT, _heading(public), groups)
+
+
+def pictures(public: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str]:
+    """The SVG files of the boards in a public view, by the file names the view gives them."""
+    boards = _each_board(public, names)
+    heading = _heading(public)
+    files = {
+        public["pictures"]["boards"][p]: _svg(BOARD + GAP, HEIGHT, f"{heading}: {names.get(p) or p}", board)
+        for p, board in boards.items()
+    }
+    files[public["pictures"]["all"]] = _side_by_side(public, boards)
     return files
+
+
+def png(public: Mapping[str, Any]) -> bytes:
+    """Every board of a public view side by side, left to right in the view's order of players, as
+    an 8-bit RGB PNG."""
+    players = public["players"]
+    final = public.get("final")
+    width = len(players) * (BOARD_PIXELS + GAP) - GAP
+    canvas = _Canvas(width, BOARD_PIXELS)
+    for index, player in enumerate(players):
+        left = index * (BOARD_PIXELS + GAP)
+        for line in range(SIZE + 1):
+            canvas.fill(left + line * PIXELS, 0, 1, BOARD_PIXELS, LINE_RGB)
+            canvas.fill(left, line * PIXELS, BOARD_PIXELS, 1, LINE_RGB)
+        for piece in public["boards"][player]:
+            for cell in piece["cells"]:
+                row, column = cell_of(cell)
+                canvas.fill(left + column * PIXELS + 1, row * PIXELS + 1, PIXELS - 1, PIXELS - 1, rgb(piece["shape"]))
+        square = final["squares"][player]["square"] if final else []
+        if square:
+            row, column = cell_of(square[0])
+            side = round(len(square) ** 0.5) * PIXELS + 1
+            canvas.outline(left + column * PIXELS, row * PIXELS, side, OUTLINE_RGB)
+    return canvas.png()
+
+
+class _Canvas:
+    """Pixels, row by row, white to start with."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.rows = [bytearray(bytes(WHITE) * width) for _ in range(height)]
+
+    def fill(self, x: int, y: int, width: int, height: int, colour: RGB) -> None:
+        for row in self.rows[y : y + height]:
+            row[3 * x : 3 * (x + width)] = bytes(colour) * width
+
+    def outline(self, x: int, y: int, side: int, colour: RGB) -> None:
+        """A square's border two pixels thick, its outer edge at (x, y) and `side` pixels wide."""
+        for inset in (0, 1):
+            start, length = inset, side - 2 * inset
+            self.fill(x + start, y + start, length, 1, colour)
+            self.fill(x + start, y + start + length - 1, length, 1, colour)
+            self.fill(x + start, y + start, 1, length, colour)
+            self.fill(x + start + length - 1, y + start, 1, length, colour)
+
+    def png(self) -> bytes:
+        def chunk(kind: bytes, data: bytes) -> bytes:
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+        header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+        scanlines = b"".join(b"\x00" + bytes(row) for row in self.rows)  # filter 0: each row as it is
+        return b"".join(
+            [
+                b"\x89PNG\r\n\x1a\n",
+                chunk(b"IHDR", header),
+                chunk(b"IDAT", zlib.compress(scanlines, 9)),
+                chunk(b"IEND", b""),
+            ]
+        )
+
+
+def drawing(view: Mapping[str, Any], names: Mapping[str, str]) -> Drawing:
+    """What a mail carrying a view attaches: every board side by side, as SVG and as PNG, drawn
+    from the view's public part alone."""
+    public = view["public"]
+    svg_name = public["pictures"]["all"]
+    png_name = svg_name.removesuffix(".svg") + ".png"
+    order = ", ".join(names.get(player) or player for player in public["players"])
+    return Drawing(
+        caption=f"the boards, left to right: {order}",
+        pictures=(
+            Picture(svg_name, "image/svg+xml", _side_by_side(public, _each_board(public, names)).encode()),
+            Picture(png_name, "image/png", png(public)),
+        ),
+    )

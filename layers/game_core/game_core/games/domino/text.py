@@ -1,5 +1,5 @@
-"""Domino Auction in plain text (play by e-mail): the lines of a bid and of a placing, and the text
-of a view with every board drawn as a grid.
+"""Domino Auction in plain text (play by e-mail): the lines of a bid and of a placing, the text
+of a view with every board drawn as a grid, and the view's boards as pictures a mail attaches.
 
     AUCTION 2                   (optional: names the auction; alone: a bid on nothing)
     BID 40 ON TILE 27           (one line per tile; TILE may be left out)
@@ -31,7 +31,7 @@ from game_core.games.domino.models import (
 from game_core.games.domino.polyominoes import NAMES
 from game_core.games.domino.rules import SCHEDULE
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, name, name_list, table, wrapped
-from game_core.games.protocol import Model
+from game_core.games.protocol import Drawing, Model
 
 SHAPES = {shape: shape for shape in NAMES}
 EMPTY, SQUARE_MARK = ".", "#"
@@ -117,6 +117,12 @@ class DominoText(LineGrammar):
         ]
         return lines or ["PLACING"]
 
+    def draw_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Drawing:
+        """Every board of the view side by side, as SVG and PNG (`pictures`)."""
+        from game_core.games.domino.pictures import drawing  # only a mail carrying a view draws it
+
+        return drawing(view, names)
+
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]
         players = public["players"]
@@ -136,8 +142,6 @@ class DominoText(LineGrammar):
         lines += _boards(public, names)
         if public.get("final"):
             lines += ["", *_final(public["final"], names)]
-        pictures = public["pictures"]
-        lines += ["", *wrapped(f"Pictures of these boards: {pictures['all']}, and one file for each board.")]
         if view.get("private"):
             lines += ["", *_private(view["private"])]
         return "\n".join(lines)

@@ -21,7 +21,7 @@ from game_core.games.palindrome.models import (
     Seat,
 )
 from game_core.games.palindrome.text import PalindromeText
-from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
 
 
 class PalindromeGame:
@@ -31,6 +31,7 @@ class PalindromeGame:
     State = PalindromeState
     submissions = SUBMISSIONS
     text = PalindromeText()
+    rules_text = RulesText()
     demo = Demo(
         players=9,
         few=3,

@@ -1,0 +1,120 @@
+"""Domino Auction's boards go with the mail as pictures (on the fakes): each notice that carries a
+view is multipart/mixed, its text first (quoted-printable UTF-8, as every mail) and then the boards
+as SVG and PNG, drawn from that recipient's own view alone and named in the text."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import io
+import xml.etree.ElementTree as ET
+
+from fakes import Fakes
+from PIL import Image
+
+from game_core.games import registry
+from game_core.match import engine
+from game_core.match.model import MatchRequest
+from game_core.service import phases
+from game_core.service.matches import create_match
+from game_core.service.submit import SubmissionRequest, submit
+
+MID = "m-000000000001"
+GAME = registry.load("domino")
+TILES = ["O4", "I3", *["L4"] * 18]
+"""Each auction's tiles as the host sets them: tile 1 an O4, tile 2 an I3."""
+O4_RGB = (221, 213, 95)
+"""hsl(56, 65%, 62%), worked by hand in tests/unit/games/domino/test_domino_png.py."""
+
+
+def open_match(fakes: Fakes) -> None:
+    request = MatchRequest.model_validate(
+        {
+            "game": "domino",
+            "settings": {"tiles": {"1": TILES, "2": TILES, "3": TILES}},
+            "players": [
+                {"id": "ann", "name": "Ann Archer", "email": "ann@example.org"},
+                {"id": "bob", "name": "Bob Boyd", "email": "bob@example.org"},
+            ],
+            "phase_seconds": 86_400,
+            "seed": 7,
+        }
+    )
+    create_match(fakes.ports, request)
+
+
+def send(fakes: Fakes, player: str, phase: str, kind: str, submission: dict) -> None:
+    submit(fakes.ports, SubmissionRequest(MID, player, phase, kind, submission, "test"))
+
+
+def resolve_phase(fakes: Fakes) -> list[email.message.EmailMessage]:
+    before = len(fakes.mailer.sent)
+    fakes.clock.advance(86_400)
+    phases.advance(fakes.ports, MID)
+    return [email.message_from_bytes(mail.raw, policy=email.policy.default) for mail in fakes.mailer.sent[before:]]
+
+
+def placed(fakes: Fakes) -> list[email.message.EmailMessage]:
+    """Auction 1: Ann alone bids on tile 1, Bob alone on tile 2. Placing 1: Ann puts her O4 at
+    A1 B1 A2 B2, Bob his I3 down column C from row 5. The mails of that resolution."""
+    open_match(fakes)
+    send(fakes, "ann", "Auction 1", "bid", {"bids": [{"tile": 1, "chips": 5}]})
+    send(fakes, "bob", "Auction 1", "bid", {"bids": [{"tile": 2, "chips": 5}]})
+    resolve_phase(fakes)
+    phase = "Auction 2 and placing 1"
+    send(fakes, "ann", phase, "place", {"placements": [{"tile": 1, "cells": ["A1", "B1", "A2", "B2"]}]})
+    send(fakes, "bob", phase, "place", {"placements": [{"tile": 2, "cells": ["C5", "C6", "C7"]}]})
+    return resolve_phase(fakes)
+
+
+def test_a_notice_attaches_the_boards_as_svg_and_png_after_its_text() -> None:
+    fakes = Fakes()
+    mails = placed(fakes)
+    assert sorted(message["To"] for message in mails) == ["ann@example.org", "bob@example.org"]
+    for message in mails:
+        assert message.get_content_type() == "multipart/mixed"
+        text, svg, png = message.iter_parts()
+        assert text.get_content_type() == "text/plain" and text["Content-Transfer-Encoding"] == "quoted-printable"
+        assert text.get_content_charset() == "utf-8"
+        assert [(part.get_filename(), part.get_content_type()) for part in (svg, png)] == [
+            ("domino-after-phase-2-all.svg", "image/svg+xml"),
+            ("domino-after-phase-2-all.png", "image/png"),
+        ]
+        body = " ".join(text.get_content().split())
+        assert (
+            "Attached: the boards, left to right: Ann Archer, Bob Boyd "
+            "(domino-after-phase-2-all.svg, domino-after-phase-2-all.png)." in body
+        )
+        board = ET.fromstring(svg.get_content())
+        cells = [rect.get("data-cell") for rect in board.iter("{http://www.w3.org/2000/svg}rect")]
+        assert sorted(cell for cell in cells if cell) == ["A1", "A2", "B1", "B2", "C5", "C6", "C7"]
+        image = Image.open(io.BytesIO(png.get_content()))
+        # two boards of 193 pixels, 24 apart; Ann's A1 centred at (8, 8), Bob's C5 at (217 + 40, 72)
+        assert image.size == (410, 193) and image.getpixel((8, 8)) == O4_RGB
+        assert image.getpixel((257, 72)) == (221, 95, 95)  # the I3's colour, worked by hand there too
+
+
+def test_each_recipient_gets_the_pictures_of_their_own_view_only() -> None:
+    fakes = Fakes()
+    mails = placed(fakes)
+    match = fakes.store.get(MID)
+    state = engine.game_state(GAME, match)
+    names = {"ann": "Ann Archer", "bob": "Bob Boyd"}
+    for message in mails:
+        player = message["To"].split("@")[0]
+        own = GAME.text.draw_view(GAME.view(state, player), names)
+        attached = [(part.get_filename(), part.get_payload(decode=True)) for part in message.iter_attachments()]
+        assert attached == [(picture.filename, picture.data) for picture in own.pictures]
+
+
+def test_a_mail_that_carries_no_view_attaches_nothing() -> None:
+    # The opening notice carries the view (empty boards); a reminder carries none
+    fakes = Fakes()
+    open_match(fakes)
+    send(fakes, "ann", "Auction 1", "bid", {"bids": [{"tile": 1, "chips": 5}]})
+    before = len(fakes.mailer.sent)
+    fakes.clock.advance(12 * 3600)
+    phases.advance(fakes.ports, MID)
+    (reminder,) = [email.message_from_bytes(m.raw, policy=email.policy.default) for m in fakes.mailer.sent[before:]]
+    assert reminder["To"] == "bob@example.org" and "Reminder" in reminder["Subject"]
+    assert reminder.get_content_type() == "text/plain" and "Attached:" not in reminder.get_content()
