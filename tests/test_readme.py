@@ -58,6 +58,11 @@ LINES: dict[str, Run | Skip] = {
     "bin/play": Skip("plays a whole 12-player match with bots, minutes (tests/statemachine play every game)"),
     "bin/test": Skip("runs this very suite"),
     "bin/host-server --host 0.0.0.0 --port 8080 --smtp-port 2525": SERVER,
+    "read -rs SMTP_PASSWORD && export SMTP_PASSWORD": Skip("waits for a password typed at the terminal"),
+    "bin/host-server --host 0.0.0.0 --mail-account you@gmail.com --smtp-relay smtp.gmail.com --imap imap.gmail.com "
+    "--trust-authserv-id mx.google.com --imap-done-folder Genius": Skip(
+        "runs until Ctrl-C, on a real mail account (tests/integration/test_host_mailbox.py plays one locally)"
+    ),
     "bin/match-host --server http://127.0.0.1:8081 create events/host_create.json": NEEDS_HOST_SERVER,
     'curl -H "Authorization: Bearer $SECRET" -H "Content-Type: application/json" -d \'{"phase": "Pregame", '
     '"kind": "multipliers", "submission": {"multipliers": [2, 1, 1, 0, -1, -1]}}\' '

@@ -360,6 +360,64 @@ def numbers(values: Iterable[int]) -> str:
 
 WIDTH = 72
 """Columns a line of a mail keeps to where it can (a table as wide as its cells may be wider)."""
+MAIL_WIDTH = 78
+"""Columns a paragraph of prose in a mail is folded at (RFC 5322's line length); boards and
+tables keep their own widths."""
+
+
+def prose(text: str, first: str = "", rest: str | None = None) -> list[str]:
+    """A paragraph folded at spaces within `MAIL_WIDTH` columns, its first line after `first` and
+    the others after `rest` (`first` when not given); a word longer than a line stands whole."""
+    indent = first if rest is None else rest
+    folded = textwrap.wrap(
+        text, MAIL_WIDTH, initial_indent=first, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+    return folded or [first.rstrip()]
+
+
+def result_text(result: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+    """A match's result as a person reads it, from the public result alone (`Result.to_json`):
+    who won, the Tokens of Life (ToL), the Elimination Candidates (EC), any tie left for the host,
+    and the garnets each earned, in words; then every place in a table."""
+    standings = result["standings"]
+    tol = result.get("tol_awarded") or {player: 1 for player in result["tol"]}
+    first = [s["player"] for s in standings if s["place"] == 1]
+    top = next((s["score"] for s in standings if s["place"] == 1), "")
+    if len(first) == 1:
+        said = [f"The match is over. The winner is {name(names, first[0])}, with {top}."]
+    else:
+        said = [f"The match is over. {_and(names, first)} share first place, with {top} each."]
+    tokens = [f"{name(names, p)} ({count})" if count != 1 else name(names, p) for p, count in tol.items()]
+    said += [f"Tokens of Life (ToL): {', '.join(tokens) or 'nobody'}."]
+    said += [f"Elimination Candidates (EC): {name_list(names, result['ec']) if result['ec'] else 'nobody'}."]
+    for tie in result.get("tied_lines", []) if result.get("undecided") else []:
+        line = "ToL" if tie["line"] == "tol" else "EC"
+        places = f"{tie['places']} place{'s' if tie['places'] != 1 else ''}"
+        said += [f"Tied across the {line} line: {_and(names, tie['players'])}; the host decides who takes {places}."]
+    garnets = result["garnets"]
+    said += ["Garnets earned: " + ", ".join(f"{name(names, p)} {_signed(garnets[p])}" for p in garnets) + "."]
+    rows = [
+        [
+            str(s["place"]),
+            name(names, s["player"]),
+            s["score"],
+            str(tol.get(s["player"], "")),
+            "EC" if s["player"] in result["ec"] else "",
+            _signed(garnets[s["player"]]) if s["player"] in garnets else "",
+        ]
+        for s in standings
+    ]
+    table_lines = table(["Place", "Player", "Score", "ToL", "EC", "Garnets"], rows)
+    return [*(line for sentence in said for line in prose(sentence)), "", *table_lines]
+
+
+def _and(names: Mapping[str, str], players: Sequence[str]) -> str:
+    shown = [name(names, player) for player in players]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _signed(garnets: int) -> str:
+    return f"+{garnets}" if garnets > 0 else str(garnets)
 
 
 def wrapped(text: str) -> list[str]:

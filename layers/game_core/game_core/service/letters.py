@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
-from game_core.games.plain_text import wrapped
+from game_core.games.plain_text import result_text, wrapped
 from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Drawing, DrawsViews, Picture
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, moment_text
@@ -102,6 +102,8 @@ def _text(
     view = own.get("view", public.get("view"))
     if view is not None:
         lines += ["", game.text.render_view(view, names(match)).strip("\n")]
+    if public.get("result") is not None:  # the match is over: its result, for every game alike
+        lines += ["", *result_text(public["result"], names(match))]
     if match.phase is not None and (own or public).get("open") is not None:
         lines += ["", deadline_line(match.phase, now, zone)]
     return lines[1:] if lines[:1] == [""] else lines
