@@ -3,17 +3,27 @@
 A bot-played match on the local stack (the real ASL and handlers, a virtual clock) with every AWS
 call the handlers make counted (local_stack/metering.py), the state machine's transitions read from
 its execution history, and DynamoDB's units worked out from the items' sizes as DynamoDB bills
-them. Prices: AWS list prices, us-east-1, as of 2026 (below). Mail delivery is counted apart.
+them. Prices: AWS list prices, us-east-1, as of 2026 (below).
+
+Played by mail (issue 19's cost goal), the bots mail their moves: each message is stored in the
+inbound bucket and notified as SES's receipt rule does, and read by the mail function; what SES
+is billed for is counted from that run: each message received and its 256 KB chunks (every
+message at least one), each message the service sent (answers, notices, reminders, as the outbox
+kept them) and their bytes, the bucket's writes (SES's) and reads (the mail function's GetObject
+calls, counted on its client), and the notification SES publishes per message.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game_core.aws.mail_bucket import mail_bucket
 from game_core.games import registry
 from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock
@@ -29,9 +39,19 @@ PRICES = {
     "write_unit": 0.625 / 1_000_000,  # DynamoDB on-demand, per write request unit
     "read_unit": 0.125 / 1_000_000,  # DynamoDB on-demand, per read request unit
     "publish": 0.50 / 1_000_000,  # SNS, per published message (64 KB chunk)
+    "mail_received": 0.10 / 1_000,  # SES receiving, per message
+    "mail_chunk": 0.09 / 1_000,  # SES receiving, per incoming 256 KB chunk (a message's last one whole)
+    "mail_sent": 0.10 / 1_000,  # SES sending, per message (one recipient each)
+    "mail_sent_gb": 0.12,  # SES sending, per GB sent (attachments: counted here on whole messages)
+    "s3_put": 0.005 / 1_000,  # S3 Standard, per PUT (SES storing a received message)
+    "s3_get": 0.0004 / 1_000,  # S3 Standard, per GET (the mail function reading it)
 }
+CHUNK_BYTES = 256 * 1024
+GB = 1024**3
 MEMORY_GB = 0.25  # the functions' MemorySize (template.yaml Globals)
 GOAL_DOLLARS = 0.005
+MAIL_GOAL_DOLLARS = 0.03
+"""Issue 19's goal: a 9-player mm8 match played entirely by mail, SES and all."""
 WRITES = {"PutItem", "UpdateItem", "DeleteItem"}
 READS = {"GetItem", "Query", "BatchGetItem"}
 
@@ -45,9 +65,18 @@ class Bill:
     read_units: float = 0.0
     publishes: int = 0
     calls: Counter[tuple[str, str]] = field(default_factory=Counter)
+    received: Sequence[int] = ()
+    """By mail: the size of each message received."""
+    sent: Sequence[int] = ()
+    """By mail: the size of each message sent."""
+    stored_reads: int = 0
+    """By mail: the mail function's GetObject calls."""
 
     def lines(self) -> list[tuple[str, str, float]]:
         requests = sum(self.invocations.values())
+        return [*self._aws_lines(requests), *(self._mail_lines() if self.received or self.sent else [])]
+
+    def _aws_lines(self, requests: int) -> list[tuple[str, str, float]]:
         return [
             ("Step Functions", f"{self.transitions} transitions", self.transitions * PRICES["transition"]),
             ("Lambda requests", f"{requests} invocations", requests * PRICES["request"]),
@@ -59,6 +88,29 @@ class Bill:
             ("DynamoDB writes", f"{self.write_units:.0f} write units", self.write_units * PRICES["write_unit"]),
             ("DynamoDB reads", f"{self.read_units:.0f} read units", self.read_units * PRICES["read_unit"]),
             ("SNS", f"{self.publishes} messages published", self.publishes * PRICES["publish"]),
+        ]
+
+    def _mail_lines(self) -> list[tuple[str, str, float]]:
+        received, sent = len(self.received), len(self.sent)
+        chunks = sum(_units(size, CHUNK_BYTES) for size in self.received)
+        sent_gb = sum(self.sent) / GB
+        return [
+            (
+                "SES receiving",
+                f"{received} messages, {chunks} chunks of 256 KB",
+                received * PRICES["mail_received"] + chunks * PRICES["mail_chunk"],
+            ),
+            (
+                "SES sending",
+                f"{sent} messages, {sum(self.sent) / 1024:.0f} KB",
+                sent * PRICES["mail_sent"] + sent_gb * PRICES["mail_sent_gb"],
+            ),
+            (
+                "S3 (mail stored)",
+                f"{received} PUTs by SES, {self.stored_reads} GETs",
+                received * PRICES["s3_put"] + self.stored_reads * PRICES["s3_get"],
+            ),
+            ("SNS (mail in)", f"{received} receipt notifications", received * PRICES["publish"]),
         ]
 
     def total(self) -> float:
@@ -125,16 +177,29 @@ def dynamodb_units(
             for table in params["RequestItems"].values():
                 reads += sum(_units(size_of(key), 4096) for key in table["Keys"])
         elif operation == "Query":
-            pk, prefix = (params["ExpressionAttributeValues"][name]["S"] for name in (":pk", ":prefix"))
+            pk, prefix = _query_key(params)
             read = sum(size for (p, s), size in sizes.items() if p == pk and s.startswith(prefix))
             reads += _units(read, 4096)
     return writes, reads
 
 
-def match_bill(request: dict[str, Any]) -> tuple[Bill, dict[str, int]]:
+def _query_key(params: dict[str, Any]) -> tuple[str, str]:
+    """A Query's partition key and sort key prefix: `<pk> = :v AND begins_with(<sk>, :w)`,
+    placeholders as boto3's condition builder names them."""
+    condition = params["KeyConditionExpression"]
+    equals = re.search(r"= (:\w+)", condition)
+    begins = re.search(r"begins_with\([^,]+, (:\w+)\)", condition)
+    assert equals and begins, f"a Query this bill does not price: {condition}"
+    values = params["ExpressionAttributeValues"]
+    return values[equals.group(1)]["S"], values[begins.group(1)]["S"]
+
+
+def match_bill(request: dict[str, Any], channel: str = "webhook") -> tuple[Bill, dict[str, int]]:
     with LocalStack(games=(request["game"],), clock=VirtualClock()) as stack:
         recorder = Recorder(stack)
-        run = run_match(stack, request, timeout=600)
+        stored_reads = Meter(stack, clients=[mail_bucket().client])
+        run = run_match(stack, request, timeout=600, channel=channel)
+        sent = [len(mail.raw) for mail in stack.outbox.sent]
         history = stack.client("stepfunctions").get_execution_history(
             executionArn=stack.execution(run.match_id, request["game"])["executionArn"], maxResults=1000
         )
@@ -155,6 +220,9 @@ def match_bill(request: dict[str, Any]) -> tuple[Bill, dict[str, int]]:
         read_units=reads,
         publishes=publishes,
         calls=recorder.meter.calls,
+        received=[len(raw) for raws in run.mailed.values() for raw in raws],
+        sent=sent,
+        stored_reads=stored_reads.calls[("s3", "GetObject")],
     )
     largest = {"item": max(sizes.values()), "phases": sum(1 for p, s in sizes if s.startswith("PHASE#"))}
     return bill, largest
@@ -164,26 +232,42 @@ MATCHES = bot_matches("typical")
 """Every available game and rule set, with a typical match's players (`Game.demo`)."""
 
 
+def bench_request(game_id: str, rule_set: str, players: int) -> dict[str, Any]:
+    """A whole match of 24-hour phases, everyone submitting, early close off."""
+    return {
+        "game": game_id,
+        "settings": {"rule_set": rule_set},
+        "players": [
+            seat(f"p{i}", guests_per_player(registry.load(game_id))) | {"garnets": 2} for i in range(1, players + 1)
+        ],
+        "phase_seconds": 86_400,
+        "early_close": False,
+        "seed": 2026,
+    }
+
+
+def print_bill(heading: str, bill: Bill) -> None:
+    print(heading)
+    for what, counted, cost in bill.lines():
+        print(f"    {what:16} {counted:58} ${cost:.6f}")
+
+
 def report() -> None:
     print("cost of a whole match, 24-hour phases, everyone submitting, early close off (goal: mm8 9p <= $0.005)")
+    by_webhook = 0.0
     for game_id, rule_set, players in MATCHES:
-        request = {
-            "game": game_id,
-            "settings": {"rule_set": rule_set},
-            "players": [
-                seat(f"p{i}", guests_per_player(registry.load(game_id))) | {"garnets": 2} for i in range(1, players + 1)
-            ],
-            "phase_seconds": 86_400,
-            "early_close": False,
-            "seed": 2026,
-        }
-        bill, largest = match_bill(request)
+        bill, largest = match_bill(bench_request(game_id, rule_set, players))
         total = bill.total()
-        verdict = ("ok" if total <= GOAL_DOLLARS else "OVER") if (game_id, rule_set) == ("palindrome", "mm8") else ""
-        print(f"  {game_id} {rule_set}, {players}p, {largest['phases']} phases: ${total:.5f} {verdict}")
-        for what, counted, cost in bill.lines():
-            print(f"    {what:16} {counted:58} ${cost:.6f}")
+        verdict = ""
+        if (game_id, rule_set) == ("palindrome", "mm8"):
+            by_webhook, verdict = total, "ok" if total <= GOAL_DOLLARS else "OVER"
+        print_bill(f"  {game_id} {rule_set}, {players}p, {largest['phases']} phases: ${total:.5f} {verdict}", bill)
         per_phase = bill.transitions / max(1, largest["phases"])
         print(f"    {'':16} {per_phase:.1f} transitions a phase; largest item {largest['item']} bytes (goal <= 16384)")
         webhook = bill.invocations.get("SubmitWebhookFunction", 0)
         print(f"    {'':16} AWS calls: {sum(bill.calls.values())} in all for {webhook} submissions")
+    bill, _largest = match_bill(bench_request("palindrome", "mm8", 9), channel="email")
+    total = bill.total()
+    print(f"the same mm8 match, 9 players, played entirely by mail, SES at list price (goal <= ${MAIL_GOAL_DOLLARS})")
+    verdict = "ok" if total <= MAIL_GOAL_DOLLARS else "OVER"
+    print_bill(f"  by mail: ${total:.5f} {verdict}   (by webhook: ${by_webhook:.5f})", bill)

@@ -50,11 +50,13 @@ class Meter:
 
     stack: Any
     this_thread: bool = False
+    clients: list[Any] | None = None
+    """The clients counted on; the ports' (`stack.port_clients()`) unless given."""
     calls: Counter[tuple[str, str]] = field(default_factory=Counter)
     _thread: int = field(default_factory=threading.get_ident)
 
     def __post_init__(self) -> None:
-        for client in self.stack.port_clients():
+        for client in self.stack.port_clients() if self.clients is None else self.clients:
             client.meta.events.register("before-call", self._count)
 
     def _count(self, model: Any, **_kwargs: Any) -> None:
