@@ -131,6 +131,8 @@ class MailboxPoller:
         client = IMAPClient(settings.host, settings.port, ssl=True, ssl_context=context, timeout=60)
         try:
             client.login(settings.user, settings.password)
+            if settings.done_folder and not client.folder_exists(settings.done_folder):
+                client.create_folder(settings.done_folder)
             yield client
         finally:
             try:

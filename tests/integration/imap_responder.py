@@ -1,7 +1,7 @@
 """A small IMAP4rev1 server over TLS standing for a mail provider's, for the tests of the host's
 own mailbox (local_stack/mailbox.py): the commands an IMAP client reading a mailbox sends
-(RFC 3501: CAPABILITY, LOGIN, SELECT, UID SEARCH/FETCH/STORE/COPY/EXPUNGE, NOOP, LOGOUT; RFC 6851
-MOVE; RFC 2177 IDLE), each folder's messages in memory with their UIDs and flags.
+(RFC 3501: CAPABILITY, LOGIN, LIST, CREATE, SELECT, UID SEARCH/FETCH/STORE/COPY/EXPUNGE, NOOP,
+LOGOUT; RFC 6851 MOVE; RFC 2177 IDLE), each folder's messages in memory with their UIDs and flags.
 
 `deliver` is the provider delivering a message (an IDLE client is told at once); `commands`
 counts what clients asked, so a test counts rather than times. `idle` and `move` choose whether
@@ -136,6 +136,12 @@ class Session:
             return f"{tag} OK LOGIN completed" if self.logged_in else f"{tag} NO [AUTHENTICATIONFAILED] wrong login"
         if not self.logged_in:
             return f"{tag} NO log in first"
+        if name == "LIST":
+            return self.list(tag, tokens(arguments)[1])
+        if name == "CREATE":
+            with self.server.lock:
+                self.server.folders.setdefault(tokens(arguments)[0], Folder(validity=1))
+            return f"{tag} OK CREATE completed"
         if name in ("SELECT", "EXAMINE"):
             return self.select(tag, tokens(arguments)[0])
         if self.folder is None:
@@ -155,6 +161,12 @@ class Session:
         return f"{tag} BAD {name} is not served here"
 
     # -- commands ----------------------------------------------------------------------------
+
+    def list(self, tag: str, pattern: str) -> str:
+        """The folders named `pattern` (no wildcards served)."""
+        with self.server.lock:
+            found = [f'* LIST () "/" "{name}"' for name in self.server.folders if name == pattern]
+        return "\r\n".join([*found, f"{tag} OK LIST completed"])
 
     def select(self, tag: str, name: str) -> str:
         with self.server.lock:
@@ -210,7 +222,9 @@ class Session:
         with self.server.lock:
             assert self.folder is not None
             uids = set(self.uids(message_set))
-            target = self.server.folders.setdefault(destination, Folder(validity=7))
+            target = self.server.folders.get(destination)
+            if target is None:
+                return f"{tag} NO [TRYCREATE] no folder {destination}"
             for message in self.folder.messages:
                 if message.uid in uids:
                     target.messages.append(Stored(target.next_uid, message.raw, set(message.flags)))

@@ -10,8 +10,11 @@ network. The provider signs its Authentication-Results as `mx.example.net`.
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
+import hashlib
+import json
 import logging
 import ssl
 from collections.abc import Iterator
@@ -67,13 +70,13 @@ class Provider:
     """The host's mail provider: its SMTP submission server (a login after STARTTLS) keeping
     each envelope, and the account's IMAP mailbox."""
 
-    def __init__(self, folder: Path, *, idle: bool = True) -> None:
+    def __init__(self, folder: Path, **extensions: bool) -> None:
         server_tls = tls_context(folder)
         self.client_tls = ssl.create_default_context(cafile=folder / CERTIFICATE_FILE)
         self.envelopes: list[Any] = []
         self.sessions: list[tuple[bool, Any]] = []
         self.smtp = SmtpListener(self, "127.0.0.1", 0, authenticator=self.login, tls=server_tls)
-        self.imap = ImapResponder(server_tls, HOST, APP_PASSWORD, idle=idle)
+        self.imap = ImapResponder(server_tls, HOST, APP_PASSWORD, **extensions)
 
     def login(self, server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
         good = isinstance(data, LoginPassword) and (data.login.decode(), data.password.decode()) == (HOST, APP_PASSWORD)
@@ -295,3 +298,45 @@ def test_a_mail_read_twice_is_applied_once_and_a_restart_reads_what_came_meanwhi
         assert view["submitted"] == {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}
     finally:
         server.__exit__()
+
+
+def test_without_idle_the_mailbox_is_polled_a_failed_hand_in_is_tried_again_and_a_read_mail_copied_out(
+    tmp_path: Path,
+) -> None:
+    # Given a provider offering neither IDLE nor MOVE, and a mail function failing once
+    provider = Provider(tmp_path / "provider", idle=False, move=False)
+    handed: list[dict[str, Any]] = []
+
+    def mail_function(event: dict[str, Any]) -> dict[str, Any]:
+        handed.append(event)
+        if len(handed) == 1:
+            raise RuntimeError("EmailInFunction failed: TableUnavailable")
+        return {"outcomes": ["answered"]}
+
+    settings = provider.settings(done_folder="Matches", poll_seconds=0.05)
+    poller = MailboxPoller(settings, MailAccount(HOST), mail_function, tmp_path)
+    assert poller.poll_once() == []  # the first start: the mailbox's history is none of the matches'
+    try:
+        poller.start()
+        # When Ada's mail to a match's tag arrives (X-Original-To: her client sent it Bcc)
+        raw = letter("ada@example.com", "undisclosed-recipients:;", "MULTIPLIERS 2 1 1 0 -1 -1\n")
+        uid = provider.imap.deliver(b"X-Original-To: host+m-0123456789ab@example.net\r\n" + raw)
+
+        # Then it is handed in once the mail function takes it, on a later look
+        assert poller.wait_for(lambda read: bool(read), WAIT), poller.read
+    finally:
+        poller.stop()
+        provider.stop()
+    assert poller.read == [Read(uid, "answered")]
+    assert len(handed) == 2
+    # ...both times as the same message (SES's id made from its bytes), to the match's own address
+    tagged = b"X-Original-To: host+m-0123456789ab@example.net\r\n" + raw
+    first, second = (json.loads(event["Records"][0]["Sns"]["Message"]) for event in handed)
+    assert first["mail"]["messageId"] == second["mail"]["messageId"] == hashlib.sha256(tagged).hexdigest()[:40]
+    assert base64.b64decode(second["content"]) == tagged
+    assert second["receipt"]["recipients"] == ["m-0123456789ab@play.local"]
+    # ...then copied to the folder (made first), its copy in the inbox flagged deleted and expunged; no IDLE
+    assert provider.imap.flags(uid) is None
+    assert [m.flags for m in provider.imap.folders["Matches"].messages] == [{"\\Seen"}]
+    asked = provider.imap.commands
+    assert (asked["IDLE"], asked["CREATE"], asked["UID COPY"], asked["UID EXPUNGE"]) == (0, 1, 1, 1)
