@@ -72,6 +72,7 @@ from local_stack.host_access import (
     tls_context,
 )
 from local_stack.http_serving import HttpListener, Reply, Request, json_reply
+from local_stack.inbound_bucket import SES_MAX_BYTES
 from local_stack.mail import LOCAL_DOMAIN, MailAccount
 from local_stack.mail_options import add_mail_options, mail_options
 from local_stack.mailbox import ImapSettings, MailboxPoller
@@ -262,7 +263,8 @@ class SmtpListener:
         tls: ssl.SSLContext | None = None,
     ) -> None:
         self.loop = asyncio.new_event_loop()
-        settings: dict[str, Any] = {"hostname": LOCAL_DOMAIN, "data_size_limit": MAX_BODY_BYTES}
+        # As SES takes mail: up to 40 MB, so the service can answer what is over its 10 MB
+        settings: dict[str, Any] = {"hostname": LOCAL_DOMAIN, "data_size_limit": SES_MAX_BYTES}
         if authenticator is not None:
             settings.update(authenticator=authenticator, auth_required=True, tls_context=tls)
         factory = lambda: LoginSmtp(handler, **settings)  # noqa: E731

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import smtplib
 from email.message import EmailMessage
 from typing import Any
 
@@ -23,6 +24,7 @@ from test_email_in import answers, create_sample
 
 from game_core.aws.wiring import ports_from_environment
 from game_core.mail.inbound import MAX_BYTES, parse_message
+from local_stack.host_server import SmtpListener
 from local_stack.inbound_bucket import INBOUND_BUCKET, deliver
 from local_stack.mail import ses_event
 
@@ -156,3 +158,14 @@ def test_a_mail_answered_then_expired_and_delivered_again_changes_nothing(stack:
     assert stack.invoke("EmailInFunction", event) == {"outcomes": ["gone"]}
     assert stored_moves(match_id) == {"ada": MOVE}
     assert len(answers(stack)) == 1
+
+
+def test_the_laptop_hosts_smtp_port_takes_mail_as_large_as_ses_does() -> None:
+    # SES's S3 action stores up to 40 MB, so that the service answers a mail over its 10 MB
+    listener = SmtpListener(object(), "127.0.0.1", 0)
+    try:
+        with smtplib.SMTP("127.0.0.1", listener.port, timeout=30) as smtp:
+            smtp.ehlo()
+            assert smtp.esmtp_features["size"] == str(40 * 1024 * 1024)
+    finally:
+        listener.stop()
