@@ -72,7 +72,7 @@ from local_stack.host_access import (
     tls_context,
 )
 from local_stack.http_serving import HttpListener, Reply, Request, json_reply
-from local_stack.inbound_bucket import SES_MAX_BYTES
+from local_stack.inbound_bucket import SES_MAX_BYTES, deliver
 from local_stack.mail import LOCAL_DOMAIN, MailAccount
 from local_stack.mail_options import add_mail_options, mail_options
 from local_stack.mailbox import ImapSettings, MailboxPoller
@@ -414,9 +414,12 @@ class HostServer:
         """Stop listening, then stop the stack (what still waits stays parked with it)."""
         self._running.close()
 
-    def mail_function(self, event: dict[str, Any]) -> Any:
-        """Hand SES's event for received mail to the mail function (as the receipt rule does)."""
-        return self.stack.invoke("EmailInFunction", event)
+    def mail_function(self, raw: bytes, recipients: list[str], verdicts: dict[str, str], message_id: str) -> Any:
+        """Hand a received message to the mail function as SES's receipt rule does (`MailboxPoller`'s
+        hand-in): stored in the inbound bucket under `message_id`, then notified."""
+        return self.stack.invoke(
+            "EmailInFunction", deliver(self.stack.client("s3"), raw, recipients, verdicts, message_id)
+        )
 
     def _smtp_listener(self, port: int) -> SmtpListener:
         """The SMTP port: mail from a session logged in as the sender (`host_access`)."""

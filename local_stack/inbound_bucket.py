@@ -23,12 +23,17 @@ def create_inbound_bucket(s3: Any) -> None:
 
 
 def deliver(
-    s3: Any, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None
+    s3: Any,
+    raw: bytes,
+    recipients: list[str] | None = None,
+    verdicts: dict[str, str] | None = None,
+    message_id: str | None = None,
 ) -> dict[str, Any]:
-    """Store `raw` as SES's S3 action does, and the event that then reaches the mail function."""
+    """Store `raw` as SES's S3 action does, and the event that then reaches the mail function
+    (SES's message id, the object's key, a new one unless given)."""
     if len(raw) > SES_MAX_BYTES:
         raise ValueError(f"the message is {len(raw)} bytes; SES stores at most {SES_MAX_BYTES}")
-    key = uuid.uuid4().hex
+    key = message_id or uuid.uuid4().hex
     s3.put_object(Bucket=INBOUND_BUCKET, Key=key, Body=raw)
     return stored_event(ses_event(raw, recipients, verdicts, message_id=key), INBOUND_BUCKET, key)
 

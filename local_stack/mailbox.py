@@ -5,7 +5,7 @@ which the provider delivers to the host's mailbox. The poller reads each message
 since its last pass, in order (a cursor of UIDs kept in the data folder, so a restart resumes
 where it stood and reads nothing twice): the headers of every one, the whole of those addressed
 to a match's tag (To, Cc, Delivered-To, X-Original-To), never the host's other mail. A tagged
-message is handed to the mail function as SES hands it (`ses_event`) only when the provider's
+message is handed to the mail function as SES hands it (stored, then notified) only when the provider's
 Authentication-Results vouch for its From address (`mail_trust`); a forged one gets a log line
 and nothing else. Each message handed in keeps an id made from its bytes, so one read again (a
 crash between the hand-in and the cursor, a folder recreated) is recognised by the store's marks
@@ -35,7 +35,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from game_core.mail.ses import CHECKS
-from local_stack.mail import MailAccount, ses_event
+from local_stack.mail import MailAccount
 from local_stack.mail_trust import trust
 from local_stack.persistence import write_durably
 
@@ -64,6 +64,11 @@ class ImapSettings:
     tls: ssl.SSLContext | None = None
 
 
+HandIn = Callable[[bytes, list[str], dict[str, str], str], dict[str, Any]]
+"""Hands a received message to the mail function as SES does: (raw, recipients, verdicts, SES's
+message id) -> the function's reply ({"outcomes": [...]})."""
+
+
 @dataclass(frozen=True)
 class Read:
     """What became of one tagged message: the mail function's outcome, or why it was not handed in."""
@@ -74,11 +79,10 @@ class Read:
 
 class MailboxPoller:
     """Reads the host's mailbox for the matches' mail and hands each message to `hand_in` (the
-    mail function, given SES's event); `state`: the folder keeping the cursor."""
+    message, its recipients, the verdicts and SES's message id: the mail function's reply);
+    `state`: the folder keeping the cursor."""
 
-    def __init__(
-        self, settings: ImapSettings, account: MailAccount, hand_in: Callable[[dict[str, Any]], Any], state: Path
-    ) -> None:
+    def __init__(self, settings: ImapSettings, account: MailAccount, hand_in: HandIn, state: Path) -> None:
         self.settings = settings
         self.account = account
         self.hand_in = hand_in
@@ -188,9 +192,8 @@ class MailboxPoller:
             logger.warning("mail to %s not taken: %s", recipient.partition("@")[0], verdict.reason)
             return "untrusted"
         verdicts = {check: "GRAY" for check in CHECKS} | {m: r for m, r in verdict.verdicts if m in CHECKS}
-        event = ses_event(raw, [recipient], verdicts, message_id=hashlib.sha256(raw).hexdigest()[:40])
         try:
-            outcomes = self.hand_in(event).get("outcomes", [])
+            outcomes = self.hand_in(raw, [recipient], verdicts, hashlib.sha256(raw).hexdigest()[:40])["outcomes"]
         except RuntimeError:
             logger.exception("the mail function failed on a mail to %s", recipient.partition("@")[0])
             return None
