@@ -8,9 +8,9 @@ Then the project's own matrices, which read the registry and each game's `demo`,
 conformance (its bot plays it through views alone, its state survives JSON, the same seed gives
 the same bytes in separate processes, its private seat never shows), the plain-text grammar (every
 submission its bot sends round-trips, help examples read back, rendered views keep secrets and show
-names), the match layer's checks, and whole bot matches on the real ASL, which the local stack
-writes for it as `match-asl` would, by webhook (the record replayed by the CLI in a process of its
-own) and by e-mail.
+names), its rules for players (plain text, every line of its grammar), the match layer's checks,
+and whole bot matches on the real ASL, which the local stack writes for it as `match-asl` would,
+by webhook (the record replayed by the CLI in a process of its own) and by e-mail.
 And registered in this process, `match-asl --check` names the files it must write, and the command.
 
 Two matrices are left out, each for its cost and not for the game: generated text bodies (10,000
@@ -53,6 +53,10 @@ MATRICES = {
         "test_a_rendered_view_names_every_player_by_display_name",
     },
     "tests/unit/match/test_engine_games.py": set(),
+    "tests/unit/games/test_rules_docs.py": {
+        "test_the_rules_read_as_plain_text",
+        "test_the_rules_name_every_rule_set_and_show_every_line_of_the_grammar",
+    },
     "tests/statemachine/test_full_matches.py": {
         "test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view"
     },

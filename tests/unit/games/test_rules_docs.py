@@ -67,7 +67,16 @@ def play(game: AnyGame, state: Any, heading: str, mails: dict[str, list[str]], p
 # -- every game -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_id", registry.AVAILABLE)
+def shipped(game_id: str) -> bool:
+    """Whether the layer holds the game (a test's throwaway game, registered from elsewhere, has no
+    page in docs/)."""
+    return type(registry.load(game_id)).__module__.startswith("game_core.games.")
+
+
+SHIPPED = [game_id for game_id in registry.AVAILABLE if shipped(game_id)]
+
+
+@pytest.mark.parametrize("game_id", SHIPPED)
 def test_docs_rules_is_the_rules_the_game_mails(game_id) -> None:
     doc = DOCS / f"{game_id}.md"
     regenerate = f"run: bin/match-schemas {game_id} --rules > docs/rules/{game_id}.md"
@@ -76,7 +85,7 @@ def test_docs_rules_is_the_rules_the_game_mails(game_id) -> None:
 
 
 def test_docs_rules_holds_no_game_that_is_not_registered() -> None:
-    assert sorted(path.stem for path in DOCS.glob("*.md")) == sorted(registry.AVAILABLE)
+    assert sorted(path.stem for path in DOCS.glob("*.md")) == sorted(SHIPPED)
 
 
 @pytest.mark.parametrize("game_id", registry.AVAILABLE)

@@ -12,9 +12,11 @@ grid line included, a board `GAP` pixels from the next.
 from __future__ import annotations
 
 import colorsys
+import json
 import struct
 import zlib
 from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -42,6 +44,7 @@ BOARD_PIXELS = SIZE * PIXELS + 1
 """A board's side in the PNG: the grid's last line closes it."""
 
 
+@cache
 def rgb(shape: str) -> RGB:
     """A colour per shape, spread round the colour wheel (hue i/19 of a turn for the i-th shape of
     the catalogue, saturation 65%, lightness 62%), so equal shapes look alike."""
@@ -141,38 +144,44 @@ def pictures(public: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, s
 
 def png(public: Mapping[str, Any]) -> bytes:
     """Every board of a public view side by side, left to right in the view's order of players, as
-    an 8-bit RGB PNG."""
+    an 8-bit RGB PNG. Pixel rows are composed a grid row at a time (a cell's 15 rows are alike),
+    then the largest squares outlined."""
     players = public["players"]
     final = public.get("final")
-    width = len(players) * (BOARD_PIXELS + GAP) - GAP
-    canvas = _Canvas(width, BOARD_PIXELS)
+    colours = [
+        {cell_of(cell): rgb(piece["shape"]) for piece in public["boards"][player] for cell in piece["cells"]}
+        for player in players
+    ]
+    gap = bytes(WHITE) * GAP
+    line = gap.join([bytes(LINE_RGB) * BOARD_PIXELS] * len(players))
+    rows: list[bytes] = []
+    for row in range(SIZE):
+        cells = gap.join(
+            b"".join(bytes(LINE_RGB) + bytes(board.get((row, column), WHITE)) * (PIXELS - 1) for column in range(SIZE))
+            + bytes(LINE_RGB)
+            for board in colours
+        )
+        rows += [line, *[cells] * (PIXELS - 1)]
+    canvas = _Canvas(len(line) // 3, [bytearray(pixels) for pixels in [*rows, line]])
     for index, player in enumerate(players):
-        left = index * (BOARD_PIXELS + GAP)
-        for line in range(SIZE + 1):
-            canvas.fill(left + line * PIXELS, 0, 1, BOARD_PIXELS, LINE_RGB)
-            canvas.fill(left, line * PIXELS, BOARD_PIXELS, 1, LINE_RGB)
-        for piece in public["boards"][player]:
-            for cell in piece["cells"]:
-                row, column = cell_of(cell)
-                canvas.fill(left + column * PIXELS + 1, row * PIXELS + 1, PIXELS - 1, PIXELS - 1, rgb(piece["shape"]))
         square = final["squares"][player]["square"] if final else []
         if square:
             row, column = cell_of(square[0])
             side = round(len(square) ** 0.5) * PIXELS + 1
-            canvas.outline(left + column * PIXELS, row * PIXELS, side, OUTLINE_RGB)
+            canvas.outline(index * (BOARD_PIXELS + GAP) + column * PIXELS, row * PIXELS, side, OUTLINE_RGB)
     return canvas.png()
 
 
 class _Canvas:
-    """Pixels, row by row, white to start with."""
+    """Pixels, row by row."""
 
-    def __init__(self, width: int, height: int) -> None:
-        self.width, self.height = width, height
-        self.rows = [bytearray(bytes(WHITE) * width) for _ in range(height)]
+    def __init__(self, width: int, rows: list[bytearray]) -> None:
+        self.width, self.rows = width, rows
 
     def fill(self, x: int, y: int, width: int, height: int, colour: RGB) -> None:
+        run = bytes(colour) * width
         for row in self.rows[y : y + height]:
-            row[3 * x : 3 * (x + width)] = bytes(colour) * width
+            row[3 * x : 3 * (x + width)] = run
 
     def outline(self, x: int, y: int, side: int, colour: RGB) -> None:
         """A square's border two pixels thick, its outer edge at (x, y) and `side` pixels wide."""
@@ -187,13 +196,13 @@ class _Canvas:
         def chunk(kind: bytes, data: bytes) -> bytes:
             return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
-        header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+        header = struct.pack(">IIBBBBB", self.width, len(self.rows), 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
         scanlines = b"".join(b"\x00" + bytes(row) for row in self.rows)  # filter 0: each row as it is
         return b"".join(
             [
                 b"\x89PNG\r\n\x1a\n",
                 chunk(b"IHDR", header),
-                chunk(b"IDAT", zlib.compress(scanlines, 9)),
+                chunk(b"IDAT", zlib.compress(scanlines)),
                 chunk(b"IEND", b""),
             ]
         )
@@ -201,8 +210,14 @@ class _Canvas:
 
 def drawing(view: Mapping[str, Any], names: Mapping[str, str]) -> Drawing:
     """What a mail carrying a view attaches: every board side by side, as SVG and as PNG, drawn
-    from the view's public part alone."""
-    public = view["public"]
+    from the view's public part alone (so the mails of one event, each with its own view, draw
+    it once)."""
+    return _drawn(json.dumps(view["public"], sort_keys=True), json.dumps(dict(names), sort_keys=True))
+
+
+@lru_cache(maxsize=4)
+def _drawn(public_json: str, names_json: str) -> Drawing:
+    public, names = json.loads(public_json), json.loads(names_json)
     svg_name = public["pictures"]["all"]
     png_name = svg_name.removesuffix(".svg") + ".png"
     order = ", ".join(names.get(player) or player for player in public["players"])
