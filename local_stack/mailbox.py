@@ -35,6 +35,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
 from game_core.mail.ses import CHECKS
+from local_stack.inbound_bucket import SES_MAX_BYTES
 from local_stack.mail import MailAccount
 from local_stack.mail_trust import trust
 from local_stack.persistence import write_durably
@@ -62,6 +63,8 @@ class ImapSettings:
     done_folder: str = ""
     poll_seconds: float = 60
     tls: ssl.SSLContext | None = None
+    max_bytes: int = SES_MAX_BYTES
+    """A larger message is left unread (SES refuses it before storing it)."""
 
 
 HandIn = Callable[[bytes, list[str], dict[str, str], str], dict[str, Any]]
@@ -166,12 +169,20 @@ class MailboxPoller:
         last = self._last_uid(validity, selected)
         new = sorted(uid for uid in client.search(["UID", f"{last + 1}:*"]) if uid > last)
         read = []
-        headers = client.fetch(new, ["BODY.PEEK[HEADER]"]) if new else {}
+        fetched = client.fetch(new, ["RFC822.SIZE", "BODY.PEEK[HEADER]"]) if new else {}
         for uid in new:
-            message = email.message_from_bytes(headers.get(uid, {}).get(b"BODY[HEADER]", b""))
+            found = fetched.get(uid, {})
+            message = email.message_from_bytes(found.get(b"BODY[HEADER]", b""))
             addresses = [str(value) for name in ROUTING_HEADERS for value in message.get_all(name, [])]
             recipient = self.account.match_recipient(addresses)
-            if recipient is not None:
+            if recipient is not None and int(found.get(b"RFC822.SIZE", 0)) > self.settings.max_bytes:
+                logger.warning(
+                    "mail to %s not taken: %s bytes, over SES's limit",
+                    recipient.partition("@")[0],
+                    found[b"RFC822.SIZE"],
+                )
+                read.append(Read(uid, "too_large"))
+            elif recipient is not None:
                 outcome = self._take(client, uid, recipient)
                 if outcome is None:
                     break  # the mail function failed: read from this one again next time

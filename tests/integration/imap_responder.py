@@ -200,7 +200,8 @@ class Session:
                     name, body = "BODY[HEADER]", message.raw.split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n"
                 else:
                     name, body = "BODY[]", message.raw
-                head = f"* {number} FETCH (UID {message.uid} {name} {{{len(body)}}}\r\n".encode()
+                size = f" RFC822.SIZE {len(message.raw)}" if "RFC822.SIZE" in wanted else ""
+                head = f"* {number} FETCH (UID {message.uid}{size} {name} {{{len(body)}}}\r\n".encode()
                 parts.append(head + body + b")\r\n")
         self.sock.sendall(b"".join(parts))
         return f"{tag} OK FETCH completed"

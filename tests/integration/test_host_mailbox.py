@@ -311,22 +311,24 @@ def test_without_idle_the_mailbox_is_polled_a_failed_hand_in_is_tried_again_and_
             raise RuntimeError("EmailInFunction failed: TableUnavailable")
         return {"outcomes": ["answered"]}
 
-    settings = provider.settings(done_folder="Matches", poll_seconds=0.05)
+    settings = provider.settings(done_folder="Matches", poll_seconds=0.05, max_bytes=4000)
     poller = MailboxPoller(settings, MailAccount(HOST), mail_function, tmp_path)
     assert poller.poll_once() == []  # the first start: the mailbox's history is none of the matches'
     try:
         poller.start()
-        # When Ada's mail to a match's tag arrives (X-Original-To: her client sent it Bcc)
+        # When a mail larger than SES takes comes to a match's tag, then Ada's (X-Original-To: she sent it Bcc)
+        big = provider.imap.deliver(letter("bo@example.org", "host+m-0123456789ab@example.net", "x" * 4000))
         raw = letter("ada@example.com", "undisclosed-recipients:;", "MULTIPLIERS 2 1 1 0 -1 -1\n")
         uid = provider.imap.deliver(b"X-Original-To: host+m-0123456789ab@example.net\r\n" + raw)
 
-        # Then it is handed in once the mail function takes it, on a later look
-        assert poller.wait_for(lambda read: bool(read), WAIT), poller.read
+        # Then hers is handed in once the mail function takes it, on a later look
+        assert poller.wait_for(lambda read: len(read) == 2, WAIT), poller.read
     finally:
         poller.stop()
         provider.stop()
-    assert poller.read == [Read(uid, "answered")]
+    assert poller.read == [Read(big, "too_large"), Read(uid, "answered")]
     assert len(handed) == 2
+    assert provider.imap.flags(big) == set()  # left unread in the inbox
     # ...both times as the same message (SES's id made from its bytes), to the match's own address
     # (the provider's header said every check passed: SES's verdicts say so too)
     tagged = b"X-Original-To: host+m-0123456789ab@example.net\r\n" + raw
