@@ -95,6 +95,8 @@ class MailboxPoller:
         self._passed = threading.Condition()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        self._behind = False
+        """Whether the last pass left a mail to take again (the mail function failed on it)."""
 
     # -- running ---------------------------------------------------------------------------
 
@@ -148,8 +150,9 @@ class MailboxPoller:
                 client.shutdown()
 
     def _wait(self, client: IMAPClient) -> None:
-        """Until mail arrives (IDLE), or for `poll_seconds` where IDLE is not offered; at once on `stop`."""
-        if b"IDLE" not in client.capabilities():
+        """Until mail arrives (IDLE), or for `poll_seconds` where IDLE is not offered or a mail is
+        still to be taken again (no new mail would wake an IDLE for it); at once on `stop`."""
+        if self._behind or b"IDLE" not in client.capabilities():
             self._stopping.wait(self.settings.poll_seconds)
             return
         client.idle()
@@ -164,6 +167,7 @@ class MailboxPoller:
     # -- one pass --------------------------------------------------------------------------
 
     def _pass(self, client: IMAPClient) -> list[Read]:
+        self._behind = False
         selected = client.select_folder(self.settings.folder)
         validity = int(selected[b"UIDVALIDITY"])
         last = self._last_uid(validity, selected)
@@ -185,6 +189,7 @@ class MailboxPoller:
             elif recipient is not None:
                 outcome = self._take(client, uid, recipient)
                 if outcome is None:
+                    self._behind = True
                     break  # the mail function failed: read from this one again next time
                 read.append(Read(uid, outcome))
             last = uid

@@ -39,7 +39,7 @@ from local_stack.clock import VirtualClock
 from local_stack.host_access import CERTIFICATE_FILE, tls_context
 from local_stack.host_server import HostServer, SmtpListener
 from local_stack.mail import MailAccount, SmtpRelay
-from local_stack.mailbox import ImapSettings, MailboxPoller, Read
+from local_stack.mailbox import HandIn, ImapSettings, MailboxPoller, Read
 
 pytestmark = pytest.mark.statemachine
 
@@ -298,12 +298,11 @@ def test_a_mail_read_twice_is_applied_once_and_a_restart_reads_what_came_meanwhi
         server.__exit__()
 
 
-def test_without_idle_the_mailbox_is_polled_a_failed_hand_in_is_tried_again_and_a_read_mail_copied_out(
-    tmp_path: Path,
-) -> None:
-    # Given a provider offering neither IDLE nor MOVE, and a mail function failing once
-    provider = Provider(tmp_path / "provider", idle=False, move=False)
-    handed: list[tuple[bytes, list[str], dict[str, str], str]] = []
+Handed = tuple[bytes, list[str], dict[str, str], str]
+
+
+def failing_once(handed: list[Handed]) -> HandIn:
+    """A mail function that fails the first time (the table unavailable), then answers; keeps what it was handed."""
 
     def mail_function(raw: bytes, recipients: list[str], verdicts: dict[str, str], message_id: str) -> dict[str, Any]:
         handed.append((raw, recipients, verdicts, message_id))
@@ -311,6 +310,16 @@ def test_without_idle_the_mailbox_is_polled_a_failed_hand_in_is_tried_again_and_
             raise RuntimeError("EmailInFunction failed: TableUnavailable")
         return {"outcomes": ["answered"]}
 
+    return mail_function
+
+
+def test_without_idle_the_mailbox_is_polled_a_failed_hand_in_is_tried_again_and_a_read_mail_copied_out(
+    tmp_path: Path,
+) -> None:
+    # Given a provider offering neither IDLE nor MOVE, and a mail function failing once
+    provider = Provider(tmp_path / "provider", idle=False, move=False)
+    handed: list[Handed] = []
+    mail_function = failing_once(handed)
     settings = provider.settings(done_folder="Matches", poll_seconds=0.05, max_bytes=4000)
     poller = MailboxPoller(settings, MailAccount(HOST), mail_function, tmp_path)
     assert poller.poll_once() == []  # the first start: the mailbox's history is none of the matches'
@@ -343,3 +352,22 @@ def test_without_idle_the_mailbox_is_polled_a_failed_hand_in_is_tried_again_and_
     assert [m.flags for m in provider.imap.folders["Matches"].messages] == [{"\\Seen"}]
     asked = provider.imap.commands
     assert (asked["IDLE"], asked["CREATE"], asked["UID COPY"], asked["UID EXPUNGE"]) == (0, 1, 1, 1)
+
+
+def test_an_idling_poller_takes_a_failed_mail_again_without_waiting_for_new_mail(tmp_path: Path) -> None:
+    # Given a provider offering IDLE, and a mail function failing once
+    provider = Provider(tmp_path / "provider")
+    handed: list[Handed] = []
+    poller = MailboxPoller(provider.settings(poll_seconds=0.05), MailAccount(HOST), failing_once(handed), tmp_path)
+    assert poller.poll_once() == []
+    try:
+        poller.start()
+        # When Ada's mail arrives, and nothing after it
+        uid = provider.imap.deliver(letter("ada@example.com", "host+m-0123456789ab@example.net", "STATUS\n"))
+
+        # Then it is taken on a look after the failure, not on the next mail's arrival (there is none)
+        assert poller.wait_for(lambda read: bool(read), WAIT), poller.read
+    finally:
+        poller.stop()
+        provider.stop()
+    assert (poller.read, len(handed)) == ([Read(uid, "answered")], 2)
