@@ -20,10 +20,14 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from botocore.exceptions import ClientError
+from botocore.stub import Stubber
 from test_email_in import answers, create_sample
 
+from game_core.aws.mail_bucket import MailBucket
 from game_core.aws.wiring import ports_from_environment
 from game_core.mail.inbound import MAX_BYTES, parse_message
+from game_core.mail.ses import Receipt, receipts
 from local_stack.host_server import SmtpListener
 from local_stack.inbound_bucket import INBOUND_BUCKET, deliver
 from local_stack.mail import ses_event
@@ -169,3 +173,24 @@ def test_the_laptop_hosts_smtp_port_takes_mail_as_large_as_ses_does() -> None:
             assert smtp.esmtp_features["size"] == str(40 * 1024 * 1024)
     finally:
         listener.stop()
+
+
+def receipt_of(event: dict[str, Any]) -> Receipt:
+    [receipt] = receipts(event)
+    return receipt
+
+
+def test_an_empty_stored_message_is_read_as_empty(stack: Any) -> None:
+    # S3 has no byte range of an empty object to give (InvalidRange): nothing to read, not an error
+    event = deliver(stack.client("s3"), b"")
+    read = MailBucket(stack.client("s3")).read(receipt_of(event))
+    assert (read.content, read.size) == (b"", 0)
+
+
+def test_a_failure_of_s3_other_than_a_missing_object_raises_so_lambda_delivers_again(stack: Any) -> None:
+    s3 = stack.client("s3")
+    event = deliver(s3, b"Subject: hi\r\n\r\nhi\r\n")
+    with Stubber(s3) as stubbed:
+        stubbed.add_client_error("get_object", service_error_code="SlowDown", http_status_code=503)
+        with pytest.raises(ClientError, match="SlowDown"):
+            MailBucket(s3).read(receipt_of(event))
