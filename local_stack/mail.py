@@ -159,9 +159,10 @@ class MailAccount:
 
     def match_recipient(self, addresses: Iterable[str]) -> str | None:
         """The match's own address (`<match id>@play.local`, as the mail function reads it) of the
-        first of `addresses` that is this account's tagged with a match id, else None."""
-        for address in addresses:
-            local, _, domain = parseaddr(address)[1].lower().rpartition("@")
+        first of `addresses` (header values: each may list several) that is this account's tagged
+        with a match id, else None."""
+        for _name, address in getaddresses(list(addresses)):
+            local, _, domain = address.lower().rpartition("@")
             user, plus, tag = local.partition("+")
             if plus and user == self.user.lower() and domain.rstrip(".") == self.domain.lower():
                 match_id = match_for([f"{tag}@{LOCAL_DOMAIN}"], "", LOCAL_DOMAIN)

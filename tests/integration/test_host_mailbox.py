@@ -14,6 +14,7 @@ import email
 import email.policy
 import hashlib
 import logging
+import socket
 import ssl
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from imap_responder import ImapResponder
 from test_host_server import (  # noqa: F401 - environment: the autouse fixture restoring os.environ
@@ -35,6 +37,7 @@ from test_host_server import (  # noqa: F401 - environment: the autouse fixture 
     serve,
 )
 
+from game_core.service.ports import OutgoingMail
 from local_stack.clock import VirtualClock
 from local_stack.host_access import CERTIFICATE_FILE, tls_context
 from local_stack.host_server import HostServer, SmtpListener
@@ -371,3 +374,54 @@ def test_an_idling_poller_takes_a_failed_mail_again_without_waiting_for_new_mail
         poller.stop()
         provider.stop()
     assert (poller.read, len(handed)) == ([Read(uid, "answered")], 2)
+
+
+class TlsCatcher:
+    """An SMTP server's handler keeping each envelope with the login and whether TLS carried it."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[Any, Any, bool]] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        self.received.append((envelope, session.auth_data, server.transport.get_extra_info("ssl_object") is not None))
+        return "250 OK"
+
+
+def test_the_relay_on_port_465_speaks_tls_from_the_start_and_logs_in(tmp_path: Path) -> None:
+    # Given the provider's submission server taking TLS from the first byte (port 465's way)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    catcher = TlsCatcher()
+    accept = lambda server, session, envelope, mechanism, data: AuthResult(success=True, auth_data=data.login)  # noqa: E731
+    server = Controller(
+        catcher,
+        hostname="127.0.0.1",
+        port=port,
+        ssl_context=tls_context(tmp_path),
+        authenticator=accept,
+        auth_require_tls=False,  # aiosmtpd counts STARTTLS alone as TLS: this connection is TLS throughout
+    )
+    server.start()
+    try:
+        # When the service's mail goes out through it on the host's account
+        client_tls = ssl.create_default_context(cafile=tmp_path / CERTIFICATE_FILE)
+        relay = SmtpRelay(
+            "127.0.0.1",
+            port,
+            user=HOST,
+            password=APP_PASSWORD,
+            security="ssl",
+            account=MailAccount(HOST),
+            tls=client_tls,
+        )
+        raw = b"From: m-0123456789ab@play.local\r\nTo: ada@example.com\r\nSubject: Pregame\r\n\r\nHello Ada,\r\n"
+        relay(OutgoingMail(to="ada@example.com", raw=raw))
+        relay.join()
+    finally:
+        server.stop()
+
+    # Then it went over TLS, logged in as the host, from the host's address, replies to the match's tag
+    ((envelope, login, over_tls),) = catcher.received
+    assert (envelope.mail_from, envelope.rcpt_tos, login, over_tls) == (HOST, ["ada@example.com"], HOST.encode(), True)
+    assert b"Reply-To: host+m-0123456789ab@example.net" in envelope.original_content
