@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient.exceptions import IMAPClientError, LoginError
 
+from game_core.cli.failures import CliError
 from game_core.mail.ses import CHECKS
 from local_stack.inbound_bucket import SES_MAX_BYTES
 from local_stack.mail import MailAccount
@@ -72,6 +73,16 @@ HandIn = Callable[[bytes, list[str], dict[str, str], str], dict[str, Any]]
 message id) -> the function's reply ({"outcomes": [...]})."""
 
 
+class MailboxLoginRefused(CliError):
+    """The IMAP server refused the account's login (bin/host-server says so in one line)."""
+
+    def __init__(self, settings: ImapSettings, error: Exception) -> None:
+        super().__init__(
+            f"{settings.host}:{settings.port} refused the login of {settings.user} ({error}): "
+            "check the app password in $IMAP_PASSWORD, $SMTP_PASSWORD or --imap-password-file"
+        )
+
+
 @dataclass(frozen=True)
 class Read:
     """What became of one tagged message: the mail function's outcome, or why it was not handed in."""
@@ -101,7 +112,15 @@ class MailboxPoller:
     # -- running ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Read the mailbox now and whenever mail arrives, on a thread of its own, until `stop`."""
+        """Read the mailbox now, then whenever mail arrives, on a thread of its own, until `stop`.
+        A login the server refuses raises `MailboxLoginRefused` (the settings are wrong: nothing
+        would ever be read); a server out of reach is tried again on the thread."""
+        try:
+            self.poll_once()
+        except LoginError as error:
+            raise MailboxLoginRefused(self.settings, error) from None
+        except (IMAPClientError, OSError) as error:
+            logger.warning("the mailbox %s: %s (trying again)", self.settings.host, error)
         self._stopping.clear()
         self._thread = threading.Thread(target=self._run, name="imap", daemon=True)
         self._thread.start()

@@ -42,7 +42,7 @@ from local_stack.clock import VirtualClock
 from local_stack.host_access import CERTIFICATE_FILE, tls_context
 from local_stack.host_server import HostServer, SmtpListener
 from local_stack.mail import MailAccount, SmtpRelay
-from local_stack.mailbox import HandIn, ImapSettings, MailboxPoller, Read
+from local_stack.mailbox import HandIn, ImapSettings, MailboxLoginRefused, MailboxPoller, Read
 
 pytestmark = pytest.mark.statemachine
 
@@ -425,3 +425,24 @@ def test_the_relay_on_port_465_speaks_tls_from_the_start_and_logs_in(tmp_path: P
     ((envelope, login, over_tls),) = catcher.received
     assert (envelope.mail_from, envelope.rcpt_tos, login, over_tls) == (HOST, ["ada@example.com"], HOST.encode(), True)
     assert b"Reply-To: host+m-0123456789ab@example.net" in envelope.original_content
+
+
+def test_a_login_the_mailbox_refuses_stops_the_server_from_starting_in_one_line(
+    tmp_path: Path, provider: Provider
+) -> None:
+    # When the host starts the server with a wrong app password for the mailbox
+    wrong = ImapSettings(
+        "127.0.0.1", provider.imap.port, HOST, "not the app password", PROVIDER, tls=provider.client_tls
+    )
+    server = HostServer(
+        tmp_path / "data", port=0, clock=VirtualClock(START), games=("crates",), account=MailAccount(HOST), imap=wrong
+    )
+    with pytest.raises(MailboxLoginRefused) as refused:
+        server.__enter__()
+
+    # Then it says whose login was refused, and where to put the right password (never the wrong one)
+    message = str(refused.value)
+    assert f"127.0.0.1:{provider.imap.port} refused the login of {HOST}" in message and "$IMAP_PASSWORD" in message
+    assert "not the app password" not in message and "\n" not in message
+    # ...and holds nothing: a server with the right one starts on the same folder
+    start(tmp_path / "data", provider, provider.relay()).__exit__()
