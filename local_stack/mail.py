@@ -256,22 +256,23 @@ def _header(raw: bytes, name: str) -> str:
 
 @one_line_errors("bin/mail-in")
 def main(argv: list[str] | None = None) -> int:
-    """Hand a message to the running local stack's mail function, as SES would."""
+    """Hand a message to the running local stack's mail function, as SES would: stored in the
+    inbound bucket, then notified."""
     import boto3
 
     parser = OneLineParser(prog="bin/mail-in", description=__doc__.splitlines()[0])
     parser.add_argument("message", help="an .eml file, or - for stdin")
     parser.add_argument("--endpoint", default="http://127.0.0.1:5055", help="the local stack (bin/local-stack)")
     args = parser.parse_args(argv)
+    from local_stack.inbound_bucket import deliver  # it builds on this module's ses_event
+
     raw = sys.stdin.buffer.read() if args.message == "-" else Path(args.message).read_bytes()
-    client = boto3.client(
-        "lambda",
-        endpoint_url=args.endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="local",
-        aws_secret_access_key="local",
+    local = {"endpoint_url": args.endpoint, "region_name": "us-east-1"}
+    keys = {"aws_access_key_id": "local", "aws_secret_access_key": "local"}
+    event = deliver(boto3.client("s3", **local, **keys), raw)  # as SES's receipt rule: stored, then notified
+    response = boto3.client("lambda", **local, **keys).invoke(
+        FunctionName="EmailInFunction", Payload=json.dumps(event).encode()
     )
-    response = client.invoke(FunctionName="EmailInFunction", Payload=json.dumps(ses_event(raw)).encode())
     print(response["Payload"].read().decode() or "{}")
     return 1 if response.get("FunctionError") else 0
 
