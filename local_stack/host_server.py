@@ -558,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"         its STARTTLS certificate's SHA-256: {certificate_fingerprint(args.data)}")
         if mail.account is not None:
             imap = mail.imap
-            read = f"read at {imap.host}:{imap.port} as {imap.authserv_id} vouches" if imap else "unread: no --imap"
+            read = f"read at {imap.host}:{imap.port}, as far as {imap.authserv_id} vouches" if imap else "unread"
             print(f"mail:    players reply to {mail.account.reply_address('<match_id>')} ({read})")
         print(f"kept in: {args.data}/ (sent mail: {server.stack.outbox.folder}/)")
         if server.reopened:
