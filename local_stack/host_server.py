@@ -78,6 +78,7 @@ from local_stack.mail_options import add_mail_options, mail_options
 from local_stack.mailbox import ImapSettings, MailboxPoller
 from local_stack.persistence import DataFolder, TableFile
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
+from local_stack.webhooks import DeliveryPump
 
 logger = logging.getLogger("host-server")
 LOOPBACK = "127.0.0.1"
@@ -339,6 +340,7 @@ class HostServer:
         connection_limit: int = 100,
         on_restart: OnRestart = "grace",
         grace_seconds: int = 3600,
+        allow_loopback_webhooks: bool = False,
     ) -> None:
         self.data = data
         self.folder = DataFolder(data)
@@ -360,6 +362,7 @@ class HostServer:
         self.reopened: list[str] = []
         """The matches whose phase a restart reopened, each with the phase and until when."""
         self._stopping = threading.Event()
+        self._allow_loopback_webhooks = allow_loopback_webhooks
 
     def _now(self) -> datetime:
         """The stack's clock (whole seconds, as the handlers read it)."""
@@ -372,6 +375,8 @@ class HostServer:
             seen = self.folder.previous.get("seen")
             down_since = datetime.fromisoformat(seen) if seen else None
             self.folder.describe(seen=self._now().isoformat())
+            if self._allow_loopback_webhooks:  # read by the functions' ports, built as the stack starts
+                os.environ["WEBHOOKS_ALLOW_LOOPBACK"] = "1"
             starting.enter_context(self.stack)
             table = TableFile(
                 self.stack.client("dynamodb"),
@@ -386,6 +391,9 @@ class HostServer:
             heartbeat.start()
             starting.callback(self._stop_beating, heartbeat)
             self.recovered = self._recover_running(table, down_since)
+            deliveries = DeliveryPump(self.stack.webhooks)
+            deliveries.start()
+            starting.callback(deliveries.stop)
             self.host_token = host_token(self.data)
             api = HttpListener(ApiRoutes(self.stack), self._host, self._port, **self._http)
             starting.callback(api.stop)
@@ -531,6 +539,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--grace-seconds", type=_positive, default=3600, help="how long such a phase reopens for (default: an hour)"
     )
+    parser.add_argument(
+        "--allow-loopback-webhooks",
+        action="store_true",
+        help="also POST webhooks to http://127.0.0.1 (a bot on this laptop; never another private address)",
+    )
     add_mail_options(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(format="%(asctime)s %(message)s")
@@ -549,6 +562,7 @@ def main(argv: list[str] | None = None) -> int:
         log_level=args.log_level,
         on_restart=args.on_restart,
         grace_seconds=args.grace_seconds,
+        allow_loopback_webhooks=args.allow_loopback_webhooks,
     )
     with server:  # a folder another server holds: DataFolderInUse, one line (one_line_errors)
         print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")

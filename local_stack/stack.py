@@ -43,6 +43,7 @@ from local_stack.clock import VirtualClock, patch_moto
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 from local_stack.inbound_bucket import create_inbound_bucket, deliver
 from local_stack.mail import LOCAL_DOMAIN, Outbox
+from local_stack.webhooks import LocalWebhooks
 
 ROOT = Path(__file__).resolve().parent.parent
 REGION = "us-east-1"
@@ -186,6 +187,7 @@ class LocalStack:
             self.clock.close()  # what still waits stays parked: it must not run against a stopped mock
         use_clock(None)
         use_outbox(None)
+        self.webhooks.close()
         self._restore()
         self._mock.stop()
 
@@ -239,6 +241,8 @@ class LocalStack:
                 "MAIL_REQUIRED_CHECKS": self.mail_checks,
             }
         )
+        self.webhooks = LocalWebhooks(self.client("sqs"), self.invoke, self.clock)
+        os.environ.update(self.webhooks.environment)
 
     # -- what a user of the stack does -----------------------------------------------------
 

@@ -82,6 +82,7 @@ LINES: dict[str, Run | Skip] = {
     "bin/match-host --local decide MATCH_ID bo ada": PATTERN,
     'bin/match-host --local press MATCH_ID "text" [--to bo]': PATTERN,
     "bin/match-host --local reissue-secret MATCH_ID bo": PATTERN,
+    "bin/match-host --local webhook MATCH_ID @public URL": PATTERN,
     "bin/match-host --function <HostCommandsFunction name> status MATCH_ID": Skip("needs a deployed stack on AWS"),
 }
 SHELL_LINES = [line for block in blocks("sh") for line in commands(block)]
@@ -139,3 +140,38 @@ def test_every_place_that_lists_the_games_names_all_five() -> None:
     games_line = next(line for line in README.splitlines() if "Games: " in line)
     opening = README[README.index(games_line) : README.index(games_line) + 300]
     assert [title for title in titles if title not in opening] == []
+
+
+def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
+    import http.client
+    import threading
+    import time
+    from http.server import HTTPServer
+
+    from game_core.service.webhooks import Delivery, Hook, new_secret, posts
+
+    (receiver,) = blocks("python")
+    namespace = {"__name__": "readme"}
+    exec(receiver, namespace)  # the README's code, as written
+    namespace["SECRET"] = secret = new_secret()
+    server = HTTPServer(("127.0.0.1", 0), namespace["Receiver"])
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    delivery = Delivery("m-1", "ana", "m-1/resolved-1/ana", {"text": "Round 1 resolved.", "you": "ana"}, 0)
+    (signed,) = posts(Hook("https://bot.example.com/", secret), delivery, int(time.time()))
+
+    def post(body: bytes) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=10)
+        try:
+            connection.request("POST", "/", body=body, headers=signed.headers)
+            return connection.getresponse().status
+        finally:
+            connection.close()
+
+    try:
+        assert post(signed.body) == 204
+        assert "m-1/resolved-1/ana Round 1 resolved." in capsys.readouterr().out
+        with pytest.raises(http.client.HTTPException):  # a forged body: the receiver refuses it
+            post(signed.body.replace(b"ana", b"bob"))
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -172,7 +172,13 @@ def allowed(function: str) -> dict[str, list]:
     return grants
 
 
-FUNCTIONS = ("SubmitWebhookFunction", "PhaseStepFunction", "HostCommandsFunction", "EmailInFunction")
+FUNCTIONS = (
+    "SubmitWebhookFunction",
+    "PhaseStepFunction",
+    "HostCommandsFunction",
+    "EmailInFunction",
+    "WebhookDeliverFunction",
+)
 
 
 def test_the_table_outlives_the_stack() -> None:
@@ -248,6 +254,30 @@ def test_each_function_may_do_only_what_it_does() -> None:
     ]
     starters = ("SubmitWebhookFunction", "PhaseStepFunction", "EmailInFunction")
     assert not any("states:StartExecution" in grants[name] for name in starters)
+    # Webhooks out: every telling function may queue deliveries; the delivery function reads the
+    # table, queues a retry's copy or a dead letter, and alerts the host, and nothing more
+    queue, dead = {"!GetAtt": "WebhookQueue.Arn"}, {"!GetAtt": "WebhookDeadLetters.Arn"}
+    assert all(grants[name]["sqs:SendMessage"] == [queue] for name in FUNCTIONS[:4])
+    assert grants["WebhookDeliverFunction"] == {
+        "dynamodb:GetItem": [table],
+        "dynamodb:BatchGetItem": [table],
+        "sqs:SendMessage": [queue, dead],
+        "sns:Publish": [topics["HostAlertsTopic"]],
+    }
+
+
+def test_webhook_deliveries_report_partial_failures_and_a_dead_letter_raises_an_alarm() -> None:
+    resources = template()["Resources"]
+    function = resources["WebhookDeliverFunction"]["Properties"]
+    source = function["Events"]["Deliveries"]["Properties"]
+    assert source["Queue"] == {"!GetAtt": "WebhookQueue.Arn"}
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    queue = resources["WebhookQueue"]["Properties"]
+    assert queue["VisibilityTimeout"] >= 6 * function["Timeout"]  # as Lambda's SQS event source asks
+    assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {"!GetAtt": "WebhookDeadLetters.Arn"}
+    alarm = resources["WebhookDeadLettersAlarm"]["Properties"]
+    assert alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"!GetAtt": "WebhookDeadLetters.QueueName"}}]
+    assert (alarm["Threshold"], alarm["AlarmActions"]) == (1, [{"!Ref": "HostAlertsTopic"}])
 
 
 def test_received_mail_is_stored_encrypted_private_briefly_and_read_by_the_mail_function_alone() -> None:

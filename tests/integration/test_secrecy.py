@@ -13,7 +13,8 @@ import logging
 from typing import Any
 
 import pytest
-from conftest import Capture, push, walk
+from conftest import Capture, CratesMatch, crates_request, push, walk
+from webhook_receiver import Receiver
 
 PLAYERS = ["ana", "ben", "cat", "dan"]
 MULTIPLIERS = {
@@ -96,21 +97,26 @@ def test_the_public_learns_the_mod5_reveals_and_at_the_end_the_scores_and_nothin
         {"round": number, "mod5": mod5} for number, mod5 in enumerate(MOD5, start=1)
     ]
     for message in public:
-        assert "you" not in message
-        final = message["status"] == "finished"
-        for path, value in walk(message):
-            key = path[-1] if path else ""
-            assert key not in {"private", "pushes", "ground", "grounds_used", "total", "locations"}, path
-            assert not is_push_list(value), path
-            if is_multiplier_list(value):
-                assert key == "multipliers_to_assign" and value == DEFAULT_ORDER, path
-            if key in {"scores", "standings", "result", "points"}:
-                assert final, f"{path} before the end"
+        check_public_message(message)
     final = progress[-1]
     assert final["view"]["public"]["final"]["scores"] == {"ana": 2, "ben": 4, "cat": 0, "dan": 0}
     assert [s["player"] for s in final["result"]["standings"]] == ["ben", "ana", "cat", "dan"]
     assert (final["result"]["tol"], final["result"]["ec"]) == (["ben", "ana"], ["cat", "dan"])
     assert final["result"]["garnets"] == {"ana": 0, "ben": 1, "cat": 0, "dan": 0}
+
+
+def check_public_message(message: dict) -> None:
+    """What everyone may know: the mod-5 reveals, and the scores only at the end."""
+    assert "you" not in message
+    final = message["status"] == "finished"
+    for path, value in walk(message):
+        key = path[-1] if path else ""
+        assert key not in {"private", "pushes", "ground", "grounds_used", "total", "locations"}, path
+        assert not is_push_list(value), path
+        if is_multiplier_list(value):
+            assert key == "multipliers_to_assign" and value == DEFAULT_ORDER, path
+        if key in {"scores", "standings", "result", "points"}:
+            assert final, f"{path} before the end"
 
 
 def check_private_messages(player: str, messages: list[dict], secrets: set[str]) -> None:
@@ -145,6 +151,40 @@ def test_each_players_private_messages_hold_only_their_own_secrets(played) -> No
     match, _, private = played
     for player in PLAYERS:
         check_private_messages(player, private[player], set(match.secrets.values()))
+
+
+def test_each_webhook_gets_only_what_its_subscribers_view_allows(stack, monkeypatch) -> None:
+    # Given the scripted match with a URL for each player and one for the public channel, on a
+    # receiver verifying every signature
+    monkeypatch.setenv("WEBHOOKS_ALLOW_LOOPBACK", "1")
+    stack.cold_start()
+    with Receiver() as receiver:
+        urls = {player: receiver.url(player) for player in PLAYERS} | {"@public": receiver.url("public")}
+        created = stack.host({"command": "create", "match": crates_request(PLAYERS) | {"webhooks": urls}})
+        assert created["ok"], created
+        stack.settle()
+        for target, secret in created["webhook_secrets"].items():
+            receiver.secrets[target.removeprefix("@")] = secret
+        match = CratesMatch(stack, created["match_id"], created["secrets"], PLAYERS, created)
+        play_scripted_match(match)
+        assert match.wait_for_execution(timeout=60) == "SUCCEEDED"
+        stack.webhooks.deliver()
+
+    # Then every POST verified; the public URL got the public notices (1 + 7 and the clock
+    # notice), each player's URL their own 8 and the clock notice, and nothing beyond their view
+    assert receiver.received and all(one.verified for one in receiver.received)
+    public = [one.payload for one in receiver.accepted("public")]
+    assert len(public) == 9
+    for message in public:
+        check_public_message(message)
+    secrets = set(match.secrets.values()) | set(created["webhook_secrets"].values())
+    for player in PLAYERS:
+        payloads = [one.payload for one in receiver.accepted(player)]
+        own = [payload for payload in payloads if "you" in payload]
+        check_private_messages(player, own, secrets)
+        (clock,) = [payload for payload in payloads if "you" not in payload]
+        check_public_message(clock)
+        assert "view" not in clock and not any(secret in json.dumps(clock) for secret in secrets)
 
 
 def test_status_shows_who_has_submitted_never_what(crates_match) -> None:

@@ -10,6 +10,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host decide MATCH_ID bo ada          rank the players a finished match left tied, best first
     match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
     match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
+    match-host webhook MATCH_ID @public URL    notices POSTed to URL (a participant id, @public or @alerts;
+                                               prints the URL's signing secret); without URL: removed
     match-host pictures MATCH_ID [--phase 2] --out DIR   the boards as SVG after that many phases
                                                (default: all so far), for a game that draws them
 
@@ -61,6 +63,8 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"command": "export", "match_id": args.match_id}
     if args.command == "reissue-secret":
         return {"command": "reissue_secret", "match_id": args.match_id, "player": args.player}
+    if args.command == "webhook":
+        return {"command": "webhook", "match_id": args.match_id, "target": args.target, "url": args.url}
     return {"command": args.command.replace("-", "_"), "match_id": args.match_id}
 
 
@@ -160,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     reissue = commands.add_parser("reissue-secret")
     reissue.add_argument("match_id")
     reissue.add_argument("player")
+    webhook = commands.add_parser("webhook")
+    webhook.add_argument("match_id")
+    webhook.add_argument("target", help="a participant's id, @public (every public notice) or @alerts (host alerts)")
+    webhook.add_argument("url", nargs="?", help="where to POST (https://; Discord and Slack get their own bodies)")
     pictures = commands.add_parser("pictures")
     pictures.add_argument("match_id")
     pictures.add_argument("--phase", type=int, help="resolved phases to draw after (default: all)")

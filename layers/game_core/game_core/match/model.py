@@ -97,6 +97,11 @@ class MatchRequest(Model):
     )
     """Seconds before each deadline at which everyone who can act and has not yet sent what the
     phase waits for is reminded privately (none: `[]`)."""
+    webhooks: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=2048)]] = Field(
+        default_factory=dict, max_length=MAX_PLAYERS + 2
+    )
+    """URLs notices are POSTed to, by who gets them: a participant id (their own notices),
+    "@public" (every public notice), "@alerts" (the host's alerts); each gets a secret in the reply."""
 
     @field_validator("settings")
     @classmethod
@@ -168,6 +173,9 @@ class Match(Model):
     """How many times the host has recovered the match: its execution's name counts them."""
     stalled: dict[str, str] | None = None
     """Why the state machine stopped, until the host recovers the match."""
+    webhooks: tuple[str, ...] = ()
+    """Who has a webhook subscription (participant ids, "@public", "@alerts"): each URL and secret
+    is kept beside the match (`service.webhooks`), only who has one here, so telling reads nothing more."""
     announced: int = Field(default=0, exclude=True)
     """The last phase number whose resolution was announced (stored beside the match, not in it)."""
     done: frozenset[str] = Field(default=frozenset(), exclude=True)

@@ -12,10 +12,11 @@ from pydantic import Field, TypeAdapter
 
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS, MatchRequest, ParticipantId
-from game_core.service import host, phases
+from game_core.service import host, phases, webhooks
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
+from game_core.service.webhooks import MAX_URL
 
 MatchId = Annotated[str, Field(min_length=1, max_length=64)]
 """Far longer than any the service makes (m- and 12 hex digits), far shorter than a table key may be."""
@@ -99,6 +100,16 @@ class ReissueSecret(Model):
     player: ParticipantId
 
 
+class Webhook(Model):
+    """The host sets (`url`) or removes (no `url`) a subscription: a participant's, "@public" (every
+    public notice) or "@alerts" (the host's alerts). The reply holds a new one's secret, once."""
+
+    command: Literal["webhook"]
+    match_id: MatchId
+    target: str = Field(min_length=1, max_length=41)
+    url: str | None = Field(default=None, max_length=MAX_URL)
+
+
 HostCommand = Annotated[
     Create
     | Status
@@ -112,6 +123,7 @@ HostCommand = Annotated[
     | Decide
     | Press
     | ReissueSecret
+    | Webhook
     | Act,
     Field(discriminator="command"),
 ]
@@ -157,6 +169,10 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return host.press(ports, match_id, text, to)
         case ReissueSecret(match_id=match_id, player=player):
             return host.reissue_secret(ports, match_id, player)
+        case Webhook(match_id=match_id, target=target, url=None):
+            return webhooks.unsubscribe(ports, match_id, target)
+        case Webhook(match_id=match_id, target=target, url=str(url)):
+            return webhooks.subscribe(ports, match_id, target, url)
     raise AssertionError(f"unhandled command {command!r}")
 
 

@@ -11,6 +11,7 @@ from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
+from game_core.service import webhooks
 from game_core.service.letters import tell
 from game_core.service.notices import open_phase_summary, progress_notices
 from game_core.service.ports import Contact, Event, Ports
@@ -55,10 +56,13 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         starting_garnets=starting,
     )
     match = engine.start(match, game, now)
+    match, hook_secrets = webhooks.subscribe_at_create(ports, match, request.webhooks)
     ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}), contacts)
     # The match is stored: whatever fails from here on, the host must get the secrets (they are
     # never shown again), and the reply says what to do about the rest.
     reply: dict[str, Any] = {"match_id": match.match_id, "secrets": secrets, "open": open_phase_summary(match)}
+    if hook_secrets:
+        reply["webhook_secrets"] = hook_secrets
     warnings: list[str] = []
     if not ports.mailer.domain:
         # Without mail of its own, the service has SNS mail each address its notices (as JSON);

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
+
+if TYPE_CHECKING:
+    from game_core.service.webhooks import Hooks
 
 
 @dataclass(frozen=True)
@@ -330,3 +333,6 @@ class Ports:
     clock: Clock
     ids: Ids
     mailer: Mailer
+    hooks: Hooks | None = None
+    """Webhook subscriptions and their delivery queue (`service.webhooks`); None where no
+    webhooks are delivered."""

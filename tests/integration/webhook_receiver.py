@@ -1,0 +1,103 @@
+"""A webhook receiver on 127.0.0.1 for tests, as a bot author would write one: every POST's
+signature is verified with the Standard Webhooks package's own verification (not the service's
+code), against the secret of the subscription the path names; it answers what the test scripts.
+
+    with Receiver() as receiver:
+        url = receiver.url("ada")                  # http://127.0.0.1:<port>/ada
+        receiver.secrets["ada"] = reply["secret"]
+        receiver.script("ada", [500, 500, 200])    # each webhook id: two failures, then accepted
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+
+@dataclass(frozen=True)
+class Received:
+    """One POST as it arrived, and whether its signature verified."""
+
+    target: str
+    headers: dict[str, str]
+    body: bytes
+    verified: bool
+    answered: int
+
+    @property
+    def payload(self) -> Any:
+        return json.loads(self.body)
+
+    @property
+    def webhook_id(self) -> str:
+        return self.headers.get("webhook-id", "")
+
+
+class Receiver:
+    def __init__(self) -> None:
+        self.secrets: dict[str, str] = {}
+        self.received: list[Received] = []
+        self._scripts: dict[str, list[int]] = {}
+        self._seen: dict[tuple[str, str], int] = defaultdict(int)
+        self._lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                receiver._take(self, self.path.strip("/"), body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> Receiver:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def url(self, target: str) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/{target}"
+
+    def script(self, target: str, statuses: list[int]) -> None:
+        """What each webhook id POSTed to `target` is answered, attempt by attempt (the last
+        status for every attempt after)."""
+        self._scripts[target] = statuses
+
+    def _take(self, request: BaseHTTPRequestHandler, target: str, body: bytes) -> None:
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        verified = False
+        if target in self.secrets:
+            try:
+                Webhook(self.secrets[target]).verify(body, headers)
+                verified = True
+            except WebhookVerificationError:
+                verified = False
+        with self._lock:
+            key = (target, headers.get("webhook-id", body.decode()))
+            attempt = self._seen[key]
+            self._seen[key] += 1
+            statuses = self._scripts.get(target, [200])
+            status = statuses[min(attempt, len(statuses) - 1)]
+            self.received.append(Received(target, headers, body, verified, status))
+        request.send_response(status)
+        request.send_header("Content-Length", "0")
+        request.end_headers()
+
+    def accepted(self, target: str) -> list[Received]:
+        """The POSTs to `target` answered 2xx, in arrival order."""
+        return [one for one in self.received if one.target == target and 200 <= one.answered < 300]
+
+    def attempts(self, target: str) -> list[Received]:
+        return [one for one in self.received if one.target == target]

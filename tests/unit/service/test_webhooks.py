@@ -1,0 +1,196 @@
+"""Webhooks out, the pure parts (service/webhooks.py): where a URL may point, the bodies, the
+signature (checked with the Standard Webhooks package's own verification), what an answer means,
+and the backoff. Every expected value is worked out from the issue's rules or the standard."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+
+import pytest
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+from game_core.errors import Malformed
+from game_core.service.webhooks import (
+    Delivery,
+    Hook,
+    channel,
+    destination,
+    discord_parts,
+    new_secret,
+    next_wait,
+    posts,
+    verdict,
+)
+
+PUBLIC_V4 = "93.184.215.14"
+PUBLIC_V6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
+
+
+def resolver(*addresses: str):
+    return lambda host: list(addresses)
+
+
+@pytest.mark.parametrize(
+    ("url", "addresses", "allowed"),
+    [
+        ("https://hooks.example.com/in", [PUBLIC_V4], True),
+        ("https://hooks.example.com:8443/in?x=1", [PUBLIC_V4, PUBLIC_V6], True),
+        ("http://hooks.example.com/in", [PUBLIC_V4], False),  # https only
+        ("ftp://hooks.example.com/in", [PUBLIC_V4], False),
+        ("https://user:pw@hooks.example.com/in", [PUBLIC_V4], False),  # credentials in the URL
+        ("https://hooks.example.com/in", [PUBLIC_V4, "10.1.2.3"], False),  # one private address is enough
+        ("https://hooks.example.com/in", ["127.0.0.1"], False),  # loopback
+        ("https://hooks.example.com/in", ["169.254.169.254"], False),  # the metadata service (link-local)
+        ("https://hooks.example.com/in", ["fd00:ec2::254"], False),  # its IPv6 address (ULA)
+        ("https://hooks.example.com/in", ["100.64.0.1"], False),  # CGNAT
+        ("https://hooks.example.com/in", ["192.168.1.1"], False),
+        ("https://hooks.example.com/in", ["172.16.0.1"], False),
+        ("https://hooks.example.com/in", ["::1"], False),
+        ("https://hooks.example.com/in", ["fe80::1"], False),
+        ("https://hooks.example.com/in", ["::ffff:10.0.0.1"], False),  # IPv4-mapped private
+        ("https://hooks.example.com/in", ["2002:a00:1::1"], False),  # 6to4 of 10.0.0.1
+        ("https://hooks.example.com/in", ["0.0.0.0"], False),
+        ("https://hooks.example.com/in", ["224.0.0.1"], False),  # multicast
+        ("https://hooks.example.com/in", [], False),  # does not resolve
+        ("https://10.0.0.7/in", ["10.0.0.7"], False),
+    ],
+)
+def test_only_https_to_public_addresses_is_taken(url, addresses, allowed) -> None:
+    if allowed:
+        assert destination(url, resolver(*addresses)).address == addresses[0]
+    else:
+        with pytest.raises(Malformed):
+            destination(url, resolver(*addresses))
+
+
+def test_the_refusal_names_the_address() -> None:
+    with pytest.raises(Malformed) as refused:
+        destination("https://sneaky.example.com/in", resolver("169.254.169.254"))
+    assert "sneaky.example.com resolves to 169.254.169.254" in refused.value.reasons[0].text
+
+
+@pytest.mark.parametrize(
+    ("url", "allowed"),
+    [
+        ("http://127.0.0.1:8080/hook", True),
+        ("http://localhost:8080/hook", False),  # only the address itself, never a name
+        ("http://10.0.0.2:8080/hook", False),
+        ("https://127.0.0.1/hook", False),  # loopback by https is still not public
+    ],
+)
+def test_the_laptops_flag_allows_plain_http_to_127_0_0_1_only(url, allowed) -> None:
+    if allowed:
+        where = destination(url, resolver("127.0.0.1"), allow_loopback=True)
+        assert (where.address, where.port, where.tls) == ("127.0.0.1", 8080, False)
+    else:
+        with pytest.raises(Malformed):
+            destination(url, resolver("127.0.0.1", "10.0.0.2"), allow_loopback=True)
+    with pytest.raises(Malformed):
+        destination(url, resolver("127.0.0.1"))
+
+
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        ("https://discord.com/api/webhooks/1/abc", "discord"),
+        ("https://discordapp.com/api/webhooks/1/abc", "discord"),
+        ("https://discord.com/channels/1/2", "standard"),
+        ("https://hooks.slack.com/services/T0/B0/xyz", "slack"),
+        ("https://hooks.slack.com.evil.example/services/T0", "standard"),
+        ("https://example.com/api/webhooks/1/abc", "standard"),
+    ],
+)
+def test_the_body_follows_the_url(url, kind) -> None:
+    assert channel(url) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "parts"),
+    [
+        ("short", 10, ["short"]),
+        ("aaaa\nbbbb\ncccc", 9, ["aaaa\nbbbb", "cccc"]),  # "aaaa\nbbbb" is 9
+        ("aaaa\nbbbb\ncccc", 8, ["aaaa", "bbbb", "cccc"]),
+        ("aaaaaaaaaaaa\nb", 5, ["aaaaa", "aaaaa", "aa\nb"]),  # a line longer than a message is cut
+        ("a\n\nb", 10, ["a\n\nb"]),  # empty lines kept inside a message
+    ],
+)
+def test_discord_messages_are_cut_between_lines_in_order(text, limit, parts) -> None:
+    assert discord_parts(text, limit) == parts
+
+
+def delivery(text: str = "Round 1 closes soon.") -> Delivery:
+    payload = {"type": "match.notice", "match_id": "m-1", "text": text, "you": "ana"}
+    return Delivery("m-1", "ana", "m-1/resolved-1/ana", payload, queued_at=0)
+
+
+def test_a_delivery_is_signed_as_the_standard_verifies_and_a_tampered_one_is_not() -> None:
+    hook = Hook("https://bot.example.com/in", new_secret())
+    now = int(time.time())
+
+    (post,) = posts(hook, delivery(), now)
+
+    assert post.headers["webhook-id"] == "m-1/resolved-1/ana"
+    assert post.headers["webhook-timestamp"] == str(now)
+    assert Webhook(hook.secret).verify(post.body, post.headers) == delivery().payload
+    with pytest.raises(WebhookVerificationError):
+        Webhook(hook.secret).verify(post.body.replace(b"ana", b"bob"), post.headers)
+    with pytest.raises(WebhookVerificationError):
+        Webhook(new_secret()).verify(post.body, post.headers)
+
+
+def test_chat_bodies_carry_the_text_unsigned() -> None:
+    text = "\n".join(["x" * 1500, "y" * 1500])
+    discord = posts(Hook("https://discord.com/api/webhooks/1/abc", new_secret()), delivery(text), 0)
+    slack = posts(Hook("https://hooks.slack.com/services/T/B/C", new_secret()), delivery(text), 0)
+
+    assert [json.loads(one.body)["content"] for one in discord] == ["x" * 1500, "y" * 1500]
+    assert [json.loads(one.body) for one in slack] == [{"text": text}]
+    assert all("webhook-signature" not in one.headers for one in discord + slack)
+
+
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("status", "retry_after", "outcome", "wait"),
+    [
+        (200, None, "delivered", None),
+        (204, None, "delivered", None),
+        (None, None, "retry", None),  # a timeout or no connection
+        (500, None, "retry", None),
+        (503, "120", "retry", None),  # Retry-After is a 429's only
+        (408, None, "retry", None),
+        (429, "120", "retry", 120),
+        (429, "Wed, 02 Dec 2026 12:05:00 GMT", "retry", 300),
+        (429, "soon", "retry", None),
+        (400, None, "refused", None),
+        (401, None, "refused", None),
+        (404, None, "refused", None),
+        (410, None, "refused", None),
+        (302, None, "refused", None),  # a redirect is not followed
+    ],
+)
+def test_what_an_answer_means(status, retry_after, outcome, wait) -> None:
+    judged = verdict(status, retry_after, NOW)
+    assert (judged.outcome, judged.retry_after) == (outcome, wait)
+
+
+@pytest.mark.parametrize(
+    ("attempts", "queued_at", "now", "retry_after", "wait"),
+    [
+        (1, 0, 0, None, 30),
+        (2, 0, 30, None, 60),
+        (5, 0, 450, None, 480),  # 30 x 2^4
+        (11, 0, 30690, None, 30720),
+        (12, 0, 61410, None, 24990),  # 61440 would pass the window: the 24,990 s left
+        (13, 0, 86400, None, None),  # the window is spent
+        (15, 0, 1000, None, 43200),  # 30 x 2^14 = 491,520: twelve hours at most
+        (1, 0, 0, 600, 600),  # a 429's Retry-After
+        (1, 0, 0, 0, 1),
+        (1, 0, 86000, 3600, 400),  # but never past the window
+    ],
+)
+def test_the_backoff_doubles_from_30_seconds_within_24_hours(attempts, queued_at, now, retry_after, wait) -> None:
+    assert next_wait(attempts, queued_at, now, retry_after) == wait
