@@ -25,7 +25,6 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
-from email.utils import parsedate_to_datetime
 from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
@@ -352,6 +351,8 @@ def _retry_after(header: str | None, now: datetime | None) -> int | None:
         return None
     if header.strip().isdigit():
         return int(header.strip())
+    from email.utils import parsedate_to_datetime  # here: the stdlib's e-mail modules cost a cold start
+
     try:
         moment = parsedate_to_datetime(header)
     except (TypeError, ValueError):
