@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import textwrap
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -53,13 +54,29 @@ class Unreadable(Exception):
         self.problem = problem
 
 
+class Roster(dict[str, str]):
+    """The words that name a participant of the match, upper-cased, each to their id: their id,
+    and their name where no one else's id or name is the same (a name of several words is one
+    key, "ADA LOVELACE"); `choices` lists them for a refusal. Empty when the players are unknown."""
+
+    def __init__(self, players: Sequence[str] | Mapping[str, str] = ()) -> None:
+        names = players if isinstance(players, Mapping) else {player: player for player in players}
+        super().__init__({player.upper(): player for player in names})
+        said = Counter(name.upper() for name in names.values())
+        for player, name in names.items():
+            if said[name.upper()] == 1:
+                self.setdefault(name.upper(), player)
+        self.choices = ", ".join(player if name == player else f"{name} ({player})" for player, name in names.items())
+        self.longest = max((len(key.split()) for key in self), default=1)
+
+
 class Words:
     """The words of one line after its keyword, taken in order by a form's reader; every `take`
     raises `Unreadable` naming what was expected."""
 
-    def __init__(self, words: Sequence[str], players: Mapping[str, str]) -> None:
+    def __init__(self, words: Sequence[str], players: Roster | None = None) -> None:
         self._words = list(words)
-        self._players = players
+        self._players = players if players is not None else Roster()
 
     def more(self) -> bool:
         return bool(self._words)
@@ -87,16 +104,16 @@ class Words:
         return int(word)
 
     def player(self, what: str) -> str:
-        """A player's id, read in whatever case it is written; an unknown one is kept as written."""
-        word = self.word(what)
-        return self._players.get(word.upper(), word)
-
-    def known_player(self, what: str) -> str:
-        """A player's id, read in whatever case it is written; when the match's players are known,
-        any other word is not one (a short form reads a line only when it names a player)."""
+        """A participant's id, named by their id or their name (several words read whole) in any
+        case. When the match's players are known, any other word is refused naming the choices
+        (so a short form reads a line only when it names a player); otherwise kept as written."""
+        for size in range(min(self._players.longest, len(self._words)), 1, -1):
+            if " ".join(self._words[:size]).upper() in self._players:
+                named, self._words = " ".join(self._words[:size]), self._words[size:]
+                return self._players[named.upper()]
         word = self.word(what)
         if self._players and word.upper() not in self._players:
-            raise Unreadable("unknown_player", f'"{word}" is not a player of the match')
+            raise Unreadable("unknown_player", f'"{word}" is not a player of the match ({self._players.choices})')
         return self._players.get(word.upper(), word)
 
     def choice(self, what: str, options: Mapping[str, T]) -> T:
@@ -227,9 +244,11 @@ class LineGrammar(ABC):
     headers: tuple[Header, ...] = ()
     examples: Mapping[str, Model]
 
-    def read_text(self, lines: Sequence[str], accepts: Sequence[str], players: Sequence[str] = ()) -> TextReading:
+    def read_text(
+        self, lines: Sequence[str], accepts: Sequence[str], players: Sequence[str] | Mapping[str, str] = ()
+    ) -> TextReading:
         """Each kind's submission and each action, in the order of the line first saying it."""
-        ids = {player.upper(): player for player in players}
+        ids = Roster(players)
         drafts: dict[str, _Draft] = {}
         actions: list[tuple[int, TextMove]] = []
         reasons = []
@@ -251,7 +270,7 @@ class LineGrammar(ABC):
         return TextReading(moves=moves, reasons=reasons)
 
     def _read_line(
-        self, number: int, words: list[str], accepts: Sequence[str], ids: Mapping[str, str], drafts: dict[str, _Draft]
+        self, number: int, words: list[str], accepts: Sequence[str], ids: Roster, drafts: dict[str, _Draft]
     ) -> TextMove | None:
         """Reads one line into `drafts`; an action's line is a move of its own, returned."""
         keyword = words[0].upper() if words else ""

@@ -203,12 +203,15 @@ class TextGrammar(Protocol):
     """A game's plain-text grammar (play by e-mail): short, case-insensitive lines for each
     submission kind, and the plain text of its views."""
 
-    def read_text(self, lines: Sequence[str], accepts: Sequence[str], players: Sequence[str] = ()) -> TextReading:
+    def read_text(
+        self, lines: Sequence[str], accepts: Sequence[str], players: Sequence[str] | Mapping[str, str] = ()
+    ) -> TextReading:
         """The moves `lines` say, and a reason for each line not understood; never raises.
         `accepts` is what the open phase accepts: a kind that has a short form (its values without
         the keyword, e.g. abstrac's "2B 3B") is read from it when it is the only such kind accepted.
-        `players` are the match's player ids: a player named in the lines is read as their id
-        whatever the case it is written in (otherwise it is kept as written)."""
+        `players` are the match's participants' ids, or each id with their name: a participant
+        named in the lines by id or by name, in any case, is read as their id (and any other word
+        where a participant is expected is refused, naming them)."""
 
     def write_text(self, kind: str, submission: Model) -> list[str]:
         """The submission's normalised lines in the grammar: `read_text` of them gives back exactly

@@ -183,7 +183,8 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
         said = MailLines()
     else:
         accepts = match.phase.accepts if match.phase is not None else ()
-        said = read_mail(game, letter.text, accepts, match.player_ids)
+        own = sender.player.id if sender.player is not None else None
+        said = read_mail(game, letter.text, accepts, letters.names(match), own)
     if sender.player is None and (said.moves or not said.commands):
         return ["Your mail is not one of the host's commands.", "", *HOST_USAGE]
     if said.reasons:

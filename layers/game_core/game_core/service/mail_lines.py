@@ -19,7 +19,7 @@ refused with every line it could not read.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -27,6 +27,8 @@ from game_core.errors import Reason
 from game_core.games.protocol import AnyGame, TextMove
 from game_core.service.mail_commands import Command, read_command
 
+Players = Sequence[str] | Mapping[str, str]
+"""The match's participants as the grammar reads them: ids, or each id with their name."""
 NOT_UNDERSTOOD = "unknown_line"
 """The grammar's reason code for a line that starts with none of its words."""
 _GREETING = (
@@ -48,9 +50,17 @@ class MailLines:
     unread: tuple[str, ...] = ()
 
 
-def read_mail(game: AnyGame, text: str, accepts: Sequence[str], players: Sequence[str]) -> MailLines:
+def read_mail(
+    game: AnyGame, text: str, accepts: Sequence[str], players: Players, sender: str | None = None
+) -> MailLines:
+    """`players` as the grammar takes them (each id with their name: names are read too);
+    `sender` is the participant who wrote: a line of nothing but their own name or id is their
+    sign-off, never a short form naming them."""
     lines = text.split("\n")
-    said = {i: _said(game, line, accepts, players) for i, line in enumerate(lines) if line.strip()}
+    own = (
+        {sender.upper(), str(players.get(sender, sender)).upper()} if isinstance(players, Mapping) and sender else set()
+    )
+    said = {i: _said(game, line, accepts, players, own) for i, line in enumerate(lines) if line.strip()}
     understood = [i for i, how in said.items() if how is not _Said.UNREAD]
     if not understood:
         reading = game.text.read_text(lines, accepts, players)
@@ -85,9 +95,11 @@ class _Said(Enum):
     UNREAD = "none of the grammar's lines"
 
 
-def _said(game: AnyGame, line: str, accepts: Sequence[str], players: Sequence[str]) -> _Said:
+def _said(game: AnyGame, line: str, accepts: Sequence[str], players: Players, own: set[str]) -> _Said:
     if read_command(line) is not None or _in_words(game.text.read_text([line], (), players).reasons):
         return _Said.IN_WORDS
+    if " ".join(line.upper().split()).rstrip(".,!") in own:
+        return _Said.UNREAD
     return _Said.SHORT if not game.text.read_text([line], accepts, players).reasons else _Said.UNREAD
 
 

@@ -25,7 +25,7 @@ CARD_SHAPE = "a card: a number 1-6 then R, Y, G or B, like 2G"
 
 def _starter(words: Words) -> dict[str, Any]:
     # Only a player of the match: a sign-off ("Cheers", a name) is no starter
-    return {"starter": words.known_player("player")}
+    return {"starter": words.player("player")}
 
 
 def _cards(words: Words) -> list[str]:
