@@ -288,3 +288,23 @@ def test_the_host_server_delivers_from_its_own_queue_behind_its_loopback_flag(tm
         server.__exit__(None, None, None)
         os.environ.clear()
         os.environ.update(saved)
+
+
+def test_a_stalled_match_alerts_the_hosts_alerts_url(loopback, receiver) -> None:
+    # Given a match whose host has an alerts URL
+    stack = loopback
+    match = create(stack, {"@alerts": receiver.url("alerts")}, phase_seconds=A_WEEK)
+    trust(receiver, match, {"alerts": "@alerts"})
+
+    # When the state machine's Stalled state runs its step, twice (as a retried step would)
+    for _ in range(2):
+        stalled = {"step": "stalled", "match_id": match.match_id, "error": {"Error": "ClientError", "Cause": "x"}}
+        stack.invoke("PhaseStepFunction", stalled)
+    stack.webhooks.deliver()
+
+    # Then the alerts URL got the alert, both times under the same id (the receiver drops the
+    # repeat), signed
+    alerts = receiver.accepted("alerts")
+    assert {one.webhook_id for one in alerts} == {f"{match.match_id}/stalled-0"}
+    assert all(one.verified and one.payload["type"] == "host.alert" for one in alerts)
+    assert alerts[0].payload["stalled"]["error"] == "ClientError"

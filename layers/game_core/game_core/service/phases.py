@@ -17,6 +17,7 @@ from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce
 from game_core.match import engine
 from game_core.match.model import Match
+from game_core.service import webhooks
 from game_core.service.letters import tell
 from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices
 from game_core.service.ports import Event, Ports
@@ -214,10 +215,12 @@ def stalled(ports: Ports, match_id: str, error: dict[str, Any]) -> None:
             )
         except Conflict:
             pass  # a host act landed meanwhile; the alert below still goes out
-    ports.notifier.alert_host(
+    webhooks.alert_host(
+        ports,
         match,
         f"[{match_id}] the match has stopped: run `recover`",
         {"match_id": match_id, "stalled": reason, "status": match.status, "open": open_phase_summary(match)},
+        f"{match_id}/stalled-{match.attempt}",
     )
 
 

@@ -517,8 +517,7 @@ def attempt(ports: Ports, delivery: Delivery, post: Poster, timestamp: int) -> A
 
 
 def gave_up(ports: Ports, delivery: Delivery, status: int | None) -> None:
-    """Tell the host a delivery went to the dead-letter queue: by their alerts topic, and by
-    their `@alerts` subscription (unless that is the one that failed)."""
+    """Tell the host a delivery went to the dead-letter queue (`alert_host`)."""
     match = ports.store.get(delivery.match_id)
     subject = f"[{match.match_id}] A webhook delivery gave up after {WINDOW_SECONDS // 3600} hours"
     body = {
@@ -530,6 +529,15 @@ def gave_up(ports: Ports, delivery: Delivery, status: int | None) -> None:
         "what_to_do": "the notice is in the webhook dead-letter queue; the participant can read it with GET "
         f"/matches/{match.match_id}/players/<id>, and the subscription's URL can be replaced",
     }
+    alert_host(ports, match, subject, body, f"{delivery.told_as}/gave-up", hooked=delivery.target != ALERTS)
+
+
+def alert_host(
+    ports: Ports, match: Match, subject: str, body: dict[str, Any], alert_id: str, hooked: bool = True
+) -> None:
+    """Tell the host: by their alerts topic, and by their `@alerts` subscription if they have one
+    (`hooked` False: not there, the failing delivery being that subscription's own). `alert_id`
+    is the `webhook-id`: the same when a retried step alerts again."""
     ports.notifier.alert_host(match, subject, body)
-    if delivery.target != ALERTS and ALERTS in match.webhooks and ports.hooks is not None:
-        ports.hooks.enqueue([alert(match.match_id, f"{delivery.told_as}/gave-up", subject, body, ports.clock.now())])
+    if hooked and ALERTS in match.webhooks and ports.hooks is not None:
+        ports.hooks.enqueue([alert(match.match_id, alert_id, subject, body, ports.clock.now())])
