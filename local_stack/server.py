@@ -19,6 +19,7 @@ from moto.server import ThreadedMotoServer
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from local_stack.mail import LOCAL_DOMAIN
 from local_stack.stack import LocalStack
+from local_stack.webhooks import DeliveryPump
 
 
 def check_port_free(port: int) -> None:
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     with LocalStack(log_level="INFO", outbox=args.outbox) as stack:
         server = ThreadedMotoServer(ip_address="127.0.0.1", port=args.port)
         server.start()
+        deliveries = DeliveryPump(stack.webhooks)  # webhooks out, as Lambda's SQS event source would
+        deliveries.start()
         print(f"local stack on http://127.0.0.1:{args.port}", flush=True)
         print(f"  state machines: {', '.join(stack.state_machines)}", flush=True)
         print(f"  mail: matches take mail at <match_id>@{LOCAL_DOMAIN} (bin/mail-in message.eml);", flush=True)
@@ -53,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             pass
         finally:
+            deliveries.stop()
             server.stop()
     return 0
 
