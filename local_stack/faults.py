@@ -50,7 +50,8 @@ whether it is the state machine's retry of an attempt that a fault struck) -> it
 STRIKE_POINTS = {
     # advance (service/phases.py): reads the match (and, with early close, the submissions), then
     # to resolve closes the phase (UpdateItem), reads the submissions and writes one transaction;
-    # to announce reads the phase record, publishes, and marks it told (UpdateItem). The points
+    # to announce reads the phase record, publishes, mails (when participants have addresses), and
+    # marks it told (UpdateItem). The points
     # that only a resolution reaches come first: a short match has few resolutions.
     "advance": (
         Fault("TransactWriteItems", after=True),  # the resolution stored, its reply lost
@@ -63,6 +64,8 @@ STRIKE_POINTS = {
         Fault("UpdateItem", after=True),
         Fault("GetItem"),
         Fault("GetItem", after=True),
+        Fault("SendEmail"),  # a notice's mail refused: the notices published before it are not published again
+        Fault("SendEmail", after=True),  # a mail sent, its reply lost: sent again (the same Message-ID)
     ),
     # wait: stores the task token (UpdateItem), or wakes the machine at once if the clock moved.
     "wait": (Fault("UpdateItem", after=True), Fault(INVOKE), Fault("UpdateItem")),

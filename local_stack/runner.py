@@ -127,7 +127,7 @@ def address_of(player: str) -> str:
     return f"{player}@{PLAYERS_DOMAIN}"
 
 
-def _with_addresses(player: dict[str, Any]) -> dict[str, Any]:
+def with_addresses(player: dict[str, Any]) -> dict[str, Any]:
     """A seat of the settings file with an address for the player and each of their guests."""
     guests = [{"email": address_of(guest["id"])} | guest for guest in player.get("guests", [])]
     return {"email": address_of(player["id"])} | player | ({"guests": guests} if guests else {})
@@ -174,7 +174,7 @@ def run_match(
     """
     seats = [entry["id"] for player in request["players"] for entry in (player, *player.get("guests", []))]
     if channel == "email":
-        request = request | {"players": [_with_addresses(player) for player in request["players"]]}
+        request = request | {"players": [with_addresses(player) for player in request["players"]]}
     inbox = stack.subscribe(seats)
     created = stack.host({"command": "create", "match": request})
     if not created["ok"]:

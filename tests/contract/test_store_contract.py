@@ -481,3 +481,19 @@ def test_a_mail_marked_answered_stays_answered_and_marking_it_again_changes_noth
     assert bench.store.answered(match.match_id, "<m1@x>") is True
     assert bench.store.answered(match.match_id, "<m2@x>") is False
     assert bench.store.answered("m-other", "<m1@x>") is False
+
+
+# -- told marks --------------------------------------------------------------------------------------
+
+
+def test_told_keys_add_up_once_each_outlive_a_host_act_and_go_with_the_phase(bench: Bench) -> None:
+    match = bench.crates()
+    bench.store.remember_told(match.match_id, frozenset({"k1", "k2"}))
+    bench.store.remember_told(match.match_id, frozenset({"k2", "k3"}))  # k2 again (a write made again)
+    assert bench.store.get(match.match_id).told == {"k1", "k2", "k3"}
+    extended = moved(match, extension_seconds=600)
+    bench.store.save(match, extended, Event("extended", T0))  # the same phase: a retry may still need them
+    assert bench.store.get(match.match_id).told == {"k1", "k2", "k3"}
+    after, record = resolved(extended)
+    bench.store.commit_resolution(extended, after, record, {}, {}, [])  # the next phase: every occasion told
+    assert bench.store.get(match.match_id).told == frozenset()

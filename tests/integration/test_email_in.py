@@ -6,6 +6,7 @@ a message SES judged spam changes nothing and is not answered."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from conftest import load_event
@@ -35,11 +36,16 @@ def answers(stack: Any) -> list[tuple[list[str], bytes]]:
     return [(to, raw) for to, raw in raws if parse_message(raw).in_reply_to == SAMPLE_MESSAGE_ID]
 
 
-def with_verdict(event: dict[str, Any], check: str, status: str) -> dict[str, Any]:
+def edited(event: dict[str, Any], edit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """The event with SES's notification in it changed by `edit`."""
     notification = json.loads(event["Records"][0]["Sns"]["Message"])
-    notification["receipt"][f"{check}Verdict"] = {"status": status}
+    edit(notification)
     event["Records"][0]["Sns"]["Message"] = json.dumps(notification)
     return event
+
+
+def with_verdict(event: dict[str, Any], check: str, status: str) -> dict[str, Any]:
+    return edited(event, lambda notification: notification["receipt"].update({f"{check}Verdict": {"status": status}}))
 
 
 def test_the_sample_mail_is_stored_and_answered_through_ses_once_however_often_it_comes(stack) -> None:
@@ -63,6 +69,23 @@ def test_the_sample_mail_is_stored_and_answered_through_ses_once_however_often_i
     assert letter.sender == f"{match_id}@play.local"
     assert letter.subject == f"Re: [{match_id}] Pushing Crates: the match begins"
     assert "Accepted for Pregame:\n  MULTIPLIERS 2 1 1 0 -1 -1\nIt costs no garnets." in letter.text
+
+
+def test_a_client_resend_of_the_sample_mail_is_a_new_ses_delivery_but_stored_and_answered_once(stack) -> None:
+    match_id = create_sample(stack)
+    first = stack.invoke("EmailInFunction", load_event("email_in.json", match_id))
+
+    # When Ada's client sends the same message again (the same Message-ID): SES receives it anew
+    resent = edited(load_event("email_in.json", match_id), lambda n: n["mail"].update({"messageId": "ses-resent-1"}))
+    again = stack.invoke("EmailInFunction", resent)
+
+    # Then it is known for the same message: her multipliers stored once, one answer
+    assert (first, again) == ({"outcomes": ["answered"]}, {"outcomes": ["redelivered"]})
+    accepted = [
+        event for event in ports_from_environment().store.events(match_id) if event.type == "submission_accepted"
+    ]
+    assert len(accepted) == 1
+    assert len(answers(stack)) == 1
 
 
 def test_a_message_ses_judged_spam_changes_nothing_and_is_not_answered(stack) -> None:

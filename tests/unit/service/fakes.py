@@ -27,9 +27,10 @@ both and holds them to it):
   a decrease takes from having that many free -> Illegal (in that order);
 - `stop_accepting` acts only while the stored version is the one read; `set_task_token` only while
   the stored phase number, clock version and status match; `mark_announced` is unconditional;
+  `remember_told` adds to `told` (idempotent) of a stored match only;
 - a save recomputes the stored attributes from the match it stores (so a host act after
   `stop_accepting` opens the phase again, as on DynamoDB), and keeps `task_token`/`announced`;
-  one that changes the phase number empties `done`.
+  one that changes the phase number empties `done` and `told`.
 
 It also keeps what a test wants to look at: `garnets(player)` (balance, available), `ledger`,
 `settlements` (one entry per balance write of a resolution), and call counters.
@@ -38,7 +39,7 @@ It also keeps what a test wants to look at: `garnets(player)` (balance, availabl
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -89,6 +90,7 @@ class _Meta:
     task_token: str | None = None
     announced: int = 0
     done: frozenset[str] = frozenset()
+    told: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -171,6 +173,7 @@ class MemoryStore:
         values = _meta_values(after)
         if values["phase_number"] != meta.phase_number:
             meta.done = frozenset()  # who was done with the phase that closed
+            meta.told = frozenset()  # and what failed steps had told in it
         for key, value in values.items():
             setattr(meta, key, value)
 
@@ -229,6 +232,7 @@ class MemoryStore:
         match = Match.model_validate_json(meta.match)
         match.announced = meta.announced
         match.done = meta.done
+        match.told = meta.told
         return match
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
@@ -469,6 +473,11 @@ class MemoryStore:
         else:
             meta.announced = number
 
+    def remember_told(self, match_id: str, keys: frozenset[str]) -> None:
+        meta = self._meta.get(match_id)
+        if meta is not None:
+            meta.told |= keys
+
     def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
         return [
             PhaseRecord.model_validate_json(text)
@@ -491,8 +500,9 @@ class MemoryStore:
 @dataclass
 class RecordingNotifier:
     """Records every notice, subscription and host alert. `unsubscribed` is what `subscribe`
-    answers; with `fail_after` set, that many more publishes succeed, then the next one raises
-    (SNS unavailable) and `fail_after` is cleared."""
+    answers; with `fail_after` set, that many more notices are published (each a batch of its
+    own, told to `published`), then the next one raises (SNS unavailable) and `fail_after` is
+    cleared."""
 
     published: list[tuple[str, Notice]] = field(default_factory=list)
     subscribed: list[str] = field(default_factory=list)
@@ -502,7 +512,9 @@ class RecordingNotifier:
     unsubscribed: list[str] = field(default_factory=list)
     fail_after: int | None = None
 
-    def publish(self, match: Match, notices: Sequence[Notice]) -> None:
+    def publish(
+        self, match: Match, notices: Sequence[Notice], published: Callable[[Sequence[Notice]], None] | None = None
+    ) -> None:
         for notice in notices:
             if self.fail_after is not None:
                 if self.fail_after == 0:
@@ -511,6 +523,8 @@ class RecordingNotifier:
                 self.fail_after -= 1
             self.calls.append("publish")
             self.published.append((match.match_id, notice))
+            if published is not None:
+                published([notice])
 
     def subscribe(self, match: Match) -> list[str]:
         self.calls.append("subscribe")
@@ -614,13 +628,21 @@ class SequentialIds:
 
 @dataclass
 class RecordingMailer:
-    """Keeps every message sent (nothing leaves), from the match domain `play.test`."""
+    """Keeps every message sent (nothing leaves), from the match domain `play.test`; with
+    `fail_after` set, that many more are sent, then the next one raises (SES unavailable) and
+    `fail_after` is cleared."""
 
     domain: str = "play.test"
     required_checks: frozenset[str] = frozenset({"spf", "dkim", "dmarc"})
     sent: list[OutgoingMail] = field(default_factory=list)
+    fail_after: int | None = None
 
     def send(self, mail: OutgoingMail) -> None:
+        if self.fail_after == 0:
+            self.fail_after = None
+            raise RuntimeError("SES is unavailable")
+        if self.fail_after is not None:
+            self.fail_after -= 1
         self.sent.append(mail)
 
 

@@ -42,7 +42,7 @@ def clubs_match(garnets: int = 10) -> Fakes:
     return fakes
 
 
-def mail(fakes: Fakes, sender: str, text: str, message_id: str = "<m1@example.com>") -> Outcome:
+def mail(fakes: Fakes, sender: str, text: str, message_id: str | None = None) -> Outcome:
     return receive(fakes.ports, receipt(message(EMAILS[sender], text, message_id=message_id)))
 
 

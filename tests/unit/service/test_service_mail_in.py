@@ -42,12 +42,17 @@ def round_one(**options: Any) -> Table:
     return table
 
 
-def message(sender: str, text: str, subject: str = f"[{MID}] Round 1", message_id: str = "<m1@example.com>") -> bytes:
+def client_message_id(sender: str, subject: str, text: str) -> str:
+    """The Message-ID a client gives a message: each its own; the same message sent again keeps it."""
+    return f"<{hashlib.sha256(f'{sender} {subject} {text}'.encode()).hexdigest()[:12]}@example.com>"
+
+
+def message(sender: str, text: str, subject: str = f"[{MID}] Round 1", message_id: str | None = None) -> bytes:
     mail = EmailMessage()
     mail["From"] = sender
     mail["To"] = f"{MID}@play.test"
     mail["Subject"] = subject
-    mail["Message-ID"] = message_id
+    mail["Message-ID"] = message_id or client_message_id(sender, subject, text)
     mail.set_content(text)
     return mail.as_bytes()
 
@@ -81,7 +86,8 @@ def the_answer(table: Table) -> str:
 def test_a_move_by_mail_is_stored_and_answered_in_the_grammar_with_its_cost_and_the_deadline() -> None:
     table = round_one()
 
-    outcome = send(table, "ada@example.com", "push ada right\npush ada r\nPUSH bo left\npush ADA right\nground ice")
+    text = "push ada right\npush ada r\nPUSH bo left\npush ADA right\nground ice"
+    outcome = send(table, "ada@example.com", text)
 
     assert outcome is Outcome.ANSWERED
     pushes = [*push("ada", 2), *push("bo", direction="left"), *push("ada")]
@@ -91,7 +97,7 @@ def test_a_move_by_mail_is_stored_and_answered_in_the_grammar_with_its_cost_and_
     [(to, letter)] = answers(table)
     assert to == ADA
     assert letter.subject == f"Re: [{MID}] Round 1"
-    assert letter.in_reply_to == "<m1@example.com>"
+    assert letter.in_reply_to == client_message_id("ada@example.com", f"[{MID}] Round 1", text)
     assert letter.text == "\n".join(
         [
             "Hello ada,",
@@ -681,3 +687,19 @@ def test_a_mail_from_the_host_that_holds_no_command_is_answered_with_the_hosts_c
 
     assert table.match() == before and table.fakes.store.submissions(MID, 2) == {}
     assert the_answer(table).startswith("Hello,\n\nYour mail is not one of the host's commands.\n\nThe host's commands")
+
+
+def test_a_client_resend_with_a_new_ses_id_is_answered_once_and_submits_once() -> None:
+    table = round_one()
+    raw = message(ADA, "PUSH ada RIGHT")
+    assert receive(table.ports, receipt(raw, ses_id="ses-first")) is Outcome.ANSWERED
+
+    # Ada's client sends the very message again (same Message-ID); SES gives it a new id
+    assert receive(table.ports, receipt(raw, ses_id="ses-resent")) is Outcome.REDELIVERED
+    assert [to for to, _letter in answers(table)] == [ADA]
+    assert len(table.events("submission_accepted")) == 1
+
+    # Bo's message carrying the same Message-ID is his own: read and answered
+    ada_id = client_message_id(ADA, f"[{MID}] Round 1", "PUSH ada RIGHT")
+    assert receive(table.ports, receipt(message(BO, "PUSH bo LEFT", message_id=ada_id))) is Outcome.ANSWERED
+    assert [to for to, _letter in answers(table)] == [ADA, BO]

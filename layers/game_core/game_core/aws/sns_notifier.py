@@ -1,5 +1,6 @@
 """Notices through SNS: public ones on the public topic, private ones on the private topic; every
-notice carries a `match_id` attribute and a private one a `recipient` attribute too.
+notice carries a `match_id` attribute and a private one a `recipient` attribute too (and each its
+`notice_id`).
 
 When a match is created the service subscribes each participant's email: to the private topic
 filtered on both attributes, to the public topic filtered on the match. SNS keeps one subscription
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -36,33 +37,27 @@ class SnsNotifier:
         self.host_topic = host_topic
         """The host's alerts (a stalled match); none configured: the alert is only logged."""
 
-    def publish(self, match: Match, notices: Sequence[Notice]) -> None:
+    def publish(
+        self, match: Match, notices: Sequence[Notice], published: Callable[[Sequence[Notice]], None] | None = None
+    ) -> None:
         """Public notices on the public topic, private ones on the private topic, ten to a
-        PublishBatch call; any entry SNS refuses fails the whole call (the caller's retry sends
-        them all again: SNS delivers at least once anyway)."""
-        by_topic: dict[str, list[dict[str, Any]]] = {}
-        for index, notice in enumerate(notices):
-            attributes = {"match_id": {"DataType": "String", "StringValue": match.match_id}}
-            topic = self.public_topic
-            if notice.recipient is not None:
-                topic = self.private_topic
-                attributes["recipient"] = {"DataType": "String", "StringValue": notice.recipient}
-            by_topic.setdefault(topic, []).append(
-                {
-                    "Id": str(index),
-                    "Subject": notice.subject[:100],
-                    "Message": json.dumps({"subject": notice.subject} | notice.body, sort_keys=True),
-                    "MessageAttributes": attributes,
-                }
-            )
-        for topic, entries in by_topic.items():
-            for start in range(0, len(entries), BATCH):
-                response = self.client.publish_batch(
-                    TopicArn=topic, PublishBatchRequestEntries=entries[start : start + BATCH]
-                )
+        PublishBatch call, each with its `notice_id` (an attribute, and in the message) for a
+        subscriber to drop a repeat; any entry SNS refuses fails the whole call (the caller's retry
+        sends it again), and `published` hears of each call SNS accepted whole."""
+        by_topic: dict[str, list[Notice]] = {}
+        for notice in notices:
+            topic = self.public_topic if notice.recipient is None else self.private_topic
+            by_topic.setdefault(topic, []).append(notice)
+        for topic, queued in by_topic.items():
+            for start in range(0, len(queued), BATCH):
+                batch = queued[start : start + BATCH]
+                entries = [_entry(match, index, notice) for index, notice in enumerate(batch)]
+                response = self.client.publish_batch(TopicArn=topic, PublishBatchRequestEntries=entries)
                 if response.get("Failed"):
                     codes = sorted({failure.get("Code", "?") for failure in response["Failed"]})
                     raise RuntimeError(f"SNS refused {len(response['Failed'])} notices: {', '.join(codes)}")
+                if published is not None:
+                    published(batch)
 
     def alert_host(self, match: Match, subject: str, body: dict[str, Any]) -> None:
         if not self.host_topic:
@@ -131,6 +126,22 @@ class SnsNotifier:
             logger.warning("subscription awaits confirmation", extra={"match_id": match_id})
             return False
         return True
+
+
+def _entry(match: Match, index: int, notice: Notice) -> dict[str, Any]:
+    """A notice as one PublishBatch entry: its attributes are what subscriptions filter on."""
+    attributes = {
+        "match_id": {"DataType": "String", "StringValue": match.match_id},
+        "notice_id": {"DataType": "String", "StringValue": notice.notice_id},
+    }
+    if notice.recipient is not None:
+        attributes["recipient"] = {"DataType": "String", "StringValue": notice.recipient}
+    return {
+        "Id": str(index),
+        "Subject": notice.subject[:100],
+        "Message": json.dumps({"subject": notice.subject, "notice_id": notice.notice_id} | notice.body, sort_keys=True),
+        "MessageAttributes": attributes,
+    }
 
 
 def owed_pairs(policy: str | None, private: bool) -> dict[str | None, list[str]]:

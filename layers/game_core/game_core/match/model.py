@@ -181,6 +181,9 @@ class Match(Model):
     done: frozenset[str] = Field(default=frozenset(), exclude=True)
     """Who owed the open phase something and has sent it all (`engine.has_done`; stored beside the
     match by their submissions)."""
+    told: frozenset[str] = Field(default=frozenset(), exclude=True)
+    """The notices and mails a failed step had sent before it failed, by their told keys, until
+    the open phase changes (stored beside the match; `letters.tell` skips them on the retry)."""
 
     @property
     def reminders_due(self) -> tuple[int, ...]:

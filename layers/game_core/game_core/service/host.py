@@ -18,7 +18,14 @@ from game_core.match import engine
 from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
 from game_core.service.letters import names, tell
-from game_core.service.notices import clock_notice, open_phase_summary, progress_notices
+from game_core.service.notices import (
+    clock_notice,
+    notice_id,
+    open_phase_summary,
+    pressed,
+    progress_notices,
+    stored_act,
+)
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 
@@ -208,7 +215,8 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     shown = names(match)
     headline = "The host decided the tie: " + ", ".join(shown.get(player, player) for player in order)
     reply = {"match_id": match_id, "status": decided.status, "result": decided.result}
-    return reply | _told(ports, decided, progress_notices(decided, registry.load(match.game), headline))
+    notices = progress_notices(decided, registry.load(match.game), headline, stored_act(decided))
+    return reply | _told(ports, decided, notices)
 
 
 def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:
@@ -216,7 +224,9 @@ def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict
     match = ports.store.get(match_id)
     if to is not None and match.participant(to) is None:
         raise NotFound(f"{to} is not a participant of match {match_id}")
-    notice = Notice(to, f"[{match_id}] A message from the host", {"match_id": match_id, "press": text})
+    occasion = pressed(match, text)
+    subject = f"[{match_id}] A message from the host"
+    notice = Notice(to, subject, {"match_id": match_id, "press": text}, notice_id(match_id, occasion, to))
     tell(ports, match, [notice])
     return {"match_id": match_id, "sent_to": to or "everyone"}
 

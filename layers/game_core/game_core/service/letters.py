@@ -9,7 +9,8 @@ public announcement and their own private part together.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +20,13 @@ from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Drawing
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
+from game_core.service.notices import told_key
 from game_core.service.ports import Notice, OutgoingMail, Ports
 
 if TYPE_CHECKING:
     from game_core.mail.inbound import Letter
+
+logger = logging.getLogger(__name__)
 
 RULE = "-" * 72
 
@@ -133,8 +137,17 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
         if answer:
             lines += ["", RULE, *answer]
         pictures = drawing.pictures if drawing is not None else ()
-        mails.append(_mail(match, participant.email, headline.subject, lines, now, domain, attachments=pictures))
+        told_as = mail_id(headline, participant.id)
+        mails.append(
+            _mail(match, participant.email, headline.subject, lines, now, domain, attachments=pictures, told_as=told_as)
+        )
     return mails
+
+
+def mail_id(headline: Notice, participant: str) -> str:
+    """The id of the mail telling `participant` the notice (theirs, or the public one): one mail
+    per participant and occasion, the same on every retry."""
+    return f"{headline.notice_id}/mail/{participant}"
 
 
 def _drawing(game: AnyGame, match: Match, public: Notice | None, own: Notice | None) -> Drawing | None:
@@ -155,6 +168,7 @@ def _mail(
     domain: str,
     answering: Letter | None = None,
     attachments: Sequence[Picture] = (),
+    told_as: str | None = None,
 ) -> OutgoingMail:
     # Imported here: the stdlib's e-mail modules cost a cold start ~20 ms, and only mail needs them
     from game_core.mail.addresses import match_address, phase_message_id
@@ -169,11 +183,12 @@ def _mail(
         domain=domain,
         sent_at=now,
         answering=answering,
-        # Says the phase it belongs to: a reply to it names the phase its sender was answering
-        message_id=phase_message_id(match.match_id, match.phase.number if match.phase else None, domain),
+        # Says the phase it belongs to: a reply to it names the phase its sender was answering. A
+        # notice's mail keeps its Message-ID on a retry (a receiver may drop the repeat).
+        message_id=phase_message_id(match.match_id, match.phase.number if match.phase else None, domain, told_as),
         attachments=attachments,
     )
-    return OutgoingMail(to=to, raw=raw)
+    return OutgoingMail(to=to, raw=raw, told_as=told_as)
 
 
 def answer(
@@ -183,9 +198,52 @@ def answer(
     return _mail(match, to, subject, lines, now, domain, answering=letter)
 
 
-def tell(ports: Ports, match: Match, notices: Sequence[Notice]) -> None:
-    """Publish the notices, then mail them. A failure raises (the step is retried: a notice may
-    go twice, never not at all)."""
-    ports.notifier.publish(match, notices)
-    for mail in letters(match, notices, ports.clock.now(), ports.mailer.domain):
-        ports.mailer.send(mail)
+TOLD_WRITES = 3
+"""Attempts at remembering what a failed tell sent, in place (the write is idempotent)."""
+
+
+def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[], object] | None = None) -> None:
+    """Publish the notices, then mail them, each once; then `then` (the caller's mark that the
+    occasion is told: `mark_announced`, the reminder's save). A failure raises (the step is
+    retried), and the retry tells only what this one did not.
+
+    Nothing is marked on the way, so a tell that goes through costs no write: the caller's mark
+    says the whole occasion is told. Only when something fails (a send, or that mark) are the
+    notices and mails sent so far remembered (`remember_told`, one idempotent write, tried again
+    in place), before the error goes on; the retry reads them with the match (`match.told`) and
+    skips them. Marking before sending would lose a notice whose send then failed; marking only
+    after each send would cost a write each and repeat the one whose mark failed. So one fault
+    anywhere repeats nothing, but for one case no store can tell apart from a send that never
+    happened: a send applied and its reply lost. That notice goes again, with the same id (and
+    the same Message-ID), for its receiver to drop."""
+    told = match.told
+    sent: list[str] = []
+
+    def published(batch: Sequence[Notice]) -> None:
+        sent.extend(told_key(notice.notice_id) for notice in batch)
+
+    try:
+        untold = [notice for notice in notices if told_key(notice.notice_id) not in told]
+        if untold:
+            ports.notifier.publish(match, untold, published)
+        for mail in letters(match, notices, ports.clock.now(), ports.mailer.domain):
+            key = told_key(mail.told_as or "")
+            if key not in told:
+                ports.mailer.send(mail)
+                sent.append(key)
+        if then is not None:
+            then()
+    except Exception:
+        if sent:
+            _remember_told(ports, match.match_id, frozenset(sent))
+        raise
+
+
+def _remember_told(ports: Ports, match_id: str, keys: frozenset[str]) -> None:
+    for attempt in range(1, TOLD_WRITES + 1):
+        try:
+            ports.store.remember_told(match_id, keys)
+            return
+        except Exception as error:  # the store unavailable: the step's own error is the one to raise
+            if attempt == TOLD_WRITES:
+                logger.warning("what was told is not remembered", extra={"error": type(error).__name__})

@@ -20,7 +20,8 @@ to the registered address, threaded under the message: each move as understood, 
 its cost and the deadline, each action with its answer (to the sender alone, as every answer),
 or every reason it was refused and what still stands.
 
-A redelivered message (SNS or Lambda delivering the event again) stores nothing twice: its moves
+A redelivered message (SNS or Lambda delivering the event again, or the sender's client sending
+the same message again: the same Message-ID, `delivery_key`) stores nothing twice: its moves
 and actions are recognised by their stored replies. Its answer goes once: a message is marked answered after
 its answer is sent, and a marked one is not read again; one whose answer was lost (SES failed,
 the Lambda retried) is answered on its redelivery, from the replies stored with its moves.
@@ -148,18 +149,29 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     sender = registered_sender(match, letter.sender)
     if sender is None:
         return _refused(match_id, letter, ["unregistered_sender"])
-    if ports.store.answered(match_id, receipt.ses_message_id):
+    delivery = delivery_key(receipt, letter, sender)
+    if ports.store.answered(match_id, delivery):
         return Outcome.REDELIVERED
     too_large = receipt.too_large
-    lines = _too_large(receipt.size) if too_large else _read(ports, match, sender, letter, receipt.ses_message_id)
+    lines = _too_large(receipt.size) if too_large else _read(ports, match, sender, letter, delivery)
     if lines is None:
         return Outcome.REDELIVERED
     greeting = f"Hello {sender.player.name}," if sender.player is not None else "Hello,"
     subject = letter.subject if letter.subject.lower().startswith("re:") else f"Re: {letter.subject or match_id}"
     now = ports.clock.now()
     ports.mailer.send(letters.answer(match, sender.address, subject, [greeting, "", *lines], now, domain, letter))
-    ports.store.mark_answered(match_id, receipt.ses_message_id, now)
+    ports.store.mark_answered(match_id, delivery, now)
     return Outcome.TOO_LARGE if too_large else Outcome.ANSWERED
+
+
+def delivery_key(receipt: Receipt, letter: Letter, sender: Sender) -> str:
+    """What a message is known by for its answer and its moves: its Message-ID with the address
+    that sent it, so a client's resend (the same message, a new SES delivery) is answered once
+    and submits nothing twice; SES's id for a message without one. Hashed: a Message-ID is the
+    sender's to choose, of any length."""
+    if not letter.message_id:
+        return receipt.ses_message_id
+    return "mid-" + hashlib.sha256(f"{sender.address.lower()} {letter.message_id}".encode()).hexdigest()[:32]
 
 
 def registered_sender(match: Match, address: str) -> Sender | None:

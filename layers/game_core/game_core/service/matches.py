@@ -13,7 +13,7 @@ from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
 from game_core.service import webhooks
 from game_core.service.letters import tell
-from game_core.service.notices import open_phase_summary, progress_notices
+from game_core.service.notices import BEGINS, open_phase_summary, progress_notices
 from game_core.service.ports import Contact, Event, Ports
 
 logger = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         if unsubscribed:
             reply["unsubscribed"] = unsubscribed
     reply["execution"] = _attempt(lambda: ports.workflow.start(match), warnings, "the state machine (run `recover`)")
-    opening = progress_notices(match, game, f"{game.title}: the match begins")
+    opening = progress_notices(match, game, f"{game.title}: the match begins", BEGINS)
     _attempt(lambda: tell(ports, match, opening), warnings, "the opening notices")
     if warnings:
         reply["warnings"] = warnings

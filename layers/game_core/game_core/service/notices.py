@@ -1,7 +1,14 @@
-"""Messages to participants, each rendered from that participant's view alone."""
+"""Messages to participants, each rendered from that participant's view alone.
+
+Each notice has an id made from what it announces (`notice_id`): the match, the occasion (the
+resolution, reminder or stored act that caused it) and its recipient. A step retried after a
+fault builds the same notices with the same ids, so what was told already is not told again
+(`letters.tell`), and a receiver can drop a repeat.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -11,6 +18,39 @@ from game_core.match import engine
 from game_core.match.clock import duration_text, iso
 from game_core.match.model import Match
 from game_core.service.ports import Notice
+
+EVERYONE = "@all"
+"""The recipient part of a public notice's id (a participant id never holds "@")."""
+BEGINS = "begins"
+"""The occasion of the match's opening notices."""
+
+
+def notice_id(match_id: str, occasion: str, recipient: str | None) -> str:
+    """`<match>/<occasion>/<recipient>`: "m-1a2b3c4d5e6f/resolved-3/ada", ".../reminder-4-3600/bo",
+    ".../v17/@all". An occasion has one notice per recipient, so no two notices share an id."""
+    return f"{match_id}/{occasion}/{recipient or EVERYONE}"
+
+
+def resolution(number: int) -> str:
+    """The occasion of the announcement of phase `number`'s resolution."""
+    return f"resolved-{number}"
+
+
+def stored_act(match: Match) -> str:
+    """The occasion of a host act, by the match version it stored (each act stores its own)."""
+    return f"v{match.version}"
+
+
+def pressed(match: Match, text: str) -> str:
+    """The occasion of a host's message: the same text at the same version is the same message
+    (a host command sent again), another text another one."""
+    return f"press-v{match.version}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def told_key(unit_id: str) -> str:
+    """What the store keeps to remember that a notice or a mail (by its id) went out: short,
+    since it is kept on the match header (64 bits: no two of a phase's few dozen collide)."""
+    return hashlib.sha256(unit_id.encode()).hexdigest()[:16]
 
 
 def open_phase_summary(match: Match) -> dict[str, Any] | None:
@@ -31,9 +71,12 @@ def open_phase_summary(match: Match) -> dict[str, Any] | None:
     }
 
 
-def progress_notices(match: Match, game: AnyGame, headline: str, missing: tuple[str, ...] = ()) -> list[Notice]:
-    """The public announcement and one private notice per player after the state changed;
-    `missing` names who owed the resolved phase something and sent nothing (never what anyone sent)."""
+def progress_notices(
+    match: Match, game: AnyGame, headline: str, occasion: str, missing: tuple[str, ...] = ()
+) -> list[Notice]:
+    """The public announcement and one private notice per player after the state changed (on
+    `occasion`); `missing` names who owed the resolved phase something and sent nothing (never
+    what anyone sent)."""
     state = engine.game_state(game, match)
     subject = f"[{match.match_id}] {headline}"
     common = {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)}
@@ -42,30 +85,40 @@ def progress_notices(match: Match, game: AnyGame, headline: str, missing: tuple[
         public["did_not_submit"] = list(missing)
     if match.result is not None:
         public["result"] = match.result
-    notices = [Notice(None, subject, public)]
+    notices = [Notice(None, subject, public, notice_id(match.match_id, occasion, None))]
     for player in match.player_ids:
-        notices.append(Notice(player, subject, common | {"you": player, "view": game.view(state, player)}))
+        private = common | {"you": player, "view": game.view(state, player)}
+        notices.append(Notice(player, subject, private, notice_id(match.match_id, occasion, player)))
     return notices
 
 
 def clock_notice(match: Match, headline: str) -> Notice:
-    """A public notice of a host act on the clock: only times, no game content."""
+    """A public notice of a host act on the clock (`match` as the act stored it): only times, no
+    game content."""
     return Notice(
         None,
         f"[{match.match_id}] {headline}",
         {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)},
+        notice_id(match.match_id, stored_act(match), None),
     )
 
 
-def reminder_notices(match: Match, owed: Mapping[str, tuple[str, ...]], now: datetime) -> list[Notice]:
+def reminder_notices(match: Match, owed: Mapping[str, tuple[str, ...]], now: datetime, lead: int) -> list[Notice]:
     """A private reminder to each participant of `owed` of what they still owe the open phase and
-    the time left (to the minute: a machine woken a few seconds late still says "12 hours")."""
+    the time left (to the minute: a machine woken a few seconds late still says "12 hours");
+    `lead` is which of the phase's reminders it is (its seconds before the deadline)."""
     phase = match.phase
     assert phase is not None
     left = 60 * round((phase.deadline - now).total_seconds() / 60)
     subject = f"[{match.match_id}] Reminder: {phase.name} closes in {duration_text(left)}"
     body = {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)}
+    occasion = f"reminder-{phase.number}-{lead}"
     return [
-        Notice(player, subject, body | {"you": player, "closes_in_seconds": left, "you_owe": list(kinds)})
+        Notice(
+            player,
+            subject,
+            body | {"you": player, "closes_in_seconds": left, "you_owe": list(kinds)},
+            notice_id(match.match_id, occasion, player),
+        )
         for player, kinds in owed.items()
     ]

@@ -19,7 +19,7 @@ from game_core.match import engine
 from game_core.match.model import Match
 from game_core.service import webhooks
 from game_core.service.letters import tell
-from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices
+from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices, resolution
 from game_core.service.ports import Event, Ports
 from game_core.service.retries import until_stored
 
@@ -82,8 +82,8 @@ def advance(ports: Ports, match_id: str) -> dict[str, Any]:
 def remind(ports: Ports, match_id: str) -> dict[str, Any]:
     """Send the reminder due now, if one is: privately, to each participant who still owes the
     phase something, naming what (`engine.still_owed`). Told first and marked after, as
-    announcements are: a retry may repeat a reminder but never loses one; a host act landing
-    meanwhile is read again."""
+    announcements are: a retry never loses a reminder, and tells only what a failed attempt did
+    not (`tell`); a host act landing meanwhile is read again."""
 
     def attempt(match: Match) -> dict[str, Any]:
         now = ports.clock.now()
@@ -92,11 +92,10 @@ def remind(ports: Ports, match_id: str) -> dict[str, Any]:
         if phase is None or lead is None:
             return progress(ports, match)
         late = engine.still_owed(phase, ports.store.submissions(match_id, phase.number))
-        tell(ports, match, reminder_notices(match, late, now))
         reminded = match.model_copy(update={"phase": phase.remind(now, match.reminders), "version": match.version + 1})
-        ports.store.save(
-            match, reminded, Event("reminded", now, {"number": phase.number, "lead": lead, "players": sorted(late)})
-        )
+        event = Event("reminded", now, {"number": phase.number, "lead": lead, "players": sorted(late)})
+        notices = reminder_notices(match, late, now, lead)
+        tell(ports, match, notices, then=lambda: ports.store.save(match, reminded, event))
         return progress(ports, reminded)
 
     what = "the reminder was not marked"
@@ -183,8 +182,8 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
     """Publish what the resolved phase revealed: the public announcement and each private notice.
 
     Run after the resolution is stored and marked told only once published, so a failure here is
-    retried by the state machine and no announcement is lost (a retry may repeat one; SNS delivers
-    at least once anyway)."""
+    retried by the state machine and no announcement is lost; the retry tells only what the failed
+    attempt did not (`tell`)."""
     match = ports.store.get(match_id)
     game = registry.load(match.game)
     records = ports.store.phase_records(match_id, resolved_number)
@@ -192,8 +191,8 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
         return progress(ports, match)  # nothing resolved under that number, or told already
     resolved = records[0]
     headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
-    tell(ports, match, progress_notices(match, game, headline, resolved.missing))
-    ports.store.mark_announced(match_id, resolved_number)
+    notices = progress_notices(match, game, headline, resolution(resolved_number), resolved.missing)
+    tell(ports, match, notices, then=lambda: ports.store.mark_announced(match_id, resolved_number))
     return progress(ports, match.model_copy(update={"announced": resolved_number}))
 
 

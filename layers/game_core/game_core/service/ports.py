@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -30,6 +30,9 @@ class Notice:
     recipient: str | None
     subject: str
     body: dict[str, Any]
+    notice_id: str
+    """The same on every retry of the step that tells it, and no other notice's
+    (`notices.notice_id`): every channel carries it, so a receiver can drop a repeat."""
 
 
 @dataclass(frozen=True)
@@ -258,6 +261,11 @@ class MatchStore(Protocol):
     def mark_announced(self, match_id: str, number: int) -> None:
         """Remember that the resolution of phase `number` has been announced."""
 
+    def remember_told(self, match_id: str, keys: frozenset[str]) -> None:
+        """Add these notices' and mails' told keys to the match's `told` (idempotent; nothing for
+        an unknown match). They are kept until the open phase changes: a step retried after
+        telling some of an occasion's notices skips those."""
+
     def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
         """The match's phase records in order, or only the one of that phase number."""
 
@@ -268,8 +276,11 @@ class MatchStore(Protocol):
 
 
 class Notifier(Protocol):
-    def publish(self, match: Match, notices: Sequence[Notice]) -> None:
-        """Send the notices (each to everyone or to its one recipient), batched."""
+    def publish(
+        self, match: Match, notices: Sequence[Notice], published: Callable[[Sequence[Notice]], None] | None = None
+    ) -> None:
+        """Send the notices (each to everyone or to its one recipient), batched; `published` is
+        told each batch once it is accepted (what a failure later on has not lost)."""
 
     def subscribe(self, match: Match) -> list[str]:
         """Subscribe each participant's email to the match's notices: the public ones, and their
@@ -285,6 +296,9 @@ class OutgoingMail:
 
     to: str
     raw: bytes
+    told_as: str | None = None
+    """The mail's own id when it tells a notice (`letters.mail_id`; its Message-ID is made
+    from it), None for an answer."""
 
 
 class Mailer(Protocol):

@@ -23,7 +23,7 @@ from game_core.aws.store.items import (
     sheet_key,
     state_key,
 )
-from game_core.aws.store.marks import MailMarks
+from game_core.aws.store.marks import Marks
 from game_core.aws.store.matches import Matches, phase_open
 from game_core.aws.store.profiles import Profiles
 from game_core.aws.store.submissions import Submissions, reply_of, sheet_of
@@ -45,7 +45,7 @@ class DynamoMatchStore:
         self._sheets = Submissions(db)
         self._wallet = Wallet(db)
         self._profiles = Profiles(db)
-        self._marks = MailMarks(db)
+        self._marks = Marks(db)
         self._db = db
 
     def _transaction(self, match_id: str) -> Transaction:
@@ -238,3 +238,6 @@ class DynamoMatchStore:
 
     def mark_answered(self, match_id: str, message: str, at: datetime) -> None:
         self._marks.mark_answered(match_id, message, at)
+
+    def remember_told(self, match_id: str, keys: frozenset[str]) -> None:
+        self._marks.remember_told(match_id, keys)

@@ -87,10 +87,11 @@ class Matches:
 
     def replace_header(self, tx: Transaction, before: Match, after: Match, also: ConditionBase | None = None) -> None:
         """The header written from `after`, only while it is still `before` (its version) and
-        `also` holds; a new phase empties who was done with the one that closed."""
+        `also` holds; a new phase empties who was done with the one that closed, and what failed
+        steps had told (every occasion of that phase is told by now: `letters.tell`)."""
         update = Update.assign(header_values(after))
         if _phase_number(before) != _phase_number(after):
-            update = update.then("REMOVE #done", names={"#done": "done"})
+            update = update.then("REMOVE #done, #told", names={"#done": "done", "#told": "told"})
         condition = Attr("version").eq(before.version)
         tx.update(
             header_key(after.match_id),
@@ -165,6 +166,7 @@ class Matches:
         match = match.model_copy(update=_unpack_state(bytes(items["STATE"]["blob"])))
         match.announced = int(header.get("announced", 0))
         match.done = frozenset(header.get("done", ()))
+        match.told = frozenset(header.get("told", ()))
         return match
 
     def stop_accepting(self, match: Match) -> bool:
