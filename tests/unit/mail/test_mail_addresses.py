@@ -55,6 +55,14 @@ def test_a_mail_of_the_match_says_its_phase_in_its_message_id() -> None:
     assert phase_message_id(ID, None, "play.example").count(".") == 2  # "<m-….<unique>@play.example>"
 
 
+def test_a_notices_mail_keeps_its_message_id_when_sent_again_and_still_says_its_phase() -> None:
+    told_as = f"{ID}/resolved-6/@all/mail/ada"
+    first, again = (phase_message_id(ID, 7, "play.example", told_as) for _ in range(2))
+    assert first == again  # a retried step's mail: the same Message-ID, for the receiver to drop
+    assert first != phase_message_id(ID, 7, "play.example", f"{ID}/resolved-6/@all/mail/bo")  # Bo's is his own
+    assert phase_answered(ID, first, ()) == 7
+
+
 PHASE_7 = "<m-6604cfc546dc.7.0a1b@play.example>"
 PHASE_9 = "<M-6604CFC546DC.9.ff@play.example>"
 
