@@ -20,6 +20,7 @@ from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Drawing
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
+from game_core.service import webhooks
 from game_core.service.notices import told_key
 from game_core.service.ports import Notice, OutgoingMail, Ports
 
@@ -231,6 +232,7 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
             if key not in told:
                 ports.mailer.send(mail)
                 sent.append(key)
+        webhooks.enqueue(ports, match, notices, told, sent)
         if then is not None:
             then()
     except Exception:
