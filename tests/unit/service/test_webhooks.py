@@ -6,12 +6,22 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+from crates_driver import request
+from fakes import Fakes
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from game_core.errors import Malformed
+from game_core.games import registry
+from game_core.match.model import MatchRequest
+from game_core.service.letters import tell
+from game_core.service.matches import create_match
+from game_core.service.notices import progress_notices
 from game_core.service.webhooks import (
     Delivery,
     Hook,
@@ -194,3 +204,82 @@ def test_what_an_answer_means(status, retry_after, outcome, wait) -> None:
 )
 def test_the_backoff_doubles_from_30_seconds_within_24_hours(attempts, queued_at, now, retry_after, wait) -> None:
     assert next_wait(attempts, queued_at, now, retry_after) == wait
+
+
+# -- queued by `tell`, on the fakes ----------------------------------------------------------
+
+
+@dataclass
+class MemoryHooks:
+    """The Hooks port in memory: subscriptions kept, deliveries listed as queued."""
+
+    allow_loopback: bool = False
+    kept: dict[tuple[str, str], Hook] = field(default_factory=dict)
+    queued: list[Delivery] = field(default_factory=list)
+
+    def put_hook(self, match_id: str, target: str, hook: Hook) -> None:
+        self.kept[(match_id, target)] = hook
+
+    def hook(self, match_id: str, target: str) -> Hook | None:
+        return self.kept.get((match_id, target))
+
+    def drop_hook(self, match_id: str, target: str) -> None:
+        self.kept.pop((match_id, target), None)
+
+    def enqueue(self, deliveries: Sequence[Delivery], delay: int = 0) -> None:
+        self.queued.extend(deliveries)
+
+    def resolve(self, host: str) -> list[str]:
+        return ["10.0.0.9"] if host.startswith("internal.") else [PUBLIC_V4]
+
+
+def hooked(urls: dict[str, str]) -> tuple[Fakes, MemoryHooks, Any, str]:
+    fakes, hooks = Fakes(), MemoryHooks()
+    ports = replace(fakes.ports, hooks=hooks)
+    settings = request().model_dump(mode="json") | {"webhooks": urls}
+    created = create_match(ports, MatchRequest.model_validate(settings))
+    return fakes, hooks, ports, created["match_id"]
+
+
+def test_the_match_begins_with_one_delivery_per_subscription_each_with_its_own_view() -> None:
+    fakes, hooks, _ports, mid = hooked({"ada": "https://bot.example.com/ada", "@public": "https://site.example/p"})
+
+    # The opening notices: a public one and one each for Ada and Bo; Bo has no URL
+    assert [(one.target, one.webhook_id) for one in hooks.queued] == [
+        ("@public", f"{mid}/begins/@all"),
+        ("ada", f"{mid}/begins/ada"),
+    ]
+    public, ada = hooks.queued
+    assert "you" not in public.payload and public.payload["view"] == fakes.notifier.notices()[0].body["view"]
+    private = {notice.recipient: notice.body for notice in fakes.notifier.notices()}
+    assert ada.payload["you"] == ada.payload["recipient"] == "ada" and ada.payload["view"] == private["ada"]["view"]
+
+
+def test_a_refused_url_creates_nothing() -> None:
+    fakes, hooks = Fakes(), MemoryHooks()
+    settings = request().model_dump(mode="json") | {"webhooks": {"ada": "https://internal.example/hook"}}
+
+    with pytest.raises(Malformed) as refused:
+        create_match(replace(fakes.ports, hooks=hooks), MatchRequest.model_validate(settings))
+
+    assert "internal.example resolves to 10.0.0.9" in refused.value.reasons[0].text
+    assert not hooks.kept and not hooks.queued and not fakes.notifier.published
+
+
+def test_a_step_retried_after_its_mark_failed_queues_nothing_twice() -> None:
+    fakes, hooks, ports, mid = hooked({"ada": "https://bot.example.com/ada", "@public": "https://site.example/p"})
+    hooks.queued.clear()
+    match = fakes.store.get(mid)
+    notices = progress_notices(match, registry.load("crates"), "News", "news")
+    failing = iter([RuntimeError("the mark failed")])
+
+    def mark() -> None:
+        error = next(failing, None)
+        if error is not None:
+            raise error
+
+    with pytest.raises(RuntimeError):
+        tell(ports, match, notices, mark)
+    tell(ports, fakes.store.get(mid), notices, mark)
+
+    assert sorted(one.webhook_id for one in hooks.queued) == [f"{mid}/news/@all", f"{mid}/news/ada"]
