@@ -10,6 +10,8 @@ pk MATCH#<id>   sk META                      the match header (JSON: players, se
                 sk SUB#<player>              the participant's submissions to the phase it names:
                                              per kind, the submission and the garnets it holds
                 sk DELIVERY#<player>#<key>   a delivery's reply (webhook or mail; expires after a week)
+                sk HOOK#<target>             a webhook subscription: URL and signing secret (none once
+                                             removed); who has one is on the header (aws/webhooks.py)
                 sk ANSWERED#<mail id>        a received mail has been answered (expires after a week)
                 sk PURSE#<guest>             a guest's garnets while the match runs (balance,
                                              available, as a player's GARNETS)
