@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from bot_matches import CASES, IDS, play_through
 
-from game_core.games.plain_text import result_text
+from game_core.games.plain_text import prose, result_text
 
 NAMES = {"p1": "Ada Lovelace", "p2": "Bo", "p3": "Cy", "p4": "Dee"}
 
@@ -84,3 +84,21 @@ def test_every_games_result_names_the_winner_and_has_a_row_for_every_place(game_
         assert cells[:4] == [str(standing["place"]), "Player", standing["player"].upper(), standing["score"]]
         assert ("EC" in cells) == (standing["player"] in result["ec"])
     assert all(len(line) <= 78 for line in said[: said.index("")])  # the words are folded
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "rest", "folded"),
+    [
+        ("short", "", None, ["short"]),
+        ("", "  - ", "    ", ["  -"]),
+        # 16 words of 4 letters: 79 characters; the fold goes at the last space within 78
+        (" ".join(["word"] * 16), "", None, [" ".join(["word"] * 15), "word"]),
+        # after "  - ", 37 a's take 4 + 37 + 36 spaces = 77 columns, a 38th would reach 79: the folds
+        # go under the reason's text
+        ("a " * 38 + "end", "  - ", "    ", ["  - " + "a " * 36 + "a", "    a end"]),
+        ("see " + "x" * 90, "", None, ["see", "x" * 90]),  # a word longer than a line stands whole
+    ],
+)
+def test_prose_is_folded_at_78_columns(text: str, first: str, rest: str | None, folded: list[str]) -> None:
+    assert prose(text, first, rest) == folded
+    assert all(len(line) <= 78 for line in folded if " " in line.strip())

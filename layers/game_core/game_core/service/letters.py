@@ -10,12 +10,13 @@ public announcement and their own private part together.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
-from game_core.games.plain_text import result_text, wrapped
+from game_core.games.plain_text import prose, result_text, wrapped
 from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Drawing, DrawsViews, Picture
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, moment_text
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RULE = "-" * 72
+NO_BREAK = "\u00a0"
+"""Binds words a fold must not part (textwrap breaks at ASCII whitespace only)."""
+_UNBROKEN = r"\b[A-Z][a-z]+day \d{1,2} [A-Z][a-z]+\b|\bin (\d+ [a-z]+ ?)+|\d+ [a-z]+ ago|less than a minute( ago)?"
+"""A date ("Tuesday 1 December"), how far a moment is ("in 1 day 3 hours", "2 hours ago")."""
 
 
 def names(match: Match) -> dict[str, str]:
@@ -49,7 +54,10 @@ def deadline_line(phase: PhaseClock, now: datetime, zone: str | None = None) -> 
     the reader's time zone (`clock.moment_text`), or that it is paused."""
     if phase.paused:
         return f"{phase.name} is paused by the host; its clock stands still until they resume it."
-    return f"{phase.name} {'closes' if phase.deadline > now else 'closed'} {moment_text(phase.deadline, now, zone)}."
+    said = f"{phase.name} {'closes' if phase.deadline > now else 'closed'} {moment_text(phase.deadline, now, zone)}."
+    # Folded at 78 columns (a mail's lines join with "\n"), never inside a date or "in 1 hour"
+    kept = re.sub(_UNBROKEN, lambda words: words[0].replace(" ", NO_BREAK), said)
+    return "\n".join(prose(kept)).replace(NO_BREAK, " ")
 
 
 def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
@@ -99,11 +107,11 @@ def _text(
     if press is not None:
         lines += ["A message from the host:", "", *str(press).splitlines()]
     if own.get("you_owe") and match.phase is not None:
-        lines.append(f"A reminder: {match.phase.name} still waits for your {kinds_text(own['you_owe'])}.")
+        lines += prose(f"A reminder: {match.phase.name} still waits for your {kinds_text(own['you_owe'])}.")
     missing = public.get("did_not_submit") or []
     if missing:
         shown = names(match)
-        lines.append("No submission from: " + ", ".join(shown.get(player, player) for player in missing) + ".")
+        lines += prose("No submission from: " + ", ".join(shown.get(player, player) for player in missing) + ".")
     view = own.get("view", public.get("view"))
     if view is not None:
         lines += ["", game.text.render_view(view, names(match)).strip("\n")]

@@ -50,7 +50,7 @@ from game_core.errors import (
     validation_reasons,
 )
 from game_core.games import registry
-from game_core.games.plain_text import LineGrammar
+from game_core.games.plain_text import LineGrammar, prose
 from game_core.games.protocol import AnswersInText, AnyGame, TextMove
 from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
@@ -299,7 +299,7 @@ def _zone(ports: Ports, match: Match, player: Participant, written: str) -> list
         return _refusal_lines(
             f"ZONE {written} was not done:", [Reason("conflict", "the match changed meanwhile; send it again")]
         )
-    lines = [f"Done: your mail gives deadlines in {zone} time from now on, UTC beside it."]
+    lines = prose(f"Done: your mail gives deadlines in {zone} time from now on.")
     return lines + ([letters.deadline_line(latest.phase, now, zone)] if latest.phase is not None else [])
 
 
@@ -439,7 +439,7 @@ def _judged_lines(game: AnyGame, names: dict[str, str], move: Judged) -> list[st
     assert move.error is not None
     what = f"your {request.kind} for {request.phase}"
     if isinstance(move.error, Late):
-        return [f"Too late: {what} was not accepted. {move.error.message}."]
+        return prose(f"Too late: {what} was not accepted. {move.error.message}.")
     heading = "Not accepted" if isinstance(move.error, Illegal) else "Not submitted"
     return _refusal_lines(f"{heading}: {what}.", move.error.reasons)
 
@@ -457,12 +457,13 @@ def _action_lines(game: AnyGame, names: dict[str, str], request: ActionRequest, 
         return [f"Done: {said}", *answer, *(["  " + garnets_line(held["balance"], held["available"])] if held else [])]
     assert move.error is not None
     if isinstance(move.error, Late):
-        return [f"Too late: your {request.kind} was not taken. {move.error.message}."]
+        return prose(f"Too late: your {request.kind} was not taken. {move.error.message}.")
     return _refusal_lines(f"Not done: your {request.kind}.", move.error.reasons)
 
 
 def _refusal_lines(heading: str, reasons: Sequence[Reason]) -> list[str]:
-    return [heading, *(f"  - {reason.text}" for reason in reasons)]
+    """The heading and each reason, folded at 78 columns (a reason's folds under its text)."""
+    return [*prose(heading), *(line for reason in reasons for line in prose(reason.text, "  - ", "    "))]
 
 
 def _still_standing(ports: Ports, match: Match, game: AnyGame, player: str) -> list[str]:
