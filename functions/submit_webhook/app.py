@@ -12,6 +12,10 @@ Authorization: Bearer <the participant's webhook secret>
 An immediate action (a game that takes them: Clubs' puzzle requests and answers, transfers and
 peeks) is applied at once and answered to the sender alone: {"accepted": true, "kind", "answer"}.
 
+PUT /matches/{match_id}/players/{player_id}/webhook   (the same Bearer secret) {"url": "https://..."}
+DELETE the same: the participant's notices POSTed to their URL, signed per Standard Webhooks with
+the `whsec_` secret the PUT's reply holds, once (service/webhooks.py)
+
 GET /matches/{match_id}/players/{player_id}   (the same Bearer secret): the participant's view
 now, the open phase and its deadline, what they have submitted in it, their garnets
 GET /matches/{match_id}                        the public view: no secret needed
@@ -42,7 +46,7 @@ from typing import Any, TypeVar
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from game_core.aws.routes import route_pattern
 from game_core.aws.wiring import ports_from_environment
@@ -63,8 +67,10 @@ from game_core.errors import (
 from game_core.service.actions import ActionRequest, act_by_webhook
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
+from game_core.service.webhooks import MAX_URL, participant_subscribes
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
+WEBHOOK_ROUTE = "/matches/{match_id}/players/{player_id}/webhook"
 MAX_BODY_BYTES = 64 * 1024
 """The largest body read (decoded). The largest move of any game is a few kilobytes."""
 MAX_ID = 64
@@ -113,6 +119,11 @@ class Request:
             base64=bool(event.get("isBase64Encoded")),
             params={},
         )
+
+
+class WebhookBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    url: str = Field(max_length=MAX_URL)
 
 
 class ActionBody(BaseModel):
@@ -231,6 +242,28 @@ def post_action(request: Request, match_id: str, player_id: str) -> Reply:
     return _reply(200, reply)
 
 
+def put_webhook(request: Request, match_id: str, player_id: str) -> Reply:
+    """The participant's subscription: their notices POSTed to `url`; the reply holds its `whsec_`
+    signing secret, once."""
+    secret = _secret(request)
+    _known_ids(match_id, player_id)
+
+    def url() -> str:  # read only once the secret has matched
+        return _body(request, WebhookBody).url
+
+    reply = participant_subscribes(ports_from_environment(), match_id, player_id, secret, url)
+    logger.info("webhook set", extra=_who(request))
+    return _reply(200, reply)
+
+
+def delete_webhook(request: Request, match_id: str, player_id: str) -> Reply:
+    secret = _secret(request)
+    _known_ids(match_id, player_id)
+    reply = participant_subscribes(ports_from_environment(), match_id, player_id, secret, None)
+    logger.info("webhook removed", extra=_who(request))
+    return _reply(200, reply)
+
+
 def _route(
     method: str, template: str, answer: Callable[..., Reply]
 ) -> tuple[str, re.Pattern[str], Callable[..., Reply]]:
@@ -241,6 +274,8 @@ def _route(
 ROUTES = (
     _route("POST", ROUTE, post_submission),
     _route("POST", "/matches/{match_id}/players/{player_id}/actions", post_action),
+    _route("PUT", WEBHOOK_ROUTE, put_webhook),
+    _route("DELETE", WEBHOOK_ROUTE, delete_webhook),
     _route("GET", "/matches/{match_id}/players/{player_id}", get_standing),
     _route("GET", "/matches/{match_id}", get_public),
 )

@@ -17,7 +17,7 @@ import os
 import secrets
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -28,6 +28,7 @@ from game_core.aws.ses_mailer import SesMailer
 from game_core.aws.sfn_workflow import StepFunctionsWorkflow
 from game_core.aws.sns_notifier import SnsNotifier
 from game_core.aws.store import DynamoMatchStore
+from game_core.aws.webhooks import AwsHooks
 from game_core.service.ports import Clock, OutgoingMail, Ports
 
 
@@ -138,4 +139,19 @@ def ports_from_environment() -> Ports:
             frozenset(check for check in os.environ.get("MAIL_REQUIRED_CHECKS", "spf,dkim,dmarc").split(",") if check),
             _local_outbox,
         ),
+        hooks=_hooks(shared, os.environ),
+    )
+
+
+def _hooks(clients: Clients, environ: Mapping[str, str]) -> AwsHooks | None:
+    """Webhook subscriptions and their queue, where the stack has one (WEBHOOK_QUEUE_URL, and its
+    dead-letter queue WEBHOOK_DLQ_URL); `http://127.0.0.1` URLs only where WEBHOOKS_ALLOW_LOOPBACK
+    is 1 (the laptop's flag, for tests)."""
+    queue = environ.get("WEBHOOK_QUEUE_URL", "")
+    if not queue:
+        return None
+    loopback = environ.get("WEBHOOKS_ALLOW_LOOPBACK") == "1"
+    dead = environ.get("WEBHOOK_DLQ_URL", "")
+    return AwsHooks(
+        LazyClient(clients, "dynamodb"), environ["TABLE_NAME"], LazyClient(clients, "sqs"), queue, dead, loopback
     )
