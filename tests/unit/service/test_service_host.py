@@ -14,7 +14,7 @@ from fakes import T0, Fakes, MemoryStore
 from game_core.errors import Conflict, Illegal, Late, NotFound, NotOpen
 from game_core.service import host, phases
 from game_core.service.matches import match_status
-from game_core.service.ports import Ports
+from game_core.service.ports import Event, Ports
 
 MID = "m-000000000001"
 TOKEN = "tok-1"
@@ -410,10 +410,25 @@ def test_press_reaches_everyone_or_one_through_every_channel() -> None:
     assert "A message from the host:" in mails[0][1] and "stuck" not in mails[0][1]
 
 
-def test_press_to_a_stranger_is_refused() -> None:
+def test_press_to_a_stranger_is_refused_naming_the_participants() -> None:
     table = Table.open()
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFound, match=rf"'zed' is not a participant of match {MID} \(ada, bo\)"):
         host.press(table.ports, MID, "hello", to="zed")
+
+
+def test_the_host_names_a_participant_by_id_or_by_name_in_any_case() -> None:
+    table = Table.open()
+    stored = table.match()
+    ada, bo = stored.players
+    renamed = (ada.model_copy(update={"name": "Countess"}), bo.model_copy(update={"name": "Robert"}))
+    named = stored.model_copy(update={"players": renamed, "version": stored.version + 1})
+    table.fakes.store.save(stored, named, Event("renamed", table.fakes.clock.now(), {}))
+    assert [named.named(word) for word in ("ada", "BO", " countess ", "Robert")] == ["ada", "bo", "ada", "bo"]
+
+    assert host.press(table.ports, MID, "Your crate is stuck.", to="ROBERT")["sent_to"] == "bo"
+    assert host.reissue_secret(table.ports, MID, "countess")["player"] == "ada"
+    with pytest.raises(NotFound, match=r"\(Countess \(ada\), Robert \(bo\)\)"):
+        host.press(table.ports, MID, "hello", to="Count")
 
 
 def test_a_reissued_secret_works_and_the_old_one_stops() -> None:

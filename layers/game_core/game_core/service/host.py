@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from game_core.errors import Conflict, Late, NotFound, NotOpen
+from game_core.errors import Conflict, Late, NotOpen
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, duration_text
@@ -210,6 +210,7 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     match = ports.store.get(match_id)
     if match.status != "finished" or match.result is None:
         raise NotOpen(f"the match is {match.status}: only a finished match's result has ties to decide")
+    order = [match.named(player) for player in order]  # by id or by name
     decided = match.model_copy(update={"result": engine.decide(match.result, order), "version": match.version + 1})
     ports.store.save(match, decided, Event("decided", ports.clock.now(), {"order": order}))
     shown = names(match)
@@ -222,8 +223,7 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
 def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:
     """A message from the host to every participant, or to one, through every channel."""
     match = ports.store.get(match_id)
-    if to is not None and match.participant(to) is None:
-        raise NotFound(f"{to} is not a participant of match {match_id}")
+    to = match.named(to) if to is not None else None  # by id or by name
     occasion = pressed(match, text)
     subject = f"[{match_id}] A message from the host"
     notice = Notice(to, subject, {"match_id": match_id, "press": text}, notice_id(match_id, occasion, to))
@@ -235,8 +235,7 @@ def reissue_secret(ports: Ports, match_id: str, player: str) -> dict[str, Any]:
     """A new webhook secret for the participant (lost, or leaked): the old one stops working at
     once. The new one is in the reply, once; only its hash is kept."""
     match = ports.store.get(match_id)
-    if match.participant(player) is None:
-        raise NotFound(f"{player} is not a participant of match {match_id}")
+    player = match.named(player)  # by id or by name
     secret = ports.ids.secret()
     players = tuple(
         p.model_copy(update={"secret_hash": secret_hash(secret)}) if p.id == player else p for p in match.players
