@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import CratesMatch, crates_request
+from conftest import CratesMatch, crates_request, host_alerts
 from webhook_receiver import Receiver
 
 from game_core.aws.webhooks import AwsHooks
@@ -156,22 +156,6 @@ def test_a_receiver_down_past_the_window_ends_in_the_dead_letter_queue_with_a_ho
     (told,) = receiver.accepted("alerts")
     assert told.verified and told.payload["type"] == "host.alert" and told.payload["target"] == "ana"
     assert stack.webhooks.waiting() == 0
-
-
-def host_alerts(stack):
-    """What the host's alerts topic publishes, through an SQS queue on it."""
-    sqs = stack.client("sqs")
-    url = sqs.create_queue(QueueName="host-alerts-test")["QueueUrl"]
-    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-    stack.client("sns").subscribe(
-        TopicArn=stack.host_topic, Protocol="sqs", Endpoint=arn, Attributes={"RawMessageDelivery": "true"}
-    )
-
-    def received():
-        messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
-        return [json.loads(message["Body"]) for message in messages]
-
-    return received
 
 
 @pytest.mark.parametrize(("status", "attempts"), [(400, 1), (404, 1), (410, 1), (301, 1), (408, 2), (429, 2)])

@@ -4,31 +4,13 @@ resolves nothing twice, and first announces what the stalled one resolved but ne
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import load_event
+from conftest import host_alerts, load_event
 
 from local_stack.faults import StepFaults, always
 
 pytestmark = pytest.mark.statemachine
 ORDER = [2, 1, 1, 0, -1, -1]
-
-
-def _host_alerts(stack):
-    """An SQS queue on the host's alerts topic."""
-    sqs = stack.client("sqs")
-    url = sqs.create_queue(QueueName="host-alerts-test")["QueueUrl"]
-    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
-    stack.client("sns").subscribe(
-        TopicArn=stack.host_topic, Protocol="sqs", Endpoint=arn, Attributes={"RawMessageDelivery": "true"}
-    )
-
-    def received():
-        messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
-        return [json.loads(message["Body"]) for message in messages]
-
-    return received
 
 
 @pytest.mark.parametrize(("operation", "resolved"), [("TransactWriteItems", 0), ("PublishBatch", 1)])
@@ -37,7 +19,7 @@ def test_a_step_that_keeps_failing_stalls_the_match_and_recover_continues_it(
 ) -> None:
     # Given a match whose resolutions (TransactWriteItems) or announcements (PublishBatch) fail
     # at every attempt (a throttle or an SNS error that never ends)
-    alerts = _host_alerts(stack)
+    alerts = host_alerts(stack)
     match = crates_match(2)
     inbox = stack.subscribe(["p1", "p2"], match.match_id)
     assert match.multipliers("p1", ORDER)[0] == 200
