@@ -1,7 +1,7 @@
 """Highest Unique Bid: a throwaway sixth game, registered only inside tests/sixth_game's test, to
 show that a game is its package plus one line (docs/GAME_AUTHORING.md).
 
-Two rounds; each player bids some of their 10 chips in secret, and the highest amount that exactly
+Four rounds; each player bids some of their 10 chips in secret, and the highest amount that exactly
 one player bid wins the round. Most rounds won wins the match, then most chips left.
 
 Modules: `models` (settings, state, the bid), `rules` (the check, a round's resolution, the result),

@@ -1,4 +1,4 @@
-"""Highest Unique Bid as a `Game`: two rounds of one sealed bid each. Thin: the rules are in
+"""Highest Unique Bid as a `Game`: four rounds of one sealed bid each. Thin: the rules are in
 `rules.py`, what leaves in `views.py`."""
 
 from __future__ import annotations
