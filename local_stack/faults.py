@@ -6,7 +6,7 @@ retry and that nothing strands a match.
     faults.injected                          # where each fault struck
 
 A fault strikes the first call of one AWS operation that a phase-step invocation makes (a
-DynamoDB throttle, an SNS or Step Functions internal error), either *before* the call reaches the
+DynamoDB throttle, an SNS, SES or Step Functions internal error), either *before* the call reaches the
 service (nothing happened) or *after* it was applied (the reply was lost: the worst case for a
 write); or the Lambda service refuses the invocation itself (operation "Invoke"). Host commands
 and submissions run untouched.
@@ -58,14 +58,13 @@ STRIKE_POINTS = {
         Fault("TransactWriteItems"),
         Fault("PublishBatch", after=True),  # the announcement sent, its reply lost
         Fault(INVOKE),
+        Fault("SendEmail"),  # a notice's mail refused: what went before it is remembered, not sent again
         Fault("UpdateItem"),
         Fault("Query", after=True),
         Fault("PublishBatch"),
         Fault("UpdateItem", after=True),
         Fault("GetItem"),
         Fault("GetItem", after=True),
-        Fault("SendEmail"),  # a notice's mail refused: the notices published before it are not published again
-        Fault("SendEmail", after=True),  # a mail sent, its reply lost: sent again (the same Message-ID)
     ),
     # wait: stores the task token (UpdateItem), or wakes the machine at once if the clock moved.
     "wait": (Fault("UpdateItem", after=True), Fault(INVOKE), Fault("UpdateItem")),
