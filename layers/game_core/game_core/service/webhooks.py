@@ -386,10 +386,9 @@ def targets(match: Match) -> tuple[str, ...]:
     return (*match.player_ids, PUBLIC, ALERTS)
 
 
-def _target_of(match: Match, target: str) -> str:
+def _target_of(match: Match, target: str) -> None:
     if target not in targets(match):
         raise NotFound(f"{target[:64]!r} is neither a participant of match {match.match_id} nor {PUBLIC} or {ALERTS}")
-    return target
 
 
 def subscribe(ports: Ports, match_id: str, target: str, url: str) -> dict[str, Any]:
@@ -419,7 +418,7 @@ def _name(ports: Ports, match_id: str, target: str, subscribed: bool) -> None:
     """Store the match naming the target among its subscriptions, or not (conditional on the
     match as read; read again on a conflict)."""
 
-    def attempt(match: Match) -> None:
+    def store(match: Match) -> None:
         if (target in match.webhooks) == subscribed:
             return
         kept = tuple(one for one in match.webhooks if one != target) + ((target,) if subscribed else ())
@@ -428,7 +427,7 @@ def _name(ports: Ports, match_id: str, target: str, subscribed: bool) -> None:
         ports.store.save(match, after, event)
 
     what = f"the webhook was not {'set' if subscribed else 'removed'}"
-    until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
+    until_stored(lambda: ports.store.get(match_id), store, match_id=match_id, what=what)
 
 
 def participant_subscribes(
