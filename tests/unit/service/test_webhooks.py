@@ -25,6 +25,7 @@ from game_core.service.notices import progress_notices
 from game_core.service.webhooks import (
     Delivery,
     Hook,
+    attempt,
     channel,
     destination,
     discord_parts,
@@ -283,3 +284,25 @@ def test_a_step_retried_after_its_mark_failed_queues_nothing_twice() -> None:
     tell(ports, fakes.store.get(mid), notices, mark)
 
     assert sorted(one.webhook_id for one in hooks.queued) == [f"{mid}/news/@all", f"{mid}/news/ada"]
+
+
+def test_a_discord_message_failing_midway_is_retried_from_the_part_that_failed() -> None:
+    fakes, hooks = Fakes(), MemoryHooks()
+    ports = replace(fakes.ports, hooks=hooks)
+    hooks.put_hook("m-1", "@public", Hook("https://discord.com/api/webhooks/1/abc", new_secret()))
+    text = "\n".join(["a" * 1500, "b" * 1500, "c" * 1500])  # three messages
+    answers = iter([(204, None), (503, None), (204, None), (204, None)])
+    sent: list[str] = []
+
+    def post(where, one):
+        sent.append(json.loads(one.body)["content"][0])
+        return next(answers)
+
+    queued = replace(delivery(text), target="@public", queued_at=fakes.clock.now().timestamp())
+    first = attempt(ports, queued, post, 0)
+    assert first.outcome == "later" and first.next is not None and first.next.parts_sent == 1
+    fakes.clock.advance(30)
+    second = attempt(ports, first.next, post, 0)
+
+    assert second.outcome == "delivered"
+    assert sent == ["a", "b", "b", "c"]  # "a" once: the retry began where the first stopped

@@ -83,6 +83,8 @@ class Delivery:
     """Attempts that failed so far."""
     due: float = 0
     """Not to be attempted before (epoch seconds)."""
+    parts_sent: int = 0
+    """Of a long Discord message, the parts already accepted: a retry sends the rest, in order."""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -500,10 +502,11 @@ def attempt(ports: Ports, delivery: Delivery, post: Poster, timestamp: int) -> A
     except Malformed:
         pass
     else:
-        for one in posts(hook, delivery, timestamp):
+        for one in posts(hook, delivery, timestamp)[delivery.parts_sent :]:
             status, retry_after = post(where, one)
             if verdict(status).outcome != "delivered":
                 break
+            delivery = replace(delivery, parts_sent=delivery.parts_sent + 1)
     judged = verdict(status, retry_after, ports.clock.now())
     if judged.outcome != "retry":
         return Attempt(judged.outcome, status=status)
