@@ -16,7 +16,7 @@ restores moto. A wait then registers its wake-up instant on the clock and parks;
 the clock and wakes the waiters whose instant has come; a waiter whose event is set (a task token
 completed: a host act, an early close) returns at once, as before. Retry intervals are skipped
 (recorded in `clock.skipped_retries`): a retry happens at once, at the same instant. The handlers
-read the same clock through the Clock port (`game_core.aws.wiring.use_clock`).
+read the same clock through the Clock port (the ports the local stack builds with it: `LocalStack.ports`).
 
 `idle(running)` says whether every running execution is parked: its current wait is registered
 and, for a Task, the task's worker is parked too (a waitForTaskToken waiting for its token), not

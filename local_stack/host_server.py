@@ -431,9 +431,7 @@ class HostServer:
 
     def _smtp_listener(self, port: int) -> SmtpListener:
         """The SMTP port: mail from a session logged in as the sender (`host_access`)."""
-        from game_core.aws.wiring import ports_from_environment
-
-        store = ports_from_environment().store
+        store = self.stack.ports().store
         table = self.stack.client("dynamodb")
 
         def matches() -> list[Match]:
@@ -472,9 +470,7 @@ class HostServer:
         execution was the old process's. Before that, with the grace policy, reopen each phase
         whose deadline passed while the server was down (`down_since`: when it was last seen
         alive, None if unknown)."""
-        from game_core.aws.wiring import ports_from_environment
-
-        store = ports_from_environment().store
+        store = self.stack.ports().store
         unfinished = []
         now = self._now()
         for item in table.items():

@@ -45,6 +45,7 @@ import moto.stepfunctions.parser.api as sfn_api
 import moto.stepfunctions.parser.asl.eval.callback.callback as callbacks
 from moto.core.botocore_stubber import BotocoreStubber
 
+from game_core.service.ports import Ports
 from local_stack.moto_dynamodb import item_backups
 
 PINNED_MOTO = "5.2.1"
@@ -68,8 +69,10 @@ class FakeContext:
         return 30_000
 
 
-def load_handler(code_dir: Path, handler: str) -> Handler:
-    """Import `module.function` from a function's code folder under a name of its own."""
+def load_handler(code_dir: Path, handler: str, ports: Callable[[], Ports]) -> Handler:
+    """Import `module.function` from a function's code folder under a name of its own, serving
+    with `ports` (the module's `<function>_for` makes the function with the ports it is given;
+    the module's own `function` uses the Lambda environment's)."""
     module_name, _, function = handler.rpartition(".")
     unique = f"lambda_{code_dir.name}_{module_name}"
     spec = importlib.util.spec_from_file_location(unique, code_dir / f"{module_name}.py")
@@ -77,7 +80,7 @@ def load_handler(code_dir: Path, handler: str) -> Handler:
     module = importlib.util.module_from_spec(spec)
     sys.modules[unique] = module
     spec.loader.exec_module(module)
-    loaded: Handler = getattr(module, function)
+    loaded: Handler = getattr(module, f"{function}_for")(ports)
     return loaded
 
 

@@ -29,21 +29,20 @@ import time
 import uuid
 import zipfile
 from datetime import datetime
-from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
 import boto3
-import botocore.session
 import yaml
 from moto import mock_aws
 
 from game_core.cli import asl
 from game_core.games import registry
+from game_core.service.ports import Ports
 from local_stack.clock import VirtualClock, patch_moto
-from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 from local_stack.inbound_bucket import create_inbound_bucket, deliver
+from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 from local_stack.mail import LOCAL_DOMAIN, Outbox
 from local_stack.webhooks import LocalWebhooks
 
@@ -57,12 +56,6 @@ SETTLE_SECONDS = 60.0
 machine is slow, and a settled one returns at once)."""
 
 
-botocore.session.create_loader = cache(botocore.session.create_loader)
-"""Every session of the process reads the service models (JSON) once: each stack starts its
-handlers cold, with a new boto3 session each, which read them all again (the half of what
-starting a stack and creating a match cost)."""
-
-
 class _CfnLoader(yaml.SafeLoader):
     """YAML with CloudFormation's short tags read as plain values (enough to list resources)."""
 
@@ -70,21 +63,9 @@ class _CfnLoader(yaml.SafeLoader):
 _CfnLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
-def _template(root: Path) -> dict[str, Any]:
-    """template.yaml, parsed once a process for each text it has: every stack reads it three times,
-    and parsing it (pure-Python YAML) was a quarter of what starting a stack cost."""
-    return _parsed((root / "template.yaml").read_text())
-
-
-@cache
-def _parsed(template: str) -> dict[str, Any]:
-    parsed: dict[str, Any] = yaml.load(template, Loader=_CfnLoader)
-    return parsed
-
-
 def _template_functions(root: Path) -> dict[str, dict[str, Any]]:
     """Logical id -> properties of every function in template.yaml."""
-    template = _template(root)
+    template = yaml.load((root / "template.yaml").read_text(), Loader=_CfnLoader)
     return {
         name: resource["Properties"]
         for name, resource in template["Resources"].items()
@@ -102,7 +83,7 @@ def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
 
 def template_table_ttl(root: Path = ROOT) -> dict[str, Any]:
     """The matches table's TimeToLiveSpecification in template.yaml (which attribute expires an item)."""
-    template = _template(root)
+    template = yaml.load((root / "template.yaml").read_text(), Loader=_CfnLoader)
     specification: dict[str, Any] = template["Resources"]["MatchTable"]["Properties"]["TimeToLiveSpecification"]
     return specification
 
@@ -165,6 +146,7 @@ class LocalStack:
         self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
         self._restore = lambda: None
         self._unbound_inboxes: list[Inbox] = []
+        self._ports: Ports | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -191,33 +173,37 @@ class LocalStack:
 
             self._restore = restore
         self._create_resources()
-        from game_core.aws.wiring import ports_from_environment, use_clock, use_outbox
-
-        use_clock(self.clock)
-        use_outbox(self.outbox.keep)
-        ports_from_environment.cache_clear()
+        self.cold_start()
         for name, (code_dir, handler) in template_functions().items():
-            self.lambdas.register(name, load_handler(code_dir, handler))
+            self.lambdas.register(name, load_handler(code_dir, handler, self.ports))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        from game_core.aws.wiring import use_clock, use_outbox
-
         if self.clock is not None:
             self.clock.close()  # what still waits stays parked: it must not run against a stopped mock
-        use_clock(None)
-        use_outbox(None)
         self.webhooks.close()
         self._restore()
         self._mock.stop()
 
+    def ports(self) -> Ports:
+        """The ports every handler of the stack serves with, as a warm Lambda container's: built
+        from the environment the stack set, on the stack's clock, each message sent kept in the
+        outbox too. A test acting as the service (or reading its table) uses these."""
+        if self._ports is None:
+            raise RuntimeError("the stack has not started: use it as `with LocalStack() as stack:`")
+        return self._ports
+
+    def cold_start(self) -> None:
+        """New ports for every handler, as new containers would build: from the environment as it
+        is now (a setting changed since), with new clients (nothing that hooked the old ones)."""
+        from game_core.aws.wiring import build_ports
+
+        self._ports = build_ports(os.environ, self.clock, self.outbox.keep)
+
     def port_clients(self) -> list[Any]:
         """The handlers' boto3 clients (the ports' adapters'), each once: what faults and meters hook."""
-        from game_core.aws.wiring import ports_from_environment
-
-        ports = ports_from_environment()
-        clients = (ports.store.client, ports.notifier.client, ports.workflow.client, ports.mailer.client)
-        return list({id(c): c for c in clients}.values())
+        ports = self.ports()
+        return list({id(c): c for c in (ports.store.client, ports.notifier.client, ports.workflow.client)}.values())
 
     def client(self, service: str) -> Any:
         """One client per service (boto3 clients are thread-safe, and slow to make)."""

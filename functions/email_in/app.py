@@ -12,6 +12,7 @@ read, and nothing a retry would change); a failure of AWS raises, and Lambda del
 again: a move stored already is not stored or answered twice.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -21,18 +22,27 @@ from game_core.aws.mail_bucket import mail_bucket
 from game_core.aws.wiring import ports_from_environment
 from game_core.mail.ses import receipts
 from game_core.service.mail_in import receive
+from game_core.service.ports import Ports
 
 logger = Logger(service="email-in")
 
 
-@logger.inject_lambda_context(log_event=False)
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    try:
-        received = receipts(event)
-    except ValueError as error:  # pydantic's and JSON's errors: the event is not what SES sends
-        logger.error("not an SES receipt notification", extra={"error": type(error).__name__})
-        return {"outcomes": []}
-    ports = ports_from_environment()
-    outcomes = [receive(ports, mail_bucket().read(receipt)).value for receipt in received]
-    logger.info("mail received", extra={"outcomes": outcomes})
-    return {"outcomes": outcomes}
+def handler_for(ports: Callable[[], Ports]) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
+    """The handler, serving with the ports `ports` gives (the local stack passes its own)."""
+
+    @logger.inject_lambda_context(log_event=False)
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        try:
+            received = receipts(event)
+        except ValueError as error:  # pydantic's and JSON's errors: the event is not what SES sends
+            logger.error("not an SES receipt notification", extra={"error": type(error).__name__})
+            return {"outcomes": []}
+        serving = ports()
+        outcomes = [receive(serving, mail_bucket().read(receipt)).value for receipt in received]
+        logger.info("mail received", extra={"outcomes": outcomes})
+        return {"outcomes": outcomes}
+
+    return handler
+
+
+handler = handler_for(ports_from_environment)

@@ -6,6 +6,7 @@ values are bounded by the command models, and a clock that would still run past 
 can hold is refused as illegal.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -15,26 +16,35 @@ from pydantic import ValidationError
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Illegal, Malformed, validation_reasons
 from game_core.service.commands import parse_host_command, run_host_command
+from game_core.service.ports import Ports
 
 logger = Logger(service="host-commands")
 
 
-def _run(event: dict[str, Any]) -> dict[str, Any]:
+def _run(ports: Ports, event: dict[str, Any]) -> dict[str, Any]:
     try:
         command = parse_host_command(event)
     except ValidationError as error:
         raise Malformed("the command is malformed", validation_reasons(error, "command")) from None
     logger.info("host command", extra={"command": command.command})
     try:
-        return run_host_command(ports_from_environment(), command)
+        return run_host_command(ports, command)
     except OverflowError:  # e.g. extension upon extension, each within bounds
         raise Illegal("a time in this command is beyond the dates the service can keep") from None
 
 
-@logger.inject_lambda_context(log_event=False)
-def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    try:
-        return {"ok": True} | _run(event)
-    except GameCoreError as error:
-        logger.info("host command refused", extra={"error": type(error).__name__})
-        return {"ok": False} | error.to_json()
+def handler_for(ports: Callable[[], Ports]) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
+    """The handler, serving with the ports `ports` gives (the local stack passes its own)."""
+
+    @logger.inject_lambda_context(log_event=False)
+    def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+        try:
+            return {"ok": True} | _run(ports(), event)
+        except GameCoreError as error:
+            logger.info("host command refused", extra={"error": type(error).__name__})
+            return {"ok": False} | error.to_json()
+
+    return handler
+
+
+handler = handler_for(ports_from_environment)

@@ -65,6 +65,7 @@ from game_core.errors import (
     validation_reasons,
 )
 from game_core.service.actions import ActionRequest, act_by_webhook
+from game_core.service.ports import Ports
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
 from game_core.service.webhooks import MAX_URL, participant_subscribes
@@ -198,7 +199,7 @@ def _known_ids(*ids: str) -> None:
         raise NotFound("no such match or player")
 
 
-def post_submission(request: Request, match_id: str, player_id: str) -> Reply:
+def post_submission(request: Request, ports: Callable[[], Ports], match_id: str, player_id: str) -> Reply:
     secret = _secret(request)
     _known_ids(match_id, player_id)
 
@@ -208,28 +209,28 @@ def post_submission(request: Request, match_id: str, player_id: str) -> Reply:
             match_id, player_id, body.phase, body.kind, body.submission, channel="webhook", phase_number=body.number
         )
 
-    reply = submit_by_webhook(ports_from_environment(), match_id, player_id, secret, _delivery(request), submission)
+    reply = submit_by_webhook(ports(), match_id, player_id, secret, _delivery(request), submission)
     status = 202 if reply.get("wake_pending") else 200
     logger.info("submission", extra=_who(request) | {"status": status})
     return _reply(status, reply)
 
 
-def get_standing(request: Request, match_id: str, player_id: str) -> Reply:
+def get_standing(request: Request, ports: Callable[[], Ports], match_id: str, player_id: str) -> Reply:
     secret = _secret(request)
     _known_ids(match_id, player_id)
-    reply = participant_view(ports_from_environment(), match_id, player_id, secret)
+    reply = participant_view(ports(), match_id, player_id, secret)
     logger.info("standing", extra=_who(request))
     return _reply(200, reply)
 
 
-def get_public(request: Request, match_id: str) -> Reply:
+def get_public(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     _known_ids(match_id)
-    reply = public_view(ports_from_environment(), match_id)
+    reply = public_view(ports(), match_id)
     logger.info("public view", extra=_who(request))
     return _reply(200, reply)
 
 
-def post_action(request: Request, match_id: str, player_id: str) -> Reply:
+def post_action(request: Request, ports: Callable[[], Ports], match_id: str, player_id: str) -> Reply:
     secret = _secret(request)
     _known_ids(match_id, player_id)
 
@@ -237,12 +238,12 @@ def post_action(request: Request, match_id: str, player_id: str) -> Reply:
         body = _body(request, ActionBody)
         return ActionRequest(match_id, player_id, body.kind, body.action, channel="webhook")
 
-    reply = act_by_webhook(ports_from_environment(), match_id, player_id, secret, action)
+    reply = act_by_webhook(ports(), match_id, player_id, secret, action)
     logger.info("action", extra=_who(request) | {"status": 200})
     return _reply(200, reply)
 
 
-def put_webhook(request: Request, match_id: str, player_id: str) -> Reply:
+def put_webhook(request: Request, ports: Callable[[], Ports], match_id: str, player_id: str) -> Reply:
     """The participant's subscription: their notices POSTed to `url`; the reply holds its `whsec_`
     signing secret, once."""
     secret = _secret(request)
@@ -251,15 +252,15 @@ def put_webhook(request: Request, match_id: str, player_id: str) -> Reply:
     def url() -> str:  # read only once the secret has matched
         return _body(request, WebhookBody).url
 
-    reply = participant_subscribes(ports_from_environment(), match_id, player_id, secret, url)
+    reply = participant_subscribes(ports(), match_id, player_id, secret, url)
     logger.info("webhook set", extra=_who(request))
     return _reply(200, reply)
 
 
-def delete_webhook(request: Request, match_id: str, player_id: str) -> Reply:
+def delete_webhook(request: Request, ports: Callable[[], Ports], match_id: str, player_id: str) -> Reply:
     secret = _secret(request)
     _known_ids(match_id, player_id)
-    reply = participant_subscribes(ports_from_environment(), match_id, player_id, secret, None)
+    reply = participant_subscribes(ports(), match_id, player_id, secret, None)
     logger.info("webhook removed", extra=_who(request))
     return _reply(200, reply)
 
@@ -267,7 +268,8 @@ def delete_webhook(request: Request, match_id: str, player_id: str) -> Reply:
 def _route(
     method: str, template: str, answer: Callable[..., Reply]
 ) -> tuple[str, re.Pattern[str], Callable[..., Reply]]:
-    """A route as the template declares it: `{name}` is one path segment, passed by name."""
+    """A route as the template declares it: `{name}` is one path segment, passed by name (after
+    the request and where the ports come from)."""
     return method, route_pattern(template), answer
 
 
@@ -281,14 +283,14 @@ ROUTES = (
 )
 
 
-def answer(request: Request) -> Reply:
+def answer(request: Request, ports: Callable[[], Ports]) -> Reply:
     """The route's answer, or the refusal that says why not."""
     try:
         for method, pattern, respond in ROUTES:
             found = pattern.fullmatch(request.path)
             if found and method == request.method:
                 request = replace(request, params=found.groupdict())
-                return respond(request, **found.groupdict())
+                return respond(request, ports, **found.groupdict())
         raise NotFound(f"nothing here answers {request.method[:10]}; submissions are POSTed to {ROUTE}")
     except GameCoreError as error:
         return refused(error, request)
@@ -300,6 +302,14 @@ def answer(request: Request) -> Reply:
         return _reply(503, body, {"Retry-After": str(error.retry_after)})
 
 
-@logger.inject_lambda_context(log_event=False)
-def handler(event: dict[str, Any], context: LambdaContext) -> Reply:
-    return answer(Request.of(event))
+def handler_for(ports: Callable[[], Ports]) -> Callable[[dict[str, Any], LambdaContext], Reply]:
+    """The handler, serving with the ports `ports` gives (the local stack passes its own)."""
+
+    @logger.inject_lambda_context(log_event=False)
+    def handler(event: dict[str, Any], context: LambdaContext) -> Reply:
+        return answer(Request.of(event), ports)
+
+    return handler
+
+
+handler = handler_for(ports_from_environment)

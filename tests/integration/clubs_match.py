@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from game_core.aws.wiring import ports_from_environment
 from game_core.service.views import participant_view
 from local_stack.play import seat
 from local_stack.runner import send_action
@@ -41,7 +40,7 @@ class ClubsMatch:
 
     def standing(self, participant: str) -> dict[str, Any]:
         """What `participant` may know now: their view, garnets and the open phase."""
-        return participant_view(ports_from_environment(), self.match_id, participant, self.secrets[participant])
+        return participant_view(self.stack.ports(), self.match_id, participant, self.secrets[participant])
 
     def host(self, command: str, **fields: Any) -> dict[str, Any]:
         reply: dict[str, Any] = self.stack.host({"command": command, "match_id": self.match_id, **fields})

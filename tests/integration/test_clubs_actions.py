@@ -12,7 +12,6 @@ import pytest
 from clubs_match import PLAYERS, ClubsMatch
 from staging import StagedStore
 
-from game_core.aws.wiring import ports_from_environment
 from game_core.errors import Illegal
 from game_core.games.clubs.cards import is_club
 from game_core.service.actions import ActionRequest, take_action
@@ -40,7 +39,7 @@ def in_round_two(stack, garnets: dict[str, int]) -> ClubsMatch:
 
 def transfer_staged_against(match: ClubsMatch, sender: str, to: str, amount: int, other) -> None:
     """`sender`'s transfer, read and judged, with `other` landing just before it is stored."""
-    ports = ports_from_environment()
+    ports = match.stack.ports()
     staged = replace(ports, store=StagedStore(ports.store, "put_action", other))
     take_action(staged, ActionRequest(match.match_id, sender, "transfer", {"to": to, "garnets": amount}, "webhook"))
 
@@ -115,9 +114,9 @@ def test_cancelling_the_match_gives_each_guests_garnets_back_to_their_player(sta
 
     # Then the draft's hold is released and every purse is emptied into its guest's own player:
     # p1 1 + 2 = 3, p2 0 (what they gave stays given), p3 0 + 1 = 1; the purses hold nothing
-    players = ports_from_environment().store.balances(PLAYERS)
+    players = stack.ports().store.balances(PLAYERS)
     assert players == {"p1": 3, "p2": 0, "p3": 1}
-    assert ports_from_environment().store.purses(match.match_id) == {"p1g1": 0, "p2g1": 0, "p3g1": 0}
+    assert stack.ports().store.purses(match.match_id) == {"p1g1": 0, "p2g1": 0, "p3g1": 0}
     assert all(garnets(match, player) == (balance, balance) for player, balance in players.items())
 
 
@@ -164,7 +163,7 @@ def test_a_peeks_answer_reaches_the_buyer_alone(stack) -> None:
     assert {listener: inbox.receive(listener) for listener in [None, *PARTICIPANTS]} == dict.fromkeys(
         [None, *PARTICIPANTS], []
     )
-    logged = [event.data for event in ports_from_environment().store.events(match.match_id)]
+    logged = [event.data for event in stack.ports().store.events(match.match_id)]
     actions = sorted((data for data in logged if data.get("kind") in ("transfer", "peek")), key=lambda d: d["actor"])
     assert actions == [
         {"actor": actor, "phase": "2A+1B", "kind": kind, "channel": "webhook"}

@@ -11,7 +11,6 @@ import pytest
 from clubs_match import ClubsMatch
 from staging import StagedStore
 
-from game_core.aws.wiring import ports_from_environment
 from game_core.service.actions import ActionRequest, take_action
 
 pytestmark = pytest.mark.games("clubs")
@@ -22,7 +21,7 @@ DELIVERY = "ses-0001#0"
 def test_a_redelivery_racing_the_first_applies_the_action_once_and_answers_with_its_reply(stack) -> None:
     match = ClubsMatch.create(stack, {"p1": 5})
     request = ActionRequest(match.match_id, "p1", "transfer", {"to": "p1g1", "garnets": 2}, "email")
-    ports = ports_from_environment()
+    ports = stack.ports()
     first: dict[str, Any] = {}
 
     def first_delivery_lands() -> None:

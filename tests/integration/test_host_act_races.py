@@ -20,7 +20,6 @@ from conftest import push
 from staging import FailingOnce, FixedClock, StagedStore, Unwoken
 
 from game_core.aws.store import DynamoMatchStore
-from game_core.aws.wiring import ports_from_environment
 from game_core.errors import Late, NotOpen
 from game_core.games.clubs.rules import PHASES as CLUBS_PHASES
 from game_core.service import host, phases
@@ -57,7 +56,7 @@ class Race:
 
 
 def _due(stack: Any, match_id: str, secrets: dict[str, str], sender: str, move: Any) -> Race:
-    ports = ports_from_environment()
+    ports = stack.ports()
     phase = ports.store.get(match_id).phase
     ports = replace(ports, clock=FixedClock(phase.deadline), workflow=Unwoken(ports.workflow))
     return Race(stack, match_id, secrets, phase.number, phase.deadline, ports, sender, move)
@@ -77,7 +76,7 @@ def clubs_last_phase(stack: Any, _crates_match: Any) -> Race:
     created = stack.host({"command": "create", "match": clubs_request() | {"reminders": []}})
     match = ClubsMatch(stack, created["match_id"], created["secrets"])
     stack.settle()
-    ports = replace(ports_from_environment(), workflow=Unwoken(ports_from_environment().workflow))
+    ports = replace(stack.ports(), workflow=Unwoken(stack.ports().workflow))
     for number in range(1, CLUBS_PHASES):  # 1A .. 7A+6B, each resolved at the host's request
         host.resolve_now(ports, match.match_id)
         phases.resolve(ports, match.match_id, number)
@@ -251,7 +250,7 @@ def test_a_host_act_whose_save_fails_once_leaves_the_phase_open_and_its_retry_ap
     # Given an open Pregame (paused, for resume) that p1 has played
     match = crates_match(2, reminders=[])
     assert match.multipliers("p1", ORDER["multipliers"])[0] == 200
-    ports = replace(ports_from_environment(), workflow=Unwoken(ports_from_environment().workflow))
+    ports = replace(stack.ports(), workflow=Unwoken(stack.ports().workflow))
     if act == "resume":
         host.pause(ports, match.match_id)
     before = ports.store.get(match.match_id)
@@ -296,7 +295,7 @@ def test_a_turn_stored_while_the_host_cancels_is_given_back_its_garnets(stack, c
     # Given Round 1 is open and p1 holds 3 garnets
     match = crates_match(2, garnets={"p1": 3}, reminders=[])
     match.resolve_now()
-    ports = replace(ports_from_environment(), workflow=Unwoken(ports_from_environment().workflow))
+    ports = replace(stack.ports(), workflow=Unwoken(stack.ports().workflow))
 
     # When p1's 5-push turn (2 garnets held) is stored after the cancel read the submissions,
     # before its save

@@ -60,7 +60,7 @@ def test_every_sample_host_event_is_accepted_for_a_live_match(stack, monkeypatch
     # Given a match created from the sample create event (for recover: whose state machine did
     # not start, Step Functions being unavailable)
     if command == "recover":
-        unavailable(monkeypatch, "start")
+        unavailable(stack, monkeypatch, "start")
     created = create_sample(stack)
     if command == "resume":
         stack.host(load_event("host_pause.json", created["match_id"]))
@@ -73,13 +73,11 @@ def test_every_sample_host_event_is_accepted_for_a_live_match(stack, monkeypatch
     assert reply["match_id"] == created["match_id"]
 
 
-def unavailable(monkeypatch, operation: str) -> None:
-    """The next call of the Step Functions port's `operation` fails, as a throttled one would."""
+def unavailable(stack, monkeypatch, operation: str) -> None:
+    """The next call of the handlers' Step Functions port's `operation` fails, as a throttled one would."""
     from botocore.exceptions import ClientError
 
-    from game_core.aws.wiring import ports_from_environment
-
-    workflow = ports_from_environment().workflow
+    workflow = stack.ports().workflow
     real = getattr(workflow, operation)
 
     def fail_once(*args, **kwargs):
@@ -91,7 +89,7 @@ def unavailable(monkeypatch, operation: str) -> None:
 
 def test_a_match_whose_machine_did_not_start_is_created_with_its_secrets_and_recovered(stack, monkeypatch) -> None:
     # Given Step Functions refuses the start of the match's execution once
-    unavailable(monkeypatch, "start")
+    unavailable(stack, monkeypatch, "start")
 
     # When the host creates the match
     created = create_sample(stack)

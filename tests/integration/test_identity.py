@@ -93,9 +93,7 @@ def test_a_contact_changed_between_the_check_and_the_create_fails_the_whole_crea
     # Given "ada" registered, and a create that read her profile before it was registered
     # (the registration races the create: its read is stale)
     assert create(stack, {"ada": "ada@one.example", "bo": None})["ok"]
-    from game_core.aws.wiring import ports_from_environment
-
-    store = ports_from_environment().store
+    store = stack.ports().store
     monkeypatch.setattr(store, "contacts", lambda players: {})
 
     # When that create stores the match
@@ -168,12 +166,9 @@ def wait_for_messages(inbox: Any, player: str, count: int) -> list[dict[str, Any
 @pytest.fixture
 def without_mail(stack: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The stack as a deployment without a mail domain, whose notices reach addresses by SNS."""
-    from game_core.aws.wiring import ports_from_environment
-
     monkeypatch.setenv("MAIL_DOMAIN", "")
-    ports_from_environment.cache_clear()
+    stack.cold_start()
     yield stack
-    ports_from_environment.cache_clear()
 
 
 def test_with_mail_of_its_own_the_service_subscribes_no_address_to_sns(stack) -> None:

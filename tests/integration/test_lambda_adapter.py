@@ -26,6 +26,7 @@ import moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_fun
 import moto.stepfunctions.parser.asl.eval.callback.callback as callback_endpoints
 import pytest
 from botocore.exceptions import ClientError
+from conftest import crates_request
 from moto.core.botocore_stubber import BotocoreStubber
 
 from local_stack import clock, lambda_adapter
@@ -219,17 +220,19 @@ def test_patch_moto_and_restore_leave_moto_as_it_was() -> None:
     assert timestamp.datetime is datetime and retrier_decl.time is time
 
 
-def test_the_handlers_read_the_stacks_clock(stack) -> None:
-    from game_core.aws.wiring import SystemClock, ports_from_environment, use_clock
+def test_the_handlers_read_the_stacks_clock_and_the_lambda_environment_the_wall_clock(stack) -> None:
+    from game_core.aws.wiring import SystemClock, ports_from_environment
 
-    assert ports_from_environment().clock is stack.clock
+    # Given a match created at the stack's start, whose Pregame closes an hour later
+    created = stack.host({"command": "create", "match": crates_request(2)})
+    deadline = created["open"]["deadline"]
+    assert stack.ports().clock is stack.clock
+    # When an hour passes on the stack's clock (and seconds on the wall's)
     stack.advance(3600)
-    assert ports_from_environment().clock.now() == stack.now()
-    use_clock(None)
-    try:
-        assert isinstance(ports_from_environment().clock, SystemClock)
-    finally:
-        use_clock(stack.clock)
+    # Then the host's status, read by the handler, is checked at the stack's now: the deadline
+    assert stack.host({"command": "status", "match_id": created["match_id"]})["checked_at"] == deadline
+    # while a function on AWS, built from the same environment, reads the wall clock
+    assert isinstance(ports_from_environment().clock, SystemClock)
 
 
 WAITS_ASL = {

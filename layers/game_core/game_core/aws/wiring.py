@@ -9,6 +9,9 @@ first use keeps a handler's import within the goal of 1.3x `import boto3; boto3.
 free of AWS configuration. benchmarks/cold_start.py prints both: the import, and the import plus
 that client.
 `ports_from_environment.cache_clear()` drops the ports with their session and clients.
+
+Nothing here is the local stack's to set: it builds its own ports (`build_ports`, with its
+virtual clock and outbox) and hands them to the handlers it loads (each function's `handler_for`).
 """
 
 from __future__ import annotations
@@ -35,27 +38,6 @@ from game_core.service.ports import Clock, OutgoingMail, Ports
 class SystemClock:
     def now(self) -> datetime:
         return datetime.now(UTC).replace(microsecond=0)
-
-
-_local_clock: Clock | None = None
-_local_outbox: Callable[[OutgoingMail], None] | None = None
-
-
-def use_clock(clock: Clock | None) -> None:
-    """The local stack's hook (local_stack/stack.py): the ports built from now on read `clock`
-    instead of the wall clock, so the handlers' `now` moves with the local state machines' waits;
-    None restores the wall clock. Nothing calls it on AWS."""
-    global _local_clock
-    _local_clock = clock
-    ports_from_environment.cache_clear()
-
-
-def use_outbox(keep: Callable[[OutgoingMail], None] | None) -> None:
-    """The local stack's hook: every message the ports built from now on send is also given to
-    `keep` (the local outbox folder). Nothing calls it on AWS."""
-    global _local_outbox
-    _local_outbox = keep
-    ports_from_environment.cache_clear()
 
 
 class RandomIds:
@@ -89,11 +71,6 @@ class Clients:
                     made = self._made[service] = self._session.client(service)
         return made
 
-    @property
-    def made(self) -> tuple[str, ...]:
-        """The services whose client exists, in the order they were made."""
-        return tuple(self._made)
-
 
 class LazyClient:
     """Stands for `clients(service)` in an adapter (`self.client.put_item(...)`): the client is
@@ -112,34 +89,34 @@ class LazyClient:
         return f"LazyClient({self._lazy_service!r})"
 
 
-_clients = Clients()
-"""The clients of the ports last built; `ports_from_environment` makes new ones with new ports."""
-
-
-@cache
-def ports_from_environment() -> Ports:
-    global _clients
-    _clients = shared = Clients()
+def build_ports(
+    environ: Mapping[str, str], clock: Clock | None = None, keep_mail: Callable[[OutgoingMail], None] | None = None
+) -> Ports:
+    """The ports of the deployment `environ` names (a Lambda function's environment), each client
+    made on first use, all from one new session. A function on AWS passes its environment alone:
+    the wall clock, and mail that SES alone keeps. The local stack passes its virtual clock, and
+    its outbox folder to keep a copy of every message sent."""
+    clients = Clients()
     return Ports(
-        store=DynamoMatchStore(LazyClient(shared, "dynamodb"), os.environ["TABLE_NAME"]),
+        store=DynamoMatchStore(LazyClient(clients, "dynamodb"), environ["TABLE_NAME"]),
         notifier=SnsNotifier(
-            LazyClient(shared, "sns"),
-            os.environ["PUBLIC_TOPIC_ARN"],
-            os.environ["PRIVATE_TOPIC_ARN"],
-            os.environ.get("HOST_TOPIC_ARN", ""),
+            LazyClient(clients, "sns"),
+            environ["PUBLIC_TOPIC_ARN"],
+            environ["PRIVATE_TOPIC_ARN"],
+            environ.get("HOST_TOPIC_ARN", ""),
         ),
         workflow=StepFunctionsWorkflow(
-            LazyClient(shared, "stepfunctions"), os.environ.get("STATE_MACHINE_ARN_PREFIX", "")
+            LazyClient(clients, "stepfunctions"), environ.get("STATE_MACHINE_ARN_PREFIX", "")
         ),
-        clock=SystemClock() if _local_clock is None else _local_clock,
+        clock=clock or SystemClock(),
         ids=RandomIds(),
         mailer=SesMailer(
-            LazyClient(shared, "sesv2"),
-            os.environ.get("MAIL_DOMAIN", ""),
-            frozenset(check for check in os.environ.get("MAIL_REQUIRED_CHECKS", "spf,dkim,dmarc").split(",") if check),
-            _local_outbox,
+            LazyClient(clients, "sesv2"),
+            environ.get("MAIL_DOMAIN", ""),
+            frozenset(check for check in environ.get("MAIL_REQUIRED_CHECKS", "spf,dkim,dmarc").split(",") if check),
+            keep_mail,
         ),
-        hooks=_hooks(shared, os.environ),
+        hooks=_hooks(clients, environ),
     )
 
 
@@ -155,3 +132,9 @@ def _hooks(clients: Clients, environ: Mapping[str, str]) -> AwsHooks | None:
     return AwsHooks(
         LazyClient(clients, "dynamodb"), environ["TABLE_NAME"], LazyClient(clients, "sqs"), queue, dead, loopback
     )
+
+
+@cache
+def ports_from_environment() -> Ports:
+    """The Lambda container's ports, built once from its environment."""
+    return build_ports(os.environ)
