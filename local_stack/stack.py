@@ -29,11 +29,13 @@ import time
 import uuid
 import zipfile
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
 import boto3
+import botocore.session
 import yaml
 from moto import mock_aws
 
@@ -56,6 +58,12 @@ SETTLE_SECONDS = 60.0
 machine is slow, and a settled one returns at once)."""
 
 
+botocore.session.create_loader = cache(botocore.session.create_loader)
+"""Every session of the process reads the service models (JSON) once: each stack starts its
+handlers cold, with a new boto3 session each, which read them all again (the half of what
+starting a stack and creating a match cost)."""
+
+
 class _CfnLoader(yaml.SafeLoader):
     """YAML with CloudFormation's short tags read as plain values (enough to list resources)."""
 
@@ -63,9 +71,21 @@ class _CfnLoader(yaml.SafeLoader):
 _CfnLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
+def _template(root: Path) -> dict[str, Any]:
+    """template.yaml, parsed once a process for each text it has: every stack reads it three times,
+    and parsing it (pure-Python YAML) was a quarter of what starting a stack cost."""
+    return _parsed((root / "template.yaml").read_text())
+
+
+@cache
+def _parsed(template: str) -> dict[str, Any]:
+    parsed: dict[str, Any] = yaml.load(template, Loader=_CfnLoader)
+    return parsed
+
+
 def _template_functions(root: Path) -> dict[str, dict[str, Any]]:
     """Logical id -> properties of every function in template.yaml."""
-    template = yaml.load((root / "template.yaml").read_text(), Loader=_CfnLoader)
+    template = _template(root)
     return {
         name: resource["Properties"]
         for name, resource in template["Resources"].items()
@@ -83,7 +103,7 @@ def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
 
 def template_table_ttl(root: Path = ROOT) -> dict[str, Any]:
     """The matches table's TimeToLiveSpecification in template.yaml (which attribute expires an item)."""
-    template = yaml.load((root / "template.yaml").read_text(), Loader=_CfnLoader)
+    template = _template(root)
     specification: dict[str, Any] = template["Resources"]["MatchTable"]["Properties"]["TimeToLiveSpecification"]
     return specification
 
@@ -203,7 +223,8 @@ class LocalStack:
     def port_clients(self) -> list[Any]:
         """The handlers' boto3 clients (the ports' adapters'), each once: what faults and meters hook."""
         ports = self.ports()
-        return list({id(c): c for c in (ports.store.client, ports.notifier.client, ports.workflow.client)}.values())
+        clients = (ports.store.client, ports.notifier.client, ports.workflow.client, ports.mailer.client)
+        return list({id(c): c for c in clients}.values())
 
     def client(self, service: str) -> Any:
         """One client per service (boto3 clients are thread-safe, and slow to make)."""

@@ -68,6 +68,23 @@ def walk(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ..
             yield from walk(item, (*path, str(index)))
 
 
+def host_alerts(stack: Any) -> Callable[[], list[dict[str, Any]]]:
+    """What the host's alerts topic publishes, through an SQS queue on it: call it to read what
+    came since."""
+    sqs = stack.client("sqs")
+    url = sqs.create_queue(QueueName="host-alerts-test")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    stack.client("sns").subscribe(
+        TopicArn=stack.host_topic, Protocol="sqs", Endpoint=arn, Attributes={"RawMessageDelivery": "true"}
+    )
+
+    def received() -> list[dict[str, Any]]:
+        messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", [])
+        return [json.loads(message["Body"]) for message in messages]
+
+    return received
+
+
 class Capture(logging.Handler):
     """Every log record, whole (its fields and message), for tests that no secret is logged."""
 
