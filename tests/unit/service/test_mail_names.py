@@ -1,12 +1,21 @@
-"""Players named by name in a mail, in any case, wherever the grammar takes an id; and the
-sender's own name under their moves is their sign-off, never a move naming them."""
+"""Players named by name in a mail or a webhook submission, in any case, wherever an id is taken
+(the id is what is stored); and the sender's own name under their moves is their sign-off, never
+a move naming them."""
 
 from __future__ import annotations
 
 import pytest
+from crates_driver import Table, push
+from fakes import Fakes
 
 from game_core.games import registry
+from game_core.games.abstrac.models import Starter
+from game_core.games.clubs.models import Peek, Transfer
+from game_core.games.plain_text import Roster
+from game_core.games.protocol import PLAYERS
+from game_core.match.model import MatchRequest
 from game_core.service.mail_lines import read_mail
+from game_core.service.matches import create_match
 
 ABSTRAC, CRATES = registry.load("abstrac"), registry.load("crates")
 DUO = {"p1": "Ada", "p2": "Bo"}
@@ -50,3 +59,33 @@ def test_a_crate_nobody_is_called_refuses_the_mail_naming_the_players() -> None:
         'line 1 "PUSH Cy RIGHT": "Cy" is not a player of the match (Ada Lovelace (ada), Bo Diddley (bo)); '
         "write PUSH <player> LEFT|RIGHT [times]"
     ]
+
+
+def test_a_webhook_submission_may_name_a_crate_by_name_and_the_id_is_what_is_stored() -> None:
+    fakes = Fakes()
+    players = [{"id": "ada", "name": "Countess"}, {"id": "bo", "name": "Robert"}]
+    request = MatchRequest.model_validate({"game": "crates", "players": players, "phase_seconds": 3600, "seed": 7})
+    created = create_match(fakes.ports, request)
+    table = Table(fakes, created["match_id"], created)
+    table.resolve_at_deadline()  # the Pregame: Round 1 is open
+
+    reply = table.turn("ada", "Round 1", push("ROBERT", 2) + push("countess"))
+
+    assert reply["submission"]["pushes"] == push("bo", 2) + push("ada")
+    stored = fakes.store.submissions(created["match_id"], table.number)
+    assert stored["ada"]["round"]["pushes"] == push("bo", 2) + push("ada")
+
+
+@pytest.mark.parametrize(
+    ("model", "payload", "field", "expected"),
+    [
+        (Transfer, {"to": "ROBERT", "garnets": 1}, "to", "bo"),  # Clubs' GIVE, as the webhook sends it
+        (Peek, {"participant": "countess", "round": 1}, "participant", "ada"),
+        (Starter, {"starter": "Robert"}, "starter", "bo"),  # Abstrac's
+        (Transfer, {"to": "Zed", "garnets": 1}, "to", "Zed"),  # nobody: kept, for the game to refuse
+    ],
+)
+def test_a_participant_in_a_model_is_read_by_name_with_the_matchs_roster(model, payload, field, expected) -> None:
+    roster = Roster({"ada": "Countess", "bo": "Robert"})
+    assert getattr(model.model_validate(payload, context={PLAYERS: roster}), field) == expected
+    assert getattr(model.model_validate(payload), field) == payload[field]  # no roster: as written

@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Annotated, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
 
 from game_core.errors import Reason
 from game_core.games.demo import Demo
@@ -33,6 +33,21 @@ class Model(BaseModel):
     those its first request needs (the layer defines far more than any one request uses)."""
 
     model_config = ConfigDict(extra="forbid", defer_build=True)
+
+
+PLAYERS = "players"
+"""The validation context's key for the match's roster (`plain_text.Roster`: each word naming a
+participant, upper-cased, to their id), where a submission comes from the webhook or by mail."""
+
+
+def _named(value: Any, info: ValidationInfo) -> Any:
+    roster = (info.context or {}).get(PLAYERS)
+    return roster.get(value.upper(), value) if roster and isinstance(value, str) else value
+
+
+PlayerRef = Annotated[str, BeforeValidator(_named)]
+"""A participant's id in a submission or action, which may name them by id or by name in any
+case when validated with the match's roster (`PLAYERS`): what is stored is their id."""
 
 
 class GameSettings(Model):

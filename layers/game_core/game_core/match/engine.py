@@ -18,7 +18,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from game_core.errors import GameCoreError, Illegal, Late, Malformed, NotOpen, Reason, validation_reasons
-from game_core.games.protocol import Acted, ActsAtOnce, AnyGame, GameSettings, HostsGuests, Model, Resolution
+from game_core.games.plain_text import Roster
+from game_core.games.protocol import (
+    PLAYERS,
+    Acted,
+    ActsAtOnce,
+    AnyGame,
+    GameSettings,
+    HostsGuests,
+    Model,
+    Resolution,
+)
 from game_core.match.clock import PhaseClock, moment_text, open_clock
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 
@@ -95,12 +105,20 @@ class Accepted:
     garnet_cost: int
 
 
-def parse_submission(game: AnyGame, kind: str, payload: Any) -> Model:
+def roster(match: Match) -> Roster:
+    """The words naming each participant of the match (their id, their name), for a submission
+    or action that names one (`protocol.PlayerRef`)."""
+    return Roster({participant.id: participant.name for participant in match.players})
+
+
+def parse_submission(game: AnyGame, kind: str, payload: Any, players: Roster | None = None) -> Model:
+    """The submission as its model reads it; a participant in it may be named by name where
+    `players` (the match's `roster`) is given."""
     model = game.submissions.get(kind)
     if model is None:
         raise Malformed(f"unknown submission kind {kind!r}; this game knows {', '.join(game.submissions)}")
     try:
-        return model.model_validate(payload)
+        return model.model_validate(payload, context={PLAYERS: players} if players else None)
     except ValidationError as error:
         raise Malformed(f"the {kind} submission is malformed", validation_reasons(error, kind)) from None
 
@@ -185,7 +203,7 @@ def accept(
         accepted = ", ".join(phase.accepts) or "nothing"
         text = f"{phase.name!r} does not accept a {kind!r} submission; it accepts {accepted}"
         raise Illegal(text, [Reason("kind_not_accepted", text)])
-    submission = parse_submission(game, kind, payload)
+    submission = parse_submission(game, kind, payload, roster(match))
     reasons = refusals(game, game_state(game, match), player, kind, submission, garnets)
     if reasons:
         raise Illegal(f"the {kind} submission is not allowed", reasons)
@@ -344,7 +362,7 @@ def act(
         text = f"{phase.name!r} allows {allowed}, not {kind!r}"
         raise Illegal(text, [Reason("kind_not_accepted", text)])
     try:
-        action = model.model_validate(payload)
+        action = model.model_validate(payload, context={PLAYERS: roster(match)})
     except ValidationError as error:
         raise Malformed(f"the {kind} action is malformed", validation_reasons(error, kind)) from None
     record = ActionRecord(actor=actor, kind=kind, action=action.model_dump(mode="json"), at=now)

@@ -8,7 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from game_core.games.abstrac.cards import DECK, Card, LineCard, sorted_cards
 from game_core.games.abstrac.clocks import PeriodClock, ReserveClock
-from game_core.games.protocol import GameSettings, Model
+from game_core.games.protocol import GameSettings, Model, PlayerRef
 
 YEAR = 366 * 86_400
 """The longest clock a host may set: a deadline stays a date (more is refused when the match is
@@ -66,7 +66,7 @@ class AbstracSettings(GameSettings):
 class Starter(Model):
     """Row: the protected player names who lays first."""
 
-    starter: str
+    starter: PlayerRef
 
 
 class Lay(Model):

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, StrictInt, field_validator, model_validator
 
-from game_core.games.protocol import GameSettings, Model
+from game_core.games.protocol import GameSettings, Model, PlayerRef
 
 ROUNDS = 7
 PUZZLES_PER_ROUND = 3
@@ -121,7 +121,7 @@ class BuildSubmission(Model):
 
 
 class Guess(Model):
-    participant: str
+    participant: PlayerRef
     cards: list[str] = Field(default_factory=list, max_length=HAND_SIZE)
     """No cards: no guess for them (RULINGS, Guess)."""
 
@@ -167,21 +167,21 @@ class PuzzleAnswer(Model):
 class Transfer(Model):
     """Garnets from a player to any guest, or from a guest to any player."""
 
-    to: str
+    to: PlayerRef
     garnets: StrictInt = Field(ge=1, le=1000)
 
 
 class Peek(Model):
     """1 garnet: the three token values another participant earned in one round."""
 
-    participant: str
+    participant: PlayerRef
     round: StrictInt = Field(ge=1, le=ROUNDS)
 
 
 class HostTokens(Model):
     """The host's token values for a participant's puzzles of the open Phase A (run elsewhere)."""
 
-    participant: str
+    participant: PlayerRef
     tokens: list[StrictInt] = Field(min_length=PUZZLES_PER_ROUND, max_length=PUZZLES_PER_ROUND)
 
     @field_validator("tokens")

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, StrictInt, field_validator, model_validator
 
-from game_core.games.protocol import GameSettings, Model
+from game_core.games.protocol import GameSettings, Model, PlayerRef
 
 ROUNDS = 6
 MULTIPLIERS = (-1, -1, 0, 1, 1, 2)
@@ -44,7 +44,7 @@ class MultipliersSubmission(Model):
 
 
 class Push(Model):
-    crate: str
+    crate: PlayerRef
     """The id of the player whose crate is pushed."""
     direction: Direction
 
