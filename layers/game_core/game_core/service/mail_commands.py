@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from game_core.errors import Malformed, Reason
+from game_core.games.plain_text import prose
 from game_core.games.protocol import AnyGame
 from game_core.match import engine
 from game_core.match.model import MAX_SECONDS
@@ -123,13 +124,14 @@ def cost_line(cost: int, phase_name: str) -> str:
 def host_status_lines(status: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     """The console's status (`match_status`) as lines; the deadline line is the caller's."""
     resolved = status["phases_resolved"]
-    lines = [
+    lines = prose(
         f"Match {status['match_id']} ({status['game']}) is {status['status']}; "
         f"{resolved} phase{'' if resolved == 1 else 's'} resolved."
-    ]
+    )
     for heading, key in (("Sent", "submitted"), ("Waiting for", "waiting_for")):
-        if key in status:
-            lines.append(f"{heading}: " + (", ".join(names.get(p, p) for p in status[key]) or "nobody"))
+        if key in status:  # a long list folded at 78 columns, under its names
+            who = ", ".join(names.get(p, p) for p in status[key]) or "nobody"
+            lines += prose(f"{heading}: {who}", "", " " * (len(heading) + 2))
     if "stalled" in status:
         lines.append("The match's state machine has stopped: run `recover` from the console to continue.")
     return lines
