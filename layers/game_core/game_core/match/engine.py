@@ -105,15 +105,9 @@ class Accepted:
     garnet_cost: int
 
 
-def roster(match: Match) -> Roster:
-    """The words naming each participant of the match (their id, their name), for a submission
-    or action that names one (`protocol.PlayerRef`)."""
-    return Roster({participant.id: participant.name for participant in match.players})
-
-
 def parse_submission(game: AnyGame, kind: str, payload: Any, players: Roster | None = None) -> Model:
     """The submission as its model reads it; a participant in it may be named by name where
-    `players` (the match's `roster`) is given."""
+    `players` (`Match.roster`) is given."""
     model = game.submissions.get(kind)
     if model is None:
         raise Malformed(f"unknown submission kind {kind!r}; this game knows {', '.join(game.submissions)}")
@@ -203,7 +197,7 @@ def accept(
         accepted = ", ".join(phase.accepts) or "nothing"
         text = f"{phase.name!r} does not accept a {kind!r} submission; it accepts {accepted}"
         raise Illegal(text, [Reason("kind_not_accepted", text)])
-    submission = parse_submission(game, kind, payload, roster(match))
+    submission = parse_submission(game, kind, payload, match.roster())
     reasons = refusals(game, game_state(game, match), player, kind, submission, garnets)
     if reasons:
         raise Illegal(f"the {kind} submission is not allowed", reasons)
@@ -362,7 +356,7 @@ def act(
         text = f"{phase.name!r} allows {allowed}, not {kind!r}"
         raise Illegal(text, [Reason("kind_not_accepted", text)])
     try:
-        action = model.model_validate(payload, context={PLAYERS: roster(match)})
+        action = model.model_validate(payload, context={PLAYERS: match.roster()})
     except ValidationError as error:
         raise Malformed(f"the {kind} action is malformed", validation_reasons(error, kind)) from None
     record = ActionRecord(actor=actor, kind=kind, action=action.model_dump(mode="json"), at=now)

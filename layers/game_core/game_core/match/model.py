@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from game_core.errors import NotFound
+from game_core.games.plain_text import Roster
 from game_core.games.protocol import Model
 from game_core.match.clock import PhaseClock, known_zone
 
@@ -204,15 +205,18 @@ class Match(Model):
     def participant(self, player_id: str) -> Participant | None:
         return next((p for p in self.players if p.id == player_id), None)
 
+    def roster(self) -> Roster:
+        """The words naming each participant (their id, their name) to their id: for the mail
+        grammar, the webhook's models (`protocol.PlayerRef`) and the host alike."""
+        return Roster({participant.id: participant.name for participant in self.players})
+
     def named(self, word: str) -> str:
         """The id of the participant `word` names by id or by name, in any case (names and ids
         name one participant each: `MatchRequest`); raises NotFound naming every participant."""
-        wanted = word.strip().lower()
-        found = next((p.id for p in self.players if p.id.lower() == wanted), None)
-        found = found or next((p.id for p in self.players if p.name.lower() == wanted), None)
+        roster = self.roster()
+        found = roster.get(" ".join(word.split()).upper())
         if found is None:
-            choices = ", ".join(p.id if p.name == p.id else f"{p.name} ({p.id})" for p in self.players)
-            raise NotFound(f"{word!r} is not a participant of match {self.match_id} ({choices})")
+            raise NotFound(f"{word!r} is not a participant of match {self.match_id} ({roster.choices})")
         return found
 
     @property
