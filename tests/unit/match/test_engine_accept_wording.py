@@ -121,6 +121,25 @@ def test_a_phase_past_its_deadline_says_when_it_closed_in_words():
     )
 
 
+def test_a_refusal_gives_times_in_the_senders_time_zone_with_utc_beside_them():
+    match = crates_round_1()
+    ada, bo = match.players
+    match = match.model_copy(update={"players": (ada.model_copy(update={"zone": "Asia/Tokyo"}), bo)})
+    # Round 1 closes 18:00 UTC Tuesday: 03:00 on Wednesday in Tokyo (UTC+9); Bo has no zone
+    assert refusal(match, "pregame").message == (
+        "'Pregame' is not the open phase; 'Round 1' is open until Wednesday 2 December, 03:00 "
+        "(Asia/Tokyo) - Tuesday 1 December, 18:00 UTC, in 2 hours"
+    )
+    assert refusal(match, "pregame", player="bo").message.endswith(
+        "open until Tuesday 1 December, 18:00 UTC, in 2 hours"
+    )
+    late = refusal(match, "Round 1", at_hours=6 + 5 / 60)
+    assert late.message == (
+        "'Round 1' closed Wednesday 2 December, 03:00 (Asia/Tokyo) - Tuesday 1 December, 18:00 UTC, "
+        "5 minutes ago; it is being resolved"
+    )
+
+
 def test_a_paused_phase_says_so_and_promises_no_time():
     match = crates_round_1()
     paused = match.model_copy(update={"phase": match.phase.pause(T0 + timedelta(hours=3, minutes=30))})

@@ -127,18 +127,26 @@ def refusals(game: AnyGame, state: Model, player: str, kind: str, submission: Mo
     return reasons
 
 
-def _open_until(phase: PhaseClock, now: datetime) -> str:
+def _zone(match: Match, participant: str | None) -> str | None:
+    """Where the participant reads times (a refusal's deadline is theirs too, UTC beside it)."""
+    found = match.participant(participant) if participant is not None else None
+    return found.zone if found is not None else None
+
+
+def _open_until(phase: PhaseClock, now: datetime, zone: str | None) -> str:
     if phase.paused:
         return f"{phase.name!r} is open, paused by the host"
-    return f"{phase.name!r} is open until {moment_text(phase.deadline, now)}"
+    return f"{phase.name!r} is open until {moment_text(phase.deadline, now, zone)}"
 
 
-def _closed(phase: PhaseClock, now: datetime) -> Late:
+def _closed(phase: PhaseClock, now: datetime, zone: str | None) -> Late:
     """The open phase's deadline passed, or its resolution was requested: it takes nothing more."""
-    return Late(f"{phase.name!r} closed {moment_text(min(phase.deadline, now), now)}; it is being resolved")
+    return Late(f"{phase.name!r} closed {moment_text(min(phase.deadline, now), now, zone)}; it is being resolved")
 
 
-def _not_the_open_phase(game: AnyGame, match: Match, named: str, number: int | None, now: datetime) -> GameCoreError:
+def _not_the_open_phase(
+    game: AnyGame, match: Match, named: str, number: int | None, now: datetime, zone: str | None
+) -> GameCoreError:
     """Why a submission naming another phase (or another opening of this one) is refused: Late
     for one that has closed, NotOpen for one still to come (saying when it opens, as far as is
     known), Malformed for a name the game's timeline does not have. Names compare without regard
@@ -149,7 +157,7 @@ def _not_the_open_phase(game: AnyGame, match: Match, named: str, number: int | N
     names = list(dict.fromkeys(kind.name for kind in game.timeline(settings)))
     found = next((name for name in names if name.casefold() == named.strip().casefold()), None)
     if found is None:
-        text = f"{game.title} has no phase {named!r}; {_open_until(phase, now)}"
+        text = f"{game.title} has no phase {named!r}; {_open_until(phase, now, zone)}"
         return Malformed(text, [Reason("unknown_phase", text)])
     if number is not None:  # the sender's number says which opening they mean
         ahead = number - phase.number
@@ -157,9 +165,9 @@ def _not_the_open_phase(game: AnyGame, match: Match, named: str, number: int | N
         ahead = names.index(found) - names.index(phase.name) if phase.name in names else 0
     opening = f" (phase {number})" if number is not None else ""
     if ahead <= 0:
-        return Late(f"{found!r}{opening} is not the open phase; {_open_until(phase, now)}")
+        return Late(f"{found!r}{opening} is not the open phase; {_open_until(phase, now, zone)}")
     if ahead == 1 and not phase.paused:
-        when = f"it opens when {phase.name!r} closes, by {moment_text(phase.deadline, now)}"
+        when = f"it opens when {phase.name!r} closes, by {moment_text(phase.deadline, now, zone)}"
     else:
         when = f"it opens after {phase.name!r}, the open phase"
     return NotOpen(f"{found!r}{opening} is not open yet; {when}")
@@ -185,9 +193,9 @@ def accept(
     phase = match.phase
     same_name = phase_name.strip().casefold() == phase.name.casefold()
     if not same_name or (phase_number is not None and phase_number != phase.number):
-        raise _not_the_open_phase(game, match, phase_name, phase_number, now)
+        raise _not_the_open_phase(game, match, phase_name, phase_number, now, _zone(match, player))
     if phase.is_past_deadline(now) or phase.resolve_requested:
-        raise _closed(phase, now)
+        raise _closed(phase, now, _zone(match, player))
     if player not in phase.actors:
         names = {participant.id: participant.name or participant.id for participant in match.players}
         waiting = ", ".join(names.get(actor, actor) for actor in phase.actors)
@@ -343,7 +351,7 @@ def act(
         raise NotOpen(f"the match is {match.status}; nothing can be done")
     phase = match.phase
     if phase.is_past_deadline(now) or phase.resolve_requested:
-        raise _closed(phase, now)
+        raise _closed(phase, now, _zone(match, actor))
     model = acts.actions.get(kind)
     if model is None:
         raise Malformed(f"unknown action {kind!r}; this game knows {', '.join(acts.actions)}")
