@@ -68,6 +68,14 @@ StepFunctionsParserBackend._validate_definition = staticmethod(cache(StepFunctio
 machines (a fifth of what starting a stack and creating a match cost)."""
 
 
+@cache
+def _client(service: str) -> Any:
+    """The stacks' own client of a service, one a process: moto serves whichever stack is running,
+    and nothing hooks these (faults and meters hook the handlers' clients), so no stack needs its
+    own (making them was a tenth of what starting a stack and creating a match cost)."""
+    return boto3.client(service, region_name=REGION)
+
+
 class _CfnLoader(yaml.SafeLoader):
     """YAML with CloudFormation's short tags read as plain values (enough to list resources)."""
 
@@ -164,7 +172,6 @@ class LocalStack:
         """The clock the state machines and handlers read; None: the wall clock."""
         self.games = registry.AVAILABLE if games is None else games
         """The games whose state machines are created (each takes moto a while to parse)."""
-        self._clients: dict[str, Any] = {}
         self.lambdas = InProcessLambdas()
         self.state_machines: dict[str, str] = {}
         self._mock = mock_aws(config={"stepfunctions": {"execute_state_machine": True}})
@@ -232,9 +239,7 @@ class LocalStack:
 
     def client(self, service: str) -> Any:
         """One client per service (boto3 clients are thread-safe, and slow to make)."""
-        if service not in self._clients:
-            self._clients[service] = boto3.client(service, region_name=REGION)
-        return self._clients[service]
+        return _client(service)
 
     def _create_resources(self) -> None:
         create_match_table(self.client("dynamodb"))
