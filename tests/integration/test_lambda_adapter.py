@@ -132,6 +132,7 @@ def test_the_template_functions_are_the_registered_handlers(stack) -> None:
         "PhaseStepFunction",
         "HostCommandsFunction",
         "EmailInFunction",
+        "WebhookDeliverFunction",
     }
     reply = stack.host({"command": "status", "match_id": "m-000000000000"})
     assert (reply["ok"], reply["error"]) == (False, "NotFound")
