@@ -8,14 +8,17 @@ import email
 import email.policy
 import io
 import xml.etree.ElementTree as ET
+from email.message import EmailMessage
 
 from fakes import Fakes
 from PIL import Image
 
 from game_core.games import registry
+from game_core.mail.ses import Receipt, Verdicts
 from game_core.match import engine
 from game_core.match.model import MatchRequest
 from game_core.service import phases
+from game_core.service.mail_in import receive
 from game_core.service.matches import create_match
 from game_core.service.submit import SubmissionRequest, submit
 
@@ -118,3 +121,30 @@ def test_a_mail_that_carries_no_view_attaches_nothing() -> None:
     (reminder,) = [email.message_from_bytes(m.raw, policy=email.policy.default) for m in fakes.mailer.sent[before:]]
     assert reminder["To"] == "bob@example.org" and "Reminder" in reminder["Subject"]
     assert reminder.get_content_type() == "text/plain" and "Attached:" not in reminder.get_content()
+
+
+def test_status_by_mail_attaches_the_senders_own_boards() -> None:
+    # Ann asks for STATUS after placing 1: her answer carries the boards as her view draws them
+    # (the same two files a notice of that view attaches), named in its text; Bob gets nothing
+    fakes = Fakes()
+    placed(fakes)
+    before = len(fakes.mailer.sent)
+    asked = EmailMessage()
+    asked["From"], asked["To"], asked["Subject"] = "ann@example.org", f"{MID}@play.test", f"[{MID}] Status"
+    asked["Message-ID"] = "<status-1@example.org>"
+    asked.set_content("STATUS\n")
+    verdicts = Verdicts(spf="PASS", dkim="PASS", dmarc="PASS", spam="PASS", virus="PASS")
+    assert (
+        receive(fakes.ports, Receipt("ses-1", (f"{MID}@play.test",), verdicts, "", asked.as_bytes())).value
+        == "answered"
+    )
+    (sent,) = fakes.mailer.sent[before:]
+    answer = email.message_from_bytes(sent.raw, policy=email.policy.default)
+    assert sent.to == "ann@example.org" and answer["In-Reply-To"] == "<status-1@example.org>"
+    state = engine.game_state(GAME, fakes.store.get(MID))
+    own = GAME.text.draw_view(GAME.view(state, "ann"), {"ann": "Ann Archer", "bob": "Bob Boyd"})
+    attached = [(part.get_filename(), part.get_payload(decode=True)) for part in answer.iter_attachments()]
+    assert [name for name, _ in attached] == ["domino-after-phase-2-all.svg", "domino-after-phase-2-all.png"]
+    assert attached == [(picture.filename, picture.data) for picture in own.pictures]
+    body = " ".join(next(answer.iter_parts()).get_content().split())
+    assert "Attached: the boards, left to right: Ann Archer, Bob Boyd" in body and "Your garnets:" in body

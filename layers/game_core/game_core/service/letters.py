@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
 from game_core.games.plain_text import prose, result_text, wrapped
-from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Drawing, DrawsViews, Picture
+from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, DrawsViews, Picture
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
@@ -138,14 +138,12 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
             continue
         lines = [f"Hello {participant.name},", ""]
         lines += _text(match, game, public.body if public else {}, own.body if own else {}, now, participant.zone)
-        drawing = _drawing(game, match, public, own)
-        if drawing is not None:
-            files = ", ".join(picture.filename for picture in drawing.pictures)
-            lines += ["", *wrapped(f"Attached: {drawing.caption} ({files}).")]
+        view = (own.body if own else {}).get("view", (public.body if public else {}).get("view"))
+        attached, pictures = drawn(game, view, names(match))
+        lines += attached
         answer = how_to_answer(game, match, participant.id)
         if answer:
             lines += ["", RULE, *answer]
-        pictures = drawing.pictures if drawing is not None else ()
         told_as = mail_id(headline, participant.id)
         mails.append(
             _mail(match, participant.email, headline.subject, lines, now, domain, attachments=pictures, told_as=told_as)
@@ -159,13 +157,16 @@ def mail_id(headline: Notice, participant: str) -> str:
     return f"{headline.notice_id}/mail/{participant}"
 
 
-def _drawing(game: AnyGame, match: Match, public: Notice | None, own: Notice | None) -> Drawing | None:
-    """The pictures of the view one participant's mail carries (their own), when the game draws
-    its views."""
-    view = (own.body if own else {}).get("view", (public.body if public else {}).get("view"))
-    if view is None or not isinstance(game.text, DrawsViews):
-        return None
-    return game.text.draw_view(view, names(match))
+def drawn(
+    game: AnyGame, view: Mapping[str, Any] | None, shown: Mapping[str, str]
+) -> tuple[list[str], tuple[Picture, ...]]:
+    """The pictures of a view a mail carries (the reader's own), when the game draws its views,
+    and the lines naming them in its text; nothing otherwise."""
+    drawing = game.text.draw_view(view, shown) if view is not None and isinstance(game.text, DrawsViews) else None
+    if drawing is None:
+        return [], ()
+    files = ", ".join(picture.filename for picture in drawing.pictures)
+    return ["", *wrapped(f"Attached: {drawing.caption} ({files}).")], drawing.pictures
 
 
 def _mail(
@@ -201,10 +202,17 @@ def _mail(
 
 
 def answer(
-    match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, letter: Letter
+    match: Match,
+    to: str,
+    subject: str,
+    lines: list[str],
+    now: datetime,
+    domain: str,
+    letter: Letter,
+    attachments: Sequence[Picture] = (),
 ) -> OutgoingMail:
     """A reply to the participant's (or host's) message, threaded under it."""
-    return _mail(match, to, subject, lines, now, domain, answering=letter)
+    return _mail(match, to, subject, lines, now, domain, answering=letter, attachments=attachments)
 
 
 TOLD_WRITES = 3

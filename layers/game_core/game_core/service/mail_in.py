@@ -51,7 +51,7 @@ from game_core.errors import (
 )
 from game_core.games import registry
 from game_core.games.plain_text import LineGrammar, prose
-from game_core.games.protocol import AnswersInText, AnyGame, TextMove
+from game_core.games.protocol import AnswersInText, AnyGame, Picture, TextMove
 from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
@@ -120,6 +120,15 @@ Request = SubmissionRequest | ActionRequest
 
 
 @dataclass(frozen=True)
+class Answer:
+    """What the answer to a mail (or to one command of it) says, and the pictures it carries (the
+    sender's own view's, where the game draws its views)."""
+
+    lines: list[str]
+    pictures: tuple[Picture, ...] = ()
+
+
+@dataclass(frozen=True)
 class Judged:
     """One move's fate: accepted (`reply`) or refused (`error`); `redelivered` when its delivery
     was stored before (or is being stored right now by another delivery of the message)."""
@@ -153,13 +162,14 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     if ports.store.answered(match_id, delivery):
         return Outcome.REDELIVERED
     too_large = receipt.too_large
-    lines = _too_large(receipt.size) if too_large else _read(ports, match, sender, letter, delivery)
-    if lines is None:
+    said = Answer(_too_large(receipt.size)) if too_large else _read(ports, match, sender, letter, delivery)
+    if said is None:
         return Outcome.REDELIVERED
     greeting = f"Hello {sender.player.name}," if sender.player is not None else "Hello,"
     subject = letter.subject if letter.subject.lower().startswith("re:") else f"Re: {letter.subject or match_id}"
     now = ports.clock.now()
-    ports.mailer.send(letters.answer(match, sender.address, subject, [greeting, "", *lines], now, domain, letter))
+    lines = [greeting, "", *said.lines]
+    ports.mailer.send(letters.answer(match, sender.address, subject, lines, now, domain, letter, said.pictures))
     ports.store.mark_answered(match_id, delivery, now)
     return Outcome.TOO_LARGE if too_large else Outcome.ANSWERED
 
@@ -188,8 +198,8 @@ def registered_sender(match: Match, address: str) -> Sender | None:
     )
 
 
-def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id: str) -> list[str] | None:
-    """The answer's lines; None while another delivery of the message is storing its moves."""
+def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id: str) -> Answer | None:
+    """The answer; None while another delivery of the message is storing its moves."""
     game = registry.load(match.game)
     if letter.json_body is not None:
         said = MailLines()
@@ -198,17 +208,19 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
         own = sender.player.id if sender.player is not None else None
         said = read_mail(game, letter.text, accepts, letters.names(match), own)
     if sender.player is None and (said.moves or not said.commands):
-        return ["Your mail is not one of the host's commands.", "", *HOST_USAGE]
+        return Answer(["Your mail is not one of the host's commands.", "", *HOST_USAGE])
     if said.reasons:
         heading = "Nothing was submitted: your mail was not understood."
         if sender.player is None:
-            return [*_refusal_lines(heading, said.reasons), "", *HOST_USAGE]
-        return [*_refusal_lines(heading, said.reasons), "", *_still_standing(ports, match, game, sender.player.id)]
+            return Answer([*_refusal_lines(heading, said.reasons), "", *HOST_USAGE])
+        standing = _still_standing(ports, match, game, sender.player.id)
+        return Answer([*_refusal_lines(heading, said.reasons), "", *standing])
     if sender.is_host and any(command.keyword in HOST_ONLY for command in said.commands):
         # Marked before it acts: a retried delivery must not extend twice (its answer, if
         # sending it fails, is lost rather than the act repeated)
         ports.store.mark_answered(match.match_id, message_id, ports.clock.now())
     lines: list[str] = []
+    pictures: tuple[Picture, ...] = ()
     if said.moves or not said.commands:
         assert sender.player is not None  # the host's address alone sends commands only (above)
         moved = _moves(ports, match, game, sender.player, letter, said.moves, message_id)
@@ -216,10 +228,12 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
             return None
         lines += moved
     for command in said.commands:
-        lines += ["", *_command(ports, match, sender, command)]
+        done = _command(ports, match, sender, command)
+        lines += ["", *done.lines]
+        pictures = done.pictures or pictures  # one STATUS's boards are enough
     if said.unread:
         lines += ["", "Not read (taken for a greeting or a sign-off):", *("  " + line for line in said.unread)]
-    return lines[1:] if lines[:1] == [""] else lines
+    return Answer(lines[1:] if lines[:1] == [""] else lines, pictures)
 
 
 def _too_large(size: int) -> list[str]:
@@ -234,15 +248,17 @@ def _too_large(size: int) -> list[str]:
 # -- commands ----------------------------------------------------------------------------------
 
 
-def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> list[str]:
+def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> Answer:
     """One command of the mail: the host's, when the host's address sends one of its words."""
     if command.keyword == HELP_RULES:
-        return _rules(match)
+        return Answer(_rules(match))
     if sender.is_host and command.keyword in HOST_KEYWORDS:
-        return _host_command(ports, match, command)
+        return Answer(_host_command(ports, match, command))
     if sender.player is None:
-        return [f"{command.text} is not one of the host's commands.", "", *HOST_USAGE]
-    return _player_command(ports, match, sender.player, command)
+        return Answer([f"{command.text} is not one of the host's commands.", "", *HOST_USAGE])
+    if command.keyword == STATUS:
+        return _status(ports, match, sender.player)
+    return Answer(_player_command(ports, match, sender.player, command))
 
 
 def _host_command(ports: Ports, match: Match, command: Command) -> list[str]:
@@ -277,9 +293,7 @@ def _player_command(ports: Ports, match: Match, player: Participant, command: Co
     if command.keyword == HELP:
         help_lines = letters.how_to_answer(game, match, player.id)
         return help_lines or _nothing_to_send(match)
-    if command.keyword == ZONE:
-        return _zone(ports, match, player, command.argument)
-    return _status(ports, match, game, player)
+    return _zone(ports, match, player, command.argument)
 
 
 def _zone(ports: Ports, match: Match, player: Participant, written: str) -> list[str]:
@@ -311,11 +325,14 @@ def _rules(match: Match) -> list[str]:
     return [*playing, *game.rules_text.rstrip("\n").split("\n")]
 
 
-def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> list[str]:
-    """STATUS: the same standing the webhook's GET route answers, as text."""
+def _status(ports: Ports, match: Match, player: Participant) -> Answer:
+    """STATUS: the same standing the webhook's GET route answers, as text, with the pictures of
+    the sender's own view where the game draws its views."""
+    game = registry.load(match.game)
     seen = standing(ports.store.submission_view(match.match_id, player.id, None), player.id)
     view_text = game.text.render_view(seen["view"], letters.names(match))
-    lines = [view_text.rstrip("\n"), ""]
+    attached, pictures = letters.drawn(game, seen["view"], letters.names(match))
+    lines = [view_text.rstrip("\n"), *attached, ""]
     if match.phase is not None:
         sent = sent_lines(game, seen["submitted"], match.phase.name)
         lines += [
@@ -324,7 +341,7 @@ def _status(ports: Ports, match: Match, game: AnyGame, player: Participant) -> l
             owed_line(seen, match.phase.name),
             "",
         ]
-    return [*lines, garnets_line(seen["garnets"]["balance"], seen["garnets"]["available"])]
+    return Answer([*lines, garnets_line(seen["garnets"]["balance"], seen["garnets"]["available"])], pictures)
 
 
 def _nothing_to_send(match: Match) -> list[str]:
