@@ -52,6 +52,13 @@ def test_match_schemas_describes_a_players_entry_with_its_time_zone(capsys):
     assert "Europe/Paris" in json.dumps(entry["properties"]["zone"])  # the field says what it takes
 
 
+def test_match_schemas_describes_the_hosts_address_and_time_zone(capsys):
+    schemas.main(["crates"])
+    host_fields = json.loads(capsys.readouterr().out)["host_schema"]
+    assert set(host_fields) == {"host_email", "host_zone"}
+    assert "Europe/Paris" in json.dumps(host_fields["host_zone"])
+
+
 def test_every_available_game_is_described():
     assert all(schemas.describe(game_id, None)["game"] == game_id for game_id in registry.AVAILABLE)
 

@@ -34,6 +34,7 @@ def request(
     garnets: dict[str, int] | None = None,
     emails: dict[str, str] | None = None,
     host_email: str | None = None,
+    host_zone: str | None = None,
     early_close: bool = False,
     phase_seconds: int = HOUR,
     recheck_seconds: int = HOUR,
@@ -48,6 +49,7 @@ def request(
                 {"id": p, **({"garnets": garnets[p]} if p in garnets else {}), "email": emails.get(p)} for p in players
             ],
             "host_email": host_email,
+            "host_zone": host_zone,
             "phase_seconds": phase_seconds,
             "early_close": early_close,
             "recheck_seconds": recheck_seconds,

@@ -453,6 +453,40 @@ def test_the_hosts_status_says_who_has_sent_never_what() -> None:
     assert "ICE" not in text
 
 
+def test_the_hosts_mail_gives_deadlines_in_the_zone_of_the_settings_file() -> None:
+    # Round 1 closes Tuesday 1 December 14:00 UTC: 23:00 in Tokyo (UTC+9, no daylight saving)
+    table = round_one(host_zone="asia/tokyo")  # any case, kept in the zone's own spelling
+    assert table.match().host_zone == "Asia/Tokyo"
+
+    send(table, HOST, "STATUS")
+
+    assert the_answer(table).endswith("\nRound 1 closes Tuesday 1 December, 23:00 (Asia/Tokyo) - 14:00 UTC, in 1 hour.")
+
+
+def test_the_host_sets_their_zone_by_mail_and_their_next_answers_use_it() -> None:
+    # 14:00 UTC is 09:00 in New York (UTC-5 in winter); the line is 83 columns, folded before "in"
+    table = round_one()
+
+    send(table, HOST, "ZONE America/New_York")
+    assert the_answer(table) == "\n".join(
+        [
+            "Hello,",
+            "",
+            "Done: your mail gives deadlines in America/New_York time from now on.",
+            "Round 1 closes Tuesday 1 December, 09:00 (America/New_York) - 14:00 UTC,",
+            "in 1 hour.",
+        ]
+    )
+    match = table.match()
+    assert match.host_zone == "America/New_York" and [p.zone for p in match.players] == [None, None]
+
+    table.fakes.mailer.sent.clear()
+    send(table, HOST, "EXTEND 2")  # 16:00 UTC, 11:00 in New York, three hours from 13:00
+    assert the_answer(table).endswith(
+        "Done: EXTEND 2.\nRound 1 closes Tuesday 1 December, 11:00 (America/New_York) - 16:00 UTC,\nin 3 hours."
+    )
+
+
 @pytest.mark.parametrize("command", ["EXTEND 2", "PAUSE", "RESUME", "RESOLVE NOW"])
 def test_a_host_command_from_a_player_is_refused_and_changes_nothing(command: str) -> None:
     table = round_one()

@@ -14,7 +14,9 @@ from pydantic import ValidationError
 
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.games import registry
-from game_core.match.model import PlayerEntry
+from game_core.match.model import MatchRequest, PlayerEntry
+
+HOST_FIELDS = ("host_email", "host_zone")
 
 
 def describe(game_id: str, rule_set: str | None) -> dict:
@@ -33,6 +35,8 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         "settings_schema": game.Settings.model_json_schema(),
         # A player's entry in the settings file: id, name, email, zone (where their mail's deadlines are given)
         "player_schema": PlayerEntry.model_json_schema(),
+        # The host's fields of the settings file: their address (commands by mail) and zone
+        "host_schema": {field: MatchRequest.model_json_schema()["properties"][field] for field in HOST_FIELDS},
         "submission_schemas": {kind: model.model_json_schema() for kind, model in game.submissions.items()},
         "submission_text": {kind: game.text.text_help(kind) for kind in game.submissions},
         "timeline": [{"phase": kind.name, "accepts": list(kind.accepts)} for kind in game.timeline(settings)],

@@ -87,6 +87,8 @@ class MatchRequest(Model):
     players: list[PlayerEntry] = Field(max_length=MAX_PLAYERS)
     host_email: Email | None = None
     """The host's address: mail from it may run the host's commands (STATUS, EXTEND, PAUSE, ...)."""
+    host_zone: Zone | None = None
+    """As a player's `zone`, for the host's mail: deadlines there, UTC beside (ZONE by mail too)."""
     phase_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
     early_close: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**63)
@@ -159,6 +161,8 @@ class Match(Model):
     players: tuple[Participant, ...]
     host_email: str | None = None
     """The host's registered address (lower case), None when the host plays no part by mail."""
+    host_zone: str | None = None
+    """Where the host reads their mail's deadlines (an IANA name); None: UTC alone."""
     phase_seconds: int
     early_close: bool
     recheck_seconds: int

@@ -2,9 +2,9 @@
 looks like in the game's plain-text grammar.
 
 Players send STATUS, HELP or HELP RULES (the game's rules: the host may send it too); the host,
-from the match's host address, STATUS, EXTEND <hours>, PAUSE, RESUME or RESOLVE NOW. A command
-is its whole line, in any case and spacing ("resolve  now"); EXTEND takes the rest of its line as
-the hours.
+from the match's host address, STATUS, EXTEND <hours>, PAUSE, RESUME or RESOLVE NOW; either
+ZONE <IANA name>. A command is its whole line, in any case and spacing ("resolve  now"); EXTEND
+and ZONE take the rest of their line.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ STATUS, HELP, EXTEND, PAUSE, RESUME, RESOLVE_NOW = "STATUS", "HELP", "EXTEND", "
 HELP_RULES = "HELP RULES"
 """Anyone the match registered may send it: the game's rules as written for players (`rules_text`)."""
 ZONE = "ZONE"
-"""A participant's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
+"""A participant's or the host's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
 """What the host's address may send: the host's command wins over a player's with the same word."""
 HOST_ONLY = (EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -40,6 +40,7 @@ HOST_USAGE = [
     "  EXTEND <hours>   move the deadline later, e.g. EXTEND 2",
     "  PAUSE            stop the clock; RESUME starts it again",
     "  RESOLVE NOW      resolve the open phase at once",
+    "  ZONE <name>      deadlines in your time zone, e.g. ZONE Europe/Paris",
 ]
 _EXTENSION = re.compile(r"(\d{1,5})\s*(?:H|HOURS?)?")
 _CONSOLE_NAMES = {STATUS: "status", EXTEND: "extend", PAUSE: "pause", RESUME: "resume", RESOLVE_NOW: "resolve_now"}

@@ -61,7 +61,6 @@ from game_core.match.model import Match, Participant
 from game_core.service import letters
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.mail_commands import (
-    HELP,
     HELP_RULES,
     HOST_KEYWORDS,
     HOST_ONLY,
@@ -113,6 +112,8 @@ class Sender:
     address: str
     player: Participant | None
     is_host: bool
+    zone: str | None = None
+    """Where they read deadlines: a player's zone, else the host's (`Match.host_zone`)."""
 
 
 Request = SubmissionRequest | ActionRequest
@@ -194,7 +195,10 @@ def registered_sender(match: Match, address: str) -> Sender | None:
     if player is None and not is_host:
         return None
     return Sender(
-        address=player.email if player is not None and player.email else address, player=player, is_host=is_host
+        address=player.email if player is not None and player.email else address,
+        player=player,
+        is_host=is_host,
+        zone=(player.zone if player is not None else None) or (match.host_zone if is_host else None),
     )
 
 
@@ -253,7 +257,9 @@ def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> An
     if command.keyword == HELP_RULES:
         return Answer(_rules(match))
     if sender.is_host and command.keyword in HOST_KEYWORDS:
-        return Answer(_host_command(ports, match, command))
+        return Answer(_host_command(ports, match, command, sender.zone))
+    if command.keyword == ZONE:
+        return Answer(_zone(ports, match, sender, command.argument))
     if sender.player is None:
         return Answer([f"{command.text} is not one of the host's commands.", "", *HOST_USAGE])
     if command.keyword == STATUS:
@@ -261,7 +267,7 @@ def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> An
     return Answer(_player_command(ports, match, sender.player, command))
 
 
-def _host_command(ports: Ports, match: Match, command: Command) -> list[str]:
+def _host_command(ports: Ports, match: Match, command: Command, zone: str | None) -> list[str]:
     from game_core.service.commands import run_host_command  # only a host's mail needs the console
 
     try:
@@ -280,35 +286,37 @@ def _host_command(ports: Ports, match: Match, command: Command) -> list[str]:
             lines.append(f"Note: {reply['warning']}.")
         match = ports.store.get(match.match_id)
     if match.phase is not None:
-        lines.append(letters.deadline_line(match.phase, now))
+        lines.append(letters.deadline_line(match.phase, now, zone))
     return lines
 
 
 def _player_command(ports: Ports, match: Match, player: Participant, command: Command) -> list[str]:
+    """HELP, or a host's command a player sent (STATUS and ZONE are everyone's: `_command`)."""
     if command.keyword in HOST_ONLY:
         return _refusal_lines(
             f"{command.text} was not done:", [Reason("host_only", f"only the host may send {command.keyword}")]
         )
     game = registry.load(match.game)
-    if command.keyword == HELP:
-        help_lines = letters.how_to_answer(game, match, player.id)
-        return help_lines or _nothing_to_send(match)
-    return _zone(ports, match, player, command.argument)
+    help_lines = letters.how_to_answer(game, match, player.id)
+    return help_lines or _nothing_to_send(match)
 
 
-def _zone(ports: Ports, match: Match, player: Participant, written: str) -> list[str]:
-    """ZONE <IANA name>: from now on the participant's mail gives deadlines in that time zone."""
+def _zone(ports: Ports, match: Match, sender: Sender, written: str) -> list[str]:
+    """ZONE <IANA name>: from now on the sender's mail gives deadlines in that time zone (a
+    participant's, the host's, or both when the host plays)."""
     try:
         zone = known_zone(written)
     except ValueError as unknown:
         said = str(unknown) if written else "a time zone's name goes after ZONE, e.g. ZONE Europe/Paris"
         return _refusal_lines(f"{ZONE} {written}".strip() + " was not done:", [Reason("unknown_zone", said)])
     latest = ports.store.get(match.match_id)
-    players = tuple(p.model_copy(update={"zone": zone}) if p.id == player.id else p for p in latest.players)
+    own = sender.player.id if sender.player is not None else None
+    players = tuple(p.model_copy(update={"zone": zone}) if p.id == own else p for p in latest.players)
     now = ports.clock.now()
-    zoned = latest.model_copy(update={"players": players, "version": latest.version + 1})
+    changes = {"players": players, "version": latest.version + 1} | ({"host_zone": zone} if sender.is_host else {})
+    zoned = latest.model_copy(update=changes)
     try:
-        ports.store.save(latest, zoned, Event("zone_set", now, {"player": player.id, "zone": zone}))
+        ports.store.save(latest, zoned, Event("zone_set", now, {"player": own, "host": sender.is_host, "zone": zone}))
     except Conflict:  # the match moved meanwhile (a move, a resolution): nothing was stored
         return _refusal_lines(
             f"ZONE {written} was not done:", [Reason("conflict", "the match changed meanwhile; send it again")]

@@ -48,6 +48,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         seed=request.seed if request.seed is not None else ports.ids.seed(),
         players=tuple(p.model_copy(update={"secret_hash": secret_hash(secrets[p.id])}) for p in seated),
         host_email=contact(request.host_email) or None,
+        host_zone=request.host_zone,
         phase_seconds=request.phase_seconds,
         early_close=request.early_close,
         recheck_seconds=request.recheck_seconds,
