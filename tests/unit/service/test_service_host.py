@@ -3,8 +3,10 @@ cancel, recover."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,10 +15,12 @@ from fakes import T0, Fakes, MemoryStore
 
 from game_core.errors import Conflict, Illegal, Late, NotFound, NotOpen
 from game_core.service import host, phases
+from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.matches import match_status
 from game_core.service.ports import Event, Ports
 
 MID = "m-000000000001"
+ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "tok-1"
 
 
@@ -444,3 +448,46 @@ def test_a_reissued_secret_works_and_the_old_one_stops() -> None:
     authenticate_webhook(table.match(), "ada", table.created["secrets"]["ada"])  # others keep theirs
     [event] = table.events("secret_reissued")
     assert event.data == {"player": "bo"} and reply["secret"] not in str(event.data)
+
+
+def sample_event(name: str, **fields: Any) -> dict[str, Any]:
+    """A console test event as events/<name>.json has it, on this match, with `fields` changed."""
+    with open(f"{ROOT}/events/{name}.json") as sample:
+        return json.load(sample) | {"match_id": MID} | fields
+
+
+@pytest.mark.parametrize(
+    ("event", "reply"),
+    [
+        (sample_event("host_press", to="ada LOVELACE"), {"sent_to": "ada"}),
+        (sample_event("host_reissue_secret", player="  Bo   Baggins "), {"player": "bo"}),
+        (sample_event("host_reissue_secret", player="BO"), {"player": "bo"}),
+    ],
+    ids=["press to a name with a space, any case", "reissue by name, spaces collapsed", "by id"],
+)
+def test_a_console_command_names_a_participant_by_a_name_with_spaces(event: dict[str, Any], reply: dict) -> None:
+    table = named_table()
+    assert run_host_command(table.ports, parse_host_command(event)).items() >= reply.items()
+
+
+def test_a_console_command_naming_nobody_is_refused_naming_the_choices() -> None:
+    table = named_table()
+    event = sample_event("host_reissue_secret", player="Ada Byron")
+    with pytest.raises(
+        NotFound, match=r"'Ada Byron' is not a participant .*\(Ada Lovelace \(ada\), Bo Baggins \(bo\)\)"
+    ):
+        run_host_command(table.ports, parse_host_command(event))
+    # decide takes names too: this match is running, so the refusal is the use case's, not the model's
+    with pytest.raises(NotOpen):
+        run_host_command(table.ports, parse_host_command(sample_event("host_decide", order=["Bo Baggins", "ada"])))
+
+
+def named_table() -> Table:
+    """Ada and Bo renamed "Ada Lovelace" and "Bo Baggins" (the driver seats them by id)."""
+    table = Table.open()
+    stored = table.match()
+    ada, bo = stored.players
+    renamed = (ada.model_copy(update={"name": "Ada Lovelace"}), bo.model_copy(update={"name": "Bo Baggins"}))
+    named = stored.model_copy(update={"players": renamed, "version": stored.version + 1})
+    table.fakes.store.save(stored, named, Event("renamed", table.fakes.clock.now(), {}))
+    return table

@@ -16,9 +16,10 @@ from crates_driver import request
 from fakes import Fakes
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from game_core.errors import Malformed
+from game_core.errors import Malformed, NotFound
 from game_core.games import registry
 from game_core.match.model import MatchRequest
+from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.letters import tell
 from game_core.service.matches import create_match
 from game_core.service.notices import progress_notices
@@ -265,6 +266,38 @@ def test_a_refused_url_creates_nothing() -> None:
 
     assert "internal.example resolves to 10.0.0.9" in refused.value.reasons[0].text
     assert not hooks.kept and not hooks.queued and not fakes.notifier.published
+
+
+def named_settings(urls: dict[str, str]) -> MatchRequest:
+    settings = request().model_dump(mode="json") | {"webhooks": urls}
+    settings["players"][0]["name"], settings["players"][1]["name"] = "Ada Lovelace", "Bo Baggins"
+    return MatchRequest.model_validate(settings)
+
+
+def test_the_host_names_a_subscriptions_participant_by_name_with_spaces_any_case() -> None:
+    fakes, hooks = Fakes(), MemoryHooks()
+    ports = replace(fakes.ports, hooks=hooks)
+    created = create_match(ports, named_settings({"ada lovelace": "https://bot.example.com/ada"}))
+    mid = created["match_id"]
+    assert set(created["webhook_secrets"]) == {"ada"} and hooks.hook(mid, "ada") is not None
+
+    event = {"command": "webhook", "match_id": mid, "target": "BO BAGGINS", "url": "https://bot.example.com/bo"}
+    assert run_host_command(ports, parse_host_command(event))["target"] == "bo"
+    assert hooks.hook(mid, "bo") == Hook("https://bot.example.com/bo", hooks.kept[(mid, "bo")].secret)
+    assert fakes.store.get(mid).webhooks == ("ada", "bo")
+
+    stranger = event | {"target": "Bo Byron"}
+    with pytest.raises(NotFound, match=r"'Bo Byron' is neither .*\(Ada Lovelace \(ada\), Bo Baggins \(bo\)\) nor"):
+        run_host_command(ports, parse_host_command(stranger))
+
+
+def test_a_settings_file_naming_one_participant_twice_in_its_webhooks_is_refused() -> None:
+    fakes, hooks = Fakes(), MemoryHooks()
+    twice = {"ada": "https://bot.example.com/1", "Ada Lovelace": "https://bot.example.com/2"}
+    with pytest.raises(Malformed) as refused:
+        create_match(replace(fakes.ports, hooks=hooks), named_settings(twice))
+    assert refused.value.reasons[0].text == "'Ada Lovelace' and 'ada' name the same subscription"
+    assert not hooks.kept
 
 
 def test_a_step_retried_after_its_mark_failed_queues_nothing_twice() -> None:

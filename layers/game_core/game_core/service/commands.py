@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from game_core.games.protocol import Model
-from game_core.match.model import MAX_SECONDS, MatchRequest, ParticipantId
+from game_core.match.model import MAX_SECONDS, MatchRequest
 from game_core.service import host, phases, webhooks
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
@@ -20,6 +20,9 @@ from game_core.service.webhooks import MAX_URL
 
 MatchId = Annotated[str, Field(min_length=1, max_length=64)]
 """Far longer than any the service makes (m- and 12 hex digits), far shorter than a table key may be."""
+Named = Annotated[str, Field(min_length=1, max_length=80)]
+"""A participant as the host names them: by id or by name (spaces and all), in any case, as long
+as a name may be; the use case reads it (`Match.named`) and refuses one that names nobody."""
 
 
 class Create(Model):
@@ -82,7 +85,7 @@ class Decide(Model):
 
     command: Literal["decide"]
     match_id: MatchId
-    order: list[ParticipantId] = Field(min_length=2, max_length=64)
+    order: list[Named] = Field(min_length=2, max_length=64)
 
 
 class Press(Model):
@@ -91,13 +94,13 @@ class Press(Model):
     command: Literal["press"]
     match_id: MatchId
     text: str = Field(min_length=1, max_length=4000)
-    to: ParticipantId | None = None
+    to: Named | None = None
 
 
 class ReissueSecret(Model):
     command: Literal["reissue_secret"]
     match_id: MatchId
-    player: ParticipantId
+    player: Named
 
 
 class Webhook(Model):
@@ -106,7 +109,8 @@ class Webhook(Model):
 
     command: Literal["webhook"]
     match_id: MatchId
-    target: str = Field(min_length=1, max_length=41)
+    target: Named
+    """A participant (by id or by name), "@public" or "@alerts"."""
     url: str | None = Field(default=None, max_length=MAX_URL)
 
 

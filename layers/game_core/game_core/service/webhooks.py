@@ -383,21 +383,25 @@ def _hooks(ports: Ports) -> Hooks:
     return ports.hooks
 
 
-def targets(match: Match) -> tuple[str, ...]:
-    """Who may subscribe: each participant, the public channel, the host's alerts."""
-    return (*match.player_ids, PUBLIC, ALERTS)
-
-
-def _target_of(match: Match, target: str) -> None:
-    if target not in targets(match):
-        raise NotFound(f"{target[:64]!r} is neither a participant of match {match.match_id} nor {PUBLIC} or {ALERTS}")
+def _target_of(match: Match, target: str) -> str:
+    """The subscription `target` names: "@public", "@alerts", or a participant's id (named by id
+    or by name, in any case); raises NotFound naming every choice."""
+    if target in (PUBLIC, ALERTS):
+        return target
+    try:
+        return match.named(target)
+    except NotFound:
+        choices = match.roster().choices
+        raise NotFound(
+            f"{target[:80]!r} is neither a participant of match {match.match_id} ({choices}) nor {PUBLIC} or {ALERTS}"
+        ) from None
 
 
 def subscribe(ports: Ports, match_id: str, target: str, url: str) -> dict[str, Any]:
     """Point the target's subscription at `url` with a new secret (replacing any earlier one).
     The secret is in the reply, once. The URL is checked first; nothing is stored if refused."""
     hooks = _hooks(ports)
-    _target_of(ports.store.get(match_id), target)
+    target = _target_of(ports.store.get(match_id), target)
     destination(url, hooks.resolve, hooks.allow_loopback)
     hook = Hook(url, new_secret())
     hooks.put_hook(match_id, target, hook)  # before the match names it: a delivery always finds it
@@ -410,7 +414,7 @@ def unsubscribe(ports: Ports, match_id: str, target: str) -> dict[str, Any]:
     """Remove the target's subscription: nothing more is queued for it, and what is queued is
     dropped when its turn comes (the delivery finds no subscription)."""
     hooks = _hooks(ports)
-    _target_of(ports.store.get(match_id), target)
+    target = _target_of(ports.store.get(match_id), target)
     _name(ports, match_id, target, subscribed=False)  # before the item goes: nothing queued finds it missing early
     hooks.drop_hook(match_id, target)
     return {"match_id": match_id, "target": target, "removed": True}
@@ -448,9 +452,15 @@ def subscribe_at_create(ports: Ports, match: Match, urls: dict[str, str]) -> tup
     if not urls:
         return match, {}
     hooks = _hooks(ports)
-    for target, url in urls.items():
-        _target_of(match, target)
+    named: dict[str, str] = {}
+    for written, url in urls.items():
+        target = _target_of(match, written)
+        if target in named:
+            reason = Reason("webhook_target", f"{written[:80]!r} and {named[target][:80]!r} name the same subscription")
+            raise Malformed("the webhooks are malformed", [reason])
+        named[target] = written
         destination(url, hooks.resolve, hooks.allow_loopback)
+    urls = {target: urls[written] for target, written in named.items()}
     made = {target: Hook(url, new_secret()) for target, url in urls.items()}
     for target, hook in made.items():
         hooks.put_hook(match.match_id, target, hook)
