@@ -400,6 +400,62 @@ def test_the_next_notice_gives_the_deadline_in_the_zone_set_by_mail() -> None:
     assert "Round 2 closes Tuesday 1 December, 15:00 UTC, in 1 hour." in notices[BO]
 
 
+def outlook_inline(comment: str, second: str = "") -> str:
+    """Outlook's reply with inline comments, plain part: nothing above its header block, the old
+    notice unquoted below it (its example moves too), the sender's lines inside it."""
+    return "\n".join(
+        [
+            "",
+            "_" * 32,
+            f"From: Pushing Crates {MID} <{MID}@play.test>",
+            "Sent: Tuesday, December 1, 2026 1:00 PM",
+            "To: Ada",
+            f"Subject: [{MID}] Round 1",
+            "",
+            "Hello ada,",
+            "To play, reply to this mail with your move for Round 1:",
+            comment,
+            "  PUSH bo LEFT 2",
+            "  GROUND ICE",
+            second,
+        ]
+    )
+
+
+INSIDE = "Nothing was submitted: your mail was not understood.\n  - nothing is written above the quoted mail"
+
+
+@pytest.mark.parametrize(
+    ("text", "stored", "answered"),
+    [
+        (
+            outlook_inline("[AO] PUSH ada RIGHT"),
+            {"round": {"pushes": push("ada"), "ground": "stone"}},
+            "Accepted for Round 1:",
+        ),
+        (
+            outlook_inline("[Alex O'Brien]  push ada right", "[alex o'brien] GROUND ICE"),
+            {"round": {"pushes": push("ada"), "ground": "ice"}},
+            "Accepted",
+        ),
+        (outlook_inline("PUSH ada RIGHT"), {}, INSIDE),
+        (outlook_inline("[AO] PUSH ada RIGHT", "[AB] GROUND ICE"), {}, INSIDE),
+    ],
+    ids=["marked with initials", "marked with a name, any case", "unmarked: refused", "two marks: whose?"],
+)
+def test_outlooks_inline_comments_are_read_only_where_marked(text: str, stored: dict, answered: str) -> None:
+    # The example lines of the old notice (PUSH bo LEFT 2, GROUND ICE) are never read: a marked
+    # line alone is the sender's; with none, the answer asks for the moves above the quote
+    table = round_one()
+
+    send(table, ADA, text)
+
+    assert table.fakes.store.submissions(MID, 2) == ({"ada": stored} if stored else {})
+    assert answered in the_answer(table)
+    if not stored:
+        assert "write your moves above the quoted mail" in " ".join(the_answer(table).split())
+
+
 def test_a_host_command_retried_after_its_answer_failed_acts_once() -> None:
     # SES fails after EXTEND 2 moved the deadline; the Lambda's retry must not move it again
     table = round_one()

@@ -54,6 +54,9 @@ class Letter:
     references: tuple[str, ...] = ()
     text: str = ""
     json_body: Any | None = None
+    old_unmarked: bool = False
+    """An old message follows unquoted, none of its lines marked as the sender's (`replies`):
+    what they wrote inside it, if anything, cannot be read."""
 
 
 def parse_message(raw: bytes) -> Letter:
@@ -64,7 +67,8 @@ def parse_message(raw: bytes) -> Letter:
         return Letter()
     assert isinstance(message, EmailMessage)
     senders = _addresses(message, "From")
-    text = written(_body_text(message))
+    reply = written(_body_text(message))
+    text = reply.text
     return Letter(
         sender=senders[0][1] if senders else "",
         sender_name=senders[0][0] if senders else "",
@@ -76,6 +80,7 @@ def parse_message(raw: bytes) -> Letter:
         references=_ids(_header(message, "References")),
         text=text,
         json_body=_json_object(text),
+        old_unmarked=reply.old_unmarked,
     )
 
 

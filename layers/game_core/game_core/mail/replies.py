@@ -11,6 +11,13 @@ line of underscores, in the client's language), a forwarded message, a signature
 (or "--"; `inbound` writes one where an HTML client marks its signature), and the mobile footers
 ("Sent from my iPhone", "Get Outlook for iOS", ...).
 
+Outlook's "inline comments" write the sender's lines inside the old message, which it does not
+quote with ">". Only a line Outlook marks as theirs is read there: one starting with the mark
+Outlook's "Preface comments with" option writes, a name or initials in brackets ("[AO] BID 5"),
+the same mark on every such line. Unmarked lines there cannot be told from the old text (Outlook
+shows them only in colour, in its HTML part), so a reply whose writing is all inside an unmarked
+old message says so (`Reply.old_unmarked`), for the answer to ask for the moves above the quote.
+
 Why our own rules: `email-reply-parser` (0.5.12) and `mail-parser-reply` (1.36), run on the same
 eleven client styles as this module (Gmail, Thunderbird below the quote, an inline answer, Outlook
 plain, German and French Outlook, Apple Mail, iPhone, a sign-off over a Spanish quote, a forward),
@@ -24,6 +31,7 @@ quotes included), keeps the quoted example under a Spanish attribution, and keep
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 # The patterns are compiled on first use (re caches them), not at import: a cold start pays
 # nothing for a mail it does not read
@@ -57,6 +65,8 @@ _FOOTER = (
     r"|get outlook for (ios|android).*|von meinem \S+( \S+)? gesendet|envoyé de mon \S.*|enviado desde mi \S.*"
     r"|verstuurd vanaf mijn \S.*|verzonden vanaf mijn \S.*|inviato da \S.*|enviado do meu \S.*|skickat från min \S.*)$"
 )
+_COMMENT = r"^\s*\[([^\[\]\n]{1,40})\]\s+(\S.*?)\s*$"
+"""A line Outlook marks as the sender's comment inside the old message: "[AO] BID 5"."""
 _HEADER_FROM = r"(?i)^\s*\**(from|von|de|van|da|från|fra|od|lähettäjä)\s?:\**\s"
 _HEADER_SENT = (
     r"(?i)^\s*\**(sent|date|gesendet|datum|envoyé|enviado|enviada em|verzonden|inviato|data|skickat|sendt|wysłano"
@@ -64,36 +74,69 @@ _HEADER_SENT = (
 )
 
 
-def written(text: str) -> str:
-    """What the sender wrote in `text` (lines as written, blank lines around it dropped)."""
+@dataclass(frozen=True)
+class Reply:
+    """What the sender wrote in a message's text, and whether an old message follows unquoted
+    with none of its lines marked as theirs (where unmarked inline comments would be lost)."""
+
+    text: str
+    old_unmarked: bool = False
+
+
+def written(text: str) -> Reply:
+    """What the sender wrote in `text` (lines as written, blank lines around it dropped), with
+    their marked comments inside an unquoted old message, each without its mark."""
     lines = text.split("\n")
     kept: list[str] = []
     index = 0
-    while index < len(lines) and not _old_from_here(lines, index):
+    old_at: int | None = None
+    while index < len(lines):
+        if _ends_writing(lines[index]):
+            break
+        if _old_message_at(lines, index):
+            old_at = index
+            break
         span = _attribution(lines, index)
         if span and not _quoted_after(lines, index + span):
-            break  # an attribution over an unquoted old message: nothing below is the sender's
+            old_at = index  # an attribution over an unquoted old message: only marked lines are the sender's
+            break
         if not span and not _quoted(lines[index]):
             kept.append(lines[index])
         index += max(span, 1)
+    comments = _marked_comments(lines[old_at:]) if old_at is not None else []
     while kept and not kept[0].strip():
         kept.pop(0)
     while kept and not kept[-1].strip():
         kept.pop()
-    return "\n".join(kept)
+    kept += ([""] if kept and comments else []) + comments
+    return Reply("\n".join(kept), old_unmarked=old_at is not None and not comments)
+
+
+def _marked_comments(old: list[str]) -> list[str]:
+    """The sender's comments in an unquoted old message: its lines under one mark ("[AO] ..."),
+    the mark taken off; none when no line, or lines under two different marks, are marked (no
+    one mark says whose they are)."""
+    marked = [found for found in (re.match(_COMMENT, line) for line in old) if found]
+    if len({found[1].strip().lower() for found in marked}) != 1:
+        return []
+    return [found[2] for found in marked]
 
 
 def _quoted(line: str) -> bool:
     return line.lstrip(" ").startswith(">")
 
 
-def _old_from_here(lines: list[str], index: int) -> bool:
-    """Whether the sender's writing ends at this line: a signature, a footer, or old text that
-    is not quoted."""
-    line = lines[index]
-    if line.rstrip() == "--" or re.match(_SEPARATOR, line) or re.match(_FOOTER, line):
+def _ends_writing(line: str) -> bool:
+    """Whether the sender's writing ends at this line: a signature or a footer."""
+    return line.rstrip() == "--" or bool(re.match(_FOOTER, line))
+
+
+def _old_message_at(lines: list[str], index: int) -> bool:
+    """Whether an old message that is not quoted starts at this line: a separator, or Outlook's
+    header block (under a line of underscores or not)."""
+    if re.match(_SEPARATOR, lines[index]):
         return True
-    if re.match(_UNDERSCORES, line) and _header_block_at(lines, index + 1):
+    if re.match(_UNDERSCORES, lines[index]) and _header_block_at(lines, index + 1):
         return True
     return _header_block_at(lines, index)
 

@@ -116,6 +116,14 @@ class Sender:
     """Where they read deadlines: a player's zone, else the host's (`Match.host_zone`)."""
 
 
+INSIDE_THE_QUOTE = Reason(
+    "inside_the_quote",
+    "nothing is written above the quoted mail, and lines written inside it cannot be told from it"
+    ' (unless your mail program marks them, as Outlook does with "Preface comments with");'
+    " write your moves above the quoted mail",
+)
+"""Why a reply whose writing, if any, is inside an unquoted old message reads as nothing."""
+
 Request = SubmissionRequest | ActionRequest
 """What one move of a mail asks: a submission to the phase, or an immediate action."""
 
@@ -205,13 +213,15 @@ def registered_sender(match: Match, address: str) -> Sender | None:
 def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id: str) -> Answer | None:
     """The answer; None while another delivery of the message is storing its moves."""
     game = registry.load(match.game)
-    if letter.json_body is not None:
+    if letter.old_unmarked and not letter.text.strip():
+        said = MailLines(reasons=(INSIDE_THE_QUOTE,))
+    elif letter.json_body is not None:
         said = MailLines()
     else:
         accepts = match.phase.accepts if match.phase is not None else ()
         own = sender.player.id if sender.player is not None else None
         said = read_mail(game, letter.text, accepts, letters.names(match), own)
-    if sender.player is None and (said.moves or not said.commands):
+    if sender.player is None and (said.moves or not said.commands) and said.reasons != (INSIDE_THE_QUOTE,):
         return Answer(["Your mail is not one of the host's commands.", "", *HOST_USAGE])
     if said.reasons:
         heading = "Nothing was submitted: your mail was not understood."
