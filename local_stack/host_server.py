@@ -13,7 +13,9 @@ the host's commands on the laptop alone, the table kept on disk.
   connections are capped, and every refusal has a JSON body.
 - AWS (moto) stays inside this process: no port serves its API.
 - Every item of the table is written to --data after each handler invocation and read back on
-  start; one server at a time holds the folder (a second is refused, naming the first). On start,
+  start; one server at a time holds the folder (a second is refused, naming the first). So are
+  the webhook deliveries still queued (retries and dead letters included): a start delivers
+  what came due while the server was down. On start,
   a phase whose deadline passed while the server was down reopens for --grace-seconds (with
   --on-restart grace, the default: `extend`, and a message to everyone saying why), or resolves
   at once (--on-restart resolve); then every match still running is recovered (`recover`): a new
@@ -76,7 +78,7 @@ from local_stack.inbound_bucket import SES_MAX_BYTES, deliver
 from local_stack.mail import LOCAL_DOMAIN, MailAccount
 from local_stack.mail_options import add_mail_options, mail_options
 from local_stack.mailbox import ImapSettings, MailboxPoller
-from local_stack.persistence import DataFolder, TableFile
+from local_stack.persistence import DataFolder, QueueFile, TableFile
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
 from local_stack.webhooks import DeliveryPump
 
@@ -372,6 +374,8 @@ class HostServer:
         with ExitStack() as starting:
             self.folder.hold()  # before anything is read or bound: a refused server touches nothing
             starting.callback(self.folder.release)
+            queue = QueueFile(self.data / "webhook-queue.json")
+            kept = queue.read()  # a file that is not a queue: refused before anything starts
             seen = self.folder.previous.get("seen")
             down_since = datetime.fromisoformat(seen) if seen else None
             self.folder.describe(seen=self._now().isoformat())
@@ -385,7 +389,10 @@ class HostServer:
                 now=lambda: self._now().timestamp(),
             )
             table.load()
+            self.stack.webhooks.put_back(kept)
             self.stack.lambdas.after_each.append(lambda _function: table.save())
+            self.stack.lambdas.after_each.append(lambda _function: queue.save(self.stack.webhooks))
+            self.stack.webhooks.after_batch.append(lambda: queue.save(self.stack.webhooks))
             self._stopping.clear()
             heartbeat = threading.Thread(target=self._beat, args=(table,), name="heartbeat", daemon=True)
             heartbeat.start()

@@ -7,6 +7,11 @@
   durably (`write_durably`), so a crash or a power cut at any moment leaves the previous one or the
   new one, never half of either. Items past their time to live are dropped as DynamoDB's TTL drops
   them (moto keeps them): on load and at each save.
+- `QueueFile`: the webhook deliveries queued or waiting for a retry, and the dead letters
+  (local_stack/webhooks.py's `KeptQueue`), written the same way after every invocation and every
+  batch delivered, and queued again on start: a receiver that was down while the server was
+  stopped still gets each notice, under its webhook-id. A file that is not such a queue is
+  refused (the server does not start), never dropped.
 - `DataFolder`: one server at a time. An OS lock (flock) on `server.lock`, held for the process's
   life and released by the OS when the process dies however it dies; who holds it (pid, ports,
   when last seen alive) in `server.json` beside it.
@@ -24,8 +29,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from pydantic import ValidationError
+
 from game_core.cli.failures import CliError
 from local_stack.lambda_adapter import MOTO_LOCK
+from local_stack.webhooks import KeptQueue, LocalWebhooks
 
 
 def _to_json(value: dict[str, Any]) -> dict[str, Any]:
@@ -88,6 +96,12 @@ def write_durably(path: Path, data: bytes) -> None:
         os.close(folder)
 
 
+def remove_leftovers(path: Path) -> None:
+    """Remove the temporary files a crashed `write_durably` of `path` left."""
+    for left in path.parent.glob(f".{path.name}.*{TEMPORARY}"):
+        left.unlink()
+
+
 def expired(item: dict[str, Any], attribute: str, now: float) -> bool:
     """Whether DynamoDB's TTL on `attribute` deletes the item at epoch second `now`: a Number
     attribute holding a time already past (not one more than five years past); an item without
@@ -139,8 +153,7 @@ class TableFile:
     def load(self) -> int:
         """Put the file's items into the table (an empty one, before anything runs), less what has
         expired; returns how many. Temporary files a crashed save left are removed."""
-        for left in self.path.parent.glob(f".{self.path.name}.*{TEMPORARY}"):
-            left.unlink()
+        remove_leftovers(self.path)
         if not self.path.exists():
             return 0
         stored = json.loads(self.path.read_bytes())
@@ -149,6 +162,44 @@ class TableFile:
         for item in kept:
             self.client.put_item(TableName=self.table, Item=item)
         return len(kept)
+
+
+class QueueFile:
+    """The webhook queues of the host server kept in `path`: `read` before the stack starts (a
+    file that is not a queue stops the start before anything is touched), `LocalWebhooks.put_back`
+    what it read, then `save` after every invocation and every batch."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._written = ""
+
+    def read(self) -> KeptQueue:
+        """What the file holds (nothing queued if there is none); a CliError naming the file and
+        what is wrong in it when it is not a whole queue (cut short, edited, another file)."""
+        remove_leftovers(self.path)
+        if not self.path.exists():
+            return KeptQueue(waiting=(), dead_letters=())
+        try:
+            return KeptQueue.model_validate_json(self.path.read_bytes())
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise CliError(
+                f"{self.path} is not the webhook queue this server keeps ({where + ': ' if where else ''}"
+                f"{first['msg']}): the deliveries in it would be lost; put back a good copy, or move it aside "
+                "to start without them"
+            ) from None
+
+    def save(self, webhooks: LocalWebhooks) -> None:
+        """Write what the queues hold, if it changed; not while a batch is half done (its end saves)."""
+        with MOTO_LOCK:
+            if webhooks.delivering:
+                return
+            text = webhooks.kept().model_dump_json()
+            if text == self._written:
+                return
+            write_durably(self.path, text.encode())
+            self._written = text
 
 
 class DataFolderInUse(CliError):

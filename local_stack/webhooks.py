@@ -7,7 +7,8 @@ it did not report failed, and goes on until nothing is visible. A retry is a cop
 queued with a delay. With a `VirtualClock`, moto's SQS reads that clock (its delays and
 visibility: `patch_sqs`), so a retry an hour away comes back once the test has advanced the
 clock an hour: no test waits in real time. bin/host-server calls `deliver()` every second on
-the wall clock.
+the wall clock, and keeps what the queues hold in its data folder (`kept`, `put_back`:
+local_stack/persistence.py's `QueueFile`), so a delivery survives the server's restart.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ import hashlib
 import inspect
 import json
 import logging
+import math
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import moto.sqs.models as sqs_models
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
+from game_core.service.webhooks import HOP_SECONDS, Delivery
 from local_stack.clock import VirtualClock
+from local_stack.lambda_adapter import MOTO_LOCK
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +66,43 @@ def patch_sqs(clock: VirtualClock) -> Callable[[], None]:
     return restore
 
 
+def _a_delivery(body: str) -> str:
+    try:
+        Delivery.from_json(body)
+    except (ValueError, TypeError):
+        raise ValueError("not a webhook delivery") from None
+    return body
+
+
+DeliveryBody = Annotated[str, AfterValidator(_a_delivery)]
+"""A queued message's body: a `Delivery` as JSON."""
+
+
+class Waiting(BaseModel):
+    """A delivery in the queue as the host server keeps it: its body (the notice, the attempts
+    that failed and when the next is due), when SQS hands it out next (epoch seconds), and how
+    often it was handed out (what the redrive counts)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    body: DeliveryBody
+    ready_at: float
+    receives: int
+
+
+class KeptQueue(BaseModel):
+    """What the queues hold: the deliveries waiting, in order, and the dead letters' bodies."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    waiting: tuple[Waiting, ...]
+    dead_letters: tuple[DeliveryBody, ...]
+
+
+def _moto_queue(arn: str) -> Any:
+    """moto's own model of the queue `arn` names (its messages, delayed and in flight included)."""
+    _, _, _, region, account, name = arn.split(":")
+    return sqs_models.sqs_backends[account][region].get_queue(name)
+
+
 class LocalWebhooks:
     """The queues, and the event source that runs the delivery function on them."""
 
@@ -69,7 +111,8 @@ class LocalWebhooks:
         self._invoke = invoke
         self.dead_letter_url = sqs.create_queue(QueueName=DEAD_LETTERS)["QueueUrl"]
         dead_arn = sqs.get_queue_attributes(QueueUrl=self.dead_letter_url, AttributeNames=["QueueArn"])
-        redrive = {"deadLetterTargetArn": dead_arn["Attributes"]["QueueArn"], "maxReceiveCount": MAX_RECEIVES}
+        self.dead_letter_arn = dead_arn["Attributes"]["QueueArn"]
+        redrive = {"deadLetterTargetArn": self.dead_letter_arn, "maxReceiveCount": MAX_RECEIVES}
         self.queue_url = sqs.create_queue(
             QueueName=QUEUE, Attributes={"VisibilityTimeout": "540", "RedrivePolicy": json.dumps(redrive)}
         )["QueueUrl"]
@@ -79,6 +122,11 @@ class LocalWebhooks:
         self._restore = patch_sqs(clock) if clock is not None else (lambda: None)
         self.attempts = 0
         """Records handed to the delivery function so far."""
+        self.after_batch: list[Callable[[], None]] = []
+        """Called once each batch is done with (its records deleted or handed back), and when
+        nothing was visible: the host server keeps the queues then."""
+        self.delivering = False
+        """A batch is under way: what the queues hold is half done (originals and their copies)."""
 
     @property
     def environment(self) -> dict[str, str]:
@@ -93,18 +141,62 @@ class LocalWebhooks:
         attempts that made."""
         made = 0
         while True:
-            received = self.sqs.receive_message(
-                QueueUrl=self.queue_url, MaxNumberOfMessages=BATCH, AttributeNames=["All"], WaitTimeSeconds=0
-            ).get("Messages", [])
+            # A batch whole under moto's lock: no other thread keeps the queues while it is half done
+            with MOTO_LOCK:
+                self.delivering = True
+                try:
+                    received = self._batch()
+                finally:
+                    self.delivering = False
+                    for hook in self.after_batch:
+                        hook()
             if not received:
                 return made
             made += len(received)
-            self.attempts += len(received)
-            reply = self._invoke(FUNCTION, {"Records": [self._record(message) for message in received]})
-            failed = {failure["itemIdentifier"] for failure in (reply or {}).get("batchItemFailures", [])}
-            for message in received:
-                if message["MessageId"] not in failed:
-                    self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+
+    def _batch(self) -> list[dict[str, Any]]:
+        """One batch received, handed to the function, and deleted but for the records it failed."""
+        received: list[dict[str, Any]] = self.sqs.receive_message(
+            QueueUrl=self.queue_url, MaxNumberOfMessages=BATCH, AttributeNames=["All"], WaitTimeSeconds=0
+        ).get("Messages", [])
+        if not received:
+            return received
+        self.attempts += len(received)
+        reply = self._invoke(FUNCTION, {"Records": [self._record(message) for message in received]})
+        failed = {failure["itemIdentifier"] for failure in (reply or {}).get("batchItemFailures", [])}
+        for message in received:
+            if message["MessageId"] not in failed:
+                self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+        return received
+
+    def kept(self) -> KeptQueue:
+        """What the queues hold now (read from moto's models: SQS has no way to look without
+        receiving): every delivery not deleted, whether delayed, visible or in flight, and the
+        dead letters. Under moto's lock, between batches."""
+        waiting = tuple(
+            Waiting(
+                body=message.body,
+                ready_at=max(message.delayed_until, message.visible_at) / 1000,
+                receives=message.approximate_receive_count,
+            )
+            for message in _moto_queue(self.queue_arn)._messages
+        )
+        dead = tuple(message.body for message in _moto_queue(self.dead_letter_arn)._messages)
+        return KeptQueue(waiting=waiting, dead_letters=dead)
+
+    def put_back(self, kept: KeptQueue) -> None:
+        """Queue what `kept` holds again (a server starting where the last one stopped): each
+        delivery hidden until it is ready (a delivery that came due meanwhile: at once), with its
+        receive count; the dead letters as they were. Before anything is delivered."""
+        now = sqs_models.unix_time()
+        queue = _moto_queue(self.queue_arn)
+        for one in kept.waiting:
+            delay = min(max(0, math.ceil(one.ready_at - now)), HOP_SECONDS)
+            sent = self.sqs.send_message(QueueUrl=self.queue_url, MessageBody=one.body, DelaySeconds=delay)
+            (message,) = [message for message in queue._messages if message.id == sent["MessageId"]]
+            message.approximate_receive_count = one.receives
+        for body in kept.dead_letters:
+            self.sqs.send_message(QueueUrl=self.dead_letter_url, MessageBody=body)
 
     def _record(self, message: dict[str, Any]) -> dict[str, Any]:
         """A received message as Lambda's SQS event source hands it to the function."""
@@ -139,8 +231,8 @@ class LocalWebhooks:
 
 class DeliveryPump:
     """bin/host-server's event source: `deliver()` every `interval` seconds of real time on a
-    thread of its own, until stopped (a delivery the server was stopped before is not kept: the
-    queue lives in the process)."""
+    thread of its own, until stopped (what is still queued then is in the data folder: the next
+    start delivers it)."""
 
     def __init__(self, webhooks: LocalWebhooks, interval: float = 1.0) -> None:
         self._webhooks = webhooks

@@ -1,0 +1,123 @@
+"""bin/host-server keeps its webhook queue in the data folder (issue 20, a laptop host): a delivery
+queued or waiting for a retry when the server stops is delivered after the next start, under
+its webhook-id, and one delivered before the stop is not sent again; a queue file that is not
+whole is refused by name, before anything starts, and left as it was.
+
+The server runs on a virtual clock in this process (tests/integration/test_host_server.py)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from conftest import crates_request
+from test_host_server import (  # noqa: F401 - environment: the fixture restoring the process environment
+    START,
+    environment,
+    host,
+    serve,
+)
+from webhook_receiver import Receiver
+
+from game_core.cli.failures import CliError
+from local_stack.clock import VirtualClock
+from local_stack.persistence import DataFolder
+
+pytestmark = pytest.mark.statemachine
+
+QUEUE_FILE = "webhook-queue.json"
+
+
+def test_a_delivery_waiting_for_its_retry_when_the_server_stops_arrives_once_after_the_restart(tmp_path) -> None:
+    with Receiver() as receiver:
+        # Given a match whose ana's receiver is down (503) for her first attempt and up after,
+        # and whose public channel's is up: each gets its "begins" notice at create
+        receiver.script("ana", [503, 200])
+        server = serve(tmp_path, VirtualClock(START), allow_loopback_webhooks=True)
+        request = crates_request(["ana", "ben"], phase_seconds=7 * 86_400) | {"reminders": []}
+        request["webhooks"] = {"ana": receiver.url("ana"), "@public": receiver.url("public")}
+        created = host(server, "create", match=request)
+        match_id = created["match_id"]
+        receiver.secrets |= {"ana": created["webhook_secrets"]["ana"], "public": created["webhook_secrets"]["@public"]}
+        server.stack.settle()
+        server.stack.webhooks.deliver()
+        assert sorted((one.target, one.answered) for one in receiver.received) == [("ana", 503), ("public", 200)]
+
+        # When the server stops while ana's retry waits (due 30 s after her first attempt, the
+        # backoff's first wait), a dead letter of an earlier day beside it in the file, and starts
+        # again on the same folder a minute later
+        server.stack.settle()
+        stopped_at = server.stack.clock.time()
+        server.__exit__()
+        kept = json.loads((tmp_path / QUEUE_FILE).read_text())
+        (retry,) = [json.loads(one["body"]) for one in kept["waiting"]]
+        assert (retry["webhook_id"], retry["attempts"], retry["due"]) == (f"{match_id}/begins/ana", 1, stopped_at + 30)
+        assert kept["dead_letters"] == []
+        kept["dead_letters"] = [DEAD_LETTER]
+        (tmp_path / QUEUE_FILE).write_text(json.dumps(kept))
+        server = serve(
+            tmp_path, VirtualClock(datetime.fromtimestamp(stopped_at + 60, UTC)), allow_loopback_webhooks=True
+        )
+        try:
+            server.stack.webhooks.deliver()
+            left = server.stack.webhooks.waiting()
+            dead = server.stack.webhooks.dead_letters()
+        finally:
+            server.__exit__()
+
+    # Then ana's notice arrived once more, accepted, under its id, signed as the standard
+    # verifies; the public notice delivered before the stop was not sent again; nothing waits,
+    # and the dead letter is still there for the host, in the folder too
+    ana = receiver.attempts("ana")
+    assert [(one.webhook_id, one.answered) for one in ana] == [
+        (f"{match_id}/begins/ana", 503),
+        (f"{match_id}/begins/ana", 200),
+    ]
+    assert all(one.verified for one in ana)
+    assert [one.webhook_id for one in receiver.attempts("public")] == [f"{match_id}/begins/@all"]
+    assert left == 0
+    assert dead == [json.loads(DEAD_LETTER)]
+    assert json.loads((tmp_path / QUEUE_FILE).read_text()) == {"waiting": [], "dead_letters": [DEAD_LETTER]}
+
+
+DEAD_LETTER = json.dumps(
+    {"match_id": "m0", "target": "bo", "webhook_id": "m0/begins/bo", "payload": {}, "queued_at": 0, "attempts": 12}
+)
+"""A delivery that gave up (the dead-letter queue keeps the body the function was handed)."""
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ('{"waiting": [{"body": "{}", "ready_at": 3', "Invalid JSON: EOF"),  # cut short
+        ("", "Invalid JSON"),
+        ('{"waiting": []}', "dead_letters: Field required"),
+        (
+            '{"waiting": [{"body": "{\\"match_id\\": \\"m1\\"}", "ready_at": 30, "receives": 1}], "dead_letters": []}',
+            "waiting.0.body: Value error, not a webhook delivery",
+        ),
+        ('{"waiting": [], "dead_letters": ["not json"]}', "dead_letters.0: Value error, not a webhook delivery"),
+        (
+            json.dumps({"waiting": [{"body": DEAD_LETTER, "ready_at": "soon", "receives": 1}], "dead_letters": []}),
+            "waiting.0.ready_at: Input should be a valid number",
+        ),
+        ("[1, 2]", "Input should be an object"),
+    ],
+)
+def test_a_queue_file_that_is_not_whole_is_refused_by_name_before_anything_starts(tmp_path, text, named) -> None:
+    # Given a data folder whose queue file is cut short, edited or something else
+    (tmp_path / QUEUE_FILE).write_text(text)
+
+    # When a server starts on it
+    with pytest.raises(CliError) as refused:
+        serve(tmp_path, VirtualClock(START))
+
+    # Then it is refused in one line naming the file and what is wrong, the file as it was, and
+    # the folder free again
+    message = str(refused.value)
+    assert message.startswith(f"{tmp_path / QUEUE_FILE} is not the webhook queue this server keeps (")
+    assert named in message and "\n" not in message
+    assert (tmp_path / QUEUE_FILE).read_text() == text
+    assert not (tmp_path / "table.json").exists()
+    DataFolder(tmp_path).hold()
