@@ -120,4 +120,6 @@ def test_a_queue_file_that_is_not_whole_is_refused_by_name_before_anything_start
     assert named in message and "\n" not in message
     assert (tmp_path / QUEUE_FILE).read_text() == text
     assert not (tmp_path / "table.json").exists()
-    DataFolder(tmp_path).hold()
+    folder = DataFolder(tmp_path)
+    folder.hold()
+    folder.release()
