@@ -156,8 +156,15 @@ class TableFile:
         remove_leftovers(self.path)
         if not self.path.exists():
             return 0
-        stored = json.loads(self.path.read_bytes())
-        items = [{name: _from_json(value) for name, value in item.items()} for item in stored]
+        try:
+            stored = json.loads(self.path.read_bytes())
+            items = [{name: _from_json(value) for name, value in item.items()} for item in stored]
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            # Read whole before anything is put: a bad file stops the start with the table untouched
+            raise CliError(
+                f"{self.path} is not the table this server keeps ({type(error).__name__}: {error}): the matches "
+                "in it would be lost; put back a good copy, or move it aside to start without them"
+            ) from None
         kept = [item for item in items if not self._expired(item)]
         for item in kept:
             self.client.put_item(TableName=self.table, Item=item)

@@ -36,6 +36,7 @@ from test_host_server import (  # noqa: F401 - environment: the fixture restorin
 )
 
 from game_core.aws.wiring import ports_from_environment
+from game_core.cli.failures import CliError
 from game_core.match.clock import PhaseClock
 from local_stack.clock import VirtualClock
 from local_stack.host_server import HostServer, overdue_while_down
@@ -206,6 +207,28 @@ def test_a_temporary_file_a_killed_save_left_is_removed_on_load(table_file) -> N
     # When the next server loads the folder: the table as saved, the leftover gone
     assert table_file.load() == 1
     assert sorted(path.name for path in table_file.path.parent.iterdir()) == ["table.json"]
+
+
+BAD_TABLE_FILES = {
+    "cut short": '[{"pk": {"S": "MATCH#m"}, "sk"',
+    "not JSON": "matches, one per line",
+    "an object, not a list of items": '{"pk": {"S": "MATCH#m"}}',
+    "an item that is a string": '["MATCH#m"]',
+    "a value with no type": '[{"pk": {}}]',
+}
+
+
+@pytest.mark.parametrize("text", BAD_TABLE_FILES.values(), ids=BAD_TABLE_FILES)
+def test_a_table_file_that_is_not_a_table_stops_the_start_naming_it(table_file, text) -> None:
+    # Given a table file someone edited or a disk cut short
+    table_file.path.write_text(text)
+
+    # When the server loads it: one line naming the file and what to do, the file left as it was
+    with pytest.raises(CliError, match=r"table\.json is not the table this server keeps .*move it aside"):
+        table_file.load()
+    assert table_file.path.read_text() == text
+    # ...and nothing of it was put into the table
+    assert table_file.items() == []
 
 
 # -- time to live -----------------------------------------------------------------------------------
