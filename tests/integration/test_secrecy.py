@@ -212,7 +212,8 @@ def test_status_shows_who_has_submitted_never_what(crates_match) -> None:
     }
     # who still owes which kind (every player owes Round 1 its round), never what anyone sent
     assert status["still_owed"] == {"ana": ["round"], "ben": ["round"], "dan": ["round"]}
-    assert set(status["open"]) == {"phase", "number", "deadline", "paused", "accepts", "actors", "owes", "waiting_for"}
+    open_keys = {"phase", "number", "deadline", "paused", "accepts", "actors", "owes", "waiting_for", "ready"}
+    assert set(status["open"]) == open_keys  # who voted ready is public, as who still owes is
     text = json.dumps(status)
     for content in (
         '"left"',

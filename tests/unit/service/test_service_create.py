@@ -43,6 +43,7 @@ def test_create_names_the_match_hashes_the_secrets_and_starts_the_execution_unde
         "actors": ["ada", "bo"],
         "owes": {"ada": ["multipliers"], "bo": ["multipliers"]},  # Crates' pregame waits for multipliers
         "waiting_for": ["ada", "bo"],
+        "ready": [],
     }
     [event] = fakes.store.events(MID)
     assert (event.type, event.at, event.data) == ("created", T0, {"game": "crates", "players": ["ada", "bo"]})
@@ -184,6 +185,7 @@ def test_status_says_who_submitted_never_what() -> None:
             # Crates' pregame waits for everyone's multipliers; ada's completed her (header's done set)
             "owes": {"ada": ["multipliers"], "bo": ["multipliers"], "cy": ["multipliers"]},
             "waiting_for": ["bo", "cy"],
+            "ready": [],  # nobody has voted the phase ready
         },
         "submitted": ["ada"],
         "waiting_for": ["bo", "cy"],

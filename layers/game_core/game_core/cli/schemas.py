@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.match.model import MatchRequest, PlayerEntry
+from game_core.service.ready import ReadyVote
 
 HOST_FIELDS = ("host_email", "host_zone")
 
@@ -40,6 +41,8 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         "submission_schemas": {kind: model.model_json_schema() for kind, model in game.submissions.items()},
         "submission_text": {kind: game.text.text_help(kind) for kind in game.submissions},
         "timeline": [{"phase": kind.name, "accepts": list(kind.accepts)} for kind in game.timeline(settings)],
+        # Where early close is off: POST .../actions {"kind": "ready", "action": {"ready": true}}
+        "ready_action_schema": ReadyVote.model_json_schema(),
     }
 
 

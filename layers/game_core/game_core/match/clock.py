@@ -101,6 +101,9 @@ class PhaseClock(Model):
     version: int = 0
     reminded: tuple[int, ...] = ()
     """The reminders (seconds before the deadline) already sent, or passed, in this phase."""
+    ready: tuple[str, ...] = ()
+    """Who voted this phase ready to resolve (`engine.vote_ready`, early close off): a new phase
+    opens with a new clock, so the votes go with the phase they were cast in."""
 
     @model_validator(mode="before")
     @classmethod

@@ -270,6 +270,35 @@ def closes_early(match: Match, done: Collection[str]) -> bool:
     return bool(phase.owes) and set(phase.owes) <= set(done)
 
 
+def vote_ready(match: Match, player: str, ready: bool, now: datetime) -> Match | None:
+    """The match with `player`'s ready vote cast (or taken back), and the phase's resolution
+    requested when it leaves everyone who owes the phase something ready; None when the vote
+    changes nothing (cast twice, or early close is on: the phase closes once every move is in).
+
+    Only who owes the phase something votes, and only once they have sent it all (`has_done`):
+    so the last vote, never a move, is what completes the count, and a move replaced after the
+    vote still stands. Raises why a vote is refused."""
+    if match.status != "running" or match.phase is None:
+        raise NotOpen(f"the match is {match.status}; there is no phase to vote on")
+    phase = match.phase
+    if phase.resolve_requested or phase.is_past_deadline(now):
+        raise _closed(phase, now, _zone(match, player))
+    if player not in phase.owes:
+        text = f"{phase.name!r} waits for nothing from you, so it is not yours to vote ready"
+        raise Illegal(text, [Reason("owes_nothing", text)])
+    if ready and player not in match.done:
+        owed = ", ".join(phase.owes[player])
+        text = f"send your {owed} for {phase.name!r} first; READY says you have sent all you owe"
+        raise Illegal(text, [Reason("not_sent", text)])
+    if match.early_close or phase.closes_on_submit or (player in phase.ready) == ready:
+        return None
+    votes = tuple(who for who in phase.owes if (who == player and ready) or (who != player and who in phase.ready))
+    clock = phase.model_copy(update={"ready": votes})  # a vote moves no deadline: the wait stands
+    if set(phase.owes) <= set(votes):
+        clock = clock.request_resolution(now)
+    return match.model_copy(update={"phase": clock, "version": match.version + 1})
+
+
 @dataclass(frozen=True)
 class Resolved:
     match: Match

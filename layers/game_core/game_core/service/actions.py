@@ -19,6 +19,7 @@ from game_core.errors import NotFound
 from game_core.games import registry
 from game_core.match import engine
 from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
+from game_core.service.ready import READY_KIND, ready_vote, vote
 from game_core.service.retries import until_stored
 from game_core.service.submit import authenticate_webhook, first_reply
 
@@ -40,6 +41,8 @@ def take_action(
     `delivery` key, one taken before under that key is not taken again: its reply is returned.
     When the action moves the sender's garnets, the reply tells what they hold now. `view` is what
     the sender's channel read already (a match that moved meanwhile is read again)."""
+    if request.kind == READY_KIND and request.actor is not None:
+        return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel)
     sender = request.actor or ""
 
     def attempt(seen: SubmissionView) -> dict[str, Any]:

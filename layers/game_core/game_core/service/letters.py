@@ -86,6 +86,9 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
             lines += ["", *game.text.text_help(kind)]
     lines += ["", "Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules."]
     lines += ["Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time."]
+    if owed and not (match.early_close or phase.closes_on_submit):
+        lines += ["Send READY once your move is in to vote the phase closed early: it resolves"]
+        lines += ["when everyone who owes a move is READY (NOT READY takes it back)."]
     return lines[1:] if lines[:1] == [""] else lines
 
 

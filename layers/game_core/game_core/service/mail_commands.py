@@ -1,7 +1,8 @@
 """The commands a mail may carry (each a line of its own, `mail_lines`), and what a submission
 looks like in the game's plain-text grammar.
 
-Players send STATUS, HELP or HELP RULES (the game's rules: the host may send it too); the host,
+Players send STATUS, HELP, HELP RULES (the game's rules: the host may send it too), READY or
+NOT READY (a vote to resolve the phase early, and taking it back); the host,
 from the match's host address, STATUS, EXTEND <hours>, PAUSE, RESUME or RESOLVE NOW; either
 ZONE <IANA name>. A command is its whole line, in any case and spacing ("resolve  now"); EXTEND
 and ZONE take the rest of their line.
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 STATUS, HELP, EXTEND, PAUSE, RESUME, RESOLVE_NOW = "STATUS", "HELP", "EXTEND", "PAUSE", "RESUME", "RESOLVE NOW"
 HELP_RULES = "HELP RULES"
 """Anyone the match registered may send it: the game's rules as written for players (`rules_text`)."""
+READY, NOT_READY = "READY", "NOT READY"
+"""A participant's ready vote, and taking it back (`service.ready`): where early close is off, the
+phase resolves once everyone who owes it a move has sent it and is READY."""
 ZONE = "ZONE"
 """A participant's or the host's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -63,7 +67,7 @@ def read_command(text: str) -> Command | None:
     """The command the first non-blank line of `text` is; None when it is none (moves, say)."""
     first = next((line for line in text.split("\n") if line.strip()), "")
     line = " ".join(first.upper().split())
-    if line in (STATUS, HELP, HELP_RULES, PAUSE, RESUME, RESOLVE_NOW):
+    if line in (STATUS, HELP, HELP_RULES, PAUSE, RESUME, RESOLVE_NOW, READY, NOT_READY):
         return Command(line)
     keyword, _, argument = line.partition(" ")
     return Command(keyword, argument) if keyword in (EXTEND, ZONE) else None

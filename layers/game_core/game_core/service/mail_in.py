@@ -6,9 +6,9 @@ other message (forged, failed, from a stranger or from a player of another match
 and is answered by nothing; the refusal is logged with the match id, the sender's domain and a
 hash of their address, and the reason codes, never what the message says.
 
-What a registered sender wrote (`mail_lines`) is commands (`mail_commands`: STATUS, HELP, HELP RULES; the
-host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console runs them) and
-moves: a JSON body as the webhook takes it, else lines in the game's grammar. A greeting above
+What a registered sender wrote (`mail_lines`) is commands (`mail_commands`: STATUS, HELP, HELP RULES,
+READY, NOT READY; the host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console
+runs them) and moves: a JSON body as the webhook takes it, else lines in the game's grammar. A greeting above
 them and a sign-off below them are left unread and listed in the answer; a line not understood
 among them submits nothing. Moves are submitted, each through the same `submit` as the webhook,
 with SES's message id (and the move's index) as the delivery key; an immediate action's line (a
@@ -58,13 +58,15 @@ from game_core.mail.ses import Receipt, refusals
 from game_core.match.clock import known_zone
 from game_core.match.engine import acting, sent_last
 from game_core.match.model import Match, Participant
-from game_core.service import letters
+from game_core.service import letters, ready
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.mail_commands import (
     HELP_RULES,
     HOST_KEYWORDS,
     HOST_ONLY,
     HOST_USAGE,
+    NOT_READY,
+    READY,
     STATUS,
     ZONE,
     Command,
@@ -274,6 +276,8 @@ def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> An
         return Answer([f"{command.text} is not one of the host's commands.", "", *HOST_USAGE])
     if command.keyword == STATUS:
         return _status(ports, match, sender.player)
+    if command.keyword in (READY, NOT_READY):
+        return Answer(_ready(ports, match, sender.player, command))
     return Answer(_player_command(ports, match, sender.player, command))
 
 
@@ -309,6 +313,21 @@ def _player_command(ports: Ports, match: Match, player: Participant, command: Co
     game = registry.load(match.game)
     help_lines = letters.how_to_answer(game, match, player.id)
     return help_lines or _nothing_to_send(match)
+
+
+def _ready(ports: Ports, match: Match, player: Participant, command: Command) -> list[str]:
+    """READY or NOT READY: the sender's vote to resolve the open phase early, or taking it back."""
+    try:
+        reply = ready.vote(ports, match.match_id, player.id, command.keyword == READY, "email")
+    except GameCoreError as error:
+        return _refusal_lines(f"{command.text} was not done:", error.reasons)
+    names = letters.names(match)
+    lines = [f"Done: {command.text}." if reply["changed"] else f"{command.text}: nothing changed."]
+    lines += prose(reply["answer"])
+    if reply["changed"] and not reply["closing"]:
+        voters = ", ".join(names.get(who, who) for who in reply["ready_now"]) or "nobody"
+        lines += prose(f"Ready now: {voters}.", "", "  ")
+    return lines
 
 
 def _zone(ports: Ports, match: Match, sender: Sender, written: str) -> list[str]:

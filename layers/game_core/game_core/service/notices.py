@@ -68,6 +68,7 @@ def open_phase_summary(match: Match) -> dict[str, Any] | None:
         "actors": list(phase.actors),
         "owes": {participant: list(kinds) for participant, kinds in phase.owes.items()},
         "waiting_for": list(engine.waiting_for(match)),
+        "ready": list(phase.ready),
     }
 
 

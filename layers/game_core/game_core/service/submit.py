@@ -136,7 +136,7 @@ def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, deliv
     completion = _completion(view, request.player, accepted, now)
     stored = (delivery, reply) if delivery is not None else None
     ports.store.put_submission(match, request.player, accepted, event, view.sheet, stored, completion)
-    if completion is not None and completion.closing is not None and not _wake(ports, match, view.task_token):
+    if completion is not None and completion.closing is not None and not wake(ports, match, view.task_token):
         reply = reply | {"wake_pending": True, "message": WAKE_PENDING}
     return reply
 
@@ -156,7 +156,7 @@ def _completion(view: SubmissionView, player: str, accepted: Accepted, now: date
     return replace(completion, closing=closing, closing_event=Event("resolve_requested", now, {"reason": EARLY_CLOSE}))
 
 
-def _wake(ports: Ports, match: Match, token: str | None) -> bool:
+def wake(ports: Ports, match: Match, token: str | None) -> bool:
     """Wake the machine's wait, if it has begun one (else its wait, when it begins, finds the
     clock changed and goes on at once). False if that failed: the resolution is requested, and
     the machine finds it when it next looks."""
