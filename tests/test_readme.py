@@ -71,6 +71,7 @@ LINES: dict[str, Run | Skip] = {
     "bin/match-schemas crates": Run(),
     "bin/match-replay record.json": Run(beside_a_record=True),
     "bin/match-replay --json record.json": Run(beside_a_record=True),
+    "bin/match-verify record.json": Run(beside_a_record=True),
     "bin/match-asl": Skip("rewrites the committed state machines; the --check line runs"),
     "bin/match-asl --check": Run(silent=True),
     "bin/bench": Skip("the benchmarks take minutes and a quiet machine"),

@@ -73,7 +73,16 @@ def play(game_id: str, rule_set: str, players: int, faulty: bool):
         mails = [(mail.told_as, mail.raw) for mail in stack.outbox.sent]
     assert record.pop("ok"), record
     del record["match_id"]
+    # the log's events as a clean run's, but for their hashes (which start from the match id) and
+    # the order of those at the same instant (DynamoDB sorts those by a random nonce)
+    record["events"] = sorted(
+        json.dumps({k: v for k, v in event.items() if k != "prev"}, sort_keys=True) for event in record["events"]
+    )
     return run, record | {"garnets": garnets}, faults, stalled, told(run, mails)
+
+
+LOG_HEAD = {"log_head": "H"}
+"""The final notice's hash of the log starts from the match id: every notice's is made H."""
 
 
 def told(run: MatchRun, mails: list[tuple[str | None, bytes]]) -> dict[str, list[str]]:
@@ -83,7 +92,7 @@ def told(run: MatchRun, mails: list[tuple[str | None, bytes]]) -> dict[str, list
     notices = [*run.announcements, *(notice for private in run.private.values() for notice in private)]
     message_ids = [(told_as or "", parse_message(raw).message_id) for told_as, raw in mails]
     return {
-        "notices": [json.dumps(notice, sort_keys=True).replace(run.match_id, "M") for notice in notices],
+        "notices": [json.dumps(notice | LOG_HEAD, sort_keys=True).replace(run.match_id, "M") for notice in notices],
         "mails": [
             f"{told_as} {UNIQUE.sub('.U@', message_id)}".replace(run.match_id, "M")
             for told_as, message_id in message_ids

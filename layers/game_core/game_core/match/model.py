@@ -270,3 +270,6 @@ class MatchRecord(Model):
     result: dict[str, Any] | None = None
     decision: list[str] | None = None
     """The host's ranking of a tie the rules left standing (replay applies it to the result)."""
+    events: list[dict[str, Any]] | None = None
+    """The match's event log in order, each event with `prev`, the hash of the one before
+    (`match.chain`); None in a record exported before the log was chained."""

@@ -18,6 +18,7 @@ from game_core.match import engine
 from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
 from game_core.service.letters import names, tell
+from game_core.service.matches import with_log_head
 from game_core.service.notices import (
     clock_notice,
     notice_id,
@@ -217,7 +218,7 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     headline = "The host decided the tie: " + ", ".join(shown.get(player, player) for player in order)
     reply = {"match_id": match_id, "status": decided.status, "result": decided.result}
     notices = progress_notices(decided, registry.load(match.game), headline, stored_act(decided))
-    return reply | _told(ports, decided, notices)
+    return reply | _told(ports, decided, with_log_head(ports, match_id, notices))
 
 
 def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:

@@ -120,6 +120,8 @@ def _text(
         lines += ["", game.text.render_view(view, names(match)).strip("\n")]
     if public.get("result") is not None:  # the match is over: its result, for every game alike
         lines += ["", *result_text(public["result"], names(match))]
+    if (head := own.get("log_head", public.get("log_head"))) is not None:  # the record's seal
+        lines += ["", *prose(f"The match's event log ends in the hash {head} (match-verify --head checks a record).")]
     if match.phase is not None and (own or public).get("open") is not None:
         lines += ["", deadline_line(match.phase, now, zone)]
     return lines[1:] if lines[:1] == [""] else lines

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from game_core.errors import Illegal, Reason
 from game_core.games import registry
-from game_core.match import engine
+from game_core.match import chain, engine
 from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
 from game_core.service import webhooks
 from game_core.service.letters import tell
 from game_core.service.notices import BEGINS, open_phase_summary, progress_notices
-from game_core.service.ports import Contact, Event, Ports
+from game_core.service.ports import Contact, Event, Notice, Ports
 
 logger = logging.getLogger(__name__)
 
@@ -156,4 +157,21 @@ def export_record(ports: Ports, match_id: str) -> MatchRecord:
         status=match.status,
         result=match.result,
         decision=(match.result or {}).get("decision"),
+        events=chained_log(ports, match_id),
     )
+
+
+def chained_log(ports: Ports, match_id: str) -> list[dict[str, Any]]:
+    return chain.chained(match_id, (logged(event) for event in ports.store.events(match_id)))
+
+
+def with_log_head(ports: Ports, match_id: str, notices: list[Notice]) -> list[Notice]:
+    """The notices of a result (the final one, a decided tie's) carrying the log's head hash as it
+    stands: a record exported now chains to it (match-verify --head)."""
+    head = chain.head(match_id, chained_log(ports, match_id))
+    return [replace(notice, body=notice.body | {"log_head": head}) for notice in notices]
+
+
+def logged(event: Event) -> dict[str, Any]:
+    """A log entry as the exported record carries it (and its chain hashes it)."""
+    return {"type": event.type, "at": event.at.isoformat(), "data": event.data}

@@ -19,6 +19,7 @@ from game_core.match import engine
 from game_core.match.model import Match
 from game_core.service import webhooks
 from game_core.service.letters import tell
+from game_core.service.matches import with_log_head
 from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices, resolution
 from game_core.service.ports import Event, Ports
 from game_core.service.retries import until_stored
@@ -192,6 +193,8 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
     resolved = records[0]
     headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
     notices = progress_notices(match, game, headline, resolution(resolved_number), resolved.missing)
+    if match.status == "finished":
+        notices = with_log_head(ports, match_id, notices)
     tell(ports, match, notices, then=lambda: ports.store.mark_announced(match_id, resolved_number))
     return progress(ports, match.model_copy(update={"announced": resolved_number}))
 

@@ -1,0 +1,71 @@
+"""Check an exported match record: its event log's hash chain, and that it replays to its result.
+
+match-verify record.json                    (or - for standard input)
+match-verify record.json --head HASH        the head hash the match's final notice published
+"""
+
+from __future__ import annotations
+
+import sys
+
+from game_core.cli.failures import OneLineParser, one_line_errors
+from game_core.cli.replay import read_record
+from game_core.match import chain
+from game_core.match.model import MatchRecord
+from game_core.match.replay import replay
+
+FAILED = 1
+"""The exit code of a record that does not hold (an unreadable one is every tool's EXIT, 2)."""
+
+
+class NotVerified(Exception):
+    """What in the record does not hold, in one line."""
+
+
+def verdict(record: MatchRecord, published_head: str | None) -> str:
+    """The one line a record that holds earns; NotVerified names the first thing that does not:
+    the chain, then the replay (to the record's result, and to the one its `finished` event logged)."""
+    head = None
+    if record.events is not None:
+        try:
+            head = chain.head(record.match_id, record.events)
+        except chain.ChainBroken as broken:
+            raise NotVerified(f"the event log is broken: {broken}") from None
+    if published_head is not None and head != published_head:
+        raise NotVerified(
+            f"the log's head {head or '(none: the record is unchained)'} is not the published {published_head}: "
+            "events were added, cut or changed since"
+        )
+    try:
+        replayed = replay(record)["result"]
+        undecided = replay(record.model_copy(update={"decision": None}))["result"]
+    except ValueError as error:  # a record this game's rules do not lead to
+        raise NotVerified(f"the record does not replay: {error}") from None
+    if record.result is not None and replayed != record.result:
+        raise NotVerified("the record's result is not the one its phases replay to")
+    events = record.events or []
+    ends = [position for position, event in enumerate(events) if event.get("type") == "finished"]
+    if ends and undecided != events[ends[-1]].get("data", {}).get("result"):
+        raise NotVerified(f"the phases do not replay to the result event {ends[-1] + 1} (finished) logged")
+    if head is None:
+        return f"unchained: exported before the event log was chained; replayed {len(record.phases)} phases"
+    return f"verified: {len(events)} events, head {head}"
+
+
+@one_line_errors("match-verify")
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="match-verify", description=__doc__.splitlines()[0])
+    parser.add_argument("record", help="an exported match record (JSON), or - for standard input")
+    parser.add_argument("--head", help="the head hash the match's final notice published")
+    args = parser.parse_args(argv)
+    record = read_record(args.record)
+    try:
+        sys.stdout.write(verdict(record, args.head) + "\n")
+    except NotVerified as failure:
+        sys.stderr.write(f"match-verify: {args.record} FAILS: {failure}\n")
+        return FAILED
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
