@@ -13,7 +13,7 @@ from boto3.dynamodb.conditions import Attr
 from botocore.exceptions import ClientError
 from store_bench import moto_dynamodb
 
-from game_core.aws.store import StoreUnavailable
+from game_core.aws.store import DynamoMatchStore, StoreUnavailable
 from game_core.aws.store.items import key, plain
 from game_core.aws.store.table import FIRST_BACKOFF, READ_ATTEMPTS, Table
 from game_core.aws.store.transaction import Guard, Transaction
@@ -158,3 +158,14 @@ def test_a_read_of_many_keys_is_a_call_per_hundred_and_a_key_given_twice_is_read
     items = Table(client, table).batch_get(keys)
     assert len(items) == 250
     assert client.requested == [100, 100, 50]
+
+
+def test_told_keys_for_a_match_that_does_not_exist_write_nothing(dynamodb: Any) -> None:
+    # An update creates the item it names: a retried tell of a match gone from the table (expired)
+    # must not leave a header holding nothing but told keys
+    create_match_table(dynamodb, "told")
+    try:
+        DynamoMatchStore(dynamodb, "told").remember_told("m-nowhere", frozenset({"k1"}))
+        assert dynamodb.scan(TableName="told")["Items"] == []
+    finally:
+        dynamodb.delete_table(TableName="told")
