@@ -100,7 +100,7 @@ def _actions_by_text(game: AnyGame, match: Match) -> tuple[str, ...]:
     return opening.actions if opening is not None else ()
 
 
-def _text(
+def event_text(
     match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, Any], now: datetime, zone: str | None
 ) -> list[str]:
     """The text of one event for one participant: what happened (a reminder, who sent nothing),
@@ -142,7 +142,7 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
         if not participant.email or headline is None:
             continue
         lines = [f"Hello {participant.name},", ""]
-        lines += _text(match, game, public.body if public else {}, own.body if own else {}, now, participant.zone)
+        lines += event_text(match, game, public.body if public else {}, own.body if own else {}, now, participant.zone)
         view = (own.body if own else {}).get("view", (public.body if public else {}).get("view"))
         attached, pictures = drawn(game, view, names(match))
         lines += attached

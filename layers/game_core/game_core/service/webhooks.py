@@ -290,7 +290,7 @@ def deliveries(match: Match, notices: Sequence[Notice], now: datetime) -> list[D
     sent = []
     if public is not None and PUBLIC in hooked:
         payload = _payload(
-            match, "match.notice", public, public.body, letters._text(match, game, public.body, {}, now, None)
+            match, "match.notice", public, public.body, letters.event_text(match, game, public.body, {}, now, None)
         )
         sent.append(Delivery(match.match_id, PUBLIC, public.notice_id, payload, now.timestamp()))
     for participant in match.players:
@@ -299,7 +299,7 @@ def deliveries(match: Match, notices: Sequence[Notice], now: datetime) -> list[D
         if participant.id not in hooked or headline is None:
             continue
         shared, mine = (public.body if public else {}), (own.body if own else {})
-        text = letters._text(match, game, shared, mine, now, participant.zone)
+        text = letters.event_text(match, game, shared, mine, now, participant.zone)
         payload = _payload(match, "match.notice", headline, shared | mine, text)
         sent.append(Delivery(match.match_id, participant.id, headline.notice_id, payload, now.timestamp()))
     return sent
