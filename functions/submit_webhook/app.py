@@ -7,6 +7,7 @@ Idempotency-Key: <an id unique per delivery of this player; a redelivery returns
 
 POST /matches/{match_id}/players/{player_id}/actions
 Authorization: Bearer <the participant's webhook secret>
+Idempotency-Key: <as for submissions, and from the same keys: a redelivery returns the first reply>
 {"kind": "puzzle", "action": {"puzzle": 1}}
 
 An immediate action (a game that takes them: Clubs' puzzle requests and answers, transfers and
@@ -238,7 +239,7 @@ def post_action(request: Request, ports: Callable[[], Ports], match_id: str, pla
         body = _body(request, ActionBody)
         return ActionRequest(match_id, player_id, body.kind, body.action, channel="webhook")
 
-    reply = act_by_webhook(ports(), match_id, player_id, secret, action)
+    reply = act_by_webhook(ports(), match_id, player_id, secret, _delivery(request), action)
     logger.info("action", extra=_who(request) | {"status": 200})
     return _reply(200, reply)
 

@@ -204,6 +204,19 @@ def test_a_redelivery_is_already_delivered_and_changes_nothing(bench: Bench) -> 
     submit(bench.store, match, "bo", delivery="d-1")
 
 
+def test_an_act_on_the_match_redelivered_is_already_delivered_and_changes_nothing(bench: Bench) -> None:
+    # A ready vote sent by webhook twice under one Idempotency-Key: the second, built on the match
+    # the first left (so only the key's condition can fail), stores nothing.
+    match = bench.crates()
+    voted = moved(match, ready=("ada",))
+    bench.store.save(match, voted, Event("ready_vote", IN_TIME), delivery=("ada", "d-1", {"ready": True}))
+    with pytest.raises(AlreadyDelivered):
+        bench.store.save(voted, moved(voted), Event("ready_vote", IN_TIME), delivery=("ada", "d-1", {"ready": True}))
+    assert bench.store.get(match.match_id).version == voted.version
+    assert bench.store.delivered(match.match_id, "ada", "d-1") == {"ready": True}
+    assert bench.store.delivered(match.match_id, "bo", "d-1") is None
+
+
 # -- when several conditions fail, which one the caller hears ------------------------------------
 
 PRECEDENCE = {

@@ -349,7 +349,10 @@ class MemoryStore:
         event: Event,
         releases: dict[str, Sheet] | None = None,
         returned: dict[str, int] | None = None,
+        delivery: tuple[str, str, dict[str, Any]] | None = None,
     ) -> None:
+        if delivery is not None and (before.match_id, delivery[0], delivery[1]) in self._deliveries:
+            raise AlreadyDelivered()
         self._require_version(before)
         if releases is not None:
             assert before.phase is not None
@@ -357,6 +360,8 @@ class MemoryStore:
             if {p: s.revision for p, s in now.items()} != {p: s.revision for p, s in releases.items()}:
                 raise Conflict(f"match {before.match_id} changed meanwhile; try again")
         self._write_meta(after)
+        if delivery is not None:
+            self._deliveries[(before.match_id, delivery[0], delivery[1])] = json.dumps(delivery[2], sort_keys=True)
         self._append_event(before.match_id, event)
         held = {participant: sheet.held for participant, sheet in (releases or {}).items() if sheet.held}
         for participant, (balance, available) in sorted(garnet_changes(after.guests, held, returned or {}).items()):

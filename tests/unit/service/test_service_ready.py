@@ -120,6 +120,18 @@ def test_by_webhook_the_ready_action_votes_and_a_malformed_one_is_refused() -> N
     assert standing(table.fakes.store.submission_view(MID, "bo", None), "bo")["open"]["ready"] == ["ada"]
 
 
+def test_a_retried_webhook_vote_cannot_undo_a_later_one() -> None:
+    # READY under key k-1, NOT READY under k-2, then k-1's READY again (the sender's retry of a
+    # reply it lost): the retry gets the first reply and Ada stays not ready.
+    table = both_sent()
+    vote = {"k-1": {"ready": True}, "k-2": {"ready": False}}
+    for key in ("k-1", "k-2", "k-1"):
+        reply = take_action(table.ports, ActionRequest(MID, "ada", "ready", vote[key], "webhook"), key)
+    assert (reply["ready"], reply["ready_now"]) == (True, ["ada"])  # k-1's reply as it was
+    assert table.match().phase is not None and table.match().phase.ready == ()
+    assert [e.data["ready"] for e in table.events("ready_vote")] == [True, False]
+
+
 def test_by_mail_ready_and_not_ready_are_answered_and_help_offers_them() -> None:
     table = open_table()
     table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)

@@ -42,7 +42,7 @@ def take_action(
     When the action moves the sender's garnets, the reply tells what they hold now. `view` is what
     the sender's channel read already (a match that moved meanwhile is read again)."""
     if request.kind == READY_KIND and request.actor is not None:
-        return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel)
+        return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel, delivery)
     sender = request.actor or ""
 
     def attempt(seen: SubmissionView) -> dict[str, Any]:
@@ -81,9 +81,17 @@ def take_action(
 
 
 def act_by_webhook(
-    ports: Ports, match_id: str, participant: str, secret: str, request: Callable[[], ActionRequest]
+    ports: Ports,
+    match_id: str,
+    participant: str,
+    secret: str,
+    delivery: str | None,
+    request: Callable[[], ActionRequest],
 ) -> dict[str, Any]:
-    """One read, the secret checked before anything else, then the action (its body read only now)."""
-    view = ports.store.submission_view(match_id, participant, None)
+    """One read, the secret checked before anything else, then an earlier delivery's reply as it
+    was, or the action (its body read only now) taken with its reply stored under `delivery`."""
+    view = ports.store.submission_view(match_id, participant, delivery)
     authenticate_webhook(view.match, participant, secret)
-    return take_action(ports, request(), view=view)
+    if view.delivered is not None:
+        return view.delivered
+    return take_action(ports, request(), delivery, view=view)

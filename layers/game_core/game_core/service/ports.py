@@ -232,12 +232,15 @@ class MatchStore(Protocol):
         event: Event,
         releases: dict[str, Sheet] | None = None,
         returned: dict[str, int] | None = None,
+        delivery: tuple[str, str, dict[str, Any]] | None = None,
     ) -> None:
-        """Store a host act or a stall, conditional on `before` being current; `releases` (the open
-        phase's sheets, as read) gives back the garnets they hold, conditional on no participant's
-        submissions to that phase having changed since (Conflict; a cancelled phase); `returned`
-        empties each guest's purse (what it held, as read) into their player's garnets, a ledger
-        line "returned" (a cancelled match)."""
+        """Store a host act, a stall or a participant's act on the match itself (a ready vote),
+        conditional on `before` being current; `releases` (the open phase's sheets, as read) gives
+        back the garnets they hold, conditional on no participant's submissions to that phase
+        having changed since (Conflict; a cancelled phase); `returned` empties each guest's purse
+        (what it held, as read) into their player's garnets, a ledger line "returned" (a cancelled
+        match). With a delivery (sender, key, reply), store the reply once under the sender's
+        deliveries (AlreadyDelivered when that key was stored first)."""
 
     def commit_resolution(
         self,

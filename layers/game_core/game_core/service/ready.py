@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from game_core.errors import Malformed, NotFound, Reason
 from game_core.match import engine
-from game_core.service.ports import Event, Ports, SubmissionView
+from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
 from game_core.service.retries import until_stored
-from game_core.service.submit import wake
+from game_core.service.submit import first_reply, wake
 
 READY_KIND = "ready"
 """The webhook action's kind for a vote: `{"kind": "ready", "action": {"ready": true}}`."""
@@ -41,10 +41,16 @@ def ready_vote(action: Any) -> bool:
         raise Malformed("the ready action is malformed", [Reason("ready_vote", text)]) from None
 
 
-def vote(ports: Ports, match_id: str, participant: str, ready: bool, channel: str) -> dict[str, Any]:
-    """Cast or take back `participant`'s ready vote on the open phase; the answer says what it did."""
+def vote(
+    ports: Ports, match_id: str, participant: str, ready: bool, channel: str, delivery: str | None = None
+) -> dict[str, Any]:
+    """Cast or take back `participant`'s ready vote on the open phase; the answer says what it did.
+    With a `delivery` key (a webhook's Idempotency-Key), a vote cast before under that key is not
+    cast again, so a retried READY cannot undo a NOT READY sent after it: its reply is returned."""
 
     def attempt(seen: SubmissionView) -> dict[str, Any]:
+        if seen.delivered is not None:
+            return seen.delivered
         match = seen.match
         if match.participant(participant) is None:
             raise NotFound(f"{participant} is not a participant of match {match_id}")
@@ -57,18 +63,23 @@ def vote(ports: Ports, match_id: str, participant: str, ready: bool, channel: st
         assert voted.phase is not None
         closing = voted.phase.resolve_requested
         data = {"actor": participant, "phase": match.phase.name, "ready": ready, "closing": closing, "channel": channel}
-        ports.store.save(match, voted, Event("ready_vote", now, data))
         reply |= {"changed": True, "ready_now": list(voted.phase.ready), "closing": closing}
+        reply |= {"answer": _answer(ready, closing)}
+        stored = (participant, delivery, reply) if delivery is not None else None
+        ports.store.save(match, voted, Event("ready_vote", now, data), delivery=stored)
         if closing and not wake(ports, voted, seen.task_token):
             reply["wake_pending"] = True
-        return reply | {"answer": _answer(ready, closing)}
+        return reply
 
-    return until_stored(
-        lambda: ports.store.submission_view(match_id, participant, None),
-        attempt,
-        match_id=match_id,
-        what="the ready vote was not taken",
-    )
+    try:
+        return until_stored(
+            lambda: ports.store.submission_view(match_id, participant, delivery),
+            attempt,
+            match_id=match_id,
+            what="the ready vote was not taken",
+        )
+    except AlreadyDelivered:
+        return first_reply(ports, match_id, participant, delivery or "")
 
 
 def _unchanged(early_close: bool) -> str:

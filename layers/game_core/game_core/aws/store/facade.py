@@ -74,10 +74,14 @@ class DynamoMatchStore:
         event: Event,
         releases: dict[str, Sheet] | None = None,
         returned: dict[str, int] | None = None,
+        delivery: tuple[str, str, dict[str, Any]] | None = None,
     ) -> None:
         tx = self._transaction(before.match_id)
         self._matches.replace_header(tx, before, after)
         self._matches.log(tx, before.match_id, event)
+        if delivery is not None:
+            sender, key, reply = delivery
+            self._sheets.keep_reply(tx, after.match_id, sender, (key, reply), event.at)
         if (before.state, before.result) != (after.state, after.result):
             self._matches.put_state(tx, after)  # a host's decision of a tie changes the result
         if releases is not None:
