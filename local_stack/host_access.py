@@ -95,6 +95,11 @@ def foreign_refusal(headers: Mapping[str, str], port: int) -> str | None:
 
 def plaintext_login_allowed(peer_ip: str) -> bool:
     """A login in plain text only from this laptop: on the LAN, its secret would be in the clear."""
+    return is_loopback(peer_ip)
+
+
+def is_loopback(peer_ip: str) -> bool:
+    """Whether a peer's address is this laptop's own (IPv4, IPv6, or IPv4 mapped into IPv6)."""
     try:
         address = ipaddress.ip_address(peer_ip)
     except ValueError:

@@ -9,6 +9,8 @@ the host's commands on the laptop alone, the table kept on disk.
 - Host commands (POST /host, the command as JSON, answered by HostCommandsFunction) are taken
   only on 127.0.0.1, at --host-port (default: the port after --port), with the host token, and
   never from a web page (local_stack/host_access.py).
+- The host's page (local_stack/host_page.py) is served on that port too: every match, and the
+  host's commands as forms, logged in with the host token.
 - Both ports are served by waitress (local_stack/http_serving.py): idle connections time out,
   connections are capped, and every refusal has a JSON body.
 - AWS (moto) stays inside this process: no port serves its API.
@@ -73,6 +75,7 @@ from local_stack.host_access import (
     host_token,
     tls_context,
 )
+from local_stack.host_page import HostPage
 from local_stack.http_serving import HttpListener, Reply, Request, json_reply
 from local_stack.inbound_bucket import SES_MAX_BYTES, deliver
 from local_stack.mail import LOCAL_DOMAIN, MailAccount
@@ -406,9 +409,11 @@ class HostServer:
             starting.callback(api.stop)
             self.port = api.port
             commands = HostCommands(self.stack, self.host_token)
-            listener = HttpListener(commands, LOOPBACK, self._host_port, **self._http)
+            page = HostPage(self.host_token, self._matches, self.stack.host)
+            on_host_port = lambda request: commands(request) if request.path == "/host" else page(request)  # noqa: E731
+            listener = HttpListener(on_host_port, LOOPBACK, self._host_port, **self._http)
             starting.callback(listener.stop)
-            self.host_port = commands.port = listener.port
+            self.host_port = commands.port = page.port = listener.port
             if self._smtp_port is not None:
                 smtp = self._smtp_listener(self._smtp_port)
                 starting.callback(smtp.stop)
@@ -436,19 +441,21 @@ class HostServer:
             "EmailInFunction", deliver(self.stack.client("s3"), raw, recipients, verdicts, message_id)
         )
 
+    def _matches(self) -> list[Match]:
+        """Every match in the table."""
+        store = self.stack.ports().store
+        table = self.stack.client("dynamodb")
+        pages = table.get_paginator("scan").paginate(
+            TableName=os.environ["TABLE_NAME"],
+            FilterExpression="sk = :header",
+            ExpressionAttributeValues={":header": {"S": "META"}},
+            ProjectionExpression="pk",
+        )
+        return [store.get(item["pk"]["S"].removeprefix("MATCH#")) for page in pages for item in page["Items"]]
+
     def _smtp_listener(self, port: int) -> SmtpListener:
         """The SMTP port: mail from a session logged in as the sender (`host_access`)."""
         store = self.stack.ports().store
-        table = self.stack.client("dynamodb")
-
-        def matches() -> list[Match]:
-            pages = table.get_paginator("scan").paginate(
-                TableName=os.environ["TABLE_NAME"],
-                FilterExpression="sk = :header",
-                ExpressionAttributeValues={":header": {"S": "META"}},
-                ProjectionExpression="pk",
-            )
-            return [store.get(item["pk"]["S"].removeprefix("MATCH#")) for page in pages for item in page["Items"]]
 
         def match(match_id: str) -> Match | None:
             try:
@@ -456,7 +463,7 @@ class HostServer:
             except NotFound:
                 return None
 
-        authenticator = Authenticator(self.host_token, matches)
+        authenticator = Authenticator(self.host_token, self._matches)
         return SmtpListener(
             MailDrop(self.stack, match), self._host, port, authenticator=authenticator, tls=tls_context(self.data)
         )
@@ -570,6 +577,7 @@ def main(argv: list[str] | None = None) -> int:
     with server:  # a folder another server holds: DataFolderInUse, one line (one_line_errors)
         print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
         print(f"host:    bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
+        print(f"page:    http://{LOOPBACK}:{server.host_port}/ (the host's: log in with {args.data}/{HOST_TOKEN_FILE})")
         if args.smtp_port is not None:
             print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port} (login: e-mail + secret)")
             print(f"         its STARTTLS certificate's SHA-256: {certificate_fingerprint(args.data)}")

@@ -1,0 +1,328 @@
+"""The host's page on bin/host-server's host port (127.0.0.1 only): every match with its phase,
+deadline and who owes what (the `status` command's answer, participants by name), and the host's
+commands as forms, each one that cannot be undone asking for confirmation on a second page.
+
+- The forms are made from the host commands' models (`service.commands.HostCommand`): every
+  command on one match whose fields a form can hold (numbers, words, lists of words) is offered,
+  so a command added there appears here; the service checks what is sent, as from the console.
+- Logged in with the host token (the data folder's host-token) once per browser: a session
+  cookie (HttpOnly, SameSite=Strict) signed with the token, and each form carries a token of the
+  session (CSRF). The host port also refuses a foreign Host or Origin (`foreign_refusal`): another
+  site the host visits, or a page of the players' port (same site: ports do not count), cannot
+  drive it.
+- In AWS there is no such page: the host uses the console's sample events or `match-host`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from html import escape
+from typing import Any, get_args
+from urllib.parse import parse_qs
+
+from game_core.match.clock import moment_text
+from game_core.match.model import Match
+from game_core.service.commands import HostCommand
+from local_stack.host_access import foreign_refusal, is_loopback, is_token
+from local_stack.http_serving import Reply, Request
+
+SESSION_COOKIE = "host_session"
+PAGE_OMITS = ("status", "export")
+"""Commands the page does not offer: status is the page itself; a record is for a file (`match-host export`)."""
+REVERSIBLE = ("pause", "resume")
+"""Commands taken at once; every other one (a new command too) asks for confirmation first."""
+BACK = '<a href="/">Back to the matches</a>'
+LONG_TEXT = 200
+"""A text field longer than this is a box of several lines."""
+HEADERS = {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-security-policy": (
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+}
+
+
+@dataclass(frozen=True)
+class FormField:
+    name: str
+    label: str
+    kind: str
+    """"number", "text", "lines" (a long text) or "list" (one word a line)."""
+    required: bool
+    bounds: Mapping[str, int]
+    """HTML's min, max and maxlength, from the model's bounds."""
+
+    def value(self, given: str) -> Any:
+        """What the command carries for the form's text: the service checks it (and names what
+        is wrong), so a number that is not one goes as the text it is."""
+        given = given.strip()
+        if not given:
+            return None
+        if self.kind == "number":
+            return int(given) if given.lstrip("-").isdigit() else given
+        if self.kind == "list":
+            return [line.strip() for line in given.splitlines() if line.strip()]
+        return given
+
+    def html(self, command: str) -> str:
+        identifier = f"{command}-{self.name}"
+        attributes = "".join(f' {name}="{value}"' for name, value in self.bounds.items())
+        attributes += " required" if self.required else ""
+        if self.kind in ("lines", "list"):
+            field = f'<textarea id="{identifier}" name="{self.name}" rows="3"{attributes}></textarea>'
+        else:
+            kind = "number" if self.kind == "number" else "text"
+            field = f'<input id="{identifier}" name="{self.name}" type="{kind}"{attributes}>'
+        return f'<label for="{identifier}">{escape(self.label)}</label> {field}'
+
+
+@dataclass(frozen=True)
+class CommandForm:
+    command: str
+    title: str
+    about: str
+    fields: tuple[FormField, ...]
+
+    @property
+    def confirms(self) -> bool:
+        return self.command not in REVERSIBLE
+
+    def command_from(self, match_id: str, form: Mapping[str, str]) -> dict[str, Any]:
+        values = {field.name: field.value(form.get(field.name, "")) for field in self.fields}
+        return {"command": self.command, "match_id": match_id} | {
+            name: value for name, value in values.items() if value is not None
+        }
+
+
+def _field(name: str, schema: Mapping[str, Any], required: bool) -> FormField | None:
+    """The form field for a command's field, or None when a form cannot hold it (an object)."""
+    options = [option for option in schema.get("anyOf", [schema]) if option.get("type") != "null"]
+    if len(options) != 1:
+        return None
+    shape = options[0]
+    label = schema.get("title", name) + ("" if required else " (optional)")
+    if shape.get("type") == "integer":
+        bounds = {"min": shape.get("minimum", shape.get("exclusiveMinimum", -1) + 1), "max": shape.get("maximum")}
+        return FormField(name, label, "number", required, {k: v for k, v in bounds.items() if v is not None})
+    if shape.get("type") == "string":
+        length = shape.get("maxLength", LONG_TEXT)
+        return FormField(name, label, "lines" if length > LONG_TEXT else "text", required, {"maxlength": length})
+    if shape.get("type") == "array" and shape.get("items", {}).get("type") == "string":
+        return FormField(name, f"{label}, one a line", "list", required, {})
+    return None
+
+
+@cache
+def command_forms() -> tuple[CommandForm, ...]:
+    """A form for each host command on one match whose fields a form can hold."""
+    forms = []
+    for model in get_args(get_args(HostCommand)[0]):
+        schema = model.model_json_schema()
+        properties = dict(schema["properties"])
+        command = properties.pop("command")["const"]
+        if command in PAGE_OMITS or properties.pop("match_id", None) is None:
+            continue
+        required = set(schema.get("required", ()))
+        fields = [_field(name, field, name in required) for name, field in properties.items()]
+        if None in fields:
+            continue
+        title = command.replace("_", " ").capitalize()
+        forms.append(CommandForm(command, title, schema.get("description", ""), tuple(f for f in fields if f)))
+    return tuple(forms)
+
+
+def _form_named(command: str) -> CommandForm | None:
+    return next((form for form in command_forms() if form.command == command), None)
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+
+def _page(title: str, body: str, status: int = 200, headers: Mapping[str, str] = {}) -> Reply:
+    html = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title></head><body><main><h1>{escape(title)}</h1>{body}</main></body></html>"
+    )
+    return status, html.encode(), HEADERS | dict(headers)
+
+
+def _hidden(values: Mapping[str, str]) -> str:
+    return "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in values.items())
+
+
+def _names(match: Match, ids: Iterable[str]) -> list[str]:
+    """Participants as the host knows them: by name (their id when they have none)."""
+    return [getattr(match.participant(player), "name", "") or player for player in ids]
+
+
+def match_section(match: Match, status: Mapping[str, Any], csrf: str) -> str:
+    """One match as the host reads it: the status answer, participants by name, and the forms."""
+    match_id = str(status.get("match_id", ""))
+    rows = [("Game", status.get("game", "")), ("Status", status.get("status", ""))]
+    opened = status.get("open")
+    if opened:
+        now = datetime.fromisoformat(status["checked_at"])
+        deadline = moment_text(datetime.fromisoformat(opened["deadline"]), now, match.host_zone)
+        rows += [("Phase", f"{opened['phase']} (phase {opened['number']})"), ("Deadline", deadline)]
+        rows += [("Paused", "yes")] if opened.get("paused") else []
+    owed = status.get("still_owed", {})
+    if owed:
+        owing = zip(_names(match, owed), owed.values(), strict=True)
+        rows.append(("Waiting for", "; ".join(f"{name}: {', '.join(kinds)}" for name, kinds in owing)))
+    elif status.get("status") == "running":
+        rows.append(("Waiting for", "nobody"))
+    if opened and opened.get("ready"):
+        rows.append(("Ready", ", ".join(_names(match, opened["ready"]))))
+    if status.get("stalled"):
+        rows.append(("Stalled", status["stalled"].get("what_to_do", "")))
+    listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows)
+    forms = "".join(_command_form(form, match_id, csrf) for form in command_forms())
+    return (
+        f'<section id="match-{escape(match_id)}" aria-labelledby="title-{escape(match_id)}">'
+        f'<h2 id="title-{escape(match_id)}">{escape(match_id)}</h2><dl>{listing}</dl>{forms}</section>'
+    )
+
+
+def _command_form(form: CommandForm, match_id: str, csrf: str) -> str:
+    fields = "".join(f"<p>{field.html(form.command)}</p>" for field in form.fields)
+    kept = {"csrf": csrf, "match_id": match_id, "command": form.command}
+    about = f"<p>{escape(form.about)}</p>" if form.about else ""
+    return (
+        f'<details class="command"><summary>{escape(form.title)}</summary>{about}'
+        f'<form method="post" action="/command">{_hidden(kept)}'
+        f'{fields}<p><button type="submit">{escape(form.title)}</button></p></form></details>'
+    )
+
+
+def confirmation_page(form: CommandForm, match_id: str, fields: Mapping[str, str], csrf: str) -> Reply:
+    """The second step of a command that cannot be undone: what it will do, and one button to do it."""
+    given = "".join(
+        f"<dt>{escape(field.label)}</dt><dd>{escape(fields.get(field.name, '') or '-')}</dd>" for field in form.fields
+    )
+    kept = {"csrf": csrf, "match_id": match_id, "command": form.command, "confirmed": "yes"}
+    kept |= {field.name: fields.get(field.name, "") for field in form.fields}
+    body = (
+        f"<p>{escape(form.title)} in match {escape(match_id)}? This cannot be undone.</p>"
+        + (f"<dl>{given}</dl>" if given else "")
+        + f'<form method="post" action="/command">{_hidden(kept)}'
+        f'<p><button type="submit">Yes: {escape(form.title.lower())}</button> {BACK}</p></form>'
+    )
+    return _page(f"{form.title}: are you sure?", body)
+
+
+def result_page(command: Mapping[str, Any], reply: Mapping[str, Any]) -> Reply:
+    """What the service answered: done, with what it says (a reissued secret, once), or refused with its reasons."""
+    title = str(command["command"]).replace("_", " ").capitalize()
+    if reply.get("ok"):
+        said = {key: value for key, value in reply.items() if key != "ok"}
+        body = f"<p>Done.</p><pre>{escape(json.dumps(said, indent=2))}</pre>"
+        return _page(f"{title} in {command['match_id']}", f"{body}<p>{BACK}</p>")
+    reasons = "".join(f"<li>{escape(str(reason.get('text', '')))}</li>" for reason in reply.get("reasons", []))
+    body = f'<p role="alert">Refused: {escape(str(reply.get("message", "")))}</p>'
+    body += f"<ul>{reasons}</ul>" if reasons else ""
+    return _page(f"{title} in {command['match_id']}: refused", f"{body}<p>{BACK}</p>", 422)
+
+
+def login_page(status: int = 200, refusal: str = "") -> Reply:
+    said = f'<p role="alert">{escape(refusal)}</p>' if refusal else ""
+    body = (
+        f"{said}<p>The host token is in the data folder's <code>host-token</code> file "
+        "(<code>local-data/host-token</code> by default).</p>"
+        '<form method="post" action="/login"><p><label for="token">Host token</label> '
+        '<input id="token" name="token" type="password" autocomplete="off" required></p>'
+        '<p><button type="submit">Log in</button></p></form>'
+    )
+    return _page("Host: log in", body, status)
+
+
+# -- the port -------------------------------------------------------------------------------------
+
+
+class HostPage:
+    """The host port's pages: GET / (log in, or every match), POST /login, POST /command.
+
+    `matches` lists the matches in the table; `host` runs a host command as the console does."""
+
+    METHODS = {"/": "GET", "/login": "POST", "/command": "POST"}
+
+    def __init__(self, token: str, matches: Callable[[], list[Match]], host: Callable[[dict[str, Any]], Any]) -> None:
+        self.token = token
+        self.matches = matches
+        self.host = host
+        self.port = 0
+
+    def _signature(self, purpose: str, session: str) -> str:
+        return hmac.new(self.token.encode(), f"{purpose}:{session}".encode(), hashlib.sha256).hexdigest()
+
+    def _session(self, request: Request) -> str | None:
+        """The request's session, if its cookie was signed with the host token."""
+        for cookie in request.headers.get("cookie", "").split(";"):
+            name, _, value = cookie.strip().partition("=")
+            session, _, signature = value.partition(".")
+            if name == SESSION_COOKIE and session and is_token(signature, self._signature("session", session)):
+                return session
+        return None
+
+    def __call__(self, request: Request) -> Reply:
+        if not is_loopback(request.source_ip):
+            return _page("Forbidden", "<p>The host's page is served to this laptop alone.</p>", 403)
+        refusal = foreign_refusal(request.headers, self.port)
+        if refusal is not None:
+            return _page("Forbidden", f"<p>{escape(refusal)}</p>", 403)
+        method = self.METHODS.get(request.path)
+        if method is None:
+            return _page("Not found", '<p><a href="/">The matches</a></p>', 404)
+        if request.method not in (method, "HEAD" if method == "GET" else method):
+            return _page("Method not allowed", "", 405, {"allow": method})
+        form = {name: values[-1] for name, values in parse_qs(request.body.decode("utf-8", "replace")).items()}
+        if request.path == "/login":
+            return self._login(form)
+        session = self._session(request)
+        if session is None:
+            return login_page(401 if request.path == "/command" else 200, "Log in first." if form else "")
+        csrf = self._signature("csrf", session)
+        if request.path == "/":
+            return self._matches_page(csrf)
+        if not is_token(form.get("csrf", ""), csrf):
+            return _page("Forbidden", "<p>This form is not from this page: reload the page and send it again.</p>", 403)
+        return self._command(form, csrf)
+
+    def _login(self, form: Mapping[str, str]) -> Reply:
+        if not is_token(form.get("token", "").strip(), self.token):
+            return login_page(401, "That is not the host token.")
+        session = secrets.token_urlsafe(24)
+        cookie = f"{SESSION_COOKIE}={session}.{self._signature('session', session)}; HttpOnly; SameSite=Strict; Path=/"
+        return 303, b"", {"location": "/", "set-cookie": cookie, "cache-control": "no-store"}
+
+    def _matches_page(self, csrf: str) -> Reply:
+        matches = sorted(self.matches(), key=lambda match: (match.status != "running", match.match_id))
+        sections = []
+        for match in matches:
+            status = self.host({"command": "status", "match_id": match.match_id})
+            if status.get("ok"):
+                sections.append(match_section(match, status, csrf))
+        none = "<p>No matches yet: <code>bin/match-host --server ... create settings.json</code>.</p>"
+        body = "".join(sections) or none
+        return _page("Matches", body)
+
+    def _command(self, form: Mapping[str, str], csrf: str) -> Reply:
+        chosen = _form_named(form.get("command", ""))
+        if chosen is None:
+            return _page("Not a command", "<p>The page offers no such command.</p>", 400)
+        match_id = form.get("match_id", "")
+        if chosen.confirms and form.get("confirmed") != "yes":
+            return confirmation_page(chosen, match_id, form, csrf)
+        command = chosen.command_from(match_id, form)
+        return result_page(command, self.host(command))

@@ -1,0 +1,181 @@
+"""The host's page (local_stack/host_page.py) on the fakes, served the real host-commands handler:
+who may see and drive it (the host token's session, its form token, this laptop's own Host and
+Origin), what it shows, and the commands it offers from the command models, each that cannot be
+undone taken only on a second, confirming step."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
+
+import pytest
+from fakes import Fakes
+from pydantic import Field
+
+from game_core.games.protocol import Model
+from game_core.match.model import MatchRequest
+from game_core.service import commands
+from game_core.service.matches import create_match
+from local_stack import host_page
+from local_stack.host_page import HostPage, command_forms
+from local_stack.http_serving import Request
+from local_stack.lambda_adapter import FakeContext, load_handler
+
+ROOT = Path(__file__).resolve().parents[3]
+TOKEN = "the-host-token"
+PORT = 8081
+OWN = {"host": f"127.0.0.1:{PORT}", "origin": f"http://127.0.0.1:{PORT}"}
+"""What Chromium sends with a form posted from the host's page itself."""
+
+
+class Hosted:
+    """A Crates match of Ada Lovelace and Bo Peep on the fakes, in its Pregame (an hour long, from
+    12:00), and the host's page over it."""
+
+    def __init__(self) -> None:
+        self.fakes = Fakes()
+        players = [{"id": "ada", "name": "Ada Lovelace"}, {"id": "bo", "name": "Bo Peep"}]
+        request = MatchRequest.model_validate({"game": "crates", "players": players, "phase_seconds": 3600})
+        self.match_id = create_match(self.fakes.ports, request)["match_id"]
+        handler = load_handler(ROOT / "functions" / "host_commands", "app.handler", lambda: self.fakes.ports)
+        self.page = HostPage(TOKEN, self.matches, lambda command: handler(command, FakeContext("HostCommands")))
+        self.page.port = PORT
+
+    def matches(self) -> list[Any]:
+        return [self.fakes.store.get(self.match_id)]
+
+    def send(
+        self, method: str, path: str, form: dict[str, str] | None = None, cookie: str = "", **headers: str
+    ) -> tuple[int, str, dict[str, str]]:
+        source_ip = headers.pop("source_ip", "127.0.0.1")
+        sent = OWN | {"cookie": cookie} | {name.replace("_", "-"): value for name, value in headers.items()}
+        body = urlencode(form or {}).encode()
+        status, reply, reply_headers = self.page(Request(method, path, "", sent, body, source_ip))
+        return status, reply.decode(), reply_headers
+
+    def log_in(self) -> tuple[str, str]:
+        """The session cookie and the form token of a logged-in page."""
+        status, _, headers = self.send("POST", "/login", {"token": TOKEN})
+        assert status == 303, headers
+        cookie = headers["set-cookie"].split(";")[0]
+        _, page, _ = self.send("GET", "/", cookie=cookie)
+        found = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+        assert found, page
+        return cookie, found.group(1)
+
+    def status(self) -> str:
+        match = self.fakes.store.get(self.match_id)
+        paused = match.status == "running" and match.phase is not None and match.phase.paused
+        return "paused" if paused else match.status
+
+
+@pytest.fixture
+def hosted() -> Hosted:
+    return Hosted()
+
+
+def test_the_page_asks_for_the_host_token_and_keeps_the_session_in_a_strict_http_only_cookie(hosted) -> None:
+    status, page, _ = hosted.send("GET", "/")
+    assert status == 200 and 'action="/login"' in page and hosted.match_id not in page
+    status, page, headers = hosted.send("POST", "/login", {"token": "a guess"})
+    assert status == 401 and "That is not the host token." in page and "set-cookie" not in headers
+    status, _, headers = hosted.send("POST", "/login", {"token": TOKEN})
+    assert status == 303 and headers["location"] == "/"
+    assert {"HttpOnly", "SameSite=Strict", "Path=/"} <= {part.strip() for part in headers["set-cookie"].split(";")}
+    forged = "host_session=abc." + "0" * 64  # a session not signed with the host token
+    assert hosted.send("GET", "/", cookie=forged)[1].count('action="/login"') == 1
+
+
+def test_every_match_shows_its_phase_deadline_and_who_owes_what_by_name(hosted) -> None:
+    cookie, _ = hosted.log_in()
+    status, page, headers = hosted.send("GET", "/", cookie=cookie)
+    assert status == 200 and "unsafe-inline" not in headers["content-security-policy"]
+    assert headers["cache-control"] == "no-store"
+    # Created at 12:00 on Tuesday 1 December 2026 (the fakes' clock), an hour a phase: the
+    # Pregame's deadline is 13:00 UTC, an hour away; both owe their multipliers.
+    assert "<dt>Phase</dt><dd>Pregame (phase 1)</dd>" in page
+    assert "<dt>Deadline</dt><dd>Tuesday 1 December, 13:00 UTC, in 1 hour</dd>" in page
+    assert "<dt>Waiting for</dt><dd>Ada Lovelace: multipliers; Bo Peep: multipliers</dd>" in page
+
+
+def test_the_page_offers_each_command_on_one_match_a_form_can_hold() -> None:
+    # status is the page itself and export a file; create (a settings file) and act (a free
+    # JSON action) have fields no form holds. The rest, each from its model's fields.
+    offered = {form.command: [field.name for field in form.fields] for form in command_forms()}
+    assert offered == {
+        "extend": ["seconds"],
+        "pause": [],
+        "resume": [],
+        "resolve_now": [],
+        "cancel": [],
+        "recover": [],
+        "decide": ["order"],
+        "press": ["text", "to"],
+        "reissue_secret": ["player"],
+        "webhook": ["target", "url"],
+    }
+
+
+def test_a_command_added_to_the_models_appears_and_asks_for_confirmation(monkeypatch) -> None:
+    class Shout(Model):
+        command: Literal["shout"]
+        match_id: str
+        times: int = Field(ge=1, le=3)
+
+    union = Annotated[commands.Extend | Shout, Field(discriminator="command")]
+    monkeypatch.setattr(host_page, "HostCommand", union)
+    command_forms.cache_clear()
+    try:
+        (extend, shout) = command_forms()
+        assert (shout.command, shout.confirms, shout.fields[0].bounds) == ("shout", True, {"min": 1, "max": 3})
+    finally:
+        command_forms.cache_clear()
+
+
+def test_pause_is_taken_at_once_and_cancel_only_once_confirmed(hosted) -> None:
+    cookie, csrf = hosted.log_in()
+    form = {"csrf": csrf, "match_id": hosted.match_id}
+    status, page, _ = hosted.send("POST", "/command", form | {"command": "pause"}, cookie)
+    assert (status, hosted.status()) == (200, "paused") and "Done." in page
+    status, page, _ = hosted.send("POST", "/command", form | {"command": "cancel"}, cookie)
+    assert status == 200 and "This cannot be undone." in page and hosted.status() == "paused"
+    assert 'name="confirmed" value="yes"' in page
+    status, page, _ = hosted.send("POST", "/command", form | {"command": "cancel", "confirmed": "yes"}, cookie)
+    assert (status, hosted.status()) == (200, "cancelled")
+
+
+def test_a_refused_command_shows_the_services_reasons(hosted) -> None:
+    cookie, csrf = hosted.log_in()
+    form = {"csrf": csrf, "match_id": hosted.match_id, "command": "extend", "seconds": "soon", "confirmed": "yes"}
+    status, page, _ = hosted.send("POST", "/command", form, cookie)
+    # The command model takes whole seconds: "soon" is refused by the service, naming the field.
+    assert status == 422 and "Refused: the command is malformed" in page and "seconds" in page
+    assert hosted.status() == "running"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"csrf": ""}, 403),  # no form token: a form made elsewhere
+        ({"csrf": "0" * 64}, 403),  # another session's (or a guessed) form token
+        ({"origin": "https://evil.example"}, 403),  # another site's page posting to the laptop
+        ({"origin": "http://127.0.0.1:8080"}, 403),  # the players' port: the same site, not the host's page
+        ({"origin": "null"}, 403),  # a sandboxed page or a file
+        ({"host": "rebound.example:8081"}, 403),  # a name rebound to 127.0.0.1
+        ({"source_ip": "192.168.1.20"}, 403),  # not this laptop
+        ({"cookie": ""}, 401),  # no session: log in first
+    ],
+)
+def test_a_command_not_from_the_hosts_own_page_changes_nothing(hosted, change, expected) -> None:
+    cookie, csrf = hosted.log_in()
+    form = {"csrf": change.pop("csrf", csrf), "match_id": hosted.match_id, "command": "pause"}
+    status, _, _ = hosted.send("POST", "/command", form, change.pop("cookie", cookie), **change)
+    assert (status, hosted.status()) == (expected, "running")
+
+
+def test_only_the_pages_paths_and_methods_are_served(hosted) -> None:
+    assert hosted.send("GET", "/command")[0] == 405
+    assert hosted.send("POST", "/")[0] == 405
+    assert hosted.send("GET", "/elsewhere")[0] == 404
