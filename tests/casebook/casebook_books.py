@@ -1,0 +1,7 @@
+"""Every game's case book, in the registry's order."""
+
+from __future__ import annotations
+
+from casebook_crates import BOOK as CRATES
+
+BOOKS = (CRATES,)

@@ -1,0 +1,280 @@
+"""The case books' machinery (issue 23 item 3): each game's cases are data, played through the
+game's own protocol by test_casebooks.py and written as docs/casebook/<game>.md by
+render_casebooks.py from the same table, so the book cannot say what the code does not do.
+
+A case gives the players, each phase's submissions as the webhook carries them (the book shows
+them as the mail lines the game's grammar writes), optionally a submission tried afterwards, and
+what the rules make of it: each expected value worked by hand in the case's `why`, never copied
+from the code's output. Cases are numbered by their place: `CRATES 2.3` is section 2's third."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from game_core.errors import GameCoreError
+from game_core.games import registry
+from game_core.games.protocol import AnyGame, Model, Resolution, Result
+from game_core.match import engine
+from game_core.match.model import ActionRecord
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLDER = ROOT / "docs" / "casebook"
+REGENERATE = ".venv/bin/python tests/casebook/render_casebooks.py"
+ARRIVAL = datetime(2026, 1, 1, tzinfo=UTC)
+"""When a case's immediate actions arrive (no case depends on it)."""
+BALANCE = 99
+"""Every player's garnets in a case unless it says otherwise: enough for any legal move."""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase's sealed submissions (participant -> kind -> the webhook's JSON) and immediate
+    actions (actor, kind, JSON; in arrival order), and how long it was open."""
+
+    moves: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    actions: tuple[tuple[str | None, str, Mapping[str, Any]], ...] = ()
+    elapsed_seconds: int = 0
+    timed_out: bool = True
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A submission tried in the phase open after the case's phases, with `garnets` to spend."""
+
+    player: str
+    kind: str
+    body: Any
+    garnets: int = BALANCE
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: Any
+    refused: tuple[str, ...] | None = None
+    """The attempt's reason codes (empty: accepted); None when the case tries nothing."""
+    cost: int | None = None
+    """The garnets the attempt would spend when its phase resolves (None: refused or none)."""
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """What a rule function returned, for a case that calls one rather than playing phases."""
+
+    def result(self, game: AnyGame) -> Result:
+        assert game.open_phase(self.state) is None, "the match is not over: no result yet"
+        return game.result(self.state)
+
+
+@dataclass(frozen=True)
+class Play:
+    """The case played through the game's protocol: `setup`, then each phase resolved with its
+    submissions (every one must be legal), then the attempt checked as the match layer checks it."""
+
+    players: tuple[str, ...]
+    phases: tuple[Phase, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    attempt: Attempt | None = None
+    seed: int = 0
+
+    def run(self, game: AnyGame) -> Outcome:
+        state, _lines = self._played(game)
+        if self.attempt is None:
+            return Outcome(state)
+        return tried(game, state, self.attempt)
+
+    def lines(self, game: AnyGame) -> list[str]:
+        return self._played(game)[1]
+
+    def _played(self, game: AnyGame) -> tuple[Any, list[str]]:
+        state = game.setup(game.Settings.model_validate(dict(self.settings)), self.players, engine.setup_rng(self.seed))
+        lines = [f"Players: {', '.join(self.players)}."]
+        if self.settings:
+            lines.append("Settings: " + ", ".join(f"{key} {value}" for key, value in self.settings.items()) + ".")
+        for number, phase in enumerate(self.phases, start=1):
+            opening = game.open_phase(state)
+            assert opening is not None, f"phase {number} of the case: the match is already over"
+            lines.append(f"{opening.name}:" + ("" if phase.moves or phase.actions else " nobody sends anything"))
+            for actor, kind, body in phase.actions:
+                lines.append(f"    {actor or 'the host'} at once, {kind}: {body}")
+                record = ActionRecord(actor=actor, kind=kind, action=dict(body), at=ARRIVAL)
+                state = engine.apply_action(game, state, record).state
+            parsed: dict[str, dict[str, Model]] = {}
+            for player, kinds in phase.moves.items():
+                for kind, body in kinds.items():
+                    submission = engine.parse_submission(game, kind, body)
+                    reasons = engine.refusals(game, state, player, kind, submission, BALANCE)
+                    assert not reasons, f"{opening.name}: {player}'s {kind} is refused: {reasons}"
+                    parsed.setdefault(player, {})[kind] = submission
+                    lines.extend(_mail(game, player, kind, submission))
+            if not phase.timed_out:
+                lines.append(f"    (closed after {phase.elapsed_seconds} s, before its deadline)")
+            elif phase.elapsed_seconds:
+                lines.append(f"    (open {phase.elapsed_seconds} s)")
+            resolution = Resolution(
+                submissions=parsed,
+                rng=engine.phase_rng(self.seed, number),
+                elapsed_seconds=phase.elapsed_seconds,
+                timed_out=phase.timed_out,
+            )
+            state = game.resolve(state, resolution)
+        if self.attempt is not None:
+            opening = game.open_phase(state)
+            assert opening is not None, "the attempt comes after the match is over"
+            tries = self.attempt
+            balance = "" if tries.garnets == BALANCE else f" (holding {tries.garnets} garnets)"
+            lines.append(f"Then, in {opening.name}, {tries.player} tries{balance}:")
+            lines.extend(_attempt_lines(game, tries))
+        return state, lines
+
+
+@dataclass(frozen=True)
+class Call:
+    """A case decided by one rule function on a position too small to be worth playing to (a
+    string's score, a hand's rank): `describe` says the position in words."""
+
+    function: Callable[..., Mapping[str, Any]]
+    arguments: Mapping[str, Any]
+    describe: tuple[str, ...]
+
+    def run(self, game: AnyGame) -> Outcome:
+        return Outcome(None, values=self.function(**self.arguments))
+
+    def lines(self, game: AnyGame) -> list[str]:
+        return list(self.describe)
+
+
+def tried(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
+    """The attempt judged as the match layer judges it: a kind the open phase does not accept, a
+    malformed body, or the game's reasons and the balance's, each by its code."""
+    opening = game.open_phase(state)
+    if opening is None or attempt.kind not in opening.accepts:
+        return Outcome(state, refused=("kind_not_accepted",))
+    try:
+        submission = engine.parse_submission(game, attempt.kind, attempt.body)
+    except GameCoreError as error:
+        return Outcome(state, refused=tuple(reason.code for reason in error.reasons))
+    reasons = engine.refusals(game, state, attempt.player, attempt.kind, submission, attempt.garnets)
+    cost = None if reasons else game.garnet_cost(attempt.kind, submission)
+    return Outcome(state, refused=tuple(reason.code for reason in reasons), cost=cost)
+
+
+def _mail(game: AnyGame, player: str, kind: str, submission: Model) -> list[str]:
+    lines = game.text.write_text(kind, submission)
+    return [f"    {player}: {lines[0] if lines else '(nothing)'}"] + [
+        f"    {' ' * len(player)}  {line}" for line in lines[1:]
+    ]
+
+
+def _attempt_lines(game: AnyGame, attempt: Attempt) -> list[str]:
+    try:
+        return _mail(game, attempt.player, attempt.kind, engine.parse_submission(game, attempt.kind, attempt.body))
+    except GameCoreError:
+        return [f"    {attempt.player}: {attempt.kind} {attempt.body} (as JSON: no mail line says it)"]
+
+
+Given = Play | Call
+
+
+@dataclass(frozen=True)
+class Case:
+    title: str
+    situation: str
+    given: Given
+    expect: Mapping[str, Any]
+    """Observation name (the book's `observe`, or a key a `Call` returns) -> the value the rules give."""
+    rule: str
+    """The seed line (quoted) or the RULINGS entry that decides the case."""
+    why: str
+    """The working, by hand, from the rule to each expected value."""
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    cases: tuple[Case, ...]
+
+
+Observer = Callable[[AnyGame, Outcome], Any]
+
+
+@dataclass(frozen=True)
+class Book:
+    game_id: str
+    prefix: str
+    seed_file: str
+    sections: tuple[Section, ...]
+    observe: Mapping[str, tuple[str, Observer]]
+    """Observation name -> (its label in the book, how it is read from a played case)."""
+    intro: str = ""
+
+    @property
+    def game(self) -> AnyGame:
+        return registry.load(self.game_id)
+
+    def numbered(self) -> list[tuple[str, Case]]:
+        return [
+            (f"{self.prefix} {s}.{c}", case)
+            for s, section in enumerate(self.sections, start=1)
+            for c, case in enumerate(section.cases, start=1)
+        ]
+
+    def observed(self, case: Case) -> dict[str, Any]:
+        outcome = case.given.run(self.game)
+        seen = {}
+        for key in case.expect:
+            if key == "refused":
+                seen[key] = list(outcome.refused or ())
+            elif key == "cost":
+                seen[key] = outcome.cost
+            elif key in outcome.values:
+                seen[key] = outcome.values[key]
+            else:
+                seen[key] = self.observe[key][1](self.game, outcome)
+        return seen
+
+    def result_line(self, key: str, value: Any) -> str:
+        if key == "refused":
+            return f"- refused with {', '.join(f'`{code}`' for code in value)}" if value else "- accepted"
+        if key == "cost":
+            return f"- garnets it spends: {value}"
+        label = self.observe[key][0] if key in self.observe else key.replace("_", " ")
+        return f"- {label}: {shown(value)}"
+
+
+def shown(value: Any) -> str:
+    """A value as the book prints it: a mapping as `key value` pairs, a list comma-separated."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {shown(item)}" for key, item in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(shown(item) for item in value) + "]"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def render(book: Book) -> str:
+    game = book.game
+    out = [
+        f"# {game.title}: the case book",
+        "",
+        f"Every case below is a row of `tests/casebook/casebook_{book.game_id}.py`: "
+        "`tests/casebook/test_casebooks.py` plays each one through the game's rules and checks the "
+        "result shown, and fails when this file is not what the table renders "
+        f"(`{REGENERATE}` writes it again). Rules: `../shared/seeds/{book.seed_file}`; "
+        "binding rulings: `../shared/RULINGS.md`. Submissions are shown as mail lines; "
+        "a case cites the seed text (quoted) or the ruling that decides it.",
+    ]
+    if book.intro:
+        out += ["", book.intro]
+    numbered = iter(book.numbered())
+    for s, section in enumerate(book.sections, start=1):
+        out += ["", f"## {s}. {section.title}"]
+        for _ in section.cases:
+            number, case = next(numbered)
+            out += ["", f"### {number}: {case.title}", "", case.situation, "", "```"]
+            out += case.given.lines(game)
+            out += ["```", "", "Result:", ""]
+            out += [book.result_line(key, value) for key, value in case.expect.items()]
+            out += ["", f"Decided by: {case.rule}", "", f"Why: {case.why}"]
+    return "\n".join(out) + "\n"
