@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from casebook_crates import BOOK as CRATES
+from casebook_palindrome import BOOK as PALINDROME
 
-BOOKS = (CRATES,)
+BOOKS = (CRATES, PALINDROME)

@@ -144,6 +144,25 @@ class Call:
         return list(self.describe)
 
 
+def created(game_id: str, players: tuple[str, ...], settings: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A match's creation judged as the match layer judges it: {"refused": the reason codes}."""
+    game = registry.load(game_id)
+    try:
+        game.setup(engine.seat(game, list(players), dict(settings)), players, engine.setup_rng(0))
+    except GameCoreError as error:
+        return {"refused": [reason.code for reason in error.reasons]}
+    return {"refused": []}
+
+
+def creation(game_id: str, players: str, **settings: Any) -> Call:
+    """A case that creates a match of `players` (space-separated) with `settings`."""
+    shown_settings = ", ".join(f"{key} {value}" for key, value in settings.items())
+    describe = (
+        f"The host creates a match of {players.replace(' ', ', ')}" + (f" with {shown_settings}." if settings else "."),
+    )
+    return Call(created, {"game_id": game_id, "players": tuple(players.split()), "settings": settings}, describe)
+
+
 def tried(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
     """The attempt judged as the match layer judges it: a kind the open phase does not accept, a
     malformed body, or the game's reasons and the balance's, each by its code."""
@@ -223,12 +242,12 @@ class Book:
         outcome = case.given.run(self.game)
         seen = {}
         for key in case.expect:
-            if key == "refused":
+            if key in outcome.values:
+                seen[key] = outcome.values[key]
+            elif key == "refused":
                 seen[key] = list(outcome.refused or ())
             elif key == "cost":
                 seen[key] = outcome.cost
-            elif key in outcome.values:
-                seen[key] = outcome.values[key]
             else:
                 seen[key] = self.observe[key][1](self.game, outcome)
         return seen
@@ -243,14 +262,15 @@ class Book:
 
 
 def shown(value: Any) -> str:
-    """A value as the book prints it: a mapping as `key value` pairs, a list comma-separated."""
+    """A value as the book prints it: a mapping as `key value` pairs, a list comma-separated, an
+    empty string as a dash."""
     if isinstance(value, Mapping):
         return ", ".join(f"{key} {shown(item)}" for key, item in value.items()) or "none"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(shown(item) for item in value) + "]"
     if value is None:
         return "none"
-    return str(value)
+    return str(value) or "-"
 
 
 def render(book: Book) -> str:
