@@ -48,7 +48,7 @@ HEADERS = {
         "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
         "frame-ancestors 'none'; base-uri 'none'"
     ),
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",  # no-referrer would make a form's Origin "null", refused
     "x-content-type-options": "nosniff",
 }
 
@@ -255,7 +255,7 @@ class HostPage:
 
     `matches` lists the matches in the table; `host` runs a host command as the console does."""
 
-    METHODS = {"/": "GET", "/login": "POST", "/command": "POST"}
+    METHODS = {"/": "GET", "/login": "POST", "/command": "POST", "/favicon.ico": "GET"}
 
     def __init__(self, token: str, matches: Callable[[], list[Match]], host: Callable[[dict[str, Any]], Any]) -> None:
         self.token = token
@@ -286,6 +286,8 @@ class HostPage:
             return _page("Not found", '<p><a href="/">The matches</a></p>', 404)
         if request.method not in (method, "HEAD" if method == "GET" else method):
             return _page("Method not allowed", "", 405, {"allow": method})
+        if request.path == "/favicon.ico":  # no icon: said without a 404 in the browser's console
+            return 204, b"", {"cache-control": "max-age=86400"}
         form = {name: values[-1] for name, values in parse_qs(request.body.decode("utf-8", "replace")).items()}
         if request.path == "/login":
             return self._login(form)
