@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from casebook_crates import BOOK as CRATES
+from casebook_domino import BOOK as DOMINO
 from casebook_palindrome import BOOK as PALINDROME
 
-BOOKS = (CRATES, PALINDROME)
+BOOKS = (CRATES, PALINDROME, DOMINO)
