@@ -104,6 +104,9 @@ class PhaseClock(Model):
     ready: tuple[str, ...] = ()
     """Who voted this phase ready to resolve (`engine.vote_ready`, early close off): a new phase
     opens with a new clock, so the votes go with the phase they were cast in."""
+    grace_held: tuple[str, ...] = ()
+    """Who used a grace on this phase's deadline (`match.grace`): the phase is held for them past
+    it, once; it closes as soon as they have all sent what they owe."""
 
     @model_validator(mode="before")
     @classmethod
@@ -167,6 +170,14 @@ class PhaseClock(Model):
                 "version": self.version + 1,
             }
         )
+
+    def hold_for_grace(
+        self, seconds: int, graced: tuple[str, ...], now: datetime, reminders: tuple[int, ...]
+    ) -> PhaseClock:
+        """The clock held `seconds` past its deadline for `graced`, as an extension (games that
+        keep time, Abstrac's, charge a move no more for it than for a host's); a reminder whose
+        moment the hold brings into the past is marked passed, not sent late."""
+        return self.extend(seconds).model_copy(update={"grace_held": graced}).remind(now, reminders)
 
     def pause(self, now: datetime) -> PhaseClock:
         if self.paused:

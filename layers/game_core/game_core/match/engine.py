@@ -263,8 +263,11 @@ def sent_nothing(match: Match, submissions: Mapping[str, Mapping[str, Any]]) -> 
 def closes_early(match: Match, done: Collection[str]) -> bool:
     """Early close (the match setting, or a phase that closes on its actors' submissions): everyone
     who owes the phase something is done (`has_done`). A phase nobody owes anything (a reading
-    phase) runs its time."""
+    phase) runs its time. A phase held past its deadline for graces (`match.grace`) closes once
+    those who used one are done: whoever had none holds nothing."""
     phase = match.phase
+    if phase is not None and phase.grace_held:
+        return set(phase.grace_held) <= set(done)
     if phase is None or not (match.early_close or phase.closes_on_submit):
         return False
     return bool(phase.owes) and set(phase.owes) <= set(done)
@@ -328,6 +331,7 @@ def resolve(
         extension_seconds=phase.extension_seconds,
         timed_out=not phase.resolve_requested,
         missing=sent_nothing(match, submissions),
+        graced=phase.grace_held,
     )
     parsed = parsed_submissions(game, record)
     state = apply_record(game, game_state(game, match), match.seed, record, parsed)

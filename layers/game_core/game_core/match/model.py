@@ -29,6 +29,8 @@ MAX_SETTINGS_CHARS = 16_000
 match header that holds them stays far below DynamoDB's item size."""
 MAX_PLAYERS = 64
 """More seats than any game has (each game checks its own count once the request is read)."""
+MAX_GRACES = 100
+"""Far more graces a participant than a host hands out (each holds a deadline once)."""
 ParticipantId = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")]
 Name = Annotated[str, Field(max_length=80)]
 Email = Annotated[str, Field(min_length=3, max_length=254)]
@@ -106,6 +108,11 @@ class MatchRequest(Model):
     )
     """URLs notices are POSTed to, by who gets them: a participant id (their own notices),
     "@public" (every public notice), "@alerts" (the host's alerts); each gets a secret in the reply."""
+    grace_seconds: int = Field(default=0, ge=0, le=MAX_SECONDS)
+    """How long a phase is held past its deadline for a participant who owes it a move and has
+    sent nothing, while they have a grace left (`match.grace`); 0: no graces."""
+    graces: int = Field(default=0, ge=0, le=MAX_GRACES)
+    """How many graces each participant has for the whole match (each holds one deadline)."""
 
     @field_validator("settings")
     @classmethod
@@ -114,6 +121,15 @@ class MatchRequest(Model):
         if size > MAX_SETTINGS_CHARS:
             raise ValueError(f"the settings take {size} characters as JSON; at most {MAX_SETTINGS_CHARS}")
         return settings
+
+    @model_validator(mode="after")
+    def _graces_have_a_length(self) -> MatchRequest:
+        if bool(self.graces) != bool(self.grace_seconds):
+            raise ValueError(
+                f"graces ({self.graces}) and grace_seconds ({self.grace_seconds}) go together: give both "
+                "(how many graces each participant has, and how long each holds the phase), or neither"
+            )
+        return self
 
     @model_validator(mode="after")
     def _names_tell_participants_apart(self) -> MatchRequest:
@@ -167,6 +183,10 @@ class Match(Model):
     early_close: bool
     recheck_seconds: int
     reminders: tuple[int, ...] = DEFAULT_REMINDERS
+    grace_seconds: int = 0
+    """How long a deadline is held for a late participant's grace (`match.grace`); 0: no graces."""
+    graces_left: dict[str, int] = Field(default_factory=dict)
+    """Each participant's graces still to use (none listed: none left)."""
     created_at: datetime
     starting_garnets: dict[str, int]
     status: MatchStatus = "running"
@@ -253,6 +273,8 @@ class PhaseRecord(Model):
     missing: tuple[str, ...] = ()
     """Who owed the phase something and sent it nothing (`engine.sent_nothing`; announced publicly;
     not a replay input)."""
+    graced: tuple[str, ...] = ()
+    """Who used a grace on the phase's deadline (its hold is in `extension_seconds`; not a replay input)."""
 
 
 class MatchRecord(Model):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from game_core.games import registry
 from game_core.games.plain_text import prose, result_text, wrapped
 from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, DrawsViews, Picture
-from game_core.match import engine
+from game_core.match import engine, grace
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
 from game_core.service import webhooks
@@ -86,6 +86,8 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
             lines += ["", *game.text.text_help(kind)]
     lines += ["", "Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules."]
     lines += ["Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time."]
+    if match.grace_seconds and owed:
+        lines += grace.help_lines(match.grace_seconds)
     if owed and not (match.early_close or phase.closes_on_submit):
         lines += ["Send READY once your move is in to vote the phase closed early: it resolves"]
         lines += ["when everyone who owes a move is READY (NOT READY takes it back)."]
@@ -109,6 +111,7 @@ def event_text(
     press = own.get("press", public.get("press"))
     if press is not None:
         lines += ["A message from the host:", "", *str(press).splitlines()]
+    lines += grace.notice_lines(public, own, names(match))
     if own.get("you_owe") and match.phase is not None:
         lines += prose(f"A reminder: {match.phase.name} still waits for your {kinds_text(own['you_owe'])}.")
     missing = public.get("did_not_submit") or []

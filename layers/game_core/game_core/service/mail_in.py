@@ -55,6 +55,7 @@ from game_core.games.protocol import AnswersInText, AnyGame, Picture, TextMove
 from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
+from game_core.match import grace
 from game_core.match.clock import known_zone
 from game_core.match.engine import acting, sent_last
 from game_core.match.model import Match, Participant
@@ -378,6 +379,8 @@ def _status(ports: Ports, match: Match, player: Participant) -> Answer:
             owed_line(seen, match.phase.name),
             "",
         ]
+    if "graces_left" in seen:  # the match has graces (`match.grace`): the sender's own count
+        lines += [grace.graces_text(seen["graces_left"]), ""]
     return Answer([*lines, garnets_line(seen["garnets"]["balance"], seen["garnets"]["available"])], pictures)
 
 

@@ -54,6 +54,8 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         early_close=request.early_close,
         recheck_seconds=request.recheck_seconds,
         reminders=tuple(sorted(set(request.reminders), reverse=True)),
+        grace_seconds=request.grace_seconds,
+        graces_left={p.id: request.graces for p in seated} if request.graces else {},
         created_at=now,
         starting_garnets=starting,
     )
@@ -136,6 +138,8 @@ def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
         status["submitted"] = sorted(submitted)
         status["waiting_for"] = sorted(owed)
         status["still_owed"] = {participant: list(kinds) for participant, kinds in sorted(owed.items())}
+    if match.grace_seconds:  # each participant's graces still to use (`match.grace`)
+        status["graces_left"] = {who: match.graces_left.get(who, 0) for who in match.player_ids}
     if match.result is not None:
         status["result"] = match.result
     if match.stalled is not None:

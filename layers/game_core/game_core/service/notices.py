@@ -59,7 +59,7 @@ def open_phase_summary(match: Match) -> dict[str, Any] | None:
     phase = match.phase
     if phase is None or match.status != "running":
         return None
-    return {
+    summary = {
         "phase": phase.name,
         "number": phase.number,
         "deadline": iso(phase.deadline),
@@ -70,6 +70,9 @@ def open_phase_summary(match: Match) -> dict[str, Any] | None:
         "waiting_for": list(engine.waiting_for(match)),
         "ready": list(phase.ready),
     }
+    if phase.grace_held:  # held past its first deadline for these participants' graces
+        summary["grace_held"] = list(phase.grace_held)
+    return summary
 
 
 def progress_notices(

@@ -17,7 +17,7 @@ from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce
 from game_core.match import engine
 from game_core.match.model import Match
-from game_core.service import webhooks
+from game_core.service import grace, webhooks
 from game_core.service.letters import tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices, resolution
@@ -124,6 +124,8 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             return progress(ports, match) | {"resolved_number": phase_number}
         if not match.phase.is_due(now):
             return progress(ports, match) | {"resolved_number": phase_number}  # a host act won the race
+        if (held := grace.held(ports, match, now)) is not None:  # a late participant's grace: not yet
+            return progress(ports, held)
         game = registry.load(match.game)
         # Close the door before reading: a submission landing after this read would be lost. Only
         # the match as read: one that moved meanwhile (a host act, whose save wrote the door as its

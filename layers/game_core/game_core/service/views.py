@@ -37,6 +37,8 @@ def standing(seen: SubmissionView, player: str) -> dict[str, Any]:
         "garnets": {"balance": seen.balance, "available": seen.available},
         "view": game.view(game_state(game, match), player),
     }
+    if match.grace_seconds:  # their own count only (`match.grace`)
+        reply["graces_left"] = match.graces_left.get(player, 0)
     if match.result is not None:
         reply["result"] = match.result
     return reply

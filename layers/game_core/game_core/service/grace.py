@@ -1,0 +1,80 @@
+"""Grace periods at a deadline (`match.grace`): the resolve step holds the phase instead of
+resolving it when a late participant has a grace left, tells everyone who is late and each late
+participant how many graces they have left, and stores the hold.
+
+Told first and stored after, as a reminder is (`phases.remind`): a retried step tells only what
+a failed attempt did not (`letters.tell`, by each notice's id), and the hold is stored only on the
+match as read, so a retry finds the phase held (not due) and uses no grace twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from game_core.match import engine
+from game_core.match.clock import iso
+from game_core.match.grace import Hold, hold
+from game_core.match.model import Match
+from game_core.service.letters import names, tell
+from game_core.service.notices import notice_id, open_phase_summary
+from game_core.service.ports import Event, Notice, Ports
+
+
+def held(ports: Ports, match: Match, now: datetime) -> Match | None:
+    """Hold the open phase for the late participants' graces if its deadline calls for it (the
+    match as stored then), else None: the phase resolves as the rules say."""
+    found = hold(match, now)
+    if found is None:
+        return None
+    phase = found.match.phase
+    assert phase is not None
+    event = Event(
+        "grace_held",
+        now,
+        {
+            "number": phase.number,
+            "phase": phase.name,
+            "late": list(found.late),
+            "graced": list(found.graced),
+            "until": iso(phase.deadline),
+            "graces_left": {who: found.match.graces_left.get(who, 0) for who in found.late},
+        },
+    )
+    owed = engine.still_owed(phase, ports.store.submissions(match.match_id, phase.number))
+    tell(ports, found.match, hold_notices(found, owed), then=lambda: ports.store.save(match, found.match, event))
+    return found.match
+
+
+def hold_notices(found: Hold, owed: Mapping[str, tuple[str, ...]]) -> list[Notice]:
+    """The public notice naming who is late and who the phase is held for (never what anyone
+    sent), and a private one to each late participant with what they owe (`owed`) and the graces
+    they have left."""
+    match = found.match
+    phase = match.phase
+    assert phase is not None
+    shown = names(match)
+    hold_body = {
+        "phase": phase.name,
+        "number": phase.number,
+        "late": list(found.late),
+        "graced": list(found.graced),
+        "seconds": match.grace_seconds,
+        "until": iso(phase.deadline),
+    }
+    common: dict[str, Any] = {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)}
+    common["grace_hold"] = hold_body
+    waiting = ", ".join(shown.get(who, who) for who in found.graced)
+    subject = f"[{match.match_id}] {phase.name} is held for a grace: {waiting}"
+    occasion = f"grace-{phase.number}"
+    notices = [Notice(None, subject, common, notice_id(match.match_id, occasion, None))]
+    for who in found.late:
+        private = common | {
+            "you": who,
+            "you_owe": list(owed.get(who, ())),
+            "graces_left": match.graces_left.get(who, 0),
+            "used_grace": who in found.graced,
+        }
+        notices.append(Notice(who, subject, private, notice_id(match.match_id, occasion, who)))
+    return notices
