@@ -21,6 +21,10 @@ GET /matches/{match_id}/players/{player_id}   (the same Bearer secret): the part
 now, the open phase and its deadline, what they have submitted in it, their garnets
 GET /matches/{match_id}                        the public view: no secret needed
 
+GET /play/{match_id}, POST /play/{match_id}/session|move|action, GET /static/{asset}: the
+player's page (HTML; `game_core.service.page`): a session cookie for the secret, never the secret
+in a URL; each page view one read, as the GET of one's standing.
+
 One read (the match, the sender's garnets and submissions, an earlier reply to this
 Idempotency-Key), then in this order: the secret is checked (nothing is stored or logged before),
 an earlier delivery's reply returned as it was, the body read (at most `MAX_BODY_BYTES`, base64
@@ -41,9 +45,10 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -61,11 +66,13 @@ from game_core.errors import (
     NotOpen,
     Reason,
     TooLarge,
+    TooMany,
     Unauthorized,
     Unavailable,
     validation_reasons,
 )
 from game_core.service.actions import ActionRequest, act_by_webhook
+from game_core.service.page import assets, play, render, session
 from game_core.service.ports import Ports
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
@@ -89,6 +96,7 @@ HTTP_STATUS: dict[type[GameCoreError], int] = {
     Late: 409,
     NotOpen: 409,
     Illegal: 422,
+    TooMany: 429,
     GameCoreError: 400,
 }
 """How HTTP says each refusal: the nearest class in an error's ancestry decides."""
@@ -109,18 +117,28 @@ class Request:
     body: str
     base64: bool
     params: dict[str, str]
+    query: str = ""
+    cookies: tuple[str, ...] = ()
+    """`name=value` each (payload 2.0 moves the Cookie header here; a header is read too)."""
 
     @classmethod
     def of(cls, event: dict[str, Any]) -> Request:
         http = (event.get("requestContext") or {}).get("http") or {}
+        headers = {str(name).lower(): str(value) for name, value in (event.get("headers") or {}).items()}
         return cls(
             method=str(http.get("method") or "GET").upper(),
             path=str(event.get("rawPath") or http.get("path") or "/"),
-            headers={str(name).lower(): str(value) for name, value in (event.get("headers") or {}).items()},
+            headers=headers,
             body=str(event.get("body") or ""),
             base64=bool(event.get("isBase64Encoded")),
             params={},
+            query=str(event.get("rawQueryString") or ""),
+            cookies=(*(str(c) for c in event.get("cookies") or ()), *headers.get("cookie", "").split(";")),
         )
+
+    def cookie(self, name: str) -> str | None:
+        found = [value for key, _, value in (c.strip().partition("=") for c in self.cookies) if key == name]
+        return found[-1] if found else None
 
 
 class WebhookBody(BaseModel):
@@ -266,6 +284,134 @@ def delete_webhook(request: Request, ports: Callable[[], Ports], match_id: str, 
     return _reply(200, reply)
 
 
+# -- the player's page ------------------------------------------------------------------------------
+
+PAGE_HEADERS = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+"""Every page's headers: no inline script or style anywhere, no framing, no referrer sent on."""
+NOTICES = {"sent": "Your {} is in; sending it again replaces it.", "ready": "Your ready vote is recorded."}
+
+
+def _html(status: int, html: str, headers: Mapping[str, str] | None = None) -> Reply:
+    return {"statusCode": status, "headers": PAGE_HEADERS | dict(headers or {}), "body": html, "isBase64Encoded": False}
+
+
+def _see_other(location: str, headers: Mapping[str, str] | None = None) -> Reply:
+    """Redirect after a POST: a reload shows the page again and sends nothing twice."""
+    return _html(303, "", {"Location": location} | dict(headers or {}))
+
+
+def _form_fields(request: Request) -> dict[str, str]:
+    """The urlencoded form a page posted (the last of a repeated name)."""
+    try:
+        data = base64.b64decode(request.body, validate=True) if request.base64 else request.body.encode()
+        if len(data) > MAX_BODY_BYTES:
+            raise TooLarge(f"the form is {len(data)} bytes; at most {MAX_BODY_BYTES} are read")
+        return dict(parse_qsl(data.decode("utf-8"), keep_blank_values=True))
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise Malformed("the form is malformed", [Reason("form", "send the form from the page")]) from None
+
+
+def _same_site(request: Request) -> None:
+    """A POST from another site is refused (beside SameSite=Strict and the form token): by the
+    browser's own Sec-Fetch-Site and Origin, where it sends them."""
+    fetched = request.headers.get("sec-fetch-site", "same-origin")
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "")
+    if fetched not in ("same-origin", "none") or (origin is not None and urlsplit(origin).netloc != host):
+        raise Unauthorized("forms are taken from this site's own pages only")
+
+
+def _set_cookie(request: Request, session_: session.Session) -> dict[str, str]:
+    """HttpOnly, SameSite=Strict, on this match's paths only; Secure unless served over plain
+    HTTP (the laptop's host server says so: API Gateway's X-Forwarded-Proto is https)."""
+    secure = "" if request.headers.get("x-forwarded-proto") == "http" else "; Secure"
+    cookie = f"{session.cookie_name(session_.match_id)}={session_.cookie}; Path=/play/{session_.match_id}"
+    return {"Set-Cookie": f"{cookie}; Max-Age={session.MAX_AGE}; HttpOnly; SameSite=Strict{secure}"}
+
+
+def _page_refused(error: GameCoreError, request: Request, match_id: str) -> Reply:
+    status = _status(error)
+    logger.info("page refused", extra=_who(request) | {"status": status, "error": type(error).__name__})
+    return _html(status, render.sign_in_page(match_id, str(error)))
+
+
+def get_page(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    _known_ids(match_id)
+    cookie = request.cookie(session.cookie_name(match_id))
+    query = dict(parse_qsl(request.query))
+    try:
+        seen = play.show(ports(), match_id, cookie, query.get("answer"))
+    except play.SignedOut as error:
+        return _html(200, render.sign_in_page(match_id, str(error) if cookie else ""))
+    notice = NOTICES["sent"].format(query["sent"][:40]) if "sent" in query else NOTICES.get(next(iter(query), ""), "")
+    logger.info("page", extra=_who(request))
+    return _html(200, render.page(seen, notice if "answer" not in query else ""))
+
+
+def post_session(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    _known_ids(match_id)
+    _same_site(request)
+    made = play.sign_in(ports(), match_id, _form_fields(request).get("secret", ""))
+    logger.info("page signed in", extra=_who(request))
+    return _see_other(f"/play/{match_id}", _set_cookie(request, made))
+
+
+def _posted(request: Request, match_id: str, seen: play.Seen, after: str) -> Reply:
+    if seen.refusal is not None:
+        return refused_page(seen, request)
+    logger.info("page sent", extra=_who(request))
+    return _see_other(f"/play/{match_id}?{after}")
+
+
+def refused_page(seen: play.Seen, request: Request) -> Reply:
+    assert seen.refusal is not None
+    status = _status(seen.refusal.error)
+    logger.info(
+        "page move refused", extra=_who(request) | {"status": status, "error": type(seen.refusal.error).__name__}
+    )
+    return _html(status, render.page(seen))
+
+
+def post_page_move(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    _known_ids(match_id)
+    _same_site(request)
+    fields = _form_fields(request)
+    cookie = request.cookie(session.cookie_name(match_id))
+    seen = play.send_move(ports(), match_id, cookie, fields)
+    return _posted(request, match_id, seen, urlencode({"sent": fields.get("kind", "")}))
+
+
+def post_page_action(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    _known_ids(match_id)
+    _same_site(request)
+    fields = _form_fields(request)
+    cookie = request.cookie(session.cookie_name(match_id))
+    seen, key = play.act(ports(), match_id, cookie, fields)
+    return _posted(request, match_id, seen, urlencode({"answer": key}) if key else "ready")
+
+
+def get_asset(request: Request, ports: Callable[[], Ports], asset: str) -> Reply:
+    found = assets.asset(asset)
+    if found is None:
+        raise NotFound(f"no asset {asset[:MAX_ID]!r}")
+    data, content_type = found
+    headers = {
+        "Content-Type": content_type,
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "public, max-age=3600",
+    }
+    return {"statusCode": 200, "headers": headers, "body": data.decode(), "isBase64Encoded": False}
+
+
 def _route(
     method: str, template: str, answer: Callable[..., Reply]
 ) -> tuple[str, re.Pattern[str], Callable[..., Reply]]:
@@ -281,6 +427,11 @@ ROUTES = (
     _route("DELETE", WEBHOOK_ROUTE, delete_webhook),
     _route("GET", "/matches/{match_id}/players/{player_id}", get_standing),
     _route("GET", "/matches/{match_id}", get_public),
+    _route("GET", "/play/{match_id}", get_page),
+    _route("POST", "/play/{match_id}/session", post_session),
+    _route("POST", "/play/{match_id}/move", post_page_move),
+    _route("POST", "/play/{match_id}/action", post_page_action),
+    _route("GET", "/static/{asset}", get_asset),
 )
 
 
@@ -294,6 +445,8 @@ def answer(request: Request, ports: Callable[[], Ports]) -> Reply:
                 return respond(request, ports, **found.groupdict())
         raise NotFound(f"nothing here answers {request.method[:10]}; submissions are POSTed to {ROUTE}")
     except GameCoreError as error:
+        if request.path.startswith("/play/"):
+            return _page_refused(error, request, request.params.get("match_id", "")[:MAX_ID])
         return refused(error, request)
     except Unavailable as error:
         logger.warning("table unavailable", extra=_who(request))

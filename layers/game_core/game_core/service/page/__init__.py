@@ -1,0 +1,31 @@
+"""The player's page (issue 21): `GET /play/{match_id}`, server-rendered HTML that works without
+JavaScript (forms POST, then redirect), served by the webhook function and by bin/host-server.
+
+Modules: `session` (the cookie and the form token), `play` (the use cases: one read per page),
+`forms` (a kind's form from its JSON schema, and back), `render` (the HTML), `assets` (the one
+style sheet and the one script, `static/`).
+
+Signing in: the host shares `/play/{match_id}#<secret>`. A fragment is never sent to a server,
+so no log holds it: the page's script puts it in the sign-in form and posts it (and takes it off
+the address bar); without JavaScript the player types it in the same form. Either way the reply
+sets the session cookie (HttpOnly, SameSite=Strict, Path=/play/{match_id}, Secure but on the
+laptop's plain HTTP) and redirects to the page.
+
+Stable hooks for tests and assistive technology (ids unless said):
+- `sign-in` the sign-in form, its `secret` input; `reasons` (role alert) why a sign-in or a form
+  was refused, each reason an `li` with `data-code` (the service's stable code);
+- `game` the game's title, `match-id`, `you` (the participant's name), `phase` the phase section,
+  `phase-name`, `phase-words`, `deadline`, `countdown` (a `time` with `datetime` and the server's
+  `data-now`, which the script turns into a live count), `countdown-left`, `countdown-local`;
+- `owes` who still owes the phase a move (names only, `open_phase_summary`'s `waiting_for`),
+  `ready-votes`, the `ready` form (button: vote or take the vote back);
+- `notice` (role status) after a move or vote was taken, `answer` an action's answer;
+- `sent` what this participant sent this phase, `sent-<kind>` each kind (a receipt under it when
+  the service keeps them: `render.receipt`);
+- `moves` the section of forms: `move-<kind>` each submission kind the open phase takes from
+  them, `action-<kind>` each immediate action (Clubs: puzzle, answer, transfer, peek); an input
+  is `<form id>-<field path, dots as dashes>` (`move-round-ground`, `move-round-pushes-0-crate`)
+  with a `label`, its hint `<input id>-hint`; the grammar box is `<form id>-lines`;
+- `view` the participant's own view: `view-text` (the game's text of it), `img.board` drawings;
+- `garnets`.
+"""

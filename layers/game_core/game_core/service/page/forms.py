@@ -1,0 +1,249 @@
+"""A kind's form, built from its JSON schema (what `match-schemas` prints), and the form's fields
+read back into the JSON the webhook would carry; the service judges it as it judges the webhook's.
+
+What the schema says becomes an input the browser checks too (`required`, `min`, `max`,
+`pattern`, `maxlength`, a choice list for an `enum`): a number is a number input, a list of
+numbers or words one text input (separated by spaces or commas), a list of a fixed few numbers
+that many inputs, a list of small objects a few rows of their fields. A kind whose schema is
+none of these (Palindrome's construction: a list of different instructions) is written in the
+game's own plain-text grammar, as by mail, its help beside the box.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from game_core.errors import Malformed, Reason
+from game_core.games.protocol import AnyGame
+
+ROWS = 8
+"""Rows offered for a list of objects with no smaller bound (pushes, bids, guesses): an empty row
+is left out, so fewer are sent."""
+FIXED_INPUTS = 8
+"""A list of exactly this many numbers or fewer gets one input each (Crates' six multipliers)."""
+FIELD_PREFIX = "f."
+"""Each input's name in the posted form is this and its path: apart from the form's own fields
+(csrf, kind, delivery, phase, number)."""
+LINES = "lines"
+"""The field of a kind written in the game's grammar."""
+_SCALARS = ("integer", "string", "boolean")
+_INTEGERS = r"\s*-?\d+(\s*[,\s]\s*-?\d+)*\s*"
+_WORDS = r"\s*[^,\s]+(\s*[,\s]\s*[^,\s]+)*\s*"
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input of a form: `name` is its path in the submission ("ground", "pushes.0.crate")."""
+
+    name: str
+    label: str
+    widget: str
+    """number, text, list (words or numbers in one box), select, checkbox, lines (the grammar)."""
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    pattern: str | None = None
+    max_length: int | None = None
+    options: tuple[str, ...] = ()
+    hint: str = ""
+    integers: bool = False
+    """A list's items are numbers (read as such)."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Inputs shown together: a row of a list of objects, or a list of a fixed few numbers."""
+
+    legend: str
+    inputs: tuple[Input, ...]
+
+
+@dataclass(frozen=True)
+class Form:
+    kind: str
+    description: str
+    parts: tuple[Input | Group, ...]
+    help: tuple[str, ...] = field(default=())
+    """The game's own help for the kind (its mail grammar, with an example)."""
+
+    @property
+    def inputs(self) -> list[Input]:
+        found: list[Input] = []
+        for part in self.parts:
+            found += part.inputs if isinstance(part, Group) else [part]
+        return found
+
+
+def _resolved(schema: Mapping[str, Any], node: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`node` with a `$ref` followed, and an optional (`anyOf` with null) as its one other type."""
+    if "$ref" in node:
+        node = schema.get("$defs", {})[node["$ref"].rsplit("/", 1)[1]]
+    options = [option for option in node.get("anyOf", ()) if option.get("type") != "null"]
+    if len(options) == 1:
+        return {**_resolved(schema, options[0]), **{k: v for k, v in node.items() if k != "anyOf"}}
+    return node
+
+
+def _title(name: str, node: Mapping[str, Any]) -> str:
+    return str(node.get("title") or name.replace("_", " ").capitalize())
+
+
+def _scalar(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool) -> Input | None:
+    node = _resolved(schema, node)
+    kind = node.get("type")
+    label = _title(name.rsplit(".", 1)[-1], node)
+    hint = str(node.get("description") or "").split("\n")[0]
+    if "anyOf" in node:  # a number or a word (Domino's tile or "square")
+        if all(option.get("type") in _SCALARS for option in node["anyOf"]):
+            return Input(name, label, "text", required, hint=hint, max_length=40)
+        return None
+    if "enum" in node:
+        return Input(name, label, "select", required, options=tuple(str(v) for v in node["enum"]), hint=hint)
+    if kind == "integer":
+        return Input(name, label, "number", required, node.get("minimum"), node.get("maximum"), hint=hint)
+    if kind == "string":
+        pattern = node.get("pattern")
+        return Input(
+            name,
+            label,
+            "text",
+            required,
+            pattern=pattern.removeprefix("^").removesuffix("$") if pattern else None,
+            max_length=node.get("maxLength", 200),
+            hint=hint,
+        )
+    if kind == "boolean":
+        return Input(name, label, "checkbox", hint=hint)
+    if kind == "array":
+        items = _resolved(schema, node.get("items", {}))
+        if items.get("type") not in ("integer", "string") or "enum" in items:
+            return None
+        integers = items["type"] == "integer"
+        bounds = _count_words(node.get("minItems"), node.get("maxItems"))
+        said = "numbers" if integers else "words"
+        hint = " ".join(part for part in (hint, f"{bounds} {said}, separated by spaces or commas.") if part)
+        pattern = _INTEGERS if integers else _WORDS
+        return Input(
+            name, label, "list", required and node.get("minItems", 0) > 0, pattern=pattern, hint=hint, integers=integers
+        )
+    return None
+
+
+def _count_words(least: int | None, most: int | None) -> str:
+    if least is not None and least == most:
+        return f"Exactly {least}"
+    if least and most is not None:
+        return f"{least} to {most}"
+    if most is not None:
+        return f"At most {most}"
+    return f"At least {least}" if least else "Any number of"
+
+
+def _part(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool) -> Input | Group | None:
+    node = _resolved(schema, node)
+    if node.get("type") != "array":
+        return _scalar(schema, name, node, required)
+    items = _resolved(schema, node.get("items", {}))
+    most = node.get("maxItems")
+    if items.get("type") == "integer" and most is not None and most == node.get("minItems") and most <= FIXED_INPUTS:
+        inputs = tuple(
+            Input(
+                f"{name}.{i}",
+                f"{_title(name, node)} {i + 1}",
+                "number",
+                True,
+                items.get("minimum"),
+                items.get("maximum"),
+            )
+            for i in range(most)
+        )
+        return Group(_title(name, node), inputs)
+    if items.get("type") != "object":
+        return _scalar(schema, name, node, required)
+    rows = min(most or ROWS, ROWS)
+    cells: list[Input] = []
+    for i in range(rows):
+        for key, sub in items.get("properties", {}).items():
+            found = _scalar(schema, f"{name}.{i}.{key}", sub, False)
+            if found is None:
+                return None
+            cells.append(Input(**{**found.__dict__, "label": f"{found.label} ({i + 1})", "required": False}))
+    least = node.get("minItems") or 0
+    legend = (
+        f"{_title(name, node)}: {_count_words(least or None, most).lower()}, one a row; a row left empty is not sent"
+    )
+    return Group(legend, tuple(cells))
+
+
+def form_for(game: AnyGame, kind: str, schema: Mapping[str, Any], help_lines: Sequence[str]) -> Form:
+    """The form of `kind` (a submission or an immediate action of `game`) from its JSON schema."""
+    description = str(schema.get("description") or "").strip()
+    required = set(schema.get("required", ()))
+    parts: list[Input | Group] = []
+    for name, node in schema.get("properties", {}).items():
+        part = _part(schema, name, node, name in required)
+        if part is None:
+            grammar = Input(LINES, f"Your {kind}, one instruction a line (as in a mail)", "lines", True)
+            return Form(kind, description, (grammar,), tuple(help_lines))
+        parts.append(part)
+    return Form(kind, description, tuple(parts), tuple(help_lines))
+
+
+def _put(target: dict[str, Any], path: list[str], value: Any) -> None:
+    head, *rest = path
+    if not rest:
+        target[head] = value
+        return
+    _put(target.setdefault(head, {}), rest, value)
+
+
+def _as_lists(value: Any) -> Any:
+    """Rows kept as {"0": {...}, "1": {...}} made lists again, in row order, empty rows left out."""
+    if isinstance(value, dict):
+        value = {key: _as_lists(item) for key, item in value.items()}
+        if value and all(key.isdigit() for key in value):
+            return [value[key] for key in sorted(value, key=int) if value[key] not in ({}, None)]
+    return value
+
+
+def _number(text: str) -> int | str:
+    """A number as a number; anything else as written, for the service to refuse in its words."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text
+
+
+def submission_of(
+    game: AnyGame, form: Form, fields: Mapping[str, str], accepts: Sequence[str], players: Mapping[str, str]
+) -> Any:
+    """The JSON `fields` (as the browser posted them) say for `form`'s kind; a blank field says
+    nothing (the model's default, or the service's refusal of what is missing)."""
+    if form.inputs and form.inputs[0].widget == "lines":
+        lines = fields.get(FIELD_PREFIX + LINES, "").splitlines()
+        reading = game.text.read_text(lines, [*accepts, form.kind], players)
+        if reading.reasons:
+            raise Malformed(f"the {form.kind} could not be read", reading.reasons)
+        moves = [move.submission for move in reading.moves if move.kind == form.kind]
+        if len(moves) != 1:
+            text = f"write one {form.kind}; the box holds {len(moves)}"
+            raise Malformed(text, [Reason("lines", text)])
+        return moves[0]
+    submission: dict[str, Any] = {}
+    for one in form.inputs:
+        raw = fields.get(FIELD_PREFIX + one.name)
+        if one.widget == "checkbox":
+            _put(submission, one.name.split("."), raw is not None)
+            continue
+        if raw is None or not raw.strip():
+            continue
+        value: Any = raw.strip()
+        if one.widget == "number":
+            value = _number(raw)
+        elif one.widget == "list":
+            value = [_number(item) if one.integers else item for item in re.split(r"[\s,]+", raw.strip())]
+        _put(submission, one.name.split("."), value)
+    return _as_lists(submission)

@@ -1,0 +1,224 @@
+"""The player's page as use cases: show it, exchange a secret for a session, send a move, take an
+action or a ready vote. Each reads once (`store.submission_view`, as the webhook's GET does) and
+checks the session against the match it read before anything else; a move goes through
+`submit.submit`, an action through `actions.take_action`, exactly as the webhook's do.
+
+A move or an action carries the delivery key its form was rendered with: the browser's resend of
+the same POST (a reload, a double click) gets the first reply and changes nothing again; an
+action's answer is kept under that key, which the page shown after it reads in the same one read.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from game_core.errors import GameCoreError, Malformed, Reason, Unauthorized
+from game_core.games import registry
+from game_core.games.protocol import ActsAtOnce, AnyGame
+from game_core.match.engine import game_state
+from game_core.service.actions import ActionRequest, take_action
+from game_core.service.page import session as sessions
+from game_core.service.page.forms import Form, form_for, submission_of
+from game_core.service.ports import Ports, SubmissionView
+from game_core.service.ready import READY_KIND, vote
+from game_core.service.submit import SubmissionRequest, submit
+
+CHANNEL = "page"
+"""How the log names what came through the page."""
+DELIVERY_PREFIX = "page-"
+MAX_DELIVERY = 64
+
+
+class SignedOut(Unauthorized):
+    """No session (or one that no longer holds: expired, or made with a secret since replaced)."""
+
+    code = "signed_out"
+
+
+def delivery_key() -> str:
+    """A new form's delivery key (random: each rendering of a form is a new move)."""
+    return DELIVERY_PREFIX + secrets.token_urlsafe(16)
+
+
+def _delivery(fields: Mapping[str, str]) -> str | None:
+    key = fields.get("delivery", "")
+    if not key.startswith(DELIVERY_PREFIX) or len(key) > MAX_DELIVERY:
+        return None
+    return key
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A form the service refused, shown again with its reasons and what was written in it."""
+
+    form: str
+    """The form's id: `move-<kind>`, `action-<kind>`, `ready`."""
+    error: GameCoreError
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Everything one page shows, from the one read."""
+
+    view: SubmissionView
+    session: sessions.Session
+    now: datetime
+    answer: tuple[str, dict[str, Any]] | None = None
+    """An action's kind and its answer, when the page follows one."""
+    refusal: Refusal | None = None
+
+    @property
+    def game(self) -> AnyGame:
+        return registry.load(self.view.match.game)
+
+
+def _claimed(cookie: str | None) -> str | None:
+    """The participant a cookie claims (checked only against the match read for them)."""
+    participant = (cookie or "").split(".", 1)[0]
+    return participant if cookie and 0 < len(participant) <= 40 else None
+
+
+def read(ports: Ports, match_id: str, cookie: str | None, delivery: str | None = None) -> Seen:
+    """The page's one read, for the session `cookie` holds; SignedOut when it holds none."""
+    participant = _claimed(cookie)
+    if participant is None:
+        raise SignedOut("sign in with your secret")
+    seen = ports.store.submission_view(match_id, participant, delivery)
+    session = sessions.participant_of(seen.match, cookie, ports.clock.now())
+    if session is None:
+        raise SignedOut("your session has ended (it expired, or your secret was replaced): sign in again")
+    return Seen(seen, session, ports.clock.now())
+
+
+def show(ports: Ports, match_id: str, cookie: str | None, answer_key: str | None = None) -> Seen:
+    """The page; after an action (`answer_key`, its delivery key), with the action's answer."""
+    key = _delivery({"delivery": answer_key or ""})
+    seen = read(ports, match_id, cookie, key)
+    reply = seen.view.delivered
+    if reply is None or "answer" not in reply:
+        return seen
+    return replace(seen, answer=(str(reply.get("kind")), dict(reply["answer"])))
+
+
+def sign_in(ports: Ports, match_id: str, secret: str) -> sessions.Session:
+    """A session for whoever `secret` belongs to (one read); Unauthorized for nobody's."""
+    match = ports.store.get(match_id)
+    participant = sessions.whose_secret(match, secret.strip())
+    if participant is None:
+        raise Unauthorized("that is not the secret of anyone in this match")
+    return sessions.issue(match, participant, ports.clock.now())
+
+
+def _checked(seen: Seen, fields: Mapping[str, str]) -> None:
+    if not sessions.form_is_ours(seen.session, fields.get("csrf", "")):
+        raise Unauthorized("this form is not from your page (or from before your session): send it again from the page")
+
+
+def forms(game: AnyGame, kinds: tuple[str, ...], actions: bool = False) -> list[Form]:
+    """The forms of `kinds`: submissions, or (`actions`) the game's immediate actions."""
+    models = game.actions if actions and isinstance(game, ActsAtOnce) else game.submissions
+    return [form_for(game, kind, models[kind].model_json_schema(), game.text.text_help(kind)) for kind in kinds]
+
+
+def _form(game: AnyGame, kind: str, actions: bool) -> Form:
+    models = game.actions if actions and isinstance(game, ActsAtOnce) else game.submissions
+    if kind not in models:
+        text = f"{game.title} has no {'action' if actions else 'move'} {kind!r}"
+        raise Malformed(text, [Reason("kind", text)])
+    return forms(game, (kind,), actions)[0]
+
+
+def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> Seen:
+    """Submit the move a form sent; a refusal comes back as the page with its reasons."""
+    delivery = _delivery(fields)
+    seen = read(ports, match_id, cookie, delivery)
+    kind = fields.get("kind", "")
+    try:
+        _checked(seen, fields)
+        match = seen.view.match
+        form = _form(seen.game, kind, actions=False)
+        accepts = match.phase.accepts if match.phase is not None else ()
+        submission = submission_of(seen.game, form, fields, accepts, _names(match))
+        number = int(fields["number"]) if fields.get("number", "").isdigit() else None
+        request = SubmissionRequest(
+            match_id, seen.session.participant, fields.get("phase", ""), kind, submission, CHANNEL, number
+        )
+        submit(ports, request, seen.view, delivery)
+    except GameCoreError as error:
+        return replace(seen, refusal=Refusal(f"move-{kind}", error, fields))
+    return seen
+
+
+def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str | None]:
+    """Take the action (or ready vote) a form sent; with the key its answer is kept under."""
+    delivery = _delivery(fields)
+    seen = read(ports, match_id, cookie, delivery)
+    kind = fields.get("kind", "")
+    try:
+        _checked(seen, fields)
+        participant = seen.session.participant
+        if kind == READY_KIND:
+            vote(ports, match_id, participant, fields.get("ready") == "true", CHANNEL)
+            return seen, None
+        form = _form(seen.game, kind, actions=True)
+        action = submission_of(seen.game, form, fields, (), _names(seen.view.match))
+        take_action(ports, ActionRequest(match_id, participant, kind, action, CHANNEL), delivery, seen.view)
+    except GameCoreError as error:
+        return replace(seen, refusal=Refusal(_form_id(kind), error, fields)), None
+    return seen, delivery
+
+
+def _form_id(kind: str) -> str:
+    return "ready" if kind == READY_KIND else f"action-{kind}"
+
+
+def _names(match: Any) -> dict[str, str]:
+    return {p.id: p.name or p.id for p in match.players}
+
+
+def view_of(seen: Seen) -> dict[str, Any]:
+    """The participant's own view now (the game's `view`: nothing of anyone else's secrets)."""
+    match = seen.view.match
+    return dict(seen.game.view(game_state(seen.game, match), seen.session.participant))
+
+
+def move_kinds(seen: Seen) -> tuple[str, ...]:
+    """The kinds the open phase takes from this participant (none once it is closing or over)."""
+    match = seen.view.match
+    phase = match.phase
+    if match.status != "running" or phase is None or seen.session.participant not in phase.actors:
+        return ()
+    return phase.accepts
+
+
+def action_kinds(seen: Seen) -> tuple[str, ...]:
+    """The immediate actions this participant may take now (Clubs' puzzles, transfers, peeks)."""
+    match = seen.view.match
+    game = seen.game
+    if match.status != "running" or match.phase is None or not isinstance(game, ActsAtOnce):
+        return ()
+    opening = game.open_phase(game_state(game, match))
+    if opening is None or seen.session.participant not in opening.actors:
+        return ()
+    return opening.actions
+
+
+def ready_standing(seen: Seen) -> str | None:
+    """Where the participant stands on a ready vote: None where votes do not count (early close
+    on, a phase that closes on its moves, nothing owed by them); "owes" before their move is all
+    in, then "may" vote or has "voted"."""
+    match = seen.view.match
+    phase = match.phase
+    me = seen.session.participant
+    if match.status != "running" or phase is None or match.early_close or phase.closes_on_submit:
+        return None
+    if me not in phase.owes:
+        return None
+    if me in phase.ready:
+        return "voted"
+    return "may" if me in seen.view.done else "owes"

@@ -1,0 +1,306 @@
+"""The page's HTML: one participant's page, and the sign-in page. Every value written into the
+HTML goes through `esc` (text and attributes alike); nothing is inline but the HTML itself (no
+script, no style, no style attribute), so the Content-Security-Policy needs no `unsafe-inline`.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterable, Mapping
+from html import escape
+
+from game_core.errors import GameCoreError, Reason
+from game_core.games.protocol import AnswersInText, DrawsViews
+from game_core.match.clock import day_text, duration_text, iso
+from game_core.match.engine import parse_submission
+from game_core.match.model import Match
+from game_core.service.notices import open_phase_summary
+from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input
+from game_core.service.page.play import Seen, action_kinds, delivery_key, forms, move_kinds, ready_standing, view_of
+from game_core.service.ready import READY_KIND
+
+CSS = "/static/page.css"
+JS = "/static/page.js"
+
+
+def esc(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def _attrs(**attributes: object) -> str:
+    """` name="value"` for each attribute given (True: present without a value; None, False: absent);
+    a trailing underscore is dropped (`for_`), other underscores become dashes (`data_now`)."""
+    said = []
+    for name, value in attributes.items():
+        name = name.rstrip("_").replace("_", "-")
+        if value is True:
+            said.append(f" {name}")
+        elif value is not None and value is not False:
+            said.append(f' {name}="{esc(value)}"')
+    return "".join(said)
+
+
+def document(title: str, body: str) -> str:
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{esc(title)}</title>\n"
+        f'<link rel="stylesheet" href="{CSS}">\n<script src="{JS}" defer></script>\n'
+        f"</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def _names(match: Match) -> dict[str, str]:
+    return {p.id: p.name or p.id for p in match.players}
+
+
+def _name_list(names: Mapping[str, str], who: Iterable[str]) -> str:
+    return ", ".join(esc(names.get(one, one)) for one in who)
+
+
+def sign_in_page(match_id: str, problem: str = "") -> str:
+    """The page without a session: the secret asked for by a form (the page's script sends the one
+    a link carries in its fragment through the same form)."""
+    alert = f'<p id="reasons" role="alert">{esc(problem)}</p>\n' if problem else ""
+    body = (
+        f"<main>\n<h1>Match {esc(match_id)}</h1>\n{alert}"
+        f'<form id="sign-in" method="post" action="/play/{esc(match_id)}/session">\n'
+        '<label for="secret">Your secret (the host gave it to you; it never goes in an address)</label>\n'
+        '<input id="secret" name="secret" type="password" autocomplete="current-password" required>\n'
+        '<button type="submit">Open my page</button>\n</form>\n</main>'
+    )
+    return document(f"Match {match_id}", body)
+
+
+def page(seen: Seen, notice: str = "") -> str:
+    """The participant's page: the phase and its clock, who is awaited, ready votes, their forms,
+    what they sent, their own view (`game.view` for them, drawn where the game draws it), garnets."""
+    match = seen.view.match
+    names = _names(match)
+    me = seen.session.participant
+    sections = [
+        _header(seen, names),
+        _phase(seen, names),
+        _notice(notice),
+        _answer(seen, names),
+        _sent(seen),
+        _moves(seen),
+        _view(seen, names),
+        _garnets(seen),
+    ]
+    body = '<a class="skip" href="#moves">Skip to your moves</a>\n' + "\n".join(part for part in sections if part)
+    return document(f"{seen.game.title} {match.match_id}: {names.get(me, me)}", f"<main>\n{body}\n</main>")
+
+
+def _header(seen: Seen, names: Mapping[str, str]) -> str:
+    me = seen.session.participant
+    match_id = seen.view.match.match_id
+    return (
+        f'<header>\n<h1 id="game">{esc(seen.game.title)}</h1>\n'
+        f'<p>Match <span id="match-id">{esc(match_id)}</span>; you play as '
+        f'<strong id="you">{esc(names.get(me, me))}</strong>.</p>\n</header>'
+    )
+
+
+def _phase(seen: Seen, names: Mapping[str, str]) -> str:
+    match = seen.view.match
+    summary = open_phase_summary(match)
+    phase = match.phase
+    if summary is None or phase is None:
+        over = "The match is over." if match.status == "finished" else "The match was cancelled."
+        return f'<section id="phase">\n<h2 id="phase-name">{esc(over)}</h2>\n</section>'
+    accepts = ", ".join(phase.accepts) or "no move"
+    lines = [
+        f'<h2 id="phase-name">{esc(phase.name)}</h2>',
+        f'<p id="phase-words">Phase {phase.number} of the match is open; it takes: {esc(accepts)}.</p>',
+    ]
+    if phase.paused:
+        lines.append('<p id="deadline">The host has paused the clock; the deadline moves when it runs again.</p>')
+    else:
+        left = max(0, int((phase.deadline - seen.now).total_seconds()))
+        clock = _attrs(datetime=iso(phase.deadline), data_now=iso(seen.now))
+        lines.append(
+            f'<p id="deadline">Closes <time id="countdown"{clock}>'
+            f'{esc(day_text(phase.deadline))}</time>: <span id="countdown-left">{esc(duration_text(left))} left</span>.'
+            '<span id="countdown-local"></span></p>'
+        )
+    waiting = summary["waiting_for"]
+    owes = f"Waiting for: {_name_list(names, waiting)}." if waiting else "Nobody owes this phase anything more."
+    lines.append(f'<p id="owes">{owes}</p>')
+    lines.append(_ready(seen, names, summary["ready"]))
+    return '<section id="phase" aria-labelledby="phase-name">\n' + "\n".join(filter(None, lines)) + "\n</section>"
+
+
+def _ready(seen: Seen, names: Mapping[str, str], ready: list[str]) -> str:
+    standing = ready_standing(seen)
+    if standing is None:
+        return ""
+    votes = f"Ready to resolve early: {_name_list(names, ready)}." if ready else "Nobody has voted ready yet."
+    lines = [f'<p id="ready-votes">{votes}</p>']
+    if standing == "owes":
+        lines.append('<p id="ready-hint">Send what you owe first; then you may vote the phase ready.</p>')
+    else:
+        voted = standing == "voted"
+        fields = {"kind": READY_KIND, "ready": "false" if voted else "true"}
+        button = "Take back my ready vote" if voted else "I am ready: resolve early once everyone is"
+        lines.append(
+            _form_open(seen, "ready", "action", fields) + _reasons(seen, "ready") + _button(button) + "</form>"
+        )
+    return "\n".join(lines)
+
+
+def _notice(notice: str) -> str:
+    return f'<p id="notice" role="status">{esc(notice)}</p>' if notice else ""
+
+
+def _answer(seen: Seen, names: Mapping[str, str]) -> str:
+    if seen.answer is None:
+        return ""
+    kind, answer = seen.answer
+    text = seen.game.text
+    if isinstance(text, AnswersInText):
+        lines = text.render_answer(kind, answer, names)
+    else:
+        lines = json.dumps(answer, indent=2).splitlines()
+    return (
+        f'<section id="answer" aria-labelledby="answer-h">\n<h2 id="answer-h">The answer to your {esc(kind)}</h2>\n'
+        f"<pre>{esc(chr(10).join(lines))}</pre>\n</section>"
+    )
+
+
+def _sent(seen: Seen) -> str:
+    phase = seen.view.match.phase
+    sheet = seen.view.open_sheet
+    if phase is None or sheet is None or not sheet.kinds:
+        return ""
+    parts = [f'<section id="sent" aria-labelledby="sent-h">\n<h2 id="sent-h">What you sent in {esc(phase.name)}</h2>']
+    roster = seen.view.match.roster()
+    for kind, submission in sheet.kinds.items():
+        try:
+            lines = seen.game.text.write_text(kind, parse_submission(seen.game, kind, submission, roster))
+        except GameCoreError:
+            lines = json.dumps(submission, indent=2).splitlines()
+        parts.append(f'<h3>{esc(kind)}</h3>\n<pre id="sent-{esc(kind)}">{esc(chr(10).join(lines))}</pre>')
+        parts.append(receipt(seen, kind))
+    return "\n".join(filter(None, parts)) + "\n</section>"
+
+
+def receipt(seen: Seen, kind: str) -> str:
+    """The sealed receipt of what was sent of `kind` (issue 23 item 1), shown under it: the hook
+    for the receipts piece; nothing until the service keeps receipts."""
+    return ""
+
+
+def _moves(seen: Seen) -> str:
+    kinds = move_kinds(seen)
+    actions = action_kinds(seen)
+    if not kinds and not actions:
+        return '<section id="moves">\n<h2>Your moves</h2>\n<p>Nothing is yours to send now.</p>\n</section>'
+    parts = ['<section id="moves" aria-labelledby="moves-h">\n<h2 id="moves-h">Your moves</h2>']
+    phase = seen.view.match.phase
+    assert phase is not None
+    hidden = {"phase": phase.name, "number": str(phase.number)}
+    for form in forms(seen.game, kinds):
+        parts.append(_form(seen, form, "move", hidden, "Send (replaces what you sent before)"))
+    for form in forms(seen.game, actions, actions=True):
+        parts.append(_form(seen, form, "action", {}, f"{form.kind.capitalize()} now"))
+    return "\n".join(parts) + "\n</section>"
+
+
+def _form_open(seen: Seen, form_id: str, route: str, fields: Mapping[str, str]) -> str:
+    match_id = seen.view.match.match_id
+    hidden = {"csrf": seen.session.csrf, **fields}
+    inputs = "".join(f'<input type="hidden"{_attrs(name=name, value=value)}>' for name, value in hidden.items())
+    return f'<form id="{esc(form_id)}" method="post" action="/play/{esc(match_id)}/{route}">\n{inputs}\n'
+
+
+def _button(text: str) -> str:
+    return f'<button type="submit">{esc(text)}</button>\n'
+
+
+def _form(seen: Seen, form: Form, route: str, hidden: Mapping[str, str], button: str) -> str:
+    form_id = f"{route}-{form.kind}"
+    refusal = seen.refusal if seen.refusal is not None and seen.refusal.form == form_id else None
+    given = refusal.fields if refusal is not None else {}
+    fields = {"kind": form.kind, "delivery": delivery_key(), **hidden}
+    heading = f'<h3 id="{esc(form_id)}-h">{esc(form.kind.capitalize())}</h3>\n'
+    described = f"<p>{esc(form.description)}</p>\n" if form.description else ""
+    parts = [heading + described + _form_open(seen, form_id, route, fields), _reasons(seen, form_id)]
+    for part in form.parts:
+        if isinstance(part, Group):
+            inputs = "".join(_input(form_id, one, given) for one in part.inputs)
+            parts.append(f"<fieldset>\n<legend>{esc(part.legend)}</legend>\n{inputs}</fieldset>\n")
+        else:
+            parts.append(_input(form_id, part, given))
+    if form.help:
+        parts.append(f"<details>\n<summary>How to write a {esc(form.kind)}</summary>\n")
+        parts.append(f"<pre>{esc(chr(10).join(form.help))}</pre>\n</details>\n")
+    parts.append(_button(button) + "</form>")
+    return "".join(parts)
+
+
+def _input(form_id: str, one: Input, given: Mapping[str, str]) -> str:
+    input_id = f"{form_id}-{one.name.replace('.', '-')}"
+    name = FIELD_PREFIX + one.name
+    value = given.get(name)
+    hint = f'<span class="hint" id="{esc(input_id)}-hint">{esc(one.hint)}</span>\n' if one.hint else ""
+    described = f"{input_id}-hint" if one.hint else None
+    label = f'<label for="{esc(input_id)}">{esc(one.label)}</label>\n'
+    common = _attrs(id=input_id, name=name, required=one.required, aria_describedby=described)
+    if one.widget == "select":
+        options = "" if one.required else '<option value="">(as the rules default)</option>'
+        options += "".join(
+            f"<option{_attrs(value=option, selected=value == option)}>{esc(option)}</option>" for option in one.options
+        )
+        control = f"<select{common}>{options}</select>\n"
+    elif one.widget == "checkbox":
+        control = f'<input type="checkbox" value="true"{common}{_attrs(checked=value is not None)}>\n'
+        return f'<div class="field check">{control}{label}{hint}</div>\n'
+    elif one.widget == "lines":
+        control = f'<textarea rows="6"{common}>{esc(value or "")}</textarea>\n'
+    else:
+        kind = "number" if one.widget == "number" else "text"
+        limits = _attrs(
+            min=one.minimum,
+            max=one.maximum,
+            pattern=one.pattern,
+            maxlength=one.max_length,
+            inputmode="numeric" if one.widget == "list" and one.integers else None,
+            value=value,
+        )
+        control = f'<input type="{kind}"{common}{limits}>\n'
+    return f'<div class="field">{label}{control}{hint}</div>\n'
+
+
+def _reasons(seen: Seen, form_id: str) -> str:
+    """The service's reasons for refusing what this form sent, at its top (read first by a screen
+    reader: role alert), each with its stable code."""
+    refusal = seen.refusal
+    if refusal is None or refusal.form != form_id:
+        return ""
+    reasons = refusal.error.reasons or [Reason(refusal.error.code, str(refusal.error))]
+    items = "".join(f"<li{_attrs(data_code=reason.code)}>{esc(reason.text)}</li>" for reason in reasons)
+    return f'<div id="reasons" role="alert">\n<p>{esc(refusal.error)}</p>\n<ul>{items}</ul>\n</div>\n'
+
+
+def _view(seen: Seen, names: Mapping[str, str]) -> str:
+    view = view_of(seen)
+    text = seen.game.text
+    pictures = ""
+    drawing = text.draw_view(view, names) if isinstance(text, DrawsViews) else None
+    if drawing is not None:
+        for picture in drawing.pictures:
+            if picture.content_type == "image/svg+xml":
+                source = "data:image/svg+xml;base64," + base64.b64encode(picture.data).decode()
+                pictures += f'<img class="board"{_attrs(src=source, alt=f"{drawing.caption}: {picture.filename}")}>\n'
+    return (
+        '<section id="view" aria-labelledby="view-h">\n<h2 id="view-h">The table as you see it</h2>\n'
+        "<p>Everything revealed so far, phase by phase, and what only you know.</p>\n"
+        f'{pictures}<pre id="view-text">{esc(text.render_view(view, names))}</pre>\n</section>'
+    )
+
+
+def _garnets(seen: Seen) -> str:
+    view = seen.view
+    return f'<p id="garnets">Garnets: {view.balance} ({view.available} not held by a move waiting for its phase).</p>'

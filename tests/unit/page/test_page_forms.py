@@ -1,0 +1,83 @@
+"""Each kind's form from its JSON schema (`match-schemas`), and the fields read back: what the
+schema bounds the browser checks too; what no input can say is written in the game's grammar."""
+
+from __future__ import annotations
+
+from game_core.errors import Malformed
+from game_core.games import registry
+from game_core.service.page.forms import FIELD_PREFIX, Group, Input, form_for, submission_of
+from game_core.service.page.play import forms
+
+
+def the_form(game_id: str, kind: str, actions: bool = False):
+    return forms(registry.load(game_id), (kind,), actions)[0]
+
+
+def inputs(game_id: str, kind: str, actions: bool = False) -> dict[str, Input]:
+    return {one.name: one for one in the_form(game_id, kind, actions).inputs}
+
+
+def test_crates_round_is_rows_of_pushes_and_a_choice_of_ground() -> None:
+    found = inputs("crates", "round")
+    # RoundSubmission: pushes (a list of {crate, direction: left|right}), ground (rubber|stone|ice)
+    assert found["ground"].widget == "select" and found["ground"].options == ("rubber", "stone", "ice")
+    assert not found["ground"].required  # it has a default (stone)
+    assert found["pushes.0.direction"].options == ("left", "right")
+    assert found["pushes.7.crate"].widget == "text"  # 8 rows: no maxItems bounds them
+    assert "pushes.8.crate" not in found
+
+
+def test_fixed_few_numbers_get_an_input_each_and_bounds_become_attributes() -> None:
+    multipliers = the_form("crates", "multipliers")
+    [group] = multipliers.parts
+    assert isinstance(group, Group) and [one.name for one in group.inputs] == [f"multipliers.{i}" for i in range(6)]
+    assert all(one.widget == "number" and one.required for one in group.inputs)
+    # Clubs' puzzle request: puzzle 1, 2 or 3 (minimum 1, maximum 3), required
+    puzzle = inputs("clubs", "puzzle", actions=True)["puzzle"]
+    assert (puzzle.widget, puzzle.minimum, puzzle.maximum, puzzle.required) == ("number", 1, 3, True)
+    # Clubs' answer: at most 500 characters
+    assert inputs("clubs", "answer", actions=True)["answer"].max_length == 500
+
+
+def test_a_list_of_words_is_one_box_and_a_kind_of_mixed_instructions_is_written_in_the_grammar() -> None:
+    cards = inputs("clubs", "build")["cards"]
+    assert (cards.widget, cards.required) == ("list", True)
+    assert cards.hint == "1 to 5 words, separated by spaces or commas."  # minItems 1, maxItems 5
+    construction = the_form("palindrome", "construction")
+    [box] = construction.inputs
+    assert box.widget == "lines" and construction.help  # the game's own help beside it
+
+
+def test_fields_read_back_as_the_webhooks_json() -> None:
+    game = registry.load("clubs")
+    build = form_for(game, "build", game.submissions["build"].model_json_schema(), [])
+    fields = {FIELD_PREFIX + "cards": " 2C, 3C  4C "}
+    assert submission_of(game, build, fields, ("build",), {}) == {"cards": ["2C", "3C", "4C"]}
+    guess = form_for(game, "guess", game.submissions["guess"].model_json_schema(), [])
+    fields = {FIELD_PREFIX + "guesses.1.participant": "bo", FIELD_PREFIX + "guesses.1.cards": "AS KS"}
+    assert submission_of(game, guess, fields, ("guess",), {}) == {
+        "guesses": [{"participant": "bo", "cards": ["AS", "KS"]}]
+    }
+
+
+def test_the_grammar_box_is_read_by_the_games_own_grammar() -> None:
+    game = registry.load("crates")
+    round_form = form_for(game, "round", {"properties": {"odd": {"type": "object"}}}, [])  # no input can say it
+    fields = {FIELD_PREFIX + "lines": "PUSH ada RIGHT\nGROUND ice"}
+    assert submission_of(game, round_form, fields, ("round",), {"ada": "Ada"}) == {
+        "pushes": [{"crate": "ada", "direction": "right"}],
+        "ground": "ice",
+    }
+    try:
+        submission_of(game, round_form, {FIELD_PREFIX + "lines": "JUMP"}, ("round",), {})
+    except Malformed as error:
+        assert error.reasons
+    else:
+        raise AssertionError("an unreadable line is refused")
+
+
+def test_every_kind_of_every_game_has_a_form() -> None:
+    for game_id in registry.AVAILABLE:
+        game = registry.load(game_id)
+        for kind in game.submissions:
+            assert the_form(game_id, kind).inputs, (game_id, kind)
