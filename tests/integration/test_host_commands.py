@@ -25,6 +25,7 @@ HOST_COMMANDS = [
     "recover",
     "press",
     "reissue_secret",
+    "replace",
 ]
 """Every host command with a sample event a live match takes (`decide` needs a finished, tied one)."""
 

@@ -10,6 +10,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host decide MATCH_ID bo ada          rank the players a finished match left tied, best first
     match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
     match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
+    match-host replace MATCH_ID bo --name Dana --email dana@example.com [--webhook URL] [--extend 3600]
+                                               the seat to a new player (prints their secret; the old one stops)
     match-host webhook MATCH_ID @public URL    notices POSTed to URL (a participant id, @public or @alerts;
                                                prints the URL's signing secret); without URL: removed
     match-host pictures MATCH_ID [--phase 2] --out DIR   the boards as SVG after that many phases
@@ -63,6 +65,16 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"command": "export", "match_id": args.match_id}
     if args.command == "reissue-secret":
         return {"command": "reissue_secret", "match_id": args.match_id, "player": args.player}
+    if args.command == "replace":
+        return {
+            "command": "replace",
+            "match_id": args.match_id,
+            "seat": args.seat,
+            "name": args.name,
+            "email": args.email,
+            "webhook": args.webhook,
+            "extend_seconds": args.extend,
+        }
     if args.command == "webhook":
         return {"command": "webhook", "match_id": args.match_id, "target": args.target, "url": args.url}
     return {"command": args.command.replace("-", "_"), "match_id": args.match_id}
@@ -164,6 +176,13 @@ def main(argv: list[str] | None = None) -> int:
     reissue = commands.add_parser("reissue-secret")
     reissue.add_argument("match_id")
     reissue.add_argument("player")
+    replace = commands.add_parser("replace")
+    replace.add_argument("match_id")
+    replace.add_argument("seat", help="the seat's participant id (or its player's name)")
+    replace.add_argument("--name", required=True, help="the new player's name")
+    replace.add_argument("--email", help="the new player's address (none: they play by webhook)")
+    replace.add_argument("--webhook", help="where the seat's notices are POSTed from now on (https://)")
+    replace.add_argument("--extend", type=int, metavar="SECONDS", help="added to the open phase's deadline")
     webhook = commands.add_parser("webhook")
     webhook.add_argument("match_id")
     webhook.add_argument("target", help="a participant's id, @public (every public notice) or @alerts (host alerts)")

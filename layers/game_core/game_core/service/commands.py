@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from game_core.games.protocol import Model
-from game_core.match.model import MAX_SECONDS, MatchRequest
-from game_core.service import host, phases, webhooks
+from game_core.match.model import MAX_SECONDS, Email, MatchRequest, Name
+from game_core.service import host, phases, replace, webhooks
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
@@ -103,6 +103,22 @@ class ReissueSecret(Model):
     player: Named
 
 
+class Replace(Model):
+    """The host gives a seat to a new player (`service.replace`): the reply holds their new secret, once."""
+
+    command: Literal["replace"]
+    match_id: MatchId
+    seat: Named
+    """The seat's participant, by id or by its player's name."""
+    name: Annotated[Name, Field(min_length=1)]
+    email: Email | None = None
+    """The new player's address (None: they play by webhook alone)."""
+    webhook: str | None = Field(default=None, max_length=MAX_URL)
+    """Where the seat's notices are POSTed from now on (the old player's URL is dropped either way)."""
+    extend_seconds: int | None = Field(default=None, gt=0, le=MAX_SECONDS)
+    """Added to the open phase's deadline, for the new player to read in."""
+
+
 class Webhook(Model):
     """The host sets (`url`) or removes (no `url`) a subscription: a participant's, "@public" (every
     public notice) or "@alerts" (the host's alerts). The reply holds a new one's secret, once."""
@@ -127,6 +143,7 @@ HostCommand = Annotated[
     | Decide
     | Press
     | ReissueSecret
+    | Replace
     | Webhook
     | Act,
     Field(discriminator="command"),
@@ -173,6 +190,8 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return host.press(ports, match_id, text, to)
         case ReissueSecret(match_id=match_id, player=player):
             return host.reissue_secret(ports, match_id, player)
+        case Replace(match_id=match_id, seat=seat, name=name):
+            return replace.replace(ports, match_id, seat, name, command.email, command.webhook, command.extend_seconds)
         case Webhook(match_id=match_id, target=target, url=None):
             return webhooks.unsubscribe(ports, match_id, target)
         case Webhook(match_id=match_id, target=target, url=str(url)):
