@@ -154,6 +154,16 @@ class MatchRequest(Model):
         return seated
 
 
+class Former(Model):
+    """Someone who played a seat until the host replaced them: kept on the match (never in its
+    log or record, which name them only) so a retried replacement can still tell them."""
+
+    name: str
+    email: str | None = None
+    phase: str
+    """The phase open when they were replaced ("Round 3")."""
+
+
 class Participant(Model):
     id: str
     name: str
@@ -164,6 +174,8 @@ class Participant(Model):
     guest_of: str | None = None
     """The player who brought this guest; None for a player. A guest's garnets are held in the
     match only, and return to that player when the match ends."""
+    formerly: tuple[Former, ...] = ()
+    """Who played this seat before the host replaced them (`service.replace`), earliest first."""
 
 
 MatchStatus = Literal["running", "finished", "cancelled"]

@@ -111,6 +111,8 @@ def event_text(
     press = own.get("press", public.get("press"))
     if press is not None:
         lines += ["A message from the host:", "", *str(press).splitlines()]
+    if (news := own.get("news", public.get("news"))) is not None:  # a seat's new player (service.replace)
+        lines += prose(str(news))
     lines += grace.notice_lines(public, own, names(match))
     if own.get("you_owe") and match.phase is not None:
         lines += prose(f"A reminder: {match.phase.name} still waits for your {kinds_text(own['you_owe'])}.")
@@ -207,6 +209,14 @@ def _mail(
         attachments=attachments,
     )
     return OutgoingMail(to=to, raw=raw, told_as=told_as)
+
+
+def note(
+    match: Match, to: str, subject: str, lines: list[str], now: datetime, domain: str, told_as: str
+) -> OutgoingMail:
+    """A mail to an address the match no longer has (a replaced player's farewell), under its own
+    id: one mail per occasion, the same Message-ID on every retry."""
+    return _mail(match, to, subject, lines, now, domain, told_as=told_as)
 
 
 def answer(
