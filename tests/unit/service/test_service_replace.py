@@ -28,6 +28,7 @@ from game_core.service import host
 from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.mail_in import Outcome, receive
 from game_core.service.matches import create_match, export_record
+from game_core.service.page import play, session
 from game_core.service.ports import Ports
 from game_core.service.replace import replace
 from game_core.service.submit import SubmissionRequest, submit_by_webhook
@@ -344,3 +345,17 @@ def test_the_console_event_replaces_a_seat() -> None:
 
     assert reply["changed"] is True and reply["secret"]
     assert table.match().participant("bo").name == event["name"]  # type: ignore[union-attr]
+
+
+def test_the_old_players_page_session_stops_and_the_newcomers_secret_opens_the_seats_page() -> None:
+    table = round_one()
+    bo = play.sign_in(table.ports, MID, table.created["secrets"]["bo"])
+    assert session.participant_of(table.match(), bo.cookie, table.fakes.clock.now()) == bo
+
+    reply = to_dana(table)
+
+    # The cookie was signed with the seat's old secret hash: it no longer matches
+    assert session.participant_of(table.match(), bo.cookie, table.fakes.clock.now()) is None
+    with pytest.raises(Unauthorized):
+        play.sign_in(table.ports, MID, table.created["secrets"]["bo"])
+    assert play.sign_in(table.ports, MID, reply["secret"]).participant == "bo"
