@@ -102,6 +102,7 @@ class Play:
             parsed: dict[str, dict[str, Model]] = {}
             for player, kinds in phase.moves.items():
                 for kind, body in kinds.items():
+                    assert player in opening.actors and kind in opening.accepts, f"{opening.name}: {player}, {kind}"
                     submission = engine.parse_submission(game, kind, body)
                     reasons = engine.refusals(game, state, player, kind, submission, BALANCE)
                     assert not reasons, f"{opening.name}: {player}'s {kind} is refused: {reasons}"
@@ -164,10 +165,13 @@ def creation(game_id: str, players: str, **settings: Any) -> Call:
 
 
 def tried(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
-    """The attempt judged as the match layer judges it: a kind the open phase does not accept, a
-    malformed body, or the game's reasons and the balance's, each by its code."""
+    """The attempt judged as the match layer judges it: a sender who is not an actor of the open
+    phase, a kind it does not accept, a malformed body, or the game's reasons and the balance's,
+    each by its code."""
     opening = game.open_phase(state)
-    if opening is None or attempt.kind not in opening.accepts:
+    if opening is None or attempt.player not in opening.actors:
+        return Outcome(state, refused=("not_an_actor",))
+    if attempt.kind not in opening.accepts:
         return Outcome(state, refused=("kind_not_accepted",))
     try:
         submission = engine.parse_submission(game, attempt.kind, attempt.body)
@@ -265,12 +269,16 @@ def shown(value: Any) -> str:
     """A value as the book prints it: a mapping as `key value` pairs, a list comma-separated, an
     empty string as a dash."""
     if isinstance(value, Mapping):
-        return ", ".join(f"{key} {shown(item)}" for key, item in value.items()) or "none"
+        return ", ".join(f"{key} {_nested(item)}" for key, item in value.items()) or "none"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(shown(item) for item in value) + "]"
     if value is None:
         return "none"
     return str(value) or "-"
+
+
+def _nested(value: Any) -> str:
+    return f"({shown(value)})" if isinstance(value, Mapping) else shown(value)
 
 
 def render(book: Book) -> str:
