@@ -133,7 +133,7 @@ class ApiRoutes:
             route.key,
             request.path,
             parameters,
-            headers=request.headers,
+            headers=request.headers | {"x-forwarded-proto": "http"},  # served over plain HTTP (the page's cookie)
             body=_as_text_if_textual(request.body, request.headers.get("content-type", "")),
             request_id=str(uuid.uuid4()),
             query=request.query,

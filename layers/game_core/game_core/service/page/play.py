@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from game_core.errors import GameCoreError, Malformed, Reason, Unauthorized
@@ -121,8 +122,7 @@ def _checked(seen: Seen, fields: Mapping[str, str]) -> None:
 
 def forms(game: AnyGame, kinds: tuple[str, ...], actions: bool = False) -> list[Form]:
     """The forms of `kinds`: submissions, or (`actions`) the game's immediate actions."""
-    models = game.actions if actions and isinstance(game, ActsAtOnce) else game.submissions
-    return [form_for(game, kind, models[kind].model_json_schema(), game.text.text_help(kind)) for kind in kinds]
+    return [_form(game, kind, actions) for kind in kinds]
 
 
 def _form(game: AnyGame, kind: str, actions: bool) -> Form:
@@ -130,7 +130,15 @@ def _form(game: AnyGame, kind: str, actions: bool) -> Form:
     if kind not in models:
         text = f"{game.title} has no {'action' if actions else 'move'} {kind!r}"
         raise Malformed(text, [Reason("kind", text)])
-    return forms(game, (kind,), actions)[0]
+    return _built(game.id, kind, actions)
+
+
+@cache
+def _built(game_id: str, kind: str, actions: bool) -> Form:
+    """A kind's form, built once a process (a schema takes pydantic milliseconds to write)."""
+    game = registry.load(game_id)
+    models = game.actions if actions and isinstance(game, ActsAtOnce) else game.submissions
+    return form_for(game, kind, models[kind].model_json_schema(), game.text.text_help(kind))
 
 
 def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> Seen:
