@@ -11,6 +11,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,6 +143,24 @@ def test_every_place_that_lists_the_games_names_every_game_the_registry_has() ->
     assert [title for title in titles if title not in opening] == []
 
 
+def test_the_receipt_check_opens_what_the_service_seals_and_nothing_else() -> None:
+    from datetime import UTC, datetime
+
+    from game_core.match import receipts
+
+    (snippet,) = [block for block in blocks("python") if "def opens" in block]
+    namespace: dict[str, Any] = {}
+    exec(snippet, namespace)  # the README's code, as written
+    move = {"pushes": [{"crate": "zoë", "direction": "right"}], "ground": "ice"}  # not ASCII: UTF-8
+    salt = "ab" * receipts.SALT_BYTES
+    sealed = receipts.seal(salt, datetime(2026, 12, 1, tzinfo=UTC))
+    kept = receipts.receipt("m-1", "Round 1", 2, "zoë", "round", move, sealed)
+    opened = {"phase": "Round 1", "number": 2, "player": "zoë", "kind": "round", "submission": move, "salt": salt}
+    assert namespace["opens"](kept, opened)
+    for changed in ({"salt": "cd" * 32}, {"submission": move | {"ground": "stone"}}, {"number": 3}, {"player": "bo"}):
+        assert not namespace["opens"](kept, opened | changed), changed
+
+
 def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
     import http.client
     import threading
@@ -150,7 +169,7 @@ def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
 
     from game_core.service.webhooks import Delivery, Hook, new_secret, posts
 
-    (receiver,) = blocks("python")
+    (receiver,) = [block for block in blocks("python") if "class Receiver" in block]
     namespace = {"__name__": "readme"}
     exec(receiver, namespace)  # the README's code, as written
     namespace["SECRET"] = secret = new_secret()

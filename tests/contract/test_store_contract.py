@@ -102,6 +102,21 @@ def test_a_submission_in_time_lands_and_holds_its_garnets(bench: Bench) -> None:
     assert revision(bench.store, match, "ada") == 1
 
 
+def test_each_kind_keeps_its_receipts_seal_and_a_resend_replaces_only_its_own(bench: Bench) -> None:
+    match = bench.crates()
+    later = IN_TIME + timedelta(seconds=30)
+    for kind, salt, at in (("multipliers", "aa", IN_TIME), ("round", "bb", IN_TIME), ("multipliers", "cc", later)):
+        seen = bench.store.submission_view(match.match_id, "ada", None).sheet
+        event = Event("submission_accepted", at, {"player": "ada"})
+        bench.store.put_submission(match, "ada", Accepted(kind, {}, 0, salt * 32), event, seen)
+    [sheet] = bench.store.sheets(match.match_id, 1).values()
+    # T0 is 12:00 on 1 December 2026: the round's seal from 12:01, the resent multipliers' from 12:01:30
+    assert sheet.seals == {
+        "multipliers": {"salt": "cc" * 32, "at": "2026-12-01T12:01:30Z"},
+        "round": {"salt": "bb" * 32, "at": "2026-12-01T12:01:00Z"},
+    }
+
+
 def _stop_accepting(bench: Bench, match: Match) -> None:
     assert bench.store.stop_accepting(match) is True
 

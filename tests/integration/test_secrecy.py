@@ -111,7 +111,8 @@ def check_public_message(message: dict) -> None:
     final = message["status"] == "finished"
     for path, value in walk(message):
         key = path[-1] if path else ""
-        assert key not in {"private", "pushes", "ground", "grounds_used", "total", "locations"}, path
+        forbidden = {"private", "pushes", "ground", "grounds_used", "total", "locations", "opened", "salt"}
+        assert key not in forbidden, path  # Crates reveals no move: no receipt is opened publicly
         assert not is_push_list(value), path
         if is_multiplier_list(value):
             assert key == "multipliers_to_assign" and value == DEFAULT_ORDER, path
@@ -121,6 +122,15 @@ def check_public_message(message: dict) -> None:
 
 def check_private_messages(player: str, messages: list[dict], secrets: set[str]) -> None:
     own_pushes = [turns[player]["pushes"] for turns in TURNS.values() if player in turns]
+    # Each resolution opens the receipts of this player's own moves it counted, to them alone
+    sent = {"Pregame": {"multipliers": MULTIPLIERS[player]}} | {
+        phase: turns[player] for phase, turns in TURNS.items() if player in turns
+    }
+    opened = [opening for message in messages for opening in message.get("opened", [])]
+    assert [(o["player"], o["phase"], o["submission"]) for o in opened] == [
+        (player, phase, move) for phase, move in sent.items()
+    ]
+    assert all(len(bytes.fromhex(o["salt"])) == 32 for o in opened)
 
     # One private notice at the start and one per resolved phase, all addressed to this player.
     assert len(messages) == 8
@@ -128,7 +138,7 @@ def check_private_messages(player: str, messages: list[dict], secrets: set[str])
         assert message["you"] == player
         text = json.dumps(message)
         assert not any(secret in text for secret in secrets)
-        for path, value in walk(message):
+        for path, value in walk(message | {"opened": []}):  # the openings: checked above
             key = path[-1] if path else ""
             if is_push_list(value):
                 assert value in own_pushes, f"{path}: {value} is not {player}'s"
@@ -149,8 +159,10 @@ def check_private_messages(player: str, messages: list[dict], secrets: set[str])
 
 def test_each_players_private_messages_hold_only_their_own_secrets(played) -> None:
     match, _, private = played
+    salts = {player: {o["salt"] for m in private[player] for o in m.get("opened", [])} for player in PLAYERS}
     for player in PLAYERS:
-        check_private_messages(player, private[player], set(match.secrets.values()))
+        others = set().union(*(salts[other] for other in PLAYERS if other != player))
+        check_private_messages(player, private[player], set(match.secrets.values()) | others)
 
 
 def test_each_webhook_gets_only_what_its_subscribers_view_allows(stack, monkeypatch) -> None:

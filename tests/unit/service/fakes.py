@@ -38,6 +38,7 @@ It also keeps what a test wants to look at: `garnets(player)` (balance, availabl
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from game_core.errors import Conflict, Illegal, Late, NotFound, Reason
+from game_core.match import receipts
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
@@ -306,6 +308,7 @@ class MemoryStore:
             costs=(current.costs if current else {}) | {accepted.kind: accepted.garnet_cost},
             revision=(seen.revision if seen else 0) + 1,
             updated_at=iso(event.at),
+            seals=(current.seals if current else {}) | {accepted.kind: receipts.seal(accepted.salt, event.at)},
         )
         if delivery is not None:
             self._deliveries[(match.match_id, player, delivery[0])] = json.dumps(delivery[1], sort_keys=True)
@@ -615,6 +618,7 @@ class SequentialIds:
     seed_value: int = 7
     matches: int = 0
     issued: int = 0
+    salts: int = 0
 
     def match_id(self) -> str:
         self.matches += 1
@@ -626,6 +630,11 @@ class SequentialIds:
 
     def seed(self) -> int:
         return self.seed_value
+
+    def salt(self) -> str:
+        """salt-1, salt-2, ... hashed: 256 bits each, a test can work out which one a move got."""
+        self.salts += 1
+        return hashlib.sha256(f"salt-{self.salts}".encode()).hexdigest()
 
 
 # -- all of them -------------------------------------------------------------------------------

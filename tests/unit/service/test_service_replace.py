@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from crates_driver import Table, push
-from fakes import Fakes
+from fakes import Fakes, RecordingMailer
 from test_webhooks import MemoryHooks
 
 from game_core.errors import GameCoreError, Illegal, Malformed, NotFound, NotOpen, Unauthorized
@@ -54,11 +54,11 @@ class HookedTable(Table):
         return changed(self.fakes.ports, hooks=self.hooks)
 
 
-def round_one(hooks: MemoryHooks | None = None) -> Table:
+def round_one(hooks: MemoryHooks | None = None, fakes: Fakes | None = None) -> Table:
     """Ada and Bo (3 garnets) sent their multipliers; Round 1 (phase 2, 13:00 to 14:00) is open and
     Bo's 5-push turn holds 2 of his garnets; the mail sent so far cleared. With `hooks`, Bo's
     notices are POSTed to BO_HOOK."""
-    fakes = Fakes()
+    fakes = fakes or Fakes()
     settings: dict[str, Any] = {
         "game": "crates",
         "players": [
@@ -359,3 +359,22 @@ def test_the_old_players_page_session_stops_and_the_newcomers_secret_opens_the_s
     with pytest.raises(Unauthorized):
         play.sign_in(table.ports, MID, table.created["secrets"]["bo"])
     assert play.sign_in(table.ports, MID, reply["secret"]).participant == "bo"
+
+
+def test_without_mail_of_its_own_the_old_address_hears_its_farewell_then_nothing_more_on_sns() -> None:
+    # A deployment without a mail domain: SNS mails each address its subscriptions' notices
+    table = round_one(fakes=Fakes(mailer=RecordingMailer(domain="")))
+    notifier = table.fakes.notifier
+    notifier.calls.clear()
+
+    to_dana(table)
+
+    # The farewell goes while Bo's address still hears the seat; then his address leaves the
+    # match and Dana's joins; then the public line and the welcome
+    assert notifier.calls == ["publish", "unsubscribe", "subscribe", "publish", "publish"]
+    assert notifier.dropped == [(MID, "bo", BO)]
+    farewell, public, welcome = notifier.notices(MID)[-3:]
+    assert (farewell.recipient, farewell.notice_id) == ("bo", f"{MID}/farewell-bo-1/bo")
+    assert set(farewell.body) == {"match_id", "farewell"} and "no longer works" in farewell.body["farewell"]
+    assert (public.recipient, welcome.recipient) == (None, "bo") and "view" in welcome.body
+    assert table.fakes.mailer.sent == []

@@ -39,6 +39,7 @@ def test_an_accepted_submission_is_stored_and_logged_without_its_contents() -> N
     table.fakes.clock.advance(90)
     reply = table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
 
+    assert reply.pop("receipt")["commitment"]  # what a receipt holds: test_service_receipts.py
     assert reply == {
         "accepted": True,
         "match_id": MID,

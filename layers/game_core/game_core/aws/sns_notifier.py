@@ -86,6 +86,34 @@ class SnsNotifier:
                 unsubscribed.append(player)
         return unsubscribed
 
+    def unsubscribe(self, match: Match, player: str, email: str) -> bool:
+        arns = [
+            (self._email_subscriptions(topic).get(email.strip().lower()), recipient)
+            for topic, recipient in ((self.private_topic, player), (self.public_topic, None))
+        ]
+        for arn, recipient in arns:
+            if arn is not None and arn.startswith("arn:"):
+                self._narrow(arn, match.match_id, recipient)
+        pending = [arn for arn, _recipient in arns if arn is not None and not arn.startswith("arn:")]
+        if pending:  # SNS will not change a subscription awaiting confirmation
+            logger.warning("subscription awaits confirmation", extra={"match_id": match.match_id})
+        return not pending
+
+    def _narrow(self, arn: str, match_id: str, recipient: str | None) -> None:
+        """Take (recipient, match) out of the subscription's filter; one left owing nothing goes
+        (an empty filter would let every notice through)."""
+        attributes = self.client.get_subscription_attributes(SubscriptionArn=arn)["Attributes"]
+        owed = owed_pairs(attributes.get("FilterPolicy"), recipient is not None)
+        owed[recipient] = [one for one in owed.get(recipient, []) if one != match_id]
+        owed = {who: matches for who, matches in owed.items() if matches}
+        if not owed:
+            self.client.unsubscribe(SubscriptionArn=arn)
+            return
+        policy = json.dumps(filter_policy(owed), sort_keys=True)
+        self.client.set_subscription_attributes(
+            SubscriptionArn=arn, AttributeName="FilterPolicy", AttributeValue=policy
+        )
+
     def _email_subscriptions(self, topic: str) -> dict[str, str]:
         """The topic's email subscriptions: endpoint (lower case) -> ARN ("PendingConfirmation"
         until the owner of the address confirms it)."""

@@ -32,6 +32,7 @@ from game_core.aws.sfn_workflow import StepFunctionsWorkflow
 from game_core.aws.sns_notifier import SnsNotifier
 from game_core.aws.store import DynamoMatchStore
 from game_core.aws.webhooks import AwsHooks
+from game_core.match.receipts import SALT_BYTES
 from game_core.service.ports import Clock, OutgoingMail, Ports
 
 
@@ -49,6 +50,9 @@ class RandomIds:
 
     def seed(self) -> int:
         return secrets.randbits(63)
+
+    def salt(self) -> str:
+        return secrets.token_hex(SALT_BYTES)
 
 
 class Clients:

@@ -2,15 +2,19 @@
 
 match-verify record.json                    (or - for standard input)
 match-verify record.json --head HASH        the head hash the match's final notice published
+match-verify record.json --receipt FILE     the receipts a player kept (JSON: one, a list, or one a line)
 """
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Sequence
+from typing import Any
 
-from game_core.cli.failures import OneLineParser, one_line_errors
+from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_text
 from game_core.cli.replay import read_record
-from game_core.match import chain
+from game_core.match import chain, receipts
 from game_core.match.model import MatchRecord
 from game_core.match.replay import replay
 
@@ -22,9 +26,10 @@ class NotVerified(Exception):
     """What in the record does not hold, in one line."""
 
 
-def verdict(record: MatchRecord, published_head: str | None) -> str:
+def verdict(record: MatchRecord, published_head: str | None, kept: Sequence[Any] = ()) -> str:
     """The one line a record that holds earns; NotVerified names the first thing that does not:
-    the chain, then the replay (to the record's result, and to the one its `finished` event logged)."""
+    the chain, each kept receipt (the move and salt the record publishes make its commitment),
+    then the replay (to the record's result, and to the one its `finished` event logged)."""
     head = None
     if record.events is not None:
         try:
@@ -36,6 +41,11 @@ def verdict(record: MatchRecord, published_head: str | None) -> str:
             f"the log's head {head or '(none: the record is unchained)'} is not the published {published_head}: "
             "events were added, cut or changed since"
         )
+    for receipt in kept:
+        try:
+            receipts.check(record, receipt)
+        except receipts.ReceiptMismatch as mismatch:
+            raise NotVerified(str(mismatch)) from None
     try:
         replayed = replay(record)["result"]
         undecided = replay(record.model_copy(update={"decision": None}))["result"]
@@ -47,9 +57,32 @@ def verdict(record: MatchRecord, published_head: str | None) -> str:
     ends = [position for position, event in enumerate(events) if event.get("type") == "finished"]
     if ends and undecided != events[ends[-1]].get("data", {}).get("result"):
         raise NotVerified(f"the phases do not replay to the result event {ends[-1] + 1} (finished) logged")
+    opened = f"; {len(kept)} receipt(s) open to the moves counted" if kept else ""
     if head is None:
-        return f"unchained: exported before the event log was chained; replayed {len(record.phases)} phases"
-    return f"verified: {len(events)} events, head {head}"
+        return f"unchained: exported before the event log was chained; replayed {len(record.phases)} phases{opened}"
+    return f"verified: {len(events)} events, head {head}{opened}"
+
+
+KEPT = "the receipts a submission's answers gave (JSON: one, a list, or one a line)"
+
+
+def read_receipts(path: str) -> list[Any]:
+    """The receipts in a file as the answers gave them: a receipt, a webhook reply holding one, a
+    list of either, or one of those a line (as a mail gives them)."""
+    text = read_text(path, KEPT)
+    try:
+        loaded = json.loads(text)
+        found = loaded if isinstance(loaded, list) else [loaded]
+    except json.JSONDecodeError:
+        found = []
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                found += [json.loads(line)] if line.strip() else []
+            except json.JSONDecodeError as error:
+                raise CliError(f"{path} line {number} is not JSON ({error.msg}); expected {KEPT}") from None
+    if not found:
+        raise CliError(f"{path} holds no receipt; expected {KEPT}")
+    return [item["receipt"] if isinstance(item, dict) and "receipt" in item else item for item in found]
 
 
 @one_line_errors("match-verify")
@@ -57,10 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="match-verify", description=__doc__.splitlines()[0])
     parser.add_argument("record", help="an exported match record (JSON), or - for standard input")
     parser.add_argument("--head", help="the head hash the match's final notice published")
+    parser.add_argument("--receipt", help=KEPT)
     args = parser.parse_args(argv)
     record = read_record(args.record)
+    kept = read_receipts(args.receipt) if args.receipt else []
     try:
-        sys.stdout.write(verdict(record, args.head) + "\n")
+        sys.stdout.write(verdict(record, args.head, kept) + "\n")
     except NotVerified as failure:
         sys.stderr.write(f"match-verify: {args.record} FAILS: {failure}\n")
         return FAILED

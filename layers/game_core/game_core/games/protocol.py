@@ -280,6 +280,17 @@ class HostsGuests(Protocol):
     def guests_per_player(self) -> int: ...
 
 
+@runtime_checkable
+class RevealsMoves(Protocol):
+    """A game whose rules show everyone some kinds of submission once their phase resolves
+    (Abstrac's moves, made in the open; Domino's placements, on boards revealed every round):
+    their sealed receipts are opened in the public announcement. Every other kind is opened to
+    its sender alone, and in the final record."""
+
+    @property
+    def revealed_kinds(self) -> frozenset[str]: ...
+
+
 @dataclass(frozen=True)
 class Acted:
     """What an immediate action did: the new state, the answer to the sender alone, and the

@@ -103,6 +103,8 @@ class Accepted:
     kind: str
     submission: dict[str, Any]
     garnet_cost: int
+    salt: str = ""
+    """The salt of its sealed receipt (hex, `match.receipts`), drawn when it is stored."""
 
 
 def parse_submission(game: AnyGame, kind: str, payload: Any, players: Roster | None = None) -> Model:

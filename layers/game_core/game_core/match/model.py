@@ -285,6 +285,9 @@ class PhaseRecord(Model):
     missing: tuple[str, ...] = ()
     """Who owed the phase something and sent it nothing (`engine.sent_nothing`; announced publicly;
     not a replay input)."""
+    salts: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Each counted submission's salt (player -> kind -> hex), which opens its sealed receipt
+    (`match.receipts`); not a replay input."""
     graced: tuple[str, ...] = ()
     """Who used a grace on the phase's deadline (its hold is in `extension_seconds`; not a replay input)."""
 

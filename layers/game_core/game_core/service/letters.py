@@ -21,7 +21,7 @@ from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, DrawsVi
 from game_core.match import engine, grace
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
-from game_core.service import webhooks
+from game_core.service import receipts, webhooks
 from game_core.service.notices import told_key
 from game_core.service.ports import Notice, OutgoingMail, Ports
 
@@ -123,6 +123,8 @@ def event_text(
     view = own.get("view", public.get("view"))
     if view is not None:
         lines += ["", game.text.render_view(view, names(match)).strip("\n")]
+    if opened := receipts.opened_lines(public, own, names(match)):  # what sealed the moves just counted
+        lines += ["", *opened]
     if public.get("result") is not None:  # the match is over: its result, for every game alike
         lines += ["", *result_text(public["result"], names(match))]
     if (head := own.get("log_head", public.get("log_head"))) is not None:  # the record's seal

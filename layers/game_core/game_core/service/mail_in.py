@@ -81,6 +81,7 @@ from game_core.service.mail_commands import (
 )
 from game_core.service.mail_lines import MailLines, read_mail
 from game_core.service.ports import Event, Ports, Sheet, open_sheet
+from game_core.service.receipts import receipt_lines
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
 from game_core.service.views import standing
 
@@ -492,7 +493,8 @@ def _judged_lines(game: AnyGame, names: dict[str, str], move: Judged) -> list[st
     if move.reply is not None:
         phase = move.reply["phase"]
         echo = ["  " + line for line in written(game, move.reply["kind"], move.reply["submission"])]
-        return [f"Accepted for {phase}:", *echo, cost_line(move.reply["garnet_cost"], phase)]
+        sealed = receipt_lines(move.reply["receipt"]) if "receipt" in move.reply else []
+        return [f"Accepted for {phase}:", *echo, cost_line(move.reply["garnet_cost"], phase), *sealed]
     assert move.error is not None
     what = f"your {request.kind} for {request.phase}"
     if isinstance(move.error, Late):

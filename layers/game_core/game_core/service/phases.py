@@ -17,7 +17,7 @@ from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce
 from game_core.match import engine
 from game_core.match.model import Match
-from game_core.service import grace, webhooks
+from game_core.service import grace, receipts, webhooks
 from game_core.service.letters import tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices, resolution
@@ -132,10 +132,12 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
         # clock has it) is read again, and never shut by this resolution.
         if not ports.store.stop_accepting(match):
             raise Conflict(f"match {match_id} changed since it was read")
-        submissions = ports.store.submissions(match_id, phase_number)
+        sheets = ports.store.sheets(match_id, phase_number)
+        submissions = {player: sheet.kinds for player, sheet in sheets.items()}
         # Only a game that takes immediate actions has any to read (one query fewer for the rest)
         actions = tuple(ports.store.actions(match_id, phase_number)) if isinstance(game, ActsAtOnce) else ()
         resolved = engine.resolve(match, game, submissions, now, actions)
+        record = resolved.record.model_copy(update={"salts": receipts.salts(sheets)})
         after = resolved.match
         awards = {}
         events = [
@@ -160,7 +162,7 @@ def resolve(ports: Ports, match_id: str, phase_number: int) -> dict[str, Any]:
             events.append(Event("phase_opened", now, {"phase": after.phase.name, "number": after.phase.number}))
         # What each player spent was held when their submission was accepted. A host act or another
         # attempt that wins the race makes this a conflict: read again.
-        ports.store.commit_resolution(match, after, resolved.record, resolved.spending, awards, events)
+        ports.store.commit_resolution(match, after, record, resolved.spending, awards, events)
         return progress(ports, after) | {"resolved_number": phase_number}
 
     what = f"phase {phase_number} was not resolved"
@@ -195,6 +197,7 @@ def announce(ports: Ports, match_id: str, resolved_number: int) -> dict[str, Any
     resolved = records[0]
     headline = f"{resolved.name} resolved" + (f"; {match.phase.name} is open" if match.phase else "; the match is over")
     notices = progress_notices(match, game, headline, resolution(resolved_number), resolved.missing)
+    notices = receipts.with_openings(notices, game, resolved)
     if match.status == "finished":
         notices = with_log_head(ports, match_id, notices)
     tell(ports, match, notices, then=lambda: ports.store.mark_announced(match_id, resolved_number))

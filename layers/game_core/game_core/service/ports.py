@@ -56,6 +56,9 @@ class Sheet:
     revision: int
     updated_at: str
     """When the last of them arrived (ISO UTC): an early-closed phase closed then."""
+    seals: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Each kind's sealed receipt as kept until the reveal: its salt (hex, `match.receipts`) and
+    when it was accepted (ISO UTC), {"salt", "at"}."""
 
     @property
     def held(self) -> int:
@@ -340,6 +343,9 @@ class Ids(Protocol):
     def secret(self) -> str: ...
 
     def seed(self) -> int: ...
+
+    def salt(self) -> str:
+        """A fresh salt for a sealed receipt: `receipts.SALT_BYTES` random bytes, in hex."""
 
 
 @dataclass(frozen=True)

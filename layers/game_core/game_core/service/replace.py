@@ -8,8 +8,10 @@ zone is reset. The open phase may be extended in the same write, so the newcomer
 The match keeps who played the seat before (`Participant.formerly`); the log says who replaced
 whom in which phase (`replaced`, no contact, no secret).
 
-Then the old player is told by mail at the address they had, everyone else a public line, and the
-newcomer a welcome with the seat's standing (its own view only). A replacement sent again finds
+Then the old player is told (a private notice while their address still hears the seat on SNS,
+and mail at the address they had), their address leaves the match's SNS subscriptions where those
+mail it (no mail domain), everyone else gets a public line, and the newcomer a welcome with the
+seat's standing (its own view only). A replacement sent again finds
 the seat already theirs and changes nothing: it only finishes telling what the first did not
 (the told keys, `Match.told`), and gives no secret (it was in the first reply).
 """
@@ -21,6 +23,7 @@ from typing import Any
 
 from game_core.errors import Illegal, Late, NotFound, NotOpen, Reason
 from game_core.games import registry
+from game_core.games.plain_text import prose
 from game_core.match.model import Former, Match, Participant, secret_hash
 from game_core.service import letters, webhooks
 from game_core.service.matches import contact
@@ -146,48 +149,76 @@ def _subscribed(ports: Ports, match: Match, seat: str, url: str) -> dict[str, An
 
 
 def _told(ports: Ports, match: Match, player: Participant) -> dict[str, Any]:
-    """Tell the old player (by mail, at the address they had), everyone else, and the newcomer,
-    each once: what a failed attempt sent is remembered with the match (`told`), and once all is
-    told one key more says so, so a replacement sent again tells nothing twice."""
+    """Tell the old player (before their notices stop), everyone else, and the newcomer, each
+    once: what a failed attempt sent is remembered with the match (`told`), and once all is told
+    one key more says so, so a replacement sent again tells nothing twice."""
     occasion = f"replaced-{player.id}-{len(player.formerly)}"
     whole = told_key(notice_id(match.match_id, occasion, "@told"))
     if whole in match.told:
         return {}
     former = player.formerly[-1]
     sent: list[str] = []
+    reply: dict[str, Any] = {}
     try:
-        farewell = _farewell(ports, match, player, former, occasion)
-        if farewell is not None and told_key(farewell.told_as or "") not in match.told:
-            ports.mailer.send(farewell)
-            sent.append(told_key(farewell.told_as or ""))
+        _farewell(ports, match, player, former, sent)
+        if not ports.mailer.domain:  # SNS mails each address (as at create): the seat's notices to the new one
+            reply = _resubscribed(ports, match, player, former)
         notices = _notices(ports, match, player, former, occasion)
-        letters.tell(
-            ports, match, notices, then=lambda: ports.store.remember_told(match.match_id, frozenset(sent) | {whole})
-        )
+        remember = frozenset(sent) | {whole}
+        letters.tell(ports, match, notices, then=lambda: ports.store.remember_told(match.match_id, remember))
     except Exception as error:  # the replacement stands; sending it again tells the rest
         logger.warning("replacement not told", extra={"match_id": match.match_id, "error": type(error).__name__})
         if sent:
             ports.store.remember_told(match.match_id, frozenset(sent))
         return {"notice_sent": False, "warning": "stored, but not everyone was told: send the same replacement again"}
-    return {}
+    return reply
 
 
-def _farewell(ports: Ports, match: Match, player: Participant, former: Former, occasion: str) -> Any:
-    """The old player's mail, None when they had no address or the service sends no mail."""
-    if not former.email or not ports.mailer.domain:
-        return None
+def _farewell(ports: Ports, match: Match, player: Participant, former: Former, sent: list[str]) -> None:
+    """The old player's notice (on SNS, where their address still hears the seat) and, where the
+    service sends mail, their mail at the address they had; each skipped if told already, and
+    added to `sent` once out."""
     title = registry.load(match.game).title
-    lines = [
-        f"Hello {former.name},",
-        "",
-        f"The host has given your seat in this {title} match to another player, from {former.phase} on.",
-        "Your secret no longer works, and mail from you is no longer read for this match.",
-        "",
-        "Thank you for playing.",
-    ]
+    text = (
+        f"The host has given your seat in this {title} match to another player, from "
+        f"{former.phase} on. Your secret no longer works, and mail from you is no longer read for this match. "
+        "Thank you for playing."
+    )
     subject = f"[{match.match_id}] You no longer play in this match"
-    told_as = notice_id(match.match_id, occasion, "@former") + "/mail"
-    return letters.note(match, former.email, subject, lines, ports.clock.now(), ports.mailer.domain, told_as)
+    occasion = f"farewell-{player.id}-{len(player.formerly)}"
+    notice = Notice(
+        player.id,
+        subject,
+        {"match_id": match.match_id, "farewell": text},
+        notice_id(match.match_id, occasion, player.id),
+    )
+    if told_key(notice.notice_id) not in match.told:
+        ports.notifier.publish(match, [notice])
+        sent.append(told_key(notice.notice_id))
+    if not former.email or not ports.mailer.domain:
+        return
+    mail = letters.note(
+        match,
+        former.email,
+        subject,
+        [f"Hello {former.name},", "", *prose(text)],
+        ports.clock.now(),
+        ports.mailer.domain,
+        letters.mail_id(notice, "@former"),
+    )
+    if told_key(mail.told_as or "") not in match.told:
+        ports.mailer.send(mail)
+        sent.append(told_key(mail.told_as or ""))
+
+
+def _resubscribed(ports: Ports, match: Match, player: Participant, former: Former) -> dict[str, Any]:
+    """The old address no longer hears the match; the new one is subscribed as at create."""
+    warnings = []
+    if former.email and not ports.notifier.unsubscribe(match, player.id, former.email):
+        warnings.append(f"{former.email}'s subscription awaits confirmation: SNS cannot narrow it; remove it by hand")
+    if player.email and player.id in ports.notifier.subscribe(match):
+        warnings.append(f"{player.email}'s subscription could not be made (an earlier one awaits confirmation)")
+    return {"warnings": warnings} if warnings else {}
 
 
 def _notices(ports: Ports, match: Match, player: Participant, former: Former, occasion: str) -> list[Notice]:

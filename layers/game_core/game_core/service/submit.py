@@ -12,7 +12,7 @@ from typing import Any
 from game_core.errors import InProgress, Late, NotFound, Unauthorized
 from game_core.games import registry
 from game_core.games.protocol import Model
-from game_core.match import engine
+from game_core.match import engine, receipts
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, secret_hash
 from game_core.service.ports import AlreadyDelivered, Completion, Event, HeaderMoved, Ports, SubmissionView
@@ -125,6 +125,16 @@ def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, deliv
             "channel": request.channel,
         },
     )
+    accepted = replace(accepted, salt=ports.ids.salt())  # each move its own, a resend too
+    sealed = receipts.receipt(
+        match.match_id,
+        match.phase.name,
+        match.phase.number,
+        request.player,
+        accepted.kind,
+        accepted.submission,
+        receipts.seal(accepted.salt, now),
+    )
     reply: dict[str, Any] = {
         "accepted": True,
         "match_id": match.match_id,
@@ -132,6 +142,7 @@ def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, deliv
         "kind": accepted.kind,
         "submission": accepted.submission,
         "garnet_cost": accepted.garnet_cost,
+        "receipt": sealed,
     }
     completion = _completion(view, request.player, accepted, now)
     stored = (delivery, reply) if delivery is not None else None

@@ -13,6 +13,7 @@ from game_core.aws.store.items import delivery_key, expiration, match_pk, sheet_
 from game_core.aws.store.table import Table
 from game_core.aws.store.transaction import Guard, Transaction
 from game_core.errors import Conflict
+from game_core.match import receipts
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match
@@ -27,6 +28,7 @@ def sheet_of(item: dict[str, Any]) -> Sheet:
         costs={kind: int(cost) for kind, cost in json.loads(item["costs"]).items()},
         revision=int(item["revision"]),
         updated_at=str(item["updated_at"]),
+        seals=json.loads(item.get("seals", "{}")),
     )
 
 
@@ -54,6 +56,7 @@ class Submissions:
             "phase_number": number,
             "kinds": json.dumps((current.kinds if current else {}) | {accepted.kind: accepted.submission}),
             "costs": json.dumps((current.costs if current else {}) | {accepted.kind: accepted.garnet_cost}),
+            "seals": json.dumps((current.seals if current else {}) | {accepted.kind: receipts.seal(accepted.salt, at)}),
             "revision": (seen.revision if seen else 0) + 1,
             "updated_at": iso(at),
         }

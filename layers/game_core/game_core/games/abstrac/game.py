@@ -47,6 +47,7 @@ class AbstracGame:
     text = AbstracText()
     rules_text = RulesText()
     demo = Demo(players=2, few=2)  # perfect information: no private seat
+    revealed_kinds = frozenset(SUBMISSIONS)  # every move is made in the open
     min_players = 2
     max_players = 2
 

@@ -35,6 +35,7 @@ class DominoGame:
     text = DominoText()
     rules_text = RulesText()
     demo = Demo(players=6, few=3, private_seat=views.change_private_seat, public_parts=frozenset({"bids.round"}))
+    revealed_kinds = frozenset({PLACE})  # every board is revealed each round; bids stay secret
     min_players = 2
     max_players = 8
 

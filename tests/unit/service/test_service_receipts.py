@@ -1,0 +1,240 @@
+"""Sealed receipts (issue 23 item 1), on the fakes: every accepted move's answer carries
+SHA-256(salt || canonical JSON of {"kind", "submission"}) with a fresh 256-bit salt; the reveal
+opens each counted move with its salt, publicly where the rules show that kind to everyone, else
+to its sender alone; match-verify --receipt checks kept receipts against the exported record.
+
+The fakes draw the salts in order: the n-th is SHA-256("salt-n") in hex (`SequentialIds.salt`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from crates_driver import Table
+from fakes import Fakes
+from test_service_mail_in import ADA, answers, message, receipt, round_one
+
+from game_core.cli import verify
+from game_core.match.model import MatchRequest
+from game_core.service import phases
+from game_core.service.mail_in import Outcome, receive
+from game_core.service.matches import create_match, export_record
+from game_core.service.submit import SubmissionRequest, submit, submit_by_webhook
+
+MID = "m-000000000001"
+MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}
+
+
+def nth_salt(n: int) -> str:
+    return hashlib.sha256(f"salt-{n}".encode()).hexdigest()
+
+
+def sealed(salt: str, move_json: str) -> str:
+    """The protocol restated: SHA-256 over the salt's 32 bytes, then the move's JSON (sorted keys,
+    no spaces, UTF-8) as written out by hand in each test."""
+    return hashlib.sha256(bytes.fromhex(salt) + move_json.encode()).hexdigest()
+
+
+ADA_MULTIPLIERS = '{"kind":"multipliers","submission":{"multipliers":[2,1,1,0,-1,-1]}}'
+
+
+def test_an_accepted_move_gets_a_receipt_that_seals_it_and_shows_no_part_of_it() -> None:
+    table = Table.open()
+    table.fakes.clock.advance(90)  # 12:01:30
+
+    reply = table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
+
+    assert reply["receipt"] == {
+        "match_id": MID,
+        "phase": "Pregame",
+        "number": 1,
+        "player": "ada",
+        "kind": "multipliers",
+        "at": "2026-12-01T12:01:30Z",
+        "commitment": sealed(nth_salt(1), ADA_MULTIPLIERS),
+    }
+    # Nothing of the move nor of its salt: only where and when, and 256 bits no one can invert.
+    text = json.dumps(reply["receipt"])
+    assert "[2, 1, 1, 0, -1, -1]" not in text and "2, 1" not in text and nth_salt(1) not in text
+    assert len(bytes.fromhex(nth_salt(1))) == 32
+
+
+def test_a_webhook_redelivery_returns_the_same_receipt_and_a_replacing_resend_a_new_one() -> None:
+    table = Table.open()
+    secret = table.created["secrets"]["ada"]
+
+    def by_webhook(key: str, multipliers: list[int]) -> dict[str, Any]:
+        request = SubmissionRequest(MID, "ada", "Pregame", "multipliers", {"multipliers": multipliers}, "webhook")
+        return submit_by_webhook(table.ports, MID, "ada", secret, key, lambda: request)
+
+    first = by_webhook("delivery-1", [2, 1, 1, 0, -1, -1])
+    again = by_webhook("delivery-1", [2, 1, 1, 0, -1, -1])
+    replaced = by_webhook("delivery-2", [-1, -1, 0, 1, 1, 2])
+
+    assert again["receipt"] == first["receipt"]
+    assert table.fakes.ids.salts == 2  # the redelivery drew none
+    moved = '{"kind":"multipliers","submission":{"multipliers":[-1,-1,0,1,1,2]}}'
+    assert replaced["receipt"]["commitment"] == sealed(nth_salt(2), moved) != first["receipt"]["commitment"]
+
+
+def test_a_mail_answer_carries_the_receipt_as_one_json_line_and_a_redelivery_the_same() -> None:
+    table = round_one()  # Round 1 opened 13:00
+    raw = message(ADA, "PUSH ada RIGHT")
+    failing = table.fakes.mailer.send
+
+    def unavailable(_mail: object) -> None:
+        raise RuntimeError("SES is unavailable")
+
+    table.fakes.mailer.send = unavailable  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):  # stored, then its answer lost
+        receive(table.ports, receipt(raw))
+    table.fakes.mailer.send = failing  # type: ignore[method-assign]
+    assert receive(table.ports, receipt(raw)) == Outcome.ANSWERED
+
+    [(_, letter)] = answers(table)
+    lines = letter.text.splitlines()
+    at = lines.index("It costs no garnets.")
+    assert lines[at + 1] == "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE):"
+    move = '{"kind":"round","submission":{"ground":"stone","pushes":[{"crate":"ada","direction":"right"}]}}'
+    assert json.loads(lines[at + 2]) == {
+        "match_id": MID,
+        "phase": "Round 1",
+        "number": 2,
+        "player": "ada",
+        "kind": "round",
+        "at": "2026-12-01T13:00:00Z",
+        "commitment": sealed(nth_salt(1), move),  # one salt: the lost answer's move was not stored twice
+    }
+    assert table.fakes.ids.salts == 1
+
+
+def crates_played() -> tuple[Table, list[dict[str, Any]]]:
+    """Ada's multipliers, replaced once, then the match run to its end: her two receipts."""
+    table = Table.open(emails={"ada": "ada@example.com", "bo": "bo@example.com"})
+    kept = [table.submit("ada", "Pregame", "multipliers", {"multipliers": [-1, -1, 0, 1, 1, 2]})["receipt"]]
+    kept.append(table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)["receipt"])
+    while table.match().phase is not None:
+        table.resolve_at_deadline()
+    return table, kept
+
+
+def test_the_reveal_opens_a_secret_move_to_its_sender_alone_and_the_record_keeps_its_salt() -> None:
+    table, _ = crates_played()
+    pregame = [
+        n for n in table.fakes.notifier.notices(MID) if n.notice_id.endswith(("resolved-1/@all", "resolved-1/ada"))
+    ]
+    others = [n for n in table.fakes.notifier.notices(MID) if n.recipient != "ada"]
+
+    # Crates reveals no multipliers: Ada's counted one (the second, salt 2) is opened to her alone
+    [public, own] = sorted(pregame, key=lambda notice: notice.recipient or "")
+    assert "opened" not in public.body
+    opening = {"phase": "Pregame", "number": 1, "player": "ada", "kind": "multipliers"}
+    assert own.body["opened"] == [opening | {"submission": MULTIPLIERS, "salt": nth_salt(2)}]
+    assert not any(nth_salt(2) in json.dumps(notice.body) or "opened" in notice.body for notice in others)
+    mails = {mail.to: mail.raw.decode() for mail in table.fakes.mailer.sent if b"Pregame resolved" in mail.raw}
+    assert nth_salt(2) in mails["ada@example.com"] and nth_salt(2) not in mails["bo@example.com"]
+    assert export_record(table.ports, MID).phases[0].salts == {"ada": {"multipliers": nth_salt(2)}}
+
+
+def domino(fakes: Fakes) -> None:
+    """Ann and Bob; Auction 1: Ann bids 5 on tile 1 (an O4), Bob 5 on tile 2 (an I3); then in
+    'Auction 2 and placing 1' each places their tile and Ann bids again."""
+    tiles = ["O4", "I3", *["L4"] * 18]
+    request = {
+        "game": "domino",
+        "settings": {"tiles": {"1": tiles, "2": tiles, "3": tiles}},
+        "players": [{"id": "ann"}, {"id": "bob"}],
+        "seed": 7,
+    }
+    create_match(fakes.ports, MatchRequest.model_validate(request))
+
+    def send(player: str, phase: str, kind: str, body: dict[str, Any]) -> None:
+        submit(fakes.ports, SubmissionRequest(MID, player, phase, kind, body, "test"))
+
+    send("ann", "Auction 1", "bid", {"bids": [{"tile": 1, "chips": 5}]})  # salt 1
+    send("bob", "Auction 1", "bid", {"bids": [{"tile": 2, "chips": 5}]})  # salt 2
+    fakes.clock.advance(86_400)
+    phases.advance(fakes.ports, MID)
+    phase = "Auction 2 and placing 1"
+    send("ann", phase, "place", {"placements": [{"tile": 1, "cells": ["A1", "B1", "A2", "B2"]}]})  # salt 3
+    send("ann", phase, "bid", {"bids": [{"tile": 21, "chips": 9}]})  # salt 4
+    send("bob", phase, "place", {"placements": [{"tile": 2, "cells": ["C5", "C6", "C7"]}]})  # salt 5
+    fakes.clock.advance(86_400)
+    phases.advance(fakes.ports, MID)
+
+
+def test_where_the_rules_reveal_a_kind_to_everyone_its_receipts_open_publicly_and_no_other() -> None:
+    fakes = Fakes()
+    domino(fakes)
+    public = {n.notice_id.split("/")[1]: n.body for n in fakes.notifier.notices(MID) if n.recipient is None}
+    bob = {n.notice_id.split("/")[1]: n.body for n in fakes.notifier.notices(MID) if n.recipient == "bob"}
+
+    # Bids stay secret (the winners and the chips spent are all the rules reveal): no public opening
+    assert "opened" not in public["resolved-1"]
+    assert [(o["player"], o["salt"]) for o in bob["resolved-1"]["opened"]] == [("bob", nth_salt(2))]
+    # Every board is revealed each round: both placements open publicly, Ann's second bid does not
+    ann_place = {"placements": [{"tile": 1, "cells": ["A1", "B1", "A2", "B2"]}]}
+    bob_place = {"placements": [{"tile": 2, "cells": ["C5", "C6", "C7"]}]}
+    where = {"phase": "Auction 2 and placing 1", "number": 2, "kind": "place"}
+    assert public["resolved-2"]["opened"] == [
+        where | {"player": "ann", "submission": ann_place, "salt": nth_salt(3)},
+        where | {"player": "bob", "submission": bob_place, "salt": nth_salt(5)},
+    ]
+    assert nth_salt(4) not in json.dumps([public, bob])
+
+
+def run_verify(tmp_path: Path, capsys, record: dict[str, Any], kept: str) -> tuple[int, str, str]:
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    (tmp_path / "kept.json").write_text(kept)
+    code = verify.main([str(tmp_path / "record.json"), "--receipt", str(tmp_path / "kept.json")])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def kept_and_record() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    table, kept = crates_played()
+    return kept, export_record(table.ports, MID).model_dump(mode="json")
+
+
+def test_match_verify_opens_kept_receipts_as_a_reply_a_list_or_mail_lines(kept_and_record, tmp_path, capsys) -> None:
+    kept, record = kept_and_record
+    counted = kept[1]
+    for written in (
+        json.dumps({"accepted": True, "receipt": counted}),  # the webhook's reply as it came
+        json.dumps([counted, counted]),
+        f"  {json.dumps(counted)}\n\n",  # the line a mail answer gave
+    ):
+        code, out, err = run_verify(tmp_path, capsys, record, written)
+        assert (code, err) == (0, "") and out.endswith("receipt(s) open to the moves counted\n"), out
+
+
+CHANGED = [
+    pytest.param(
+        lambda r: r["phases"][0]["submissions"]["ada"]["multipliers"].update(multipliers=[2, 1, 1, -1, 0, -1]),
+        id="move",
+    ),
+    pytest.param(lambda r: r["phases"][0]["salts"]["ada"].update(multipliers=nth_salt(9)), id="salt"),
+]
+
+
+@pytest.mark.parametrize("change", CHANGED)
+def test_a_record_whose_move_or_salt_was_changed_fails_the_receipt(change, kept_and_record, tmp_path, capsys) -> None:
+    kept, record = kept_and_record
+    changed = json.loads(json.dumps(record))
+    change(changed)
+    code, _, err = run_verify(tmp_path, capsys, changed, json.dumps(kept[1]))
+    assert code == 1
+    assert "the receipt for ada's multipliers in phase 1 (Pregame): the move and salt the record" in err
+
+
+def test_a_receipt_for_another_phase_or_a_replaced_move_fails_naming_it(kept_and_record, tmp_path, capsys) -> None:
+    kept, record = kept_and_record
+    moved = kept[1] | {"number": 2, "phase": "Round 1"}
+    code, _, err = run_verify(tmp_path, capsys, record, json.dumps(moved))
+    assert (code, "phase 2 (Round 1): the record counts no such move" in err) == (1, True), err
+    code, _, err = run_verify(tmp_path, capsys, record, json.dumps(kept[0]))  # replaced before the reveal
+    assert (code, "a later one of the same kind replaced it" in err) == (1, True), err
