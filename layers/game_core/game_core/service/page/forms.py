@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game_core.errors import Malformed, Reason
@@ -59,6 +59,8 @@ class Group:
 
     legend: str
     inputs: tuple[Input, ...]
+    columns: int
+    """Inputs a row: a list of objects' fields, or all of a fixed few numbers."""
 
 
 @dataclass(frozen=True)
@@ -160,22 +162,29 @@ def _part(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], require
             )
             for i in range(most)
         )
-        return Group(_title(name, node), inputs)
+        return Group(_title(name, node), inputs, most)
     if items.get("type") != "object":
         return _scalar(schema, name, node, required)
     rows = min(most or ROWS, ROWS)
+    fields = items.get("properties", {})
     cells: list[Input] = []
     for i in range(rows):
-        for key, sub in items.get("properties", {}).items():
+        for key, sub in fields.items():
             found = _scalar(schema, f"{name}.{i}.{key}", sub, False)
             if found is None:
                 return None
-            cells.append(Input(**{**found.__dict__, "label": f"{found.label} ({i + 1})", "required": False}))
+            cells.append(replace(found, label=f"{found.label} ({i + 1})", hint=""))  # the hints go in the legend
+    hints = [f"{cell.label.rsplit(' (', 1)[0]}: {cell.hint}" for cell in _row_hints(schema, fields)]
     least = node.get("minItems") or 0
-    legend = (
-        f"{_title(name, node)}: {_count_words(least or None, most).lower()}, one a row; a row left empty is not sent"
+    said = (
+        f"{_title(name, node)}: {_count_words(least or None, most).lower()}, one a row; a row left empty is not sent."
     )
-    return Group(legend, tuple(cells))
+    return Group(" ".join([said, *hints]), tuple(cells), len(fields))
+
+
+def _row_hints(schema: Mapping[str, Any], fields: Mapping[str, Any]) -> list[Input]:
+    found = (_scalar(schema, key, sub, False) for key, sub in fields.items())
+    return [one for one in found if one is not None and one.hint]
 
 
 def form_for(game: AnyGame, kind: str, schema: Mapping[str, Any], help_lines: Sequence[str]) -> Form:

@@ -229,7 +229,10 @@ def _form(seen: Seen, form: Form, route: str, hidden: Mapping[str, str], button:
     parts = [heading + described + _form_open(seen, form_id, route, fields), _reasons(seen, form_id)]
     for part in form.parts:
         if isinstance(part, Group):
-            inputs = "".join(_input(form_id, one, given) for one in part.inputs)
+            rows = [part.inputs[i : i + part.columns] for i in range(0, len(part.inputs), part.columns)]
+            inputs = "".join(
+                '<div class="row">\n' + "".join(_input(form_id, one, given) for one in row) + "</div>\n" for row in rows
+            )
             parts.append(f"<fieldset>\n<legend>{esc(part.legend)}</legend>\n{inputs}</fieldset>\n")
         else:
             parts.append(_input(form_id, part, given))
