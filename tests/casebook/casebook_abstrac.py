@@ -55,7 +55,9 @@ def deals(*takes: list[str], attempt: Attempt | None = None, until: int | None =
             mover = other(mover)
         starter = other(starter)
     everything = {"rule_set": "deal", "deal_lines": lines} | settings
-    return Play(PLAYERS, tuple(phases[:until]), everything, attempt)
+    said = ", ".join(f"{key} {value}" for key, value in everything.items() if key != "deal_lines")
+    said += "; the host's lines: each deal's cards in the order they are taken below"
+    return Play(PLAYERS, tuple(phases[:until]), everything, attempt, settings_said=said)
 
 
 def scored(cards: list[str], opponent_cards: int | None = None) -> dict[str, Any]:

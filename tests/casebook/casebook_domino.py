@@ -35,7 +35,10 @@ def place(*placements: tuple[int | str, str]) -> dict[str, Any]:
 def match(*phases: Mapping[str, Any], players: str = "ann bob cat", attempt: Attempt | None = None) -> Play:
     """The host's tiles; `phases` in order: auction 1, auction 2 and placing 1, auction 3 and
     placing 2, placing 3 (each player -> their submissions, merged)."""
-    return Play(tuple(players.split()), tuple(Phase(phase) for phase in phases), SETTINGS, attempt)
+    said = "the host's tiles, the same shapes each round: " + ", ".join(
+        f"{n} {t}" for n, t in enumerate(TILES, start=1)
+    )
+    return Play(tuple(players.split()), tuple(Phase(phase) for phase in phases), SETTINGS, attempt, settings_said=said)
 
 
 def _last_auction(game, outcome) -> dict[int, str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from game_core.errors import GameCoreError
 from game_core.games import registry
-from game_core.games.protocol import AnyGame, Model, Resolution, Result
+from game_core.games.protocol import ActsAtOnce, AnyGame, Model, Resolution, Result
 from game_core.match import engine
 from game_core.match.model import ActionRecord
 
@@ -58,6 +58,8 @@ class Outcome:
     """The attempt's reason codes (empty: accepted); None when the case tries nothing."""
     cost: int | None = None
     """The garnets the attempt would spend when its phase resolves (None: refused or none)."""
+    moved: Mapping[str, int] = field(default_factory=dict)
+    """Garnets the immediate actions moved, by participant (negative: paid)."""
     values: Mapping[str, Any] = field(default_factory=dict)
     """What a rule function returned, for a case that calls one rather than playing phases."""
 
@@ -76,29 +78,36 @@ class Play:
     settings: Mapping[str, Any] = field(default_factory=dict)
     attempt: Attempt | None = None
     seed: int = 0
+    settings_said: str = ""
+    """The settings in words, where their JSON would not read well (the host's 7 deals)."""
 
     def run(self, game: AnyGame) -> Outcome:
-        state, _lines = self._played(game)
+        state, _lines, moved = self._played(game)
         if self.attempt is None:
-            return Outcome(state)
+            return Outcome(state, moved=moved)
         return tried(game, state, self.attempt)
 
     def lines(self, game: AnyGame) -> list[str]:
         return self._played(game)[1]
 
-    def _played(self, game: AnyGame) -> tuple[Any, list[str]]:
+    def _played(self, game: AnyGame) -> tuple[Any, list[str], dict[str, int]]:
         state = game.setup(game.Settings.model_validate(dict(self.settings)), self.players, engine.setup_rng(self.seed))
         lines = [f"Players: {', '.join(self.players)}."]
-        if self.settings:
-            lines.append("Settings: " + ", ".join(f"{key} {value}" for key, value in self.settings.items()) + ".")
+        moved: dict[str, int] = {}
+        if self.settings_said or self.settings:
+            lines.append(f"Settings: {self.settings_said or shown(self.settings)}.")
         for number, phase in enumerate(self.phases, start=1):
             opening = game.open_phase(state)
             assert opening is not None, f"phase {number} of the case: the match is already over"
             lines.append(f"{opening.name}:" + ("" if phase.moves or phase.actions else " nobody sends anything"))
             for actor, kind, body in phase.actions:
-                lines.append(f"    {actor or 'the host'} at once, {kind}: {body}")
-                record = ActionRecord(actor=actor, kind=kind, action=dict(body), at=ARRIVAL)
-                state = engine.apply_action(game, state, record).state
+                lines.append(_action_line(game, actor, kind, body))
+                acted = engine.apply_action(
+                    game, state, ActionRecord(actor=actor, kind=kind, action=dict(body), at=ARRIVAL)
+                )
+                state = acted.state
+                for who, change in acted.garnets.items():
+                    moved[who] = moved.get(who, 0) + change
             parsed: dict[str, dict[str, Model]] = {}
             for player, kinds in phase.moves.items():
                 for kind, body in kinds.items():
@@ -126,7 +135,7 @@ class Play:
             balance = "" if tries.garnets == BALANCE else f" (holding {tries.garnets} garnets)"
             lines.append(f"Then, in {opening.name}, {tries.player} tries{balance}:")
             lines.extend(_attempt_lines(game, tries))
-        return state, lines
+        return state, lines, moved
 
 
 @dataclass(frozen=True)
@@ -171,6 +180,8 @@ def tried(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
     opening = game.open_phase(state)
     if opening is None or attempt.player not in opening.actors:
         return Outcome(state, refused=("not_an_actor",))
+    if attempt.kind in opening.actions:
+        return _acted(game, state, attempt)
     if attempt.kind not in opening.accepts:
         return Outcome(state, refused=("kind_not_accepted",))
     try:
@@ -182,6 +193,27 @@ def tried(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
     return Outcome(state, refused=tuple(reason.code for reason in reasons), cost=cost)
 
 
+def _acted(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
+    """An immediate action tried: the game's refusal, or the sender short of what it takes."""
+    record = ActionRecord(actor=attempt.player, kind=attempt.kind, action=dict(attempt.body), at=ARRIVAL)
+    try:
+        acted = engine.apply_action(game, state, record)
+    except GameCoreError as error:
+        return Outcome(state, refused=tuple(reason.code for reason in error.reasons))
+    paid = -acted.garnets.get(attempt.player, 0)
+    if paid > attempt.garnets:
+        return Outcome(state, refused=("garnets_short",))
+    return Outcome(acted.state, refused=(), moved=dict(acted.garnets))
+
+
+def _action_line(game: AnyGame, actor: str | None, kind: str, body: Mapping[str, Any]) -> str:
+    """An immediate action as its mail line; the host's (no mail grammar) as what it gives."""
+    if actor is None:
+        return f"    the host enters {kind}: " + ", ".join(f"{key} {shown(value)}" for key, value in body.items())
+    action = engine.acting(game).actions[kind].model_validate(dict(body))
+    return f"    {actor} at once: {game.text.write_text(kind, action)[0]}"
+
+
 def _mail(game: AnyGame, player: str, kind: str, submission: Model) -> list[str]:
     lines = game.text.write_text(kind, submission)
     return [f"    {player}: {lines[0] if lines else '(nothing)'}"] + [
@@ -190,6 +222,8 @@ def _mail(game: AnyGame, player: str, kind: str, submission: Model) -> list[str]
 
 
 def _attempt_lines(game: AnyGame, attempt: Attempt) -> list[str]:
+    if isinstance(game, ActsAtOnce) and attempt.kind in game.actions:
+        return [_action_line(game, attempt.player, attempt.kind, attempt.body)]
     try:
         return _mail(game, attempt.player, attempt.kind, engine.parse_submission(game, attempt.kind, attempt.body))
     except GameCoreError:
