@@ -10,6 +10,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host decide MATCH_ID bo ada          rank the players a finished match left tied, best first
     match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
     match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
+    match-host absence MATCH_ID bo refuse|cut [--to 2026-12-25] [--from 2026-12-24]
+                                               refuse bo's absence, or cut it to end that day (bo's zone)
     match-host replace MATCH_ID bo --name Dana --email dana@example.com [--webhook URL] [--extend 3600]
                                                the seat to a new player (prints their secret; the old one stops)
     match-host webhook MATCH_ID @public URL    notices POSTed to URL (a participant id, @public or @alerts;
@@ -74,6 +76,11 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
             "email": args.email,
             "webhook": args.webhook,
             "extend_seconds": args.extend,
+        }
+    if args.command == "absence":
+        return {"command": "absence", "match_id": args.match_id, "player": args.player, "act": args.act} | {
+            "to": args.to,
+            "from": args.start,
         }
     if args.command == "webhook":
         return {"command": "webhook", "match_id": args.match_id, "target": args.target, "url": args.url}
@@ -183,6 +190,12 @@ def main(argv: list[str] | None = None) -> int:
     replace.add_argument("--email", help="the new player's address (none: they play by webhook)")
     replace.add_argument("--webhook", help="where the seat's notices are POSTed from now on (https://)")
     replace.add_argument("--extend", type=int, metavar="SECONDS", help="added to the open phase's deadline")
+    absent = commands.add_parser("absence")
+    absent.add_argument("match_id")
+    absent.add_argument("player")
+    absent.add_argument("act", choices=("refuse", "cut"))
+    absent.add_argument("--to", help="cut: the absence's new last day (or date-time), in the player's zone")
+    absent.add_argument("--from", dest="start", help="which absence, by its first day, when they have several")
     webhook = commands.add_parser("webhook")
     webhook.add_argument("match_id")
     webhook.add_argument("target", help="a participant's id, @public (every public notice) or @alerts (host alerts)")

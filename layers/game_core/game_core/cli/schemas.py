@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.match.model import MatchRequest, PlayerEntry
+from game_core.service.absence import ABSENCE_ACTION
 from game_core.service.ready import ReadyVote
 
 HOST_FIELDS = ("host_email", "host_zone")
@@ -43,6 +44,8 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         "timeline": [{"phase": kind.name, "accepts": list(kind.accepts)} for kind in game.timeline(settings)],
         # Where early close is off: POST .../actions {"kind": "ready", "action": {"ready": true}}
         "ready_action_schema": ReadyVote.model_json_schema(),
+        # POST .../actions {"kind": "absence", "action": {"from": "2026-12-24", "to": "2026-12-27"}} or {"cancel": true}
+        "absence_action_schema": ABSENCE_ACTION.json_schema(by_alias=True),
     }
 
 

@@ -104,6 +104,8 @@ class PhaseClock(Model):
     ready: tuple[str, ...] = ()
     """Who voted this phase ready to resolve (`engine.vote_ready`, early close off): a new phase
     opens with a new clock, so the votes go with the phase they were cast in."""
+    held_for: tuple[str, ...] = ()
+    """Whose announced absences moved this deadline (`match.absence.hold`), in the order they did."""
     grace_held: tuple[str, ...] = ()
     """Who used a grace on this phase's deadline (`match.grace`): the phase is held for them past
     it, once; it closes as soon as they have all sent what they owe."""

@@ -29,6 +29,7 @@ from game_core.games.protocol import (
     Model,
     Resolution,
 )
+from game_core.match.absence import hold_for_absences
 from game_core.match.clock import PhaseClock, moment_text, open_clock
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 
@@ -94,7 +95,8 @@ def open_next(match: Match, game: AnyGame, state: Model, now: datetime) -> Match
     if opening is None:
         update |= {"phase": None, "status": "finished", "result": game.result(state).to_json()}
     else:
-        update["phase"] = open_clock(opening, match.phases_resolved + 1, now, opening.seconds or match.phase_seconds)
+        clock = open_clock(opening, match.phases_resolved + 1, now, opening.seconds or match.phase_seconds)
+        update["phase"] = hold_for_absences(clock, match.absences, match.absence_rules, now)
     return match.model_copy(update=update)
 
 

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, Field, field_validator, model_validator
 from game_core.errors import NotFound
 from game_core.games.plain_text import Roster
 from game_core.games.protocol import Model
+from game_core.match.absence import Absence, AbsenceRules
 from game_core.match.clock import PhaseClock, known_zone
 
 DEFAULT_REMINDERS = (43_200, 3_600)
@@ -108,6 +109,9 @@ class MatchRequest(Model):
     )
     """URLs notices are POSTed to, by who gets them: a participant id (their own notices),
     "@public" (every public notice), "@alerts" (the host's alerts); each gets a secret in the reply."""
+    absence_rules: AbsenceRules = Field(default_factory=AbsenceRules)
+    """Announced absences (`match.absence`): days each participant may be away in all, the
+    longest one, and the hours after one before a deadline it holds falls."""
     grace_seconds: int = Field(default=0, ge=0, le=MAX_SECONDS)
     """How long a phase is held past its deadline for a participant who owes it a move and has
     sent nothing, while they have a grace left (`match.grace`); 0: no graces."""
@@ -195,6 +199,9 @@ class Match(Model):
     early_close: bool
     recheck_seconds: int
     reminders: tuple[int, ...] = DEFAULT_REMINDERS
+    absence_rules: AbsenceRules = Field(default_factory=AbsenceRules)
+    absences: tuple[Absence, ...] = ()
+    """Every absence announced and not refused, as it stands (public: who is away when)."""
     grace_seconds: int = 0
     """How long a deadline is held for a late participant's grace (`match.grace`); 0: no graces."""
     graces_left: dict[str, int] = Field(default_factory=dict)

@@ -18,6 +18,7 @@ from typing import Any
 from game_core.errors import NotFound
 from game_core.games import registry
 from game_core.match import engine
+from game_core.service.absence import ABSENCE_KIND, absence_action
 from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
 from game_core.service.ready import READY_KIND, ready_vote, vote
 from game_core.service.retries import until_stored
@@ -43,6 +44,8 @@ def take_action(
     the sender's channel read already (a match that moved meanwhile is read again)."""
     if request.kind == READY_KIND and request.actor is not None:
         return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel, delivery)
+    if request.kind == ABSENCE_KIND and request.actor is not None:
+        return absence_action(ports, request.match_id, request.actor, request.action, request.channel)
     sender = request.actor or ""
 
     def attempt(seen: SubmissionView) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from pydantic import Field, TypeAdapter
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS, Email, MatchRequest, Name
 from game_core.service import host, phases, replace, webhooks
+from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
@@ -119,6 +120,19 @@ class Replace(Model):
     """Added to the open phase's deadline, for the new player to read in."""
 
 
+class AbsenceAct(Model):
+    """The host refuses a participant's absence, or cuts it short to end at `to` (a date: that
+    day included), in their time zone: the one under way, else the next; `from` (its first day)
+    says which when they have several to come."""
+
+    command: Literal["absence"]
+    match_id: MatchId
+    player: Named
+    act: Literal["refuse", "cut"]
+    to: str | None = Field(default=None, max_length=40)
+    start: str | None = Field(default=None, alias="from", max_length=40)
+
+
 class Webhook(Model):
     """The host sets (`url`) or removes (no `url`) a subscription: a participant's, "@public" (every
     public notice) or "@alerts" (the host's alerts). The reply holds a new one's secret, once."""
@@ -145,6 +159,7 @@ HostCommand = Annotated[
     | ReissueSecret
     | Replace
     | Webhook
+    | AbsenceAct
     | Act,
     Field(discriminator="command"),
 ]
@@ -192,6 +207,8 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return host.reissue_secret(ports, match_id, player)
         case Replace(match_id=match_id, seat=seat, name=name):
             return replace.replace(ports, match_id, seat, name, command.email, command.webhook, command.extend_seconds)
+        case AbsenceAct(match_id=match_id, player=player, act=act):
+            return refuse_or_cut(ports, match_id, player, act, command.to, command.start)
         case Webhook(match_id=match_id, target=target, url=None):
             return webhooks.unsubscribe(ports, match_id, target)
         case Webhook(match_id=match_id, target=target, url=str(url)):

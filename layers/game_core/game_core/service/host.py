@@ -82,12 +82,12 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str,
     if saved.stalled is not None:
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
     if headline:
-        reply |= _told(ports, saved, [clock_notice(saved, headline)])
+        reply |= tell_stored(ports, saved, [clock_notice(saved, headline)])
     return reply
 
 
-def _told(ports: Ports, saved: Match, notices: list[Notice]) -> dict[str, Any]:
-    """Tell a stored act; it stands whatever fails here, and the reply says so."""
+def tell_stored(ports: Ports, saved: Match, notices: list[Notice]) -> dict[str, Any]:
+    """Tell a stored act (the host's, an absence's); it stands whatever fails here, and the reply says so."""
     try:
         tell(ports, saved, notices)
     except Exception as error:  # the act is stored; only its notice is lost
@@ -218,7 +218,7 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     headline = "The host decided the tie: " + ", ".join(shown.get(player, player) for player in order)
     reply = {"match_id": match_id, "status": decided.status, "result": decided.result}
     notices = progress_notices(decided, registry.load(match.game), headline, stored_act(decided))
-    return reply | _told(ports, decided, with_log_head(ports, match_id, notices))
+    return reply | tell_stored(ports, decided, with_log_head(ports, match_id, notices))
 
 
 def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from game_core.games import registry
 from game_core.games.plain_text import prose, result_text, wrapped
 from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, DrawsViews, Picture
 from game_core.match import engine, grace
+from game_core.match.absence import away_lines
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
 from game_core.service import receipts, webhooks
@@ -86,6 +87,9 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
             lines += ["", *game.text.text_help(kind)]
     lines += ["", "Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules."]
     lines += ["Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time."]
+    if match.absence_rules.days:
+        lines += ["Away for a while? ABSENT 2026-12-24 2026-12-27 (your first and last days away) holds"]
+        lines += ["the deadlines falling then that wait for you; ABSENT CANCEL withdraws it."]
     if match.grace_seconds and owed:
         lines += grace.help_lines(match.grace_seconds)
     if owed and not (match.early_close or phase.closes_on_submit):
@@ -130,7 +134,7 @@ def event_text(
     if (head := own.get("log_head", public.get("log_head"))) is not None:  # the record's seal
         lines += ["", *prose(f"The match's event log ends in the hash {head} (match-verify --head checks a record).")]
     if match.phase is not None and (own or public).get("open") is not None:
-        lines += ["", deadline_line(match.phase, now, zone)]
+        lines += ["", *away_lines(own or public, names(match), zone), deadline_line(match.phase, now, zone)]
     return lines[1:] if lines[:1] == [""] else lines
 
 

@@ -33,6 +33,9 @@ HELP_RULES = "HELP RULES"
 READY, NOT_READY = "READY", "NOT READY"
 """A participant's ready vote, and taking it back (`service.ready`): where early close is off, the
 phase resolves once everyone who owes it a move has sent it and is READY."""
+ABSENT = "ABSENT"
+"""A participant's: `ABSENT 2026-12-24 2026-12-27` declares them away (`service.absence`); ABSENT
+CANCEL withdraws it."""
 ZONE = "ZONE"
 """A participant's or the host's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -70,7 +73,7 @@ def read_command(text: str) -> Command | None:
     if line in (STATUS, HELP, HELP_RULES, PAUSE, RESUME, RESOLVE_NOW, READY, NOT_READY):
         return Command(line)
     keyword, _, argument = line.partition(" ")
-    return Command(keyword, argument) if keyword in (EXTEND, ZONE) else None
+    return Command(keyword, argument) if keyword in (EXTEND, ZONE, ABSENT) else None
 
 
 def console_command(command: Command, match_id: str) -> HostCommand:

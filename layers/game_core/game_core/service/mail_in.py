@@ -60,8 +60,10 @@ from game_core.match.clock import known_zone
 from game_core.match.engine import acting, sent_last
 from game_core.match.model import Match, Participant
 from game_core.service import letters, ready
+from game_core.service.absence import absent_by_mail
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.mail_commands import (
+    ABSENT,
     HELP_RULES,
     HOST_KEYWORDS,
     HOST_ONLY,
@@ -280,6 +282,8 @@ def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> An
         return _status(ports, match, sender.player)
     if command.keyword in (READY, NOT_READY):
         return Answer(_ready(ports, match, sender.player, command))
+    if command.keyword == ABSENT:
+        return Answer(_absent(ports, match, sender.player, command))
     return Answer(_player_command(ports, match, sender.player, command))
 
 
@@ -330,6 +334,16 @@ def _ready(ports: Ports, match: Match, player: Participant, command: Command) ->
         voters = ", ".join(names.get(who, who) for who in reply["ready_now"]) or "nobody"
         lines += prose(f"Ready now: {voters}.", "", "  ")
     return lines
+
+
+def _absent(ports: Ports, match: Match, player: Participant, command: Command) -> list[str]:
+    """ABSENT <first day> <last day> (or date-times) declares the sender away; ABSENT CANCEL withdraws it."""
+    try:
+        reply = absent_by_mail(ports, match.match_id, player.id, command.argument)
+    except GameCoreError as error:
+        return _refusal_lines(f"{command.text} was not done:", error.reasons)
+    done = f"Done: {command.text}." if reply["changed"] else f"{command.text}: nothing changed."
+    return [done, *prose(reply["answer"])]
 
 
 def _zone(ports: Ports, match: Match, sender: Sender, written: str) -> list[str]:

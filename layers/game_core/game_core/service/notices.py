@@ -15,6 +15,7 @@ from typing import Any
 
 from game_core.games.protocol import AnyGame
 from game_core.match import engine
+from game_core.match.absence import away_summary
 from game_core.match.clock import duration_text, iso
 from game_core.match.model import Match
 from game_core.service.ports import Notice
@@ -69,7 +70,7 @@ def open_phase_summary(match: Match) -> dict[str, Any] | None:
         "owes": {participant: list(kinds) for participant, kinds in phase.owes.items()},
         "waiting_for": list(engine.waiting_for(match)),
         "ready": list(phase.ready),
-    }
+    } | away_summary(phase, match.absences)
     if phase.grace_held:  # held past its first deadline for these participants' graces
         summary["grace_held"] = list(phase.grace_held)
     return summary

@@ -1,0 +1,204 @@
+"""Announced absences: a participant declares when they will be away (mail ABSENT, the webhook's
+absence action, the player's page), or withdraws what they declared; the host refuses one or
+cuts it short. The rules are `match.absence`'s; this module reads, stores and tells.
+
+A declaration that holds the open phase's deadline (it waits for a move from them, and falls
+while they are away or within the margin after) moves it as the host's EXTEND does: a new clock
+version, the waiting machine woken, and everyone told why (who is away, until when; no reason is
+kept). A phase that opens later is held when it opens (`engine.open_next`). A deadline once moved
+stands when the absence is withdrawn, refused or cut, as a host's extension does.
+
+Each change is stored with its log entry, conditional on the match as read. Declared again (a
+retried webhook call, a mail delivered twice), an absence that stands already changes nothing;
+withdrawn again, nothing is left to withdraw; a host's cut again ends it where it ends already.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from game_core.errors import Malformed, NotFound, NotOpen, Reason
+from game_core.match import absence
+from game_core.match.clock import day_text, iso
+from game_core.match.model import Match, Participant
+from game_core.service.host import tell_stored
+from game_core.service.notices import clock_notice, notice_id, open_phase_summary, stored_act
+from game_core.service.ports import Event, Notice, Ports, SubmissionView
+from game_core.service.retries import until_stored
+from game_core.service.submit import wake
+
+ABSENCE_KIND = "absence"
+"""The webhook action's kind: `{"kind": "absence", "action": {"from": "2026-12-24", "to": "2026-12-27"}}`,
+or `{"kind": "absence", "action": {"cancel": true}}` to withdraw."""
+
+
+class AbsenceDeclaration(BaseModel):
+    """Away from `from` until `to`, both included when dates (`match-schemas`: absence_action_schema)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    start: str = Field(alias="from", min_length=10, max_length=40, description=absence.MOMENT_TEXT)
+    end: str = Field(alias="to", min_length=10, max_length=40, description=absence.MOMENT_TEXT)
+
+
+class AbsenceWithdrawal(BaseModel):
+    """Withdraw every absence of yours not over yet (one under way ends now)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    cancel: Literal[True]
+
+
+ABSENCE_ACTION: TypeAdapter[AbsenceDeclaration | AbsenceWithdrawal] = TypeAdapter(
+    AbsenceDeclaration | AbsenceWithdrawal
+)
+
+
+def absence_action(ports: Ports, match_id: str, participant: str, action: Any, channel: str) -> dict[str, Any]:
+    """The webhook's (or the page's) absence action: a declaration, or withdrawing."""
+    try:
+        said = ABSENCE_ACTION.validate_python(action)
+    except ValidationError:
+        text = 'an absence is {"from": "2026-12-24", "to": "2026-12-27"} (dates or date-times), or {"cancel": true}'
+        raise Malformed("the absence action is malformed", [Reason("absence_action", text)]) from None
+    if isinstance(said, AbsenceWithdrawal):
+        return withdraw(ports, match_id, participant, channel)
+    return declare(ports, match_id, participant, said.start, said.end, channel)
+
+
+CHANNEL = "email"
+_MOMENT = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2})?"
+_ABSENT = re.compile(rf"({_MOMENT})(?:\s+(?:TO\s+)?({_MOMENT}))?")
+"""ABSENT's days: the first alone (that one day), or the first and the last ("TO" between, if you like)."""
+ABSENT_USAGE = "ABSENT 2026-12-24 2026-12-27 (your first and last days away, or date-times: 2026-12-24T18:00)"
+
+
+def absent_by_mail(ports: Ports, match_id: str, participant: str, argument: str) -> dict[str, Any]:
+    """ABSENT <first day> [<last day>] declares an absence; ABSENT CANCEL withdraws it."""
+    if argument == "CANCEL":
+        return withdraw(ports, match_id, participant, CHANNEL)
+    days = _ABSENT.fullmatch(argument)
+    if days is None:
+        text = f"write {ABSENT_USAGE}, or ABSENT CANCEL to withdraw it"
+        raise Malformed("the ABSENT command is malformed", [Reason("absent_line", text)])
+    return declare(ports, match_id, participant, days[1], days[2] or days[1], CHANNEL)
+
+
+def _participant(match: Match, participant: str) -> Participant:
+    found = match.participant(participant)
+    if found is None:
+        raise NotFound(f"{participant} is not a participant of match {match.match_id}")
+    if match.status != "running":
+        raise NotOpen(f"the match is {match.status}; absences no longer matter")
+    return found
+
+
+def declare(ports: Ports, match_id: str, participant: str, start: str, end: str, channel: str) -> dict[str, Any]:
+    """Declare `participant` away from `start` until `end` (read in their time zone: a date is the
+    whole day); the answer says whether it held the open phase's deadline, and to when."""
+
+    def attempt(seen: SubmissionView) -> tuple[dict[str, Any], Match | None]:
+        match = seen.match
+        who = _participant(match, participant)
+        now = ports.clock.now()
+        away = (absence.moment(start, who.zone, ending=False), absence.moment(end, who.zone, ending=True))
+        reply: dict[str, Any] = {"accepted": True, "match_id": match_id, "from": iso(away[0]), "until": iso(away[1])}
+        absences = absence.declared(match.absences, match.absence_rules, participant, *away, now, who.zone)
+        if absences is None:
+            return reply | {"changed": False, "answer": "That absence stands already; nothing changed."}, None
+        assert match.phase is not None  # a running match has a phase open
+        clock = absence.hold_for_absences(match.phase, absences, match.absence_rules, now)
+        moved = clock.deadline != match.phase.deadline
+        after = match.model_copy(update={"absences": absences, "phase": clock, "version": match.version + 1})
+        data = {"actor": participant, "from": iso(away[0]), "until": iso(away[1]), "channel": channel}
+        ports.store.save(match, after, Event("absence_declared", now, data | {"deadline_held": moved}))
+        reply |= {"changed": True, "deadline_held": moved, "answer": _declared(after, moved, who.zone)}
+        if moved and not wake(ports, after, seen.task_token):
+            reply["wake_pending"] = True
+        return reply, after if moved else None
+
+    reply, held = until_stored(
+        lambda: ports.store.submission_view(match_id, participant, None),
+        attempt,
+        match_id=match_id,
+        what="the absence was not declared",
+    )
+    if held is not None:
+        away = held.participant(participant)
+        shown = away.name if away is not None else participant
+        assert held.phase is not None
+        when = day_text(held.phase.deadline)
+        reply |= tell_stored(ports, held, [clock_notice(held, f"the deadline moves to {when}: {shown} is away")])
+    return reply
+
+
+def _declared(match: Match, moved: bool, zone: str | None) -> str:
+    if moved:
+        assert match.phase is not None
+        return (
+            f"You are away as declared. {match.phase.name} waits for you: its deadline moves to "
+            f"{day_text(match.phase.deadline, zone)}, and everyone is told why."
+        )
+    return "You are away as declared; a deadline falling while you are away waits for you."
+
+
+def withdraw(ports: Ports, match_id: str, participant: str, channel: str) -> dict[str, Any]:
+    """Withdraw every absence of `participant` not over yet (one under way ends now); a deadline
+    it moved stays where it is."""
+
+    def attempt(match: Match) -> dict[str, Any]:
+        _participant(match, participant)
+        now = ports.clock.now()
+        reply: dict[str, Any] = {"accepted": True, "match_id": match_id}
+        absences = absence.withdrawn(match.absences, participant, now)
+        if absences is None:
+            return reply | {"changed": False, "answer": "You have no absence to withdraw; nothing changed."}
+        after = match.model_copy(update={"absences": absences, "version": match.version + 1})
+        ports.store.save(match, after, Event("absence_withdrawn", now, {"actor": participant, "channel": channel}))
+        return reply | {"changed": True, "answer": "Your absence is withdrawn: deadlines no longer wait for it."}
+
+    return until_stored(
+        lambda: ports.store.get(match_id), attempt, match_id=match_id, what="the absence was not withdrawn"
+    )
+
+
+def refuse_or_cut(
+    ports: Ports, match_id: str, player: str, act: Literal["refuse", "cut"], to: str | None, start: str | None
+) -> dict[str, Any]:
+    """The host refuses a participant's absence (it counts for nothing) or cuts it short to end at
+    `to`: their absence under way, else their next; `start` (its first day, or moment) picks one
+    when they have several. The participant is told; a deadline it moved stays. A cut to where
+    the absence ends already changes nothing (a retried command); a refusal retried finds none."""
+
+    def attempt(match: Match) -> tuple[Match | None, dict[str, str]]:
+        seat = match.named(player)
+        who = _participant(match, seat)
+        now = ports.clock.now()
+        begins = absence.moment(start, who.zone, ending=False) if start is not None else None
+        target = absence.host_target(match.absences, seat, who.name, now, begins)
+        told = {"act": "refused" if act == "refuse" else "cut", "who": seat, "from": iso(target.start)}
+        if act == "refuse":
+            absences, ends = absence.refused(match.absences, target), target.end
+        elif to is None:
+            raise Malformed("the cut is malformed", [Reason("cut_to", "a cut says when the absence ends now: --to")])
+        else:
+            ends = absence.moment(to, who.zone, ending=True)
+            if ends == target.end:
+                return None, told | {"until": iso(ends)}
+            absences = absence.cut(match.absences, target, ends, now)
+        told["until"] = iso(ends)
+        after = match.model_copy(update={"absences": absences, "version": match.version + 1})
+        ports.store.save(match, after, Event(f"absence_{told['act']}", now, told))
+        return after, told
+
+    saved, told = until_stored(
+        lambda: ports.store.get(match_id), attempt, match_id=match_id, what=f"the absence was not {act}"
+    )
+    reply = {"match_id": match_id, "player": told["who"], "absence": told, "changed": saved is not None}
+    if saved is None:
+        return reply
+    subject = f"[{match_id}] The host {told['act']} your absence"
+    body = {"match_id": match_id, "status": saved.status, "open": open_phase_summary(saved), "absence": told}
+    notice = Notice(told["who"], subject, body, notice_id(match_id, stored_act(saved), told["who"]))
+    return reply | tell_stored(ports, saved, [notice])
