@@ -8,11 +8,12 @@ Each report module prints its figures next to its goal (issue 8):
 - costs: a whole match of each game on the local stack, in dollars, transitions, calls and item sizes
   (benchmarks/costs.py); what webhooks out add per delivery (benchmarks/webhooks.py).
 - local: a 12-player Crates match with 1-second phases on the local stack (benchmarks/local_play.py).
+- page: the player's page's size per game and one view's AWS calls (benchmarks/page.py).
 """
 
 from __future__ import annotations
 
-from benchmarks import cold_start, costs, local_play, resolution, webhooks
+from benchmarks import cold_start, costs, local_play, page, resolution, webhooks
 
 
 def main() -> int:
@@ -21,6 +22,7 @@ def main() -> int:
     costs.report()
     webhooks.report()
     local_play.report()
+    page.report()
     return 0
 
 
