@@ -13,12 +13,13 @@ from crates_driver import Table
 from test_service_mail_in import ADA, BO, MID, answers, open_table, send
 
 from game_core.cli.schemas import describe
+from game_core.cli.verify import verdict
 from game_core.errors import Illegal, Malformed
 from game_core.mail.inbound import parse_message
 from game_core.service import phases
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.commands import parse_host_command, run_host_command
-from game_core.service.matches import match_status
+from game_core.service.matches import export_record, match_status
 from game_core.service.views import standing
 
 
@@ -94,6 +95,12 @@ def test_a_phase_that_opens_with_its_deadline_in_an_absence_is_held_when_it_open
     assert "Round 1 closes Saturday 5 December, 00:00 UTC, in 2 days 12 hours." in announced
     table.resolve_at_deadline()
     assert table.fakes.store.phase_records(MID, 2)[0].extension_seconds == 36 * 3600
+    # The record keeps the declaration in its log, and replays (the hold is in the phase's record).
+    record = export_record(table.ports, MID)
+    assert [event["type"] for event in record.events or [] if event["type"].startswith("absence")] == [
+        "absence_declared"
+    ]
+    assert verdict(record, None).startswith("verified: ")
 
 
 def test_a_declaration_sent_again_changes_nothing_the_second_time() -> None:
