@@ -514,9 +514,11 @@ class RecordingNotifier:
 
     published: list[tuple[str, Notice]] = field(default_factory=list)
     subscribed: list[str] = field(default_factory=list)
+    dropped: list[tuple[str, str, str]] = field(default_factory=list)
+    """Each `unsubscribe`: (match, player, email)."""
     alerts: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
-    """Every call in order: "subscribe", "publish", "alert_host"."""
+    """Every call in order: "subscribe", "unsubscribe", "publish", "alert_host"."""
     unsubscribed: list[str] = field(default_factory=list)
     fail_after: int | None = None
 
@@ -538,6 +540,11 @@ class RecordingNotifier:
         self.calls.append("subscribe")
         self.subscribed.append(match.match_id)
         return list(self.unsubscribed)
+
+    def unsubscribe(self, match: Match, player: str, email: str) -> bool:
+        self.calls.append("unsubscribe")
+        self.dropped.append((match.match_id, player, email))
+        return True
 
     def alert_host(self, match: Match, subject: str, body: dict[str, Any]) -> None:
         self.calls.append("alert_host")

@@ -292,6 +292,11 @@ class Notifier(Protocol):
         """Subscribe each participant's email to the match's notices: the public ones, and their
         own private ones (filtered on match and recipient). Returns who could not be subscribed."""
 
+    def unsubscribe(self, match: Match, player: str, email: str) -> bool:
+        """Stop `email` hearing the match as `player` (whom the host replaced): the (player, match)
+        pair leaves its private subscription, the match its public one. False when a subscription
+        awaits confirmation (SNS changes none): it would still hear the match once confirmed."""
+
     def alert_host(self, match: Match, subject: str, body: dict[str, Any]) -> None:
         """Tell the host (not the players) that the match needs them."""
 
