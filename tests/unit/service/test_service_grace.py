@@ -209,6 +209,8 @@ def test_when_the_moves_of_all_who_used_a_grace_are_in_the_phase_resolves_at_onc
     fakes.clock.advance(600)
     send(fakes, match_id, {"ben": {"multipliers": MULTIPLIERS}})
     assert fakes.workflow.woken == ["tok-1"]  # the early-close path: requested and woken
+    [closed] = [event for event in fakes.store.events(match_id) if event.type == "resolve_requested"]
+    assert closed.data == {"reason": "everyone who used a grace on the deadline has sent their moves"}
 
     phases.advance(fakes.ports, match_id)
     [record] = fakes.store.phase_records(match_id)

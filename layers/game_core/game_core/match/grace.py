@@ -20,6 +20,9 @@ from game_core.match import engine
 from game_core.match.clock import duration_text
 from game_core.match.model import Match
 
+CLOSED = "everyone who used a grace on the deadline has sent their moves"
+"""Why a held phase closed before the hold's end (its `resolve_requested` event)."""
+
 
 @dataclass(frozen=True)
 class Hold:

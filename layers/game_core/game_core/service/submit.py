@@ -12,7 +12,7 @@ from typing import Any
 from game_core.errors import InProgress, Late, NotFound, Unauthorized
 from game_core.games import registry
 from game_core.games.protocol import Model
-from game_core.match import engine, receipts
+from game_core.match import engine, grace, receipts
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, secret_hash
 from game_core.service.ports import AlreadyDelivered, Completion, Event, HeaderMoved, Ports, SubmissionView
@@ -164,7 +164,8 @@ def _completion(view: SubmissionView, player: str, accepted: Accepted, now: date
     if not engine.closes_early(match, view.done | {player}):
         return completion
     closing = engine.with_resolution_requested(match, now)
-    return replace(completion, closing=closing, closing_event=Event("resolve_requested", now, {"reason": EARLY_CLOSE}))
+    reason = grace.CLOSED if match.phase is not None and match.phase.grace_held else EARLY_CLOSE
+    return replace(completion, closing=closing, closing_event=Event("resolve_requested", now, {"reason": reason}))
 
 
 def wake(ports: Ports, match: Match, token: str | None) -> bool:
