@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook_support import Attempt, Book, Call, Case, Phase, Play, Section, shown
+from casebook_support import Attempt, Book, Call, Case, Phase, Play, Section, creation, garnets_of, shown, standings_of
 
 from game_core.games.clubs.cards import best_hand
 from game_core.games.clubs.models import GuessSubmission, PuzzleClock
@@ -115,6 +115,12 @@ OBSERVE = {
         lambda game, o: {p: sorted(cards) for p, cards in _last_a(o).won.items() if cards},
     ),
     "tokens": ("round 1's token values", lambda game, o: o.state.rounds[0].tokens),
+    "ranking": (
+        "announced: round 1's ranking (place: participants)",
+        lambda game, o: {
+            p["place"]: p["participants"] for p in game.view(o.state, None)["public"]["rounds"][0]["ranking"]
+        },
+    ),
     "peeks": (
         "learned by peeking",
         lambda game, o: {
@@ -124,11 +130,11 @@ OBSERVE = {
     "moved": ("garnets moved", lambda game, o: dict(o.moved)),
     "standings": (
         "standings (place, player, team score)",
-        lambda game, o: [f"{s.place} {s.player} {s.score}" for s in o.result(game).standings],
+        standings_of,
     ),
     "finals": ("to the Finals", lambda game, o: o.result(game).details["finals"]),
     "opponent": ("Death Match opponent", lambda game, o: o.result(game).details["death_match_opponent"]),
-    "garnets": ("garnets earned", lambda game, o: o.result(game).garnets),
+    "garnets": ("garnets earned", garnets_of),
 }
 
 
@@ -195,6 +201,19 @@ def timed(**seconds: float | None) -> Call:
 DRAFT = Section(
     "Puzzles, tokens and the draft",
     (
+        Case(
+            "No clubs among the public cards",
+            "The host's deals give ann the hole card 2C in round 1.",
+            creation(
+                "clubs",
+                "ann bob cat",
+                guests={"ann": ["amy"], "bob": ["ben"], "cat": ["cal"]},
+                deals=[deal("2C 8H QH 9H JH TH")] + [P] * 6,
+            ),
+            {"refused": ["deal_cards"]},
+            'Seed: "Both the community card and the hole cards are guaranteed to not be clubs".',
+            "2C is a club: the settings are refused.",
+        ),
         Case(
             "A token: the whole seconds taken, at least 1, at most 1800",
             "Three puzzles timed by the service.",
@@ -476,6 +495,15 @@ BUILD = Section(
             {"places": {"ann": 1, "bob": 2}, "points": {"ann": 16, "bob": 11}},
             'RULINGS, Clubs: "The ace is the highest club, also in A-2-3-4-5."',
             "Both five-high straights; ann's club ace beats bob's club 5. 15 + 1, 10 + 1.",
+        ),
+        Case(
+            "The ranking is announced, not the hands",
+            "Round 1 as dealt (the community AH; holes ann KH, amy 8H, bob QH, ben 9H, cat JH, cal TH); nobody "
+            "builds, so the service builds each hand.",
+            play(Phase(), Phase()),
+            {"ranking": {1: ["ann"], 2: ["bob"], 3: ["cat"], 4: ["cal"], 5: ["ben"], 6: ["amy"]}},
+            'Seed: "The relative rank of hands is revealed at the end of each Phase B."',
+            "Each best hand is the ace and the hole card: K, Q, J, T, 9, 8 in that order.",
         ),
         Case(
             "No build: the best hand, then more clubs",

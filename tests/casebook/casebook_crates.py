@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook_support import Attempt, Book, Case, Phase, Play, Section
+from casebook_support import Attempt, Book, Case, Phase, Play, Section, garnets_of, standings_of
 
 SEED = "001_69628b9268bd3f9b.txt"
 LISTED = [-1, -1, 0, 1, 1, 2]
@@ -64,11 +64,11 @@ OBSERVE = {
     ),
     "standings": (
         "standings (place, player, points)",
-        lambda game, o: [f"{s.place} {s.player} {s.score}" for s in o.result(game).standings],
+        standings_of,
     ),
     "tol": ("Tokens of Life", _result("tol")),
     "ec": ("Elimination Candidates", _result("ec")),
-    "garnets": ("garnets earned", _result("garnets")),
+    "garnets": ("garnets earned", garnets_of),
     "first_pick": (
         "picks a Death Match opponent first",
         lambda game, o: o.result(game).details["first_to_pick_opponent"],
@@ -226,6 +226,20 @@ PUSHES = Section(
             'Seed: "Each player owns a single crate"; RULINGS: "each names a crate (any player\'s, own included, '
             'repeats allowed)".',
             "zed owns no crate in this match; the whole submission is refused.",
+        ),
+        Case(
+            "Refused whole, with every reason",
+            "ann chose rubber in round 1; in round 2, holding no garnet, she pushes zed's crate once and bob's "
+            "three times, on rubber again.",
+            match(
+                "ann bob",
+                {1: {"ann": turn("rubber")}},
+                until=1,
+                attempt=Attempt("ann", "round", turn("rubber", push("zed"), push("bob", 3)), garnets=0),
+            ),
+            {"refused": ["crate_unknown", "ground_used_up", "garnets_short"]},
+            'RULINGS, Everywhere: "A submission with any illegal part is refused whole, with every reason listed."',
+            "zed has no crate; rubber was used in round 1; 4 pushes need 1 garnet and she holds 0.",
         ),
         Case(
             "Own crate and repeats",

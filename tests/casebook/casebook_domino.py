@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook_support import Attempt, Book, Case, Phase, Play, Section
+from casebook_support import Attempt, Book, Case, Phase, Play, Section, creation, garnets_of, standings_of
 
 SEED = "004_b4daeb01e3f72c4b.txt"
 TILES = [
@@ -47,6 +47,10 @@ def _last_auction(game, outcome) -> dict[int, str]:
     return {first + n: winner for n, winner in enumerate(record.winners, start=1) if winner is not None}
 
 
+def _shown(tiles: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"count": len(tiles), "tile 21": tiles[20]["shape"], "tile 60": tiles[59]["shape"]}
+
+
 def _ends(game, outcome) -> dict[str, str]:
     details = outcome.result(game).details
     return {
@@ -59,8 +63,15 @@ OBSERVE = {
     "spent": ("announced: chips each spent that round", lambda game, o: o.state.auctions[-1].spent),
     "chips_left": ("chips left", lambda game, o: game.view(o.state, None)["public"]["chips_left"]),
     "boards": (
-        "each board's cells",
-        lambda game, o: {p: [c for piece in pieces for c in piece.cells] for p, pieces in o.state.boards.items()},
+        "each board's cells, as revealed to everyone",
+        lambda game, o: {
+            p: [cell for piece in pieces for cell in piece["cells"]]
+            for p, pieces in game.view(o.state, None)["public"]["boards"].items()
+        },
+    ),
+    "shown": (
+        "tiles shown to everyone",
+        lambda game, o: _shown(game.view(o.state, None)["public"]["tiles"]),
     ),
     "forfeited": ("tiles forfeited", lambda game, o: dict(o.state.forfeited)),
     "public_auction": (
@@ -70,7 +81,7 @@ OBSERVE = {
     "ends": ("each one's end", _ends),
     "standings": (
         "standings (place, player, side)",
-        lambda game, o: [f"{s.place} {s.player} {s.score}" for s in o.result(game).standings],
+        standings_of,
     ),
     "tol": ("Tokens of Life", lambda game, o: o.result(game).tol_awarded),
     "ec": ("Elimination Candidate", lambda game, o: list(o.result(game).ec)),
@@ -78,12 +89,29 @@ OBSERVE = {
         "ties the host decides",
         lambda game, o: [line.to_json() for line in o.result(game).tied_lines],
     ),
-    "garnets": ("garnets earned", lambda game, o: o.result(game).garnets),
+    "garnets": ("garnets earned", garnets_of),
 }
 
 AUCTION = Section(
     "The auction",
     (
+        Case(
+            "All 60 tiles are shown at the start",
+            "The host sets the same 20 shapes for each of the three rounds.",
+            match(),
+            {"shown": {"count": 60, "tile 21": "O4", "tile 60": "I4"}},
+            'Seed: "Each round, 20 domino tiles will be brought up for auction. ... All tiles for auctions will be '
+            'shown in advance."',
+            "Round 2 offers tiles 21-40 (21 is its first, an O4), round 3 41-60 (60 its last, an I4).",
+        ),
+        Case(
+            "Tiles of no known shape",
+            "The host sets round 1's tiles to 20 of a shape named Q9.",
+            creation("domino", "ann bob", tiles={1: ["Q9"] * 20}),
+            {"refused": ["value_error"]},
+            'RULINGS, Domino: "Tiles are polyominoes of 3 to 5 cells."',
+            "Q9 is none of the 19 shapes of 3 to 5 cells.",
+        ),
         Case(
             "The highest bid wins; every chip bid is spent",
             "ann bids 10 on tile 1, bob 5.",

@@ -134,17 +134,28 @@ def _items_drawn(game, outcome) -> dict[str, Any]:
     }
 
 
-def _last_bid(outcome):
-    """The round whose bidding resolved last (the round after it is already drawn)."""
-    return [r for r in outcome.state.rounds if r.pack_winners is not None][-1]
+def _item_pass(items: list[str]) -> dict[str, Any]:
+    return {
+        "round 7": items[6],
+        "rounds 1-6 offer Mirror": "Mirror" in items[:6],
+        "all seven differ": len(set(items)) == len(items),
+    }
+
+
+def _announced(game, outcome, what: str) -> list[str | None]:
+    """Who received each pack or item of the round whose bidding resolved last, as announced to
+    everyone (the public view; the round after it is already drawn, not yet bid on)."""
+    resolved = [r for r in game.view(outcome.state, None)["public"]["round_log"] if r["resolved"]]
+    return [entry["received_by"] for entry in resolved[-1][what]]
 
 
 OBSERVE = {
     "open": ("the phase open", lambda game, o: game.open_phase(o.state).name),
     "packs": ("round 1's packs", _packs_kept_the_rule),
     "items": ("the items drawn", _items_drawn),
-    "pack_winners": ("who received each pack (1-10)", lambda game, o: _last_bid(o).pack_winners),
-    "item_winners": ("who received each item", lambda game, o: _last_bid(o).item_winners),
+    "pack_winners": ("announced: who received each pack (1-10)", lambda game, o: _announced(game, o, "packs")),
+    "item_winners": ("announced: who received each item", lambda game, o: _announced(game, o, "items")),
+    "item_rounds": ("the items of rounds 1-7", lambda game, o: _item_pass([r.items[0] for r in o.state.rounds])),
     "digits": ("digits each holds to place", lambda game, o: {p: seat.digits for p, seat in o.state.seats.items()}),
     "spent": ("garnets spent", lambda game, o: {p: seat.garnets_spent for p, seat in o.state.seats.items()}),
     "strings": ("each one's strings", lambda game, o: {p: seat.strings for p, seat in o.state.seats.items()}),
@@ -224,6 +235,15 @@ PHASES = Section(
             {"refused": ["value_error"]},
             'RULINGS, Palindrome: "The two items of one mm5 round always differ, also when the host sets them."',
             "Refused at creation, with the reason.",
+        ),
+        Case(
+            "A drawn round avoids the items the host set in its pass",
+            "Main Match 8; the host sets round 7's item to Mirror and leaves rounds 1-6 drawn (played to round 7).",
+            Play(("ann", "bob"), tuple(Phase() for _ in range(7)), {"rule_set": "mm8", "items": {7: ["Mirror"]}}),
+            {"item_rounds": {"round 7": "Mirror", "rounds 1-6 offer Mirror": False, "all seven differ": True}},
+            'RULINGS, Palindrome: "When the host sets some rounds and leaves others drawn, a drawn round avoids the '
+            'items set for rounds of the same pass through the catalogue".',
+            "Seven rounds draw from eight items in one pass: rounds 1-6 never draw Mirror, and no item repeats.",
         ),
     ),
 )
@@ -468,6 +488,40 @@ ITEMS = Section(
             "RULINGS, Palindrome: \"Insert: for the steps after it, one chosen string may take this round's digits at "
             'any position, not only at its end".',
             "Position 2 is between the two 1s.",
+        ),
+        Case(
+            "Two Inserts: two strings",
+            "ann's strings are 11 and 22; she received 3 and 3 and holds two Inserts.",
+            bench(
+                ["11", "22", ""],
+                "33",
+                ["Insert", "Insert"],
+                use("insert", string=1),
+                use("insert", string=2),
+                append(1, "3", position=2),
+                append(2, "3", position=2),
+            ),
+            {"refused": [], "her_strings": ["131", "232", ""]},
+            'RULINGS, Palindrome: "Insert: ... (two Inserts: two strings)."',
+            "Each 3 goes between its string's two digits.",
+        ),
+        Case(
+            "A second Insert on one string, a second Keep: legal, and used",
+            "ann's string 1 is 11; she received 2 and holds two Inserts and two Keeps.",
+            bench(
+                ["11", "", ""],
+                "2",
+                ["Insert", "Insert", "Keep", "Keep"],
+                use("insert", string=1),
+                use("insert", string=1),
+                use("keep"),
+                use("keep"),
+                append(1, "2", position=2),
+            ),
+            {"refused": [], "her_strings": ["121", "", ""], "items_used_up": ["Insert", "Insert", "Keep", "Keep"]},
+            'RULINGS, Palindrome: "Using an item to no effect (Mirror or Clone of an empty string, a second Insert on '
+            'the same string, a second Keep) is legal and uses the item."',
+            "The second Insert and the second Keep change nothing, and are gone.",
         ),
         Case(
             "A position without Insert",

@@ -154,23 +154,28 @@ class Call:
         return list(self.describe)
 
 
-def created(game_id: str, players: tuple[str, ...], settings: Mapping[str, Any]) -> Mapping[str, Any]:
+def created(
+    game_id: str, players: tuple[str, ...], settings: Mapping[str, Any], guests: Mapping[str, list[str]]
+) -> Mapping[str, Any]:
     """A match's creation judged as the match layer judges it: {"refused": the reason codes}."""
     game = registry.load(game_id)
+    participants = tuple(who for player in players for who in (player, *guests.get(player, [])))
     try:
-        game.setup(engine.seat(game, list(players), dict(settings)), players, engine.setup_rng(0))
+        game.setup(engine.seat(game, list(players), dict(settings), dict(guests)), participants, engine.setup_rng(0))
     except GameCoreError as error:
         return {"refused": [reason.code for reason in error.reasons]}
     return {"refused": []}
 
 
-def creation(game_id: str, players: str, **settings: Any) -> Call:
-    """A case that creates a match of `players` (space-separated) with `settings`."""
+def creation(game_id: str, players: str, guests: Mapping[str, list[str]] | None = None, **settings: Any) -> Call:
+    """A case that creates a match of `players` (space-separated; each with their `guests`) with
+    `settings`."""
     shown_settings = ", ".join(f"{key} {value}" for key, value in settings.items())
     describe = (
         f"The host creates a match of {players.replace(' ', ', ')}" + (f" with {shown_settings}." if settings else "."),
     )
-    return Call(created, {"game_id": game_id, "players": tuple(players.split()), "settings": settings}, describe)
+    arguments = {"game_id": game_id, "players": tuple(players.split()), "settings": settings, "guests": guests or {}}
+    return Call(created, arguments, describe)
 
 
 def tried(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
@@ -253,6 +258,15 @@ class Section:
 
 
 Observer = Callable[[AnyGame, Outcome], Any]
+
+
+def standings_of(game: AnyGame, outcome: Outcome) -> list[str]:
+    """The final standings as "place player score" lines, best first."""
+    return [f"{s.place} {s.player} {s.score}" for s in outcome.result(game).standings]
+
+
+def garnets_of(game: AnyGame, outcome: Outcome) -> dict[str, int]:
+    return outcome.result(game).garnets
 
 
 @dataclass(frozen=True)
