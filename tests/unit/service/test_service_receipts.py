@@ -8,6 +8,7 @@ The fakes draw the salts in order: the n-th is SHA-256("salt-n") in hex (`Sequen
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from game_core.match.model import MatchRequest
 from game_core.service import phases
 from game_core.service.mail_in import Outcome, receive
 from game_core.service.matches import create_match, export_record
+from game_core.service.page import play, render
 from game_core.service.submit import SubmissionRequest, submit, submit_by_webhook
 
 MID = "m-000000000001"
@@ -109,6 +111,28 @@ def test_a_mail_answer_carries_the_receipt_as_one_json_line_and_a_redelivery_the
         "commitment": sealed(nth_salt(1), move),  # one salt: the lost answer's move was not stored twice
     }
     assert table.fakes.ids.salts == 1
+
+
+def test_the_players_page_shows_the_receipt_of_what_stands_under_it() -> None:
+    table = Table.open()  # the Pregame opened 12:00; Ada's secret is secret-1
+    ada = play.sign_in(table.ports, MID, "secret-1")
+    fields = {"csrf": ada.csrf, "kind": "multipliers", "phase": "Pregame", "number": "1", "delivery": "d-1"}
+    fields |= {f"f.multipliers.{i}": str(value) for i, value in enumerate(MULTIPLIERS["multipliers"])}
+    play.send_move(table.ports, MID, ada.cookie, fields)
+
+    page = render.page(play.show(table.ports, MID, ada.cookie))
+
+    shown = page[page.index('<pre id="receipt-multipliers">') :]
+    shown = html.unescape(shown[len('<pre id="receipt-multipliers">') : shown.index("</pre>")])
+    assert json.loads(shown) == {
+        "match_id": MID,
+        "phase": "Pregame",
+        "number": 1,
+        "player": "ada",
+        "kind": "multipliers",
+        "at": "2026-12-01T12:00:00Z",
+        "commitment": sealed(nth_salt(1), ADA_MULTIPLIERS),
+    }
 
 
 def crates_played() -> tuple[Table, list[dict[str, Any]]]:

@@ -70,9 +70,10 @@ def opened_lines(public: Mapping[str, Any], own: Mapping[str, Any], names: Mappi
     return lines
 
 
+KEEP = "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE):"
+"""What heads a receipt wherever a participant is shown one."""
+
+
 def receipt_lines(receipt: Mapping[str, Any]) -> list[str]:
     """A mail's lines for an accepted move's receipt: the JSON to keep, on one line."""
-    return [
-        "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE):",
-        f"  {canonical_json(receipt)}",
-    ]
+    return [KEEP, f"  {canonical_json(receipt)}"]

@@ -15,6 +15,8 @@ from game_core.games.protocol import AnswersInText, DrawsViews
 from game_core.match.clock import day_text, duration_text, iso
 from game_core.match.engine import parse_submission
 from game_core.match.model import Match
+from game_core.match.replay import canonical_json
+from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
 from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input
 from game_core.service.page.play import Seen, action_kinds, delivery_key, forms, move_kinds, ready_standing, view_of
@@ -187,9 +189,12 @@ def _sent(seen: Seen) -> str:
 
 
 def receipt(seen: Seen, kind: str) -> str:
-    """The sealed receipt of what was sent of `kind` (issue 23 item 1), shown under it: the hook
-    for the receipts piece; nothing until the service keeps receipts."""
-    return ""
+    """The sealed receipt of what was sent of `kind` (issue 23 item 1), shown under it: the JSON
+    the move's answer gave, to keep."""
+    sealed = receipts.standing(seen.view.match, seen.view.sheet, kind)
+    if sealed is None:
+        return ""
+    return f'<p>{esc(receipts.KEEP)}</p>\n<pre id="receipt-{esc(kind)}">{esc(canonical_json(sealed))}</pre>'
 
 
 def _moves(seen: Seen) -> str:
