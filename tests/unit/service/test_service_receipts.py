@@ -19,6 +19,7 @@ from fakes import Fakes
 from test_service_mail_in import ADA, answers, message, receipt, round_one
 
 from game_core.cli import verify
+from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
 from game_core.service import phases
 from game_core.service.mail_in import Outcome, receive
@@ -158,8 +159,17 @@ def test_the_reveal_opens_a_secret_move_to_its_sender_alone_and_the_record_keeps
     opening = {"phase": "Pregame", "number": 1, "player": "ada", "kind": "multipliers"}
     assert own.body["opened"] == [opening | {"submission": MULTIPLIERS, "salt": nth_salt(2)}]
     assert not any(nth_salt(2) in json.dumps(notice.body) or "opened" in notice.body for notice in others)
-    mails = {mail.to: mail.raw.decode() for mail in table.fakes.mailer.sent if b"Pregame resolved" in mail.raw}
-    assert nth_salt(2) in mails["ada@example.com"] and nth_salt(2) not in mails["bo@example.com"]
+    mails = {
+        mail.to: parse_message(mail.raw).text for mail in table.fakes.mailer.sent if b"Pregame resolved" in mail.raw
+    }
+    opened = [
+        "Sealed moves opened (each receipt's commitment is SHA-256(salt + move)):",
+        "  ada, multipliers for Pregame:",
+        f"    move {ADA_MULTIPLIERS}",
+        f"    salt {nth_salt(2)}",
+    ]
+    assert "\n".join(opened) in mails["ada@example.com"]
+    assert "Sealed moves" not in mails["bo@example.com"] and nth_salt(2) not in mails["bo@example.com"]
     assert export_record(table.ports, MID).phases[0].salts == {"ada": {"multipliers": nth_salt(2)}}
 
 

@@ -58,7 +58,7 @@ def opened_lines(public: Mapping[str, Any], own: Mapping[str, Any], names: Mappi
     shown = {(o["number"], o["player"], o["kind"]): o for o in [*public.get("opened", []), *own.get("opened", [])]}
     if not shown:
         return []
-    lines = ["Sealed moves opened: a receipt's commitment is SHA-256 of the salt's bytes, then the move:"]
+    lines = ["Sealed moves opened (each receipt's commitment is SHA-256(salt + move)):"]
     for opening in shown.values():
         move = canonical_json({"kind": opening["kind"], "submission": opening["submission"]})
         who = names.get(opening["player"], opening["player"])
