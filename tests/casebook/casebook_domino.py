@@ -42,9 +42,10 @@ def match(*phases: Mapping[str, Any], players: str = "ann bob cat", attempt: Att
 
 
 def _last_auction(game, outcome) -> dict[int, str]:
-    record = outcome.state.auctions[-1]
-    first = 20 * (record.round - 1)
-    return {first + n: winner for n, winner in enumerate(record.winners, start=1) if winner is not None}
+    """Each tile of the last auction someone won, as announced to everyone."""
+    last = len(outcome.state.auctions)
+    tiles = game.view(outcome.state, None)["public"]["tiles"]
+    return {t["tile"]: t["won_by"] for t in tiles if t["round"] == last and t["won_by"] is not None}
 
 
 def _shown(tiles: list[dict[str, Any]]) -> dict[str, Any]:

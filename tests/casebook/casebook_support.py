@@ -170,7 +170,7 @@ def created(
 def creation(game_id: str, players: str, guests: Mapping[str, list[str]] | None = None, **settings: Any) -> Call:
     """A case that creates a match of `players` (space-separated; each with their `guests`) with
     `settings`."""
-    shown_settings = ", ".join(f"{key} {value}" for key, value in settings.items())
+    shown_settings = ", ".join(f"{key} {_nested(value)}" for key, value in settings.items())
     describe = (
         f"The host creates a match of {players.replace(' ', ', ')}" + (f" with {shown_settings}." if settings else "."),
     )
@@ -277,7 +277,6 @@ class Book:
     sections: tuple[Section, ...]
     observe: Mapping[str, tuple[str, Observer]]
     """Observation name -> (its label in the book, how it is read from a played case)."""
-    intro: str = ""
 
     @property
     def game(self) -> AnyGame:
@@ -341,8 +340,10 @@ def render(book: Book) -> str:
         "binding rulings: `../shared/RULINGS.md`. Submissions are shown as mail lines; "
         "a case cites the seed text (quoted) or the ruling that decides it.",
     ]
-    if book.intro:
-        out += ["", book.intro]
+    out += [
+        "",
+        "Sections: " + "; ".join(f"{s}. {section.title}" for s, section in enumerate(book.sections, start=1)) + ".",
+    ]
     numbered = iter(book.numbered())
     for s, section in enumerate(book.sections, start=1):
         out += ["", f"## {s}. {section.title}"]
@@ -353,4 +354,27 @@ def render(book: Book) -> str:
             out += ["```", "", "Result:", ""]
             out += [book.result_line(key, value) for key, value in case.expect.items()]
             out += ["", f"Decided by: {case.rule}", "", f"Why: {case.why}"]
+    return "\n".join(out) + "\n"
+
+
+INDEX = "README.md"
+
+
+def render_index(books: tuple[Book, ...]) -> str:
+    """The folder's index: each game's book, its case count and sections."""
+    out = [
+        "# Case books",
+        "",
+        "One book a game, each case numbered by section (`CRATES 7.5`: section 7, case 5), written from "
+        f"the tables in `tests/casebook/` and checked by `tests/casebook/test_casebooks.py` (`{REGENERATE}` "
+        "writes them again).",
+        "",
+        "| game | book | cases | sections |",
+        "| --- | --- | --- | --- |",
+    ]
+    for book in books:
+        sections = "; ".join(section.title for section in book.sections)
+        out.append(
+            f"| {book.game.title} | [{book.game_id}.md]({book.game_id}.md) | {len(book.numbered())} | {sections} |"
+        )
     return "\n".join(out) + "\n"

@@ -9,9 +9,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from casebook_books import BOOKS  # noqa: E402
-from casebook_support import (
-    FOLDER,  # noqa: E402
-    render,  # noqa: E402
+from casebook_support import (  # noqa: E402
+    FOLDER,
+    INDEX,
+    render,
+    render_index,
 )
 
 
@@ -21,6 +23,7 @@ def main() -> None:
         path = FOLDER / f"{book.game_id}.md"
         path.write_text(render(book), encoding="utf-8")
         print(f"wrote {path.relative_to(FOLDER.parents[1])}: {len(book.numbered())} cases")
+    (FOLDER / INDEX).write_text(render_index(BOOKS), encoding="utf-8")
 
 
 if __name__ == "__main__":

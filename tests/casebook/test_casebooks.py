@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from casebook_books import BOOKS
-from casebook_support import FOLDER, REGENERATE, Book, Case, render
+from casebook_support import FOLDER, INDEX, REGENERATE, Book, Case, render, render_index
 
 from game_core.games import registry
 
@@ -28,3 +28,9 @@ def test_the_book_is_what_its_table_renders(book: Book):
     path = FOLDER / f"{book.game_id}.md"
     written = path.read_text(encoding="utf-8") if path.exists() else ""
     assert written == render(book), f"{path} is not what its table renders: run {REGENERATE}"
+
+
+def test_the_index_is_what_the_tables_render():
+    path = FOLDER / INDEX
+    written = path.read_text(encoding="utf-8") if path.exists() else ""
+    assert written == render_index(BOOKS), f"{path} is not what the tables render: run {REGENERATE}"
