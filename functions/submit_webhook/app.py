@@ -322,11 +322,12 @@ def _form_fields(request: Request) -> dict[str, str]:
 
 def _same_site(request: Request) -> None:
     """A POST from another site is refused (beside SameSite=Strict and the form token): by the
-    browser's own Sec-Fetch-Site and Origin, where it sends them."""
+    browser's own Sec-Fetch-Site and Origin, where it sends them (a page sent with Referrer-Policy
+    no-referrer posts its forms with `Origin: null`, which says nothing)."""
     fetched = request.headers.get("sec-fetch-site", "same-origin")
-    origin = request.headers.get("origin")
+    origin = request.headers.get("origin", "null")
     host = request.headers.get("host", "")
-    if fetched not in ("same-origin", "none") or (origin is not None and urlsplit(origin).netloc != host):
+    if fetched not in ("same-origin", "none") or (origin != "null" and urlsplit(origin).netloc != host):
         raise Unauthorized("forms are taken from this site's own pages only")
 
 

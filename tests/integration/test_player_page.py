@@ -63,12 +63,16 @@ def test_a_form_posted_from_another_site_is_refused(stack, crates_match) -> None
     cookie, _ = sign_in(stack, match.match_id, match.secrets["p1"])
     path = f"/play/{match.match_id}"
     fields = move_form(page_call(stack, "GET", "/play/{match_id}", path, cookie=cookie)["body"])
-    for foreign in ({"origin": "https://evil.example"}, {"sec-fetch-site": "cross-site"}):
+    # A form of the page itself, sent with Referrer-Policy no-referrer, says `Origin: null`: taken.
+    for foreign in ({"origin": "https://evil.example"}, {"sec-fetch-site": "cross-site", "origin": "null"}):
         reply = page_call(
             stack, "POST", "/play/{match_id}/move", f"{path}/move", cookie=cookie, form=fields, headers=foreign
         )
         assert reply["statusCode"] == 401 and "this site&#x27;s own pages only" in reply["body"]
     assert match.status()["open"]["waiting_for"] == ["p1", "p2"]
+    own = {"origin": "null", "sec-fetch-site": "same-origin"}
+    reply = page_call(stack, "POST", "/play/{match_id}/move", f"{path}/move", cookie=cookie, form=fields, headers=own)
+    assert reply["statusCode"] == 303 and match.status()["open"]["waiting_for"] == ["p2"]
 
 
 def test_a_page_view_costs_what_the_get_of_ones_standing_costs(stack, crates_match) -> None:

@@ -70,6 +70,11 @@ def test_a_word_where_a_number_goes_is_the_services_to_refuse() -> None:
     assert [(r.code, r.text) for r in seen.refusal.error.reasons] == [
         ("int_type", "multipliers.5: Input should be a valid integer")
     ]
+    # Beside the sixth field, which it names, and tied to it for a screen reader:
+    page = render.page(seen)
+    assert '<span class="error" id="move-multipliers-multipliers-5-error">multipliers.5: Input should be' in page
+    assert 'aria-describedby="move-multipliers-multipliers-5-error" aria-invalid="true"' in page
+    assert page.count('aria-invalid="true"') == 1
 
 
 def test_the_same_form_sent_twice_changes_nothing_the_second_time_and_a_new_one_replaces() -> None:

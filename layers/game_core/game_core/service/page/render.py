@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from html import escape
 
 from game_core.errors import GameCoreError, Reason
@@ -227,7 +228,7 @@ def _button(text: str) -> str:
 def _form(seen: Seen, form: Form, route: str, hidden: Mapping[str, str], button: str) -> str:
     form_id = f"{route}-{form.kind}"
     refusal = seen.refusal if seen.refusal is not None and seen.refusal.form == form_id else None
-    given = refusal.fields if refusal is not None else {}
+    given = _Given(refusal.fields, tuple(refusal.error.reasons)) if refusal is not None else _Given({}, ())
     fields = {"kind": form.kind, "delivery": delivery_key(), **hidden}
     heading = f'<h3 id="{esc(form_id)}-h">{esc(form.kind.capitalize())}</h3>\n'
     described = f"<p>{esc(form.description)}</p>\n" if form.description else ""
@@ -242,20 +243,40 @@ def _form(seen: Seen, form: Form, route: str, hidden: Mapping[str, str], button:
         else:
             parts.append(_input(form_id, part, given))
     if form.help:
-        parts.append(f"<details>\n<summary>How to write a {esc(form.kind)}</summary>\n")
+        parts.append(f"<details>\n<summary>The game's help for {esc(form.kind)} (as a mail writes it)</summary>\n")
         parts.append(f"<pre>{esc(chr(10).join(form.help))}</pre>\n</details>\n")
     parts.append(_button(button) + "</form>")
     return "".join(parts)
 
 
-def _input(form_id: str, one: Input, given: Mapping[str, str]) -> str:
+@dataclass(frozen=True)
+class _Given:
+    """What a refused form held, and the service's reasons: each shown again at its field."""
+
+    fields: Mapping[str, str]
+    reasons: tuple[Reason, ...]
+
+    def at(self, one: Input) -> list[Reason]:
+        """The reasons naming this field (the service's reasons name a field by its path)."""
+        return [reason for reason in self.reasons if reason.text.startswith(f"{one.name}:")]
+
+
+def _input(form_id: str, one: Input, given: _Given) -> str:
     input_id = f"{form_id}-{one.name.replace('.', '-')}"
     name = FIELD_PREFIX + one.name
-    value = given.get(name)
+    value = given.fields.get(name)
     hint = f'<span class="hint" id="{esc(input_id)}-hint">{esc(one.hint)}</span>\n' if one.hint else ""
-    described = f"{input_id}-hint" if one.hint else None
+    wrong = " ".join(reason.text for reason in given.at(one))
+    hint += f'<span class="error" id="{esc(input_id)}-error">{esc(wrong)}</span>\n' if wrong else ""
+    described = " ".join(f"{input_id}-{what}" for what, shown in (("hint", one.hint), ("error", wrong)) if shown)
     label = f'<label for="{esc(input_id)}">{esc(one.label)}</label>\n'
-    common = _attrs(id=input_id, name=name, required=one.required, aria_describedby=described)
+    common = _attrs(
+        id=input_id,
+        name=name,
+        required=one.required,
+        aria_describedby=described or None,
+        aria_invalid="true" if wrong else None,
+    )
     if one.widget == "select":
         options = "" if one.required else '<option value="">(as the rules default)</option>'
         options += "".join(
@@ -305,7 +326,7 @@ def _view(seen: Seen, names: Mapping[str, str]) -> str:
     return (
         '<section id="view" aria-labelledby="view-h">\n<h2 id="view-h">The table as you see it</h2>\n'
         "<p>Everything revealed so far, phase by phase, and what only you know.</p>\n"
-        f'{pictures}<pre id="view-text">{esc(text.render_view(view, names))}</pre>\n</section>'
+        f'{pictures}<pre id="view-text" tabindex="0">{esc(text.render_view(view, names))}</pre>\n</section>'
     )
 
 
