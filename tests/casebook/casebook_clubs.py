@@ -607,6 +607,18 @@ GUESS = Section(
             "Nothing moves.",
         ),
         Case(
+            "Up to five cards a participant",
+            "ann guesses six cards for bob.",
+            in_phase_two(
+                Attempt(
+                    "ann", "guess", {"guesses": [{"participant": "bob", "cards": ["2S", "3S", "4S", "5S", "6S", "7S"]}]}
+                )
+            ),
+            {"refused": ["too_long"]},
+            'Seed: "For each other participant, guess up to five cards for them."',
+            "Six is one too many.",
+        ),
+        Case(
             "Not one's own hand",
             "ann guesses her own hand.",
             in_phase_two(Attempt("ann", "guess", {"guesses": [{"participant": "ann", "cards": ["AH"]}]})),

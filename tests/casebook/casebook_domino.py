@@ -338,6 +338,21 @@ PLACING = Section(
             "2 > 1.",
         ),
         Case(
+            "A square is placed the same way",
+            "ann won tile 1 and places it in the corner, then a square away from it.",
+            match(
+                {"ann": bids(t1=1)},
+                attempt=Attempt(
+                    "ann",
+                    "place",
+                    {"placements": [{"tile": 1, "cells": O4_CORNER.split()}, {"tile": "square", "cells": ["L12"]}]},
+                ),
+            ),
+            {"refused": ["not_connected"]},
+            'RULINGS, Domino: "Up to three 1x1 squares a match, 2 garnets each, placed the same way."',
+            "L12 touches none of A1-B2.",
+        ),
+        Case(
             "A fourth square",
             "ann placed three squares in placing 1 and places another in placing 2.",
             match(
