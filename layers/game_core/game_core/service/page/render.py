@@ -49,6 +49,7 @@ def document(title: str, body: str) -> str:
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n"
+        '<link rel="icon" href="data:,">\n'  # no icon: else the browser asks for /favicon.ico, a 404 in its console
         f'<link rel="stylesheet" href="{CSS}">\n<script src="{JS}" defer></script>\n'
         f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
@@ -123,16 +124,22 @@ def _phase(seen: Seen, names: Mapping[str, str]) -> str:
     else:
         left = max(0, int((phase.deadline - seen.now).total_seconds()))
         clock = _attrs(datetime=iso(phase.deadline), data_now=iso(seen.now))
+        closes = esc(day_text(phase.deadline, _zone(seen)))
         lines.append(
-            f'<p id="deadline">Closes <time id="countdown"{clock}>'
-            f'{esc(day_text(phase.deadline))}</time>: <span id="countdown-left">{esc(duration_text(left))} left</span>.'
-            '<span id="countdown-local"></span></p>'
+            f'<p id="deadline">Closes <time id="countdown"{clock}>{closes}</time>: '
+            f'<span id="countdown-left">{esc(duration_text(left))} left</span>.<span id="countdown-local"></span></p>'
         )
     waiting = summary["waiting_for"]
     owes = f"Waiting for: {_name_list(names, waiting)}." if waiting else "Nobody owes this phase anything more."
     lines.append(f'<p id="owes">{owes}</p>')
     lines.append(_ready(seen, names, summary["ready"]))
     return '<section id="phase" aria-labelledby="phase-name">\n' + "\n".join(filter(None, lines)) + "\n</section>"
+
+
+def _zone(seen: Seen) -> str | None:
+    """The participant's own zone (ZONE by mail, or the settings file's): the deadline there, UTC beside."""
+    participant = seen.view.match.participant(seen.session.participant)
+    return participant.zone if participant is not None else None
 
 
 def _ready(seen: Seen, names: Mapping[str, str], ready: list[str]) -> str:
