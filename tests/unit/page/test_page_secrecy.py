@@ -3,7 +3,8 @@ at every position it passes through (the setup, each phase after its immediate a
 resolution), rendered for each participant through the page's own read on the fakes; then the
 same with every other participant's private seat changed (`Demo.private_seat`, the games' own
 non-interference change): the participant's page must not change. And with their own seat
-changed it must, somewhere in the match, or the comparison proved nothing."""
+changed it must, somewhere in the match, or the comparison proved nothing. Every page is also
+held to `check_markup` (labels, unique ids, nothing inline)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from bot_matches import play_through, players_for, standing_players  # noqa: E402
 from fakes import Fakes  # noqa: E402
+from test_page_quality import check_markup  # noqa: E402
 
 KEYS = re.compile(r"page-[A-Za-z0-9_-]{22}")
 """Each rendered form's delivery key is new (random): blanked before pages are compared."""
@@ -79,6 +81,8 @@ def test_no_page_shows_anything_of_another_participants_private_seat(game_id: st
         data = state.model_dump(mode="json")
         stage(fakes, match_id, game, data, number)
         pages = {p: page_of(fakes, match_id, cookies[p]) for p in participants}
+        for page in pages.values():
+            check_markup(page)
         for p in participants:
             others = _changed(data, change, [q for q in participants if q != p])
             stage(fakes, match_id, game, others, number)
