@@ -6,8 +6,13 @@ of one's standing (one read)."""
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 from collections import Counter
+
+import pytest
+from conftest import Capture
 
 from benchmarks.page import page_call, sign_in, view_calls
 
@@ -90,3 +95,33 @@ def test_the_assets_are_served_by_the_service_and_nothing_else_is(stack) -> None
     assert "#countdown-left" in css["body"] and "countdown" in js["body"]
     for name in ("app.py", "..%2Fsession.py", "page.html"):
         assert page_call(stack, "GET", "/static/{asset}", f"/static/{name}")["statusCode"] == 404
+
+
+@pytest.mark.log_level("INFO")  # what template.yaml deploys
+def test_the_logs_carry_no_secret_cookie_or_move_from_the_page(stack, crates_match, capfd) -> None:
+    capture = Capture()
+    root = logging.getLogger()
+    root.addHandler(capture)
+    try:
+        match = crates_match(2)
+        cookie, set_cookie = sign_in(stack, match.match_id, match.secrets["p1"])
+        path = f"/play/{match.match_id}"
+        refused = move_form(page_call(stack, "GET", "/play/{match_id}", path, cookie=cookie)["body"])
+        refused["f.multipliers.0"] = "-7"  # not one of the six values: refused with reasons
+        assert page_call(stack, "POST", "/play/{match_id}/move", f"{path}/move", cookie=cookie, form=refused)[
+            "statusCode"
+        ] in (400, 422)
+        fields = move_form(page_call(stack, "GET", "/play/{match_id}", path, cookie=cookie)["body"])
+        assert (
+            page_call(stack, "POST", "/play/{match_id}/move", f"{path}/move", cookie=cookie, form=fields)["statusCode"]
+            == 303
+        )
+    finally:
+        root.removeHandler(capture)
+    out, err = capfd.readouterr()
+    logged = "\n".join([out, err, *capture.lines])
+    assert "page sent" in logged and "page move refused" in logged  # the capture saw the page's lines
+    session = cookie.split("=", 1)[1]
+    for secret in (match.secrets["p1"], session, session.rsplit(".", 1)[1], fields["csrf"]):
+        assert secret not in logged
+    assert json.dumps(ORDER) not in logged and json.dumps([-7, *ORDER[1:]]) not in logged
