@@ -378,3 +378,15 @@ def test_without_mail_of_its_own_the_old_address_hears_its_farewell_then_nothing
     assert set(farewell.body) == {"match_id", "farewell"} and "no longer works" in farewell.body["farewell"]
     assert (public.recipient, welcome.recipient) == (None, "bo") and "view" in welcome.body
     assert table.fakes.mailer.sent == []
+
+
+def test_the_final_result_names_the_seats_player_and_says_who_played_it_before() -> None:
+    table = round_one()
+    to_dana(table)
+    table.fakes.mailer.sent.clear()
+
+    while table.match().status == "running":  # Rounds 1 to 6 resolve with what was sent
+        table.resolve_at_deadline()
+
+    final = mails(table)[ADA][-1][1]
+    assert "Dana" in final and "Seat bo was played by Bo, then from Round 1 by Dana." in final

@@ -22,6 +22,7 @@ from game_core.match import engine, grace
 from game_core.match.absence import away_lines
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
+from game_core.match.seats import seat_lines
 from game_core.service import receipts, webhooks
 from game_core.service.notices import told_key
 from game_core.service.ports import Notice, OutgoingMail, Ports
@@ -131,6 +132,8 @@ def event_text(
         lines += ["", *opened]
     if public.get("result") is not None:  # the match is over: its result, for every game alike
         lines += ["", *result_text(public["result"], names(match))]
+        if replaced := seat_lines(match):  # who played a seat the host gave to someone else
+            lines += ["", *replaced]
     if (head := own.get("log_head", public.get("log_head"))) is not None:  # the record's seal
         lines += ["", *prose(f"The match's event log ends in the hash {head} (match-verify --head checks a record).")]
     if match.phase is not None and (own or public).get("open") is not None:
