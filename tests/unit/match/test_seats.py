@@ -3,37 +3,26 @@ phase each successor took it (the standings name the seat's last player)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from match_support import new_match
 
-from game_core.match.model import Former, Match, Participant
+from game_core.match.model import Former, Match
 from game_core.match.seats import seat_lines
 
 
 def seated(formerly: dict[str, list[tuple[str, str]]]) -> Match:
     """Ada and Bo (named so now), each seat with its former players as (name, phase replaced in)."""
+    match = new_match("crates", ("ada", "bo"))
     players = tuple(
-        Participant(
-            id=seat,
-            name=seat.capitalize(),
-            secret_hash="",
-            formerly=tuple(Former(name=name, phase=phase) for name, phase in formerly.get(seat, [])),
+        seat.model_copy(
+            update={
+                "name": seat.id.capitalize(),
+                "formerly": tuple(Former(name=name, phase=phase) for name, phase in formerly.get(seat.id, [])),
+            }
         )
-        for seat in ("ada", "bo")
+        for seat in match.players
     )
-    return Match(
-        match_id="m-1",
-        game="crates",
-        settings={},
-        seed=7,
-        players=players,
-        phase_seconds=3600,
-        early_close=False,
-        recheck_seconds=3600,
-        created_at=datetime(2026, 12, 1, tzinfo=UTC),
-        starting_garnets={},
-    )
+    return match.model_copy(update={"players": players})
 
 
 @pytest.mark.parametrize(
