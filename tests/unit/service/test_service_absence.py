@@ -34,6 +34,23 @@ def mail_to(table: Table, address: str) -> str:
     return parse_message([mail for mail in table.fakes.mailer.sent if mail.to == address][-1].raw).text
 
 
+ADA_AWAY_TO_THE_4TH = [
+    "The deadline is held for an announced absence: ada.",
+    "ada is away from Tuesday 1 December, 00:00 UTC until Thursday 3 December,",
+    "00:00 UTC.",
+    "Pregame closes Friday 4 December, 00:00 UTC, in 2 days 12 hours.",
+]
+"""What a mail says once Ada is away the 1st and 2nd, seen at noon on the 1st: the Pregame's
+deadline held to midnight of the 4th, 60 hours away."""
+
+
+def held_lines(text: str) -> list[str]:
+    """The lines of a mail from the one saying a deadline is held, through the deadline's."""
+    lines = text.splitlines()
+    held = lines.index("The deadline is held for an announced absence: ada.")
+    return lines[held : held + 4]
+
+
 def test_an_absence_across_the_deadline_holds_it_for_everyone_and_everyone_is_told_why() -> None:
     table = open_table()
     phases.wait(table.ports, MID, 1, 0, "tok-1")  # the Pregame waits until 13:00 today
@@ -61,14 +78,7 @@ def test_an_absence_across_the_deadline_holds_it_for_everyone_and_everyone_is_to
         {"who": "ada", "from": "2026-12-01T00:00:00Z", "until": "2026-12-03T00:00:00Z"}
     ]
     # Bo's mail says it in words, and his deadline is Ada's: 60 hours from now.
-    bo_mail = mail_to(table, BO).splitlines()
-    held = bo_mail.index("The deadline is held for an announced absence: ada.")
-    assert bo_mail[held : held + 4] == [
-        "The deadline is held for an announced absence: ada.",
-        "ada is away from Tuesday 1 December, 00:00 UTC until Thursday 3 December,",
-        "00:00 UTC.",
-        "Pregame closes Friday 4 December, 00:00 UTC, in 2 days 12 hours.",
-    ]
+    assert held_lines(mail_to(table, BO)) == ADA_AWAY_TO_THE_4TH
     bo = standing(table.fakes.store.submission_view(MID, "bo", None), "bo")
     assert bo["open"]["deadline"] == "2026-12-04T00:00:00Z"
     # The hold is an extension, as the host's is: 13:00 on the 1st to midnight on the 4th is 59 hours.
@@ -212,3 +222,12 @@ def test_the_host_cuts_an_absence_then_refuses_it_and_the_participant_is_told() 
     with pytest.raises(Illegal) as again:  # refused again: there is none left to refuse
         host_absence(table, act="refuse", to=None)
     assert texts(again.value.reasons) == ["ada has no absence under way or to come"]
+
+
+def test_status_by_mail_says_who_is_away_and_whose_absence_holds_the_deadline() -> None:
+    table = open_table()
+    away(table, "2026-12-01", "2026-12-02")
+    table.fakes.mailer.sent.clear()
+    send(table, BO, "STATUS")
+    [(_, said)] = answers(table)
+    assert held_lines(said.text) == ADA_AWAY_TO_THE_4TH

@@ -56,6 +56,7 @@ from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
 from game_core.match import grace
+from game_core.match.absence import away_lines
 from game_core.match.clock import known_zone
 from game_core.match.engine import acting, sent_last
 from game_core.match.model import Match, Participant
@@ -389,6 +390,7 @@ def _status(ports: Ports, match: Match, player: Participant) -> Answer:
     if match.phase is not None:
         sent = sent_lines(game, seen["submitted"], match.phase.name)
         lines += [
+            *away_lines(seen, letters.names(match), player.zone),
             letters.deadline_line(match.phase, ports.clock.now(), player.zone),
             *sent,
             owed_line(seen, match.phase.name),
