@@ -26,6 +26,7 @@ HOST_COMMANDS = [
     "press",
     "reissue_secret",
     "replace",
+    "graces",
 ]
 """Every host command with a sample event a live match takes (`decide` needs a finished, tied one)."""
 

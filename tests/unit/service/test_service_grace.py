@@ -6,28 +6,34 @@ early close off, the machine running the `advance` step as it does after each wa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import texts
 from crates_driver import request
 from fakes import Fakes
 from test_service_mail_in import message, receipt
 from test_service_told import FlakyStore
 
-from game_core.errors import Conflict
+from game_core.cli import host as cli_host
+from game_core.errors import Conflict, Illegal, NotOpen
 from game_core.mail.inbound import parse_message
 from game_core.match.model import Match, MatchRequest
 from game_core.match.replay import states
-from game_core.service import host, phases
+from game_core.service import grace, host, phases
+from game_core.service.commands import Graces, parse_host_command, run_host_command
 from game_core.service.mail_in import receive
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.submit import SubmissionRequest, submit
 from game_core.service.views import standing
 
 DAY, HOUR = 86_400, 3_600
+EVENTS = Path(__file__).resolve().parents[3] / "events"
 MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}
 STILL_A_ROUND = {"pushes": [], "ground": "stone"}
 
@@ -261,6 +267,7 @@ def test_the_hold_is_told_naming_the_late_publicly_and_each_their_graces_private
         "until": "2026-12-02T13:00:00Z",  # opened 12:00 on the 1st, a day, then the hour
     }
     assert "graces_left" not in public.body and public.body["open"]["grace_held"] == ["ann", "ben"]
+    assert "-1, -1" not in json.dumps([notice.body for notice in notices.values()])  # nothing Cat sent
     assert (notices["ann"].body["graces_left"], notices["ann"].body["you_owe"]) == (1, ["multipliers"])
 
     texts = {mail.to: parse_message(mail.raw).text for mail in fakes.mailer.sent[before:]}
@@ -394,3 +401,67 @@ def test_graces_without_a_length_or_a_length_without_graces_is_refused(graces: i
     settings_file = request().model_dump(mode="json") | {"graces": graces, "grace_seconds": seconds}
     with pytest.raises(ValueError, match=named.replace("(", r"\(").replace(")", r"\)")):
         MatchRequest.model_validate(settings_file)
+
+
+# -- the host's command ------------------------------------------------------------------------
+
+
+def graces_event(match_id: str) -> dict[str, Any]:
+    """The console's sample event (events/host_graces.json) for this match."""
+    event = json.loads((EVENTS / "host_graces.json").read_text())
+    return event | {"match_id": match_id}
+
+
+def test_the_host_gives_graces_to_a_match_that_had_none_and_each_is_told_privately() -> None:
+    fakes = Fakes()
+    match_id = create_match(fakes.ports, request(("ann", "ben")))["match_id"]
+    before = len(fakes.notifier.notices(match_id))
+    reply = run_host_command(fakes.ports, parse_host_command(graces_event(match_id)))  # 2 graces of 12 hours
+    assert (reply["changed"], reply["grace_seconds"], reply["graces_left"]) == (True, 43_200, {"ann": 2, "ben": 2})
+
+    told = fakes.notifier.notices(match_id)[before:]
+    assert [(n.recipient, n.body["graces_left"]) for n in told] == [("ann", 2), ("ben", 2)]  # none public
+    # Sent again: nothing changes, nobody is told twice, one log entry
+    assert run_host_command(fakes.ports, parse_host_command(graces_event(match_id)))["changed"] is False
+    assert len(fakes.notifier.notices(match_id)) == before + 2
+    [event] = [e for e in fakes.store.events(match_id) if e.type == "graces_set"]
+    assert event.data == {"left": 2, "seconds": 43_200, "players": ["ann", "ben"]}
+
+    # Ann's deadline is then held 12 hours, as if the settings file had said so
+    assert at_deadline(fakes, match_id).phase.deadline - fakes.clock.now() == timedelta(hours=12)
+
+
+def test_the_host_takes_one_participants_graces_away_by_name_and_they_alone_are_told() -> None:
+    fakes = Fakes()
+    match_id = crates(fakes, graces=2)
+    before = len(fakes.mailer.sent)
+    reply = grace.set_graces(fakes.ports, match_id, 0, player="ANN")
+    assert reply["graces_left"] == {"ann": 0, "ben": 2} and reply["grace_seconds"] == HOUR
+    [mail] = fakes.mailer.sent[before:]
+    assert mail.to == "ann@example.org"
+    assert "The host set your graces: you have no grace left." in parse_message(mail.raw).text.splitlines()
+
+    reply = grace.set_graces(fakes.ports, match_id, 3, seconds=2 * HOUR, player="ben")
+    text = " ".join(parse_message(fakes.mailer.sent[-1].raw).text.split())
+    assert "The host set your graces: you have 3 graces left, each holding a deadline 2 hours for you." in text
+
+
+def test_graces_without_a_length_are_refused_and_a_finished_match_takes_none() -> None:
+    fakes = Fakes()
+    match_id = create_match(fakes.ports, request(("ann", "ben")))["match_id"]
+    with pytest.raises(Illegal) as refused:
+        grace.set_graces(fakes.ports, match_id, 1)
+    assert texts(refused.value.reasons) == [
+        "the match has no grace length yet: give the seconds a grace holds a deadline"
+    ]
+    host.cancel(fakes.ports, match_id)
+    with pytest.raises(NotOpen, match="the match is cancelled"):
+        grace.set_graces(fakes.ports, match_id, 1, seconds=HOUR)
+
+
+def test_match_host_graces_sends_the_console_command(monkeypatch) -> None:
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(cli_host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
+    assert cli_host.main(["--local", "graces", "m-1", "1", "--seconds", "600", "--to", "Bo"]) == 0
+    assert sent == [{"command": "graces", "match_id": "m-1", "left": 1, "seconds": 600, "player": "Bo"}]
+    assert isinstance(parse_host_command(sent[0]), Graces)

@@ -10,6 +10,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host decide MATCH_ID bo ada          rank the players a finished match left tied, best first
     match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
     match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
+    match-host graces MATCH_ID 2 [--seconds 43200] [--to bo]   everyone's graces left (or bo's), and
+                                               how long a grace holds a deadline
     match-host absence MATCH_ID bo refuse|cut [--to 2026-12-25] [--from 2026-12-24]
                                                refuse bo's absence, or cut it to end that day (bo's zone)
     match-host replace MATCH_ID bo --name Dana --email dana@example.com [--webhook URL] [--extend 3600]
@@ -65,6 +67,11 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
         return {"command": "press", "match_id": args.match_id, "text": args.text, "to": args.to}
     if args.command == "pictures":  # drawn here from the exported record, as a replay rebuilds it
         return {"command": "export", "match_id": args.match_id}
+    if args.command == "graces":
+        return {"command": "graces", "match_id": args.match_id, "left": args.left} | {
+            "seconds": args.seconds,
+            "player": args.to,
+        }
     if args.command == "reissue-secret":
         return {"command": "reissue_secret", "match_id": args.match_id, "player": args.player}
     if args.command == "replace":
@@ -180,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     press.add_argument("match_id")
     press.add_argument("text")
     press.add_argument("--to", help="one participant's id (default: everyone)")
+    graces = commands.add_parser("graces")
+    graces.add_argument("match_id")
+    graces.add_argument("left", type=int, help="the graces each participant (or --to's) has left")
+    graces.add_argument("--seconds", type=int, help="how long a grace holds a deadline (needed the first time)")
+    graces.add_argument("--to", help="one participant's id or name (default: everyone)")
     reissue = commands.add_parser("reissue-secret")
     reissue.add_argument("match_id")
     reissue.add_argument("player")

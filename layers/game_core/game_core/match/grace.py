@@ -57,7 +57,12 @@ def hold(match: Match, now: datetime) -> Hold | None:
 
 def notice_lines(public: Mapping[str, Any], own: Mapping[str, Any], shown: Mapping[str, str]) -> list[str]:
     """A hold in words, for one reader: who the phase is held for (public), and how many graces
-    the reader has left or that they have none (their own notice)."""
+    the reader has left or that they have none (their own notice); or the host's change of the
+    reader's graces."""
+    if "graces_set" in own:  # the host's change, told to its reader alone
+        left = graces_text(own["graces_left"])
+        hold = f", each holding a deadline {duration_text(own['graces_set'])} for you" if own["graces_left"] else ""
+        return prose(f"The host set your graces: {left[0].lower()}{left[1:-1]}{hold}.")
     held = public.get("grace_hold") or own.get("grace_hold")
     if held is None:
         return []

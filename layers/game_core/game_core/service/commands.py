@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from game_core.games.protocol import Model
-from game_core.match.model import MAX_SECONDS, Email, MatchRequest, Name
-from game_core.service import host, phases, replace, webhooks
+from game_core.match.model import MAX_GRACES, MAX_SECONDS, Email, MatchRequest, Name
+from game_core.service import grace, host, phases, replace, webhooks
 from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
@@ -133,6 +133,17 @@ class AbsenceAct(Model):
     start: str | None = Field(default=None, alias="from", max_length=40)
 
 
+class Graces(Model):
+    """The host sets the graces left of every participant, or of one (`player`), and how long a
+    grace holds a deadline (`seconds`; needed when the match has no graces yet)."""
+
+    command: Literal["graces"]
+    match_id: MatchId
+    left: int = Field(ge=0, le=MAX_GRACES)
+    seconds: int | None = Field(default=None, gt=0, le=MAX_SECONDS)
+    player: Named | None = None
+
+
 class Webhook(Model):
     """The host sets (`url`) or removes (no `url`) a subscription: a participant's, "@public" (every
     public notice) or "@alerts" (the host's alerts). The reply holds a new one's secret, once."""
@@ -159,6 +170,7 @@ HostCommand = Annotated[
     | ReissueSecret
     | Replace
     | Webhook
+    | Graces
     | AbsenceAct
     | Act,
     Field(discriminator="command"),
@@ -209,6 +221,8 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return replace.replace(ports, match_id, seat, name, command.email, command.webhook, command.extend_seconds)
         case AbsenceAct(match_id=match_id, player=player, act=act):
             return refuse_or_cut(ports, match_id, player, act, command.to, command.start)
+        case Graces(match_id=match_id, left=left, seconds=seconds, player=player):
+            return grace.set_graces(ports, match_id, left, seconds, player)
         case Webhook(match_id=match_id, target=target, url=None):
             return webhooks.unsubscribe(ports, match_id, target)
         case Webhook(match_id=match_id, target=target, url=str(url)):

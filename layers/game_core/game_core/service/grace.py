@@ -13,13 +13,16 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from game_core.errors import Illegal, NotOpen, Reason
 from game_core.match import engine
 from game_core.match.clock import iso
 from game_core.match.grace import Hold, hold
 from game_core.match.model import Match
+from game_core.service.host import tell_stored
 from game_core.service.letters import names, tell
 from game_core.service.notices import notice_id, open_phase_summary
 from game_core.service.ports import Event, Notice, Ports
+from game_core.service.retries import until_stored
 
 
 def held(ports: Ports, match: Match, now: datetime) -> Match | None:
@@ -78,3 +81,51 @@ def hold_notices(found: Hold, owed: Mapping[str, tuple[str, ...]]) -> list[Notic
         }
         notices.append(Notice(who, subject, private, notice_id(match.match_id, occasion, who)))
     return notices
+
+
+def set_graces(
+    ports: Ports, match_id: str, left: int, seconds: int | None = None, player: str | None = None
+) -> dict[str, Any]:
+    """The host sets the graces left of every participant (or of one, by id or by name) to `left`,
+    and the hold's length to `seconds` when given; each participant whose count or hold changed is
+    told privately. Sent again, it changes nothing. A hold already on the open phase stands."""
+
+    def attempt(match: Match) -> tuple[Match, Match]:
+        if match.status != "running":
+            raise NotOpen(f"the match is {match.status}: its graces no longer count")
+        length = seconds or match.grace_seconds
+        if left and not length:
+            text = "the match has no grace length yet: give the seconds a grace holds a deadline"
+            raise Illegal("no grace length", [Reason("grace_seconds_missing", text)])
+        who = (match.named(player),) if player is not None else match.player_ids
+        counts = match.graces_left | dict.fromkeys(who, left)
+        after = match.model_copy(update={"grace_seconds": length, "graces_left": counts, "version": match.version + 1})
+        if (length, counts) == (match.grace_seconds, match.graces_left):
+            return match, match
+        data = {"left": left, "seconds": length, "players": list(who)}
+        ports.store.save(match, after, Event("graces_set", ports.clock.now(), data))
+        return match, after
+
+    what = "the graces were not set"
+    before, after = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
+    reply = {"match_id": match_id, "grace_seconds": after.grace_seconds, "graces_left": after.graces_left}
+    changed = [
+        who
+        for who in after.player_ids
+        if after.graces_left.get(who, 0) != before.graces_left.get(who, 0)
+        or (after.grace_seconds != before.grace_seconds and after.graces_left.get(who, 0))
+    ]
+    if not changed:
+        return reply | {"changed": False}
+    common = {"match_id": match_id, "status": after.status, "open": open_phase_summary(after)}
+    occasion = f"graces-v{after.version}"
+    notices = [
+        Notice(
+            who,
+            f"[{match_id}] The host set your graces",
+            common | {"you": who, "graces_left": after.graces_left.get(who, 0), "graces_set": after.grace_seconds},
+            notice_id(match_id, occasion, who),
+        )
+        for who in changed
+    ]
+    return reply | {"changed": True} | tell_stored(ports, after, notices)
