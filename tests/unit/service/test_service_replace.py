@@ -55,7 +55,7 @@ class HookedTable(Table):
 
 
 def round_one(hooks: MemoryHooks | None = None, fakes: Fakes | None = None) -> Table:
-    """Ada and Bo (3 garnets) sent their multipliers; Round 1 (phase 2, 13:00 to 14:00) is open and
+    """Ada and Bo (3 garnets, deadlines in Paris time) sent their multipliers; Round 1 (phase 2, 13:00 to 14:00) is open and
     Bo's 5-push turn holds 2 of his garnets; the mail sent so far cleared. With `hooks`, Bo's
     notices are POSTed to BO_HOOK."""
     fakes = fakes or Fakes()
@@ -63,7 +63,7 @@ def round_one(hooks: MemoryHooks | None = None, fakes: Fakes | None = None) -> T
         "game": "crates",
         "players": [
             {"id": "ada", "name": "Ada", "email": ADA},
-            {"id": "bo", "name": "Bo", "email": BO, "garnets": 3},
+            {"id": "bo", "name": "Bo", "email": BO, "garnets": 3, "zone": "Europe/Paris"},
         ],
         "phase_seconds": 3600,
         "seed": 7,
@@ -150,7 +150,7 @@ def test_the_seat_keeps_its_state_garnets_and_history_and_the_log_names_who_repl
     assert table.fakes.store.garnets("bo") == (3, 1)
     assert table.fakes.store.submissions(MID, 2) == {"bo": {"round": {"pushes": push("ada", 5), "ground": "stone"}}}
     bo = after.participant("bo")
-    assert bo is not None and (bo.name, bo.email, bo.zone) == ("Dana", DANA, None)
+    assert bo is not None and (bo.name, bo.email, bo.zone) == ("Dana", DANA, None)  # Bo's Paris zone was his
     assert [(f.name, f.email, f.phase) for f in bo.formerly] == [("Bo", BO, "Round 1")]
     # The log (and so the exported record) names them, never an address or a secret
     [event] = table.events("replaced")

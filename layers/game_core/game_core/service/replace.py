@@ -11,9 +11,9 @@ whom in which phase (`replaced`, no contact, no secret).
 Then the old player is told (a private notice while their address still hears the seat on SNS,
 and mail at the address they had), their address leaves the match's SNS subscriptions where those
 mail it (no mail domain), everyone else gets a public line, and the newcomer a welcome with the
-seat's standing (its own view only). A replacement sent again finds
-the seat already theirs and changes nothing: it only finishes telling what the first did not
-(the told keys, `Match.told`), and gives no secret (it was in the first reply).
+seat's standing (its own view only). A replacement sent again finds the seat already theirs and
+changes nothing: it only finishes telling what the first did not (the told keys, `Match.told`),
+and gives no secret (it was in the first reply).
 """
 
 from __future__ import annotations
@@ -123,8 +123,9 @@ def _handed_over(
     was = match.participant(seat)
     assert was is not None
     former = Former(name=was.name, email=was.email, phase=phase.name)
-    newcomer = Participant(
-        id=seat, name=name, email=email, secret_hash=hashed, guest_of=was.guest_of, formerly=(*was.formerly, former)
+    # Whatever else the seat carries stays with it (a guest's player, say); the time zone was theirs
+    newcomer = was.model_copy(
+        update={"name": name, "email": email, "secret_hash": hashed, "zone": None, "formerly": (*was.formerly, former)}
     )
     changes: dict[str, Any] = {
         "players": tuple(newcomer if p.id == seat else p for p in match.players),
