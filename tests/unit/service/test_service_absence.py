@@ -94,6 +94,10 @@ def test_a_phase_that_opens_with_its_deadline_in_an_absence_is_held_when_it_open
     assert table.deadline() == datetime(2026, 12, 2, 12, tzinfo=UTC)
     [(_, said)] = answers(table)
     assert "Done: ABSENT 2026-12-03." in said.text.splitlines()
+    assert (
+        "You are away as declared: a phase that waits for your move and would close while you are away, "
+        "or within 24 hours of your return, waits until 24 hours after it."
+    ) in " ".join(said.text.split())
     table.resolve_at_deadline()
     # Round 1 opens at noon on the 2nd, due at noon on the 3rd, inside Ada's day away: held to
     # the end of it plus the margin, midnight of the 5th (36 hours later).

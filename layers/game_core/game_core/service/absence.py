@@ -140,7 +140,11 @@ def _declared(match: Match, moved: bool, zone: str | None) -> str:
             f"You are away as declared. {match.phase.name} waits for you: its deadline moves to "
             f"{day_text(match.phase.deadline, zone)}, and everyone is told why."
         )
-    return "You are away as declared; a deadline falling while you are away waits for you."
+    margin = f"{match.absence_rules.margin_hours} hours"
+    return (
+        "You are away as declared: a phase that waits for your move and would close while you are away, "
+        f"or within {margin} of your return, waits until {margin} after it."
+    )
 
 
 def withdraw(ports: Ports, match_id: str, participant: str, channel: str) -> dict[str, Any]:
