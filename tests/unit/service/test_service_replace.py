@@ -55,9 +55,9 @@ class HookedTable(Table):
 
 
 def round_one(hooks: MemoryHooks | None = None, fakes: Fakes | None = None) -> Table:
-    """Ada and Bo (3 garnets, deadlines in Paris time) sent their multipliers; Round 1 (phase 2, 13:00 to 14:00) is open and
-    Bo's 5-push turn holds 2 of his garnets; the mail sent so far cleared. With `hooks`, Bo's
-    notices are POSTed to BO_HOOK."""
+    """Ada and Bo (3 garnets, deadlines in Paris time) sent their multipliers; Round 1 (phase 2,
+    13:00 to 14:00) is open and Bo's 5-push turn holds 2 of his garnets; the mail sent so far
+    cleared. With `hooks`, Bo's notices are POSTed to BO_HOOK."""
     fakes = fakes or Fakes()
     settings: dict[str, Any] = {
         "game": "crates",
