@@ -18,6 +18,7 @@ from crates_driver import Table, push
 from fakes import Fakes, RecordingMailer
 from test_webhooks import MemoryHooks
 
+from game_core.cli import verify
 from game_core.errors import GameCoreError, Illegal, Malformed, NotFound, NotOpen, Unauthorized
 from game_core.games import registry
 from game_core.mail.inbound import parse_message
@@ -390,3 +391,9 @@ def test_the_final_result_names_the_seats_player_and_says_who_played_it_before()
 
     final = mails(table)[ADA][-1][1]
     assert "Dana" in final and "Seat bo was played by Bo, then from Round 1 by Dana." in final
+    # The record keeps the replacement in its chained log and replays to the same result
+    record = export_record(table.ports, MID)
+    [replaced] = [event for event in record.events or [] if event["type"] == "replaced"]
+    assert replaced["data"] == {"seat": "bo", "replaced": "Bo", "by": "Dana", "phase": "Round 1"}
+    head = table.fakes.notifier.notices(MID)[-1].body["log_head"]
+    assert verify.verdict(record, head) == f"verified: {len(record.events or [])} events, head {head}"
