@@ -3,9 +3,12 @@ schema bounds the browser checks too; what no input can say is written in the ga
 
 from __future__ import annotations
 
+import pytest
+from page_support import played
+
 from game_core.errors import Malformed
 from game_core.games import registry
-from game_core.service.page.forms import FIELD_PREFIX, Group, Input, form_for, submission_of
+from game_core.service.page.forms import FIELD_PREFIX, Group, Input, fields_of, form_for, rows_for, submission_of
 from game_core.service.page.play import forms
 
 
@@ -23,8 +26,8 @@ def test_crates_round_is_rows_of_pushes_and_a_choice_of_ground() -> None:
     assert found["ground"].widget == "select" and found["ground"].options == ("rubber", "stone", "ice")
     assert not found["ground"].required  # it has a default (stone)
     assert found["pushes.0.direction"].options == ("left", "right")
-    assert found["pushes.7.crate"].widget == "text"  # 8 rows: no maxItems bounds them
-    assert "pushes.8.crate" not in found
+    assert found["pushes.11.crate"].widget == "text"  # 12 rows: no maxItems bounds them
+    assert "pushes.12.crate" not in found
 
 
 def test_fixed_few_numbers_get_an_input_each_and_bounds_become_attributes() -> None:
@@ -81,3 +84,23 @@ def test_every_kind_of_every_game_has_a_form() -> None:
         game = registry.load(game_id)
         for kind in game.submissions:
             assert the_form(game_id, kind).inputs, (game_id, kind)
+
+
+def test_more_rows_when_more_stand_or_are_posted() -> None:
+    # 12 rows at least; 14 pushes standing need 15 (one free); a posted row 19 needs 20.
+    assert rows_for({}, None) == 12
+    assert rows_for({}, {"pushes": [{}] * 14, "ground": "ice"}) == 15
+    assert rows_for({FIELD_PREFIX + "pushes.19.crate": "ada", FIELD_PREFIX + "ground": "ice"}) == 20
+
+
+@pytest.mark.parametrize("game_id", registry.AVAILABLE)
+def test_every_move_the_bots_sent_fills_its_form_and_reads_back_the_same(game_id: str) -> None:
+    game = registry.load(game_id)
+    assert played(game_id).sent
+    for kind, model in played(game_id).sent:
+        sent = model.model_dump(mode="json")
+        [form] = forms(game, (kind,), rows=rows_for({}, sent))
+        fields = fields_of(game, form, sent)
+        read = submission_of(game, form, fields, (kind,), {})
+        # The same move: what the service keeps of it (its model's dump: defaults filled in) is equal.
+        assert game.submissions[kind].model_validate(read).model_dump(mode="json") == sent, (kind, fields)

@@ -5,6 +5,7 @@ service's reasons in the form that was sent, what was written kept; a resend of 
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,9 @@ def test_a_move_sent_by_the_form_is_stored_as_the_webhook_would_store_it() -> No
     page = render.page(play.show(table.ports, MID, ada.cookie))
     assert '<pre id="sent-multipliers">MULTIPLIERS 2 1 1 0 -1 -1</pre>' in page
     assert '<p id="owes">Waiting for: bo.</p>' in page  # Ada is done; Bo still owes his
+    # The form holds what stands, to edit and send again: 2 1 1 0 -1 -1 in its six inputs.
+    filled = re.findall(r'name="f\.multipliers\.(\d)" required value="(-?\d)"', page)
+    assert filled == [("0", "2"), ("1", "1"), ("2", "1"), ("3", "0"), ("4", "-1"), ("5", "-1")]
 
 
 def test_a_refused_move_shows_the_services_reasons_in_its_form_and_keeps_what_was_written() -> None:

@@ -25,8 +25,9 @@ from game_core.service.ports import Event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
-from bot_matches import play_through, players_for, standing_players  # noqa: E402
+from bot_matches import players_for, standing_players  # noqa: E402
 from fakes import Fakes  # noqa: E402
+from page_support import played  # noqa: E402
 from test_page_quality import check_markup  # noqa: E402
 
 KEYS = re.compile(r"page-[A-Za-z0-9_-]{22}")
@@ -77,7 +78,7 @@ def test_no_page_shows_anything_of_another_participants_private_seat(game_id: st
     fakes, match_id, cookies = seated(game_id)
     participants = list(cookies)
     own_seat_shows = set()
-    for number, state in enumerate(play_through(game_id, str(game.Settings().rule_set), 7).states, start=1):
+    for number, state in enumerate(played(game_id).states, start=1):
         data = state.model_dump(mode="json")
         stage(fakes, match_id, game, data, number)
         pages = {p: page_of(fakes, match_id, cookies[p]) for p in participants}

@@ -19,9 +19,9 @@ from typing import Any
 from game_core.errors import Malformed, Reason
 from game_core.games.protocol import AnyGame
 
-ROWS = 8
+ROWS = 12
 """Rows offered for a list of objects with no smaller bound (pushes, bids, guesses): an empty row
-is left out, so fewer are sent."""
+is left out, so fewer are sent; more when what stands has more (`rows_for`)."""
 FIXED_INPUTS = 8
 """A list of exactly this many numbers or fewer gets one input each (Crates' six multipliers)."""
 FIELD_PREFIX = "f."
@@ -50,7 +50,7 @@ class Input:
     options: tuple[str, ...] = ()
     hint: str = ""
     integers: bool = False
-    """A list's items are numbers (read as such)."""
+    """A list's items, or a text that may be a number (Domino's tile or "square"), are numbers (read as such)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,8 @@ def _scalar(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], requi
     hint = str(node.get("description") or "").split("\n")[0]
     if "anyOf" in node:  # a number or a word (Domino's tile or "square")
         if all(option.get("type") in _SCALARS for option in node["anyOf"]):
-            return Input(name, label, "text", required, hint=hint, max_length=40)
+            numeric = any(option.get("type") == "integer" for option in node["anyOf"])
+            return Input(name, label, "text", required, hint=hint, max_length=40, integers=numeric)
         return None
     if "enum" in node:
         return Input(name, label, "select", required, options=tuple(str(v) for v in node["enum"]), hint=hint)
@@ -144,7 +145,9 @@ def _count_words(least: int | None, most: int | None) -> str:
     return f"At least {least}" if least else "Any number of"
 
 
-def _part(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool) -> Input | Group | None:
+def _part(
+    schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool, rows: int
+) -> Input | Group | None:
     node = _resolved(schema, node)
     if node.get("type") != "array":
         return _scalar(schema, name, node, required)
@@ -165,7 +168,7 @@ def _part(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], require
         return Group(_title(name, node), inputs, most)
     if items.get("type") != "object":
         return _scalar(schema, name, node, required)
-    rows = min(most or ROWS, ROWS)
+    rows = min(most or rows, rows)
     fields = items.get("properties", {})
     cells: list[Input] = []
     for i in range(rows):
@@ -187,13 +190,14 @@ def _row_hints(schema: Mapping[str, Any], fields: Mapping[str, Any]) -> list[Inp
     return [one for one in found if one is not None and one.hint]
 
 
-def form_for(game: AnyGame, kind: str, schema: Mapping[str, Any], help_lines: Sequence[str]) -> Form:
-    """The form of `kind` (a submission or an immediate action of `game`) from its JSON schema."""
+def form_for(game: AnyGame, kind: str, schema: Mapping[str, Any], help_lines: Sequence[str], rows: int = ROWS) -> Form:
+    """The form of `kind` (a submission or an immediate action of `game`) from its JSON schema,
+    with `rows` rows for each list of objects the schema does not bound lower."""
     description = str(schema.get("description") or "").strip()
     required = set(schema.get("required", ()))
     parts: list[Input | Group] = []
     for name, node in schema.get("properties", {}).items():
-        part = _part(schema, name, node, name in required)
+        part = _part(schema, name, node, name in required, rows)
         if part is None:
             grammar = Input(LINES, f"Your {kind}, one instruction a line (as in a mail)", "lines", True)
             return Form(kind, description, (grammar,), tuple(help_lines))
@@ -250,9 +254,43 @@ def submission_of(
         if raw is None or not raw.strip():
             continue
         value: Any = raw.strip()
-        if one.widget == "number":
+        if one.widget == "number" or (one.widget == "text" and one.integers):  # a text: "7" or "square"
             value = _number(raw)
         elif one.widget == "list":
             value = [_number(item) if one.integers else item for item in re.split(r"[\s,]+", raw.strip())]
         _put(submission, one.name.split("."), value)
     return _as_lists(submission)
+
+
+_ROW = re.compile(r"^" + re.escape(FIELD_PREFIX) + r"[^.]+\.(\d{1,3})\.")
+
+
+def rows_for(fields: Mapping[str, str] = {}, submission: Mapping[str, Any] | None = None) -> int:
+    """The rows a form needs: `ROWS`, or one more than the longest list of what stands, or as many
+    as the posted fields fill (so no row sent is left unread)."""
+    posted = [int(found.group(1)) + 1 for key in fields if (found := _ROW.match(key))]
+    standing = [len(value) + 1 for value in (submission or {}).values() if isinstance(value, list)]
+    return max([ROWS, *posted, *standing])
+
+
+def fields_of(game: AnyGame, form: Form, submission: Mapping[str, Any]) -> dict[str, str]:
+    """The form filled in with a submission sent before (`submission_of` reads it back the same),
+    so a resend starts from what stands."""
+    if form.inputs and form.inputs[0].widget == "lines":
+        model = game.submissions[form.kind].model_validate(submission)  # as stored: accepted before
+        return {FIELD_PREFIX + LINES: "\n".join(game.text.write_text(form.kind, model))}
+    filled: dict[str, str] = {}
+    for one in form.inputs:
+        value: Any = submission
+        for step in one.name.split("."):
+            if isinstance(value, list) and step.isdigit() and int(step) < len(value):
+                value = value[int(step)]
+            elif isinstance(value, Mapping) and step in value:
+                value = value[step]
+            else:
+                value = None
+                break
+        if value is None or (one.widget == "checkbox" and value is not True):
+            continue
+        filled[FIELD_PREFIX + one.name] = " ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return filled

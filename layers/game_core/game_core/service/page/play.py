@@ -23,7 +23,7 @@ from game_core.games.protocol import ActsAtOnce, AnyGame
 from game_core.match.engine import game_state
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.page import session as sessions
-from game_core.service.page.forms import Form, form_for, submission_of
+from game_core.service.page.forms import ROWS, Form, form_for, rows_for, submission_of
 from game_core.service.ports import Ports, SubmissionView
 from game_core.service.ready import READY_KIND, vote
 from game_core.service.submit import SubmissionRequest, submit
@@ -120,25 +120,25 @@ def _checked(seen: Seen, fields: Mapping[str, str]) -> None:
         raise Unauthorized("this form is not from your page (or from before your session): send it again from the page")
 
 
-def forms(game: AnyGame, kinds: tuple[str, ...], actions: bool = False) -> list[Form]:
+def forms(game: AnyGame, kinds: tuple[str, ...], actions: bool = False, rows: int = ROWS) -> list[Form]:
     """The forms of `kinds`: submissions, or (`actions`) the game's immediate actions."""
-    return [_form(game, kind, actions) for kind in kinds]
+    return [_form(game, kind, actions, rows) for kind in kinds]
 
 
-def _form(game: AnyGame, kind: str, actions: bool) -> Form:
+def _form(game: AnyGame, kind: str, actions: bool, rows: int = ROWS) -> Form:
     models = game.actions if actions and isinstance(game, ActsAtOnce) else game.submissions
     if kind not in models:
         text = f"{game.title} has no {'action' if actions else 'move'} {kind!r}"
         raise Malformed(text, [Reason("kind", text)])
-    return _built(game.id, kind, actions)
+    return _built(game.id, kind, actions, rows)
 
 
 @cache
-def _built(game_id: str, kind: str, actions: bool) -> Form:
+def _built(game_id: str, kind: str, actions: bool, rows: int) -> Form:
     """A kind's form, built once a process (a schema takes pydantic milliseconds to write)."""
     game = registry.load(game_id)
     models = game.actions if actions and isinstance(game, ActsAtOnce) else game.submissions
-    return form_for(game, kind, models[kind].model_json_schema(), game.text.text_help(kind))
+    return form_for(game, kind, models[kind].model_json_schema(), game.text.text_help(kind), rows)
 
 
 def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> Seen:
@@ -149,7 +149,7 @@ def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[s
     try:
         _checked(seen, fields)
         match = seen.view.match
-        form = _form(seen.game, kind, actions=False)
+        form = _form(seen.game, kind, False, rows_for(fields))
         accepts = match.phase.accepts if match.phase is not None else ()
         submission = submission_of(seen.game, form, fields, accepts, _names(match))
         number = int(fields["number"]) if fields.get("number", "").isdigit() else None
@@ -173,7 +173,7 @@ def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, st
         if kind == READY_KIND:
             vote(ports, match_id, participant, fields.get("ready") == "true", CHANNEL)
             return seen, None
-        form = _form(seen.game, kind, actions=True)
+        form = _form(seen.game, kind, True, rows_for(fields))
         action = submission_of(seen.game, form, fields, (), _names(seen.view.match))
         take_action(ports, ActionRequest(match_id, participant, kind, action, CHANNEL), delivery, seen.view)
     except GameCoreError as error:

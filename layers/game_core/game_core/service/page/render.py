@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from game_core.errors import GameCoreError, Reason
 from game_core.games.protocol import AnswersInText, DrawsViews
@@ -19,7 +20,7 @@ from game_core.match.model import Match
 from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
-from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input
+from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input, fields_of, rows_for
 from game_core.service.page.play import Seen, action_kinds, delivery_key, forms, move_kinds, ready_standing, view_of
 from game_core.service.ready import READY_KIND
 
@@ -214,8 +215,12 @@ def _moves(seen: Seen) -> str:
     phase = seen.view.match.phase
     assert phase is not None
     hidden = {"phase": phase.name, "number": str(phase.number)}
-    for form in forms(seen.game, kinds):
-        parts.append(_form(seen, form, "move", hidden, "Send (replaces what you sent before)"))
+    sheet = seen.view.open_sheet
+    for kind in kinds:
+        standing = sheet.kinds.get(kind) if sheet is not None else None
+        refused = seen.refusal.fields if seen.refusal is not None and seen.refusal.form == f"move-{kind}" else {}
+        [form] = forms(seen.game, (kind,), rows=rows_for(refused, standing))
+        parts.append(_form(seen, form, "move", hidden, "Send (replaces what you sent before)", standing))
     for form in forms(seen.game, actions, actions=True):
         parts.append(_form(seen, form, "action", {}, f"{form.kind.capitalize()} now"))
     return "\n".join(parts) + "\n</section>"
@@ -232,10 +237,20 @@ def _button(text: str) -> str:
     return f'<button type="submit">{esc(text)}</button>\n'
 
 
-def _form(seen: Seen, form: Form, route: str, hidden: Mapping[str, str], button: str) -> str:
+def _form(
+    seen: Seen,
+    form: Form,
+    route: str,
+    hidden: Mapping[str, str],
+    button: str,
+    standing: Mapping[str, Any] | None = None,
+) -> str:
     form_id = f"{route}-{form.kind}"
     refusal = seen.refusal if seen.refusal is not None and seen.refusal.form == form_id else None
-    given = _Given(refusal.fields, tuple(refusal.error.reasons)) if refusal is not None else _Given({}, ())
+    if refusal is not None:
+        given = _Given(refusal.fields, tuple(refusal.error.reasons))
+    else:  # what stands of this kind, to edit and send again
+        given = _Given(fields_of(seen.game, form, standing) if standing is not None else {}, ())
     fields = {"kind": form.kind, "delivery": delivery_key(), **hidden}
     heading = f'<h3 id="{esc(form_id)}-h">{esc(form.kind.capitalize())}</h3>\n'
     described = f"<p>{esc(form.description)}</p>\n" if form.description else ""
