@@ -120,7 +120,7 @@ def play_scripted_match(data: Path, restart_at: str | None) -> dict[str, Any]:
     """A 4-player Pushing Crates match with early close, every move by HTTP; with `restart_at`,
     the server restarts in that phase once half the players have sent their moves. Returns the
     exported record without its match id and event log (a restart logs its own events, and the
-    chain's hashes start from the match id)."""
+    chain's hashes start from the match id), and only whose moves have receipts' salts."""
     server = serve(data, VirtualClock(START))
     try:
         created = host(server, "create", match=crates_request(4, early_close=True, seed=20261130))
@@ -143,6 +143,8 @@ def play_scripted_match(data: Path, restart_at: str | None) -> dict[str, Any]:
         record = host(server, "export", match_id=match_id)
     finally:
         server.__exit__()
+    for phase in record["phases"]:  # whose moves have salts, not the salts (each run draws its own)
+        phase["salts"] = {player: sorted(kinds) for player, kinds in phase["salts"].items()}
     return {key: value for key, value in record.items() if key not in ("ok", "match_id", "events")}
 
 

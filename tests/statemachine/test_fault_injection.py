@@ -47,6 +47,8 @@ START = datetime(2026, 12, 1, tzinfo=UTC)
 """Both runs' match clock starts here: a record holds the moment of each immediate action."""
 STEPS = {"advance", "wait"}
 UNIQUE = re.compile(r"\.[0-9a-f]{32}@")
+SALT = re.compile(r'"salt": "[0-9a-f]{64}"')
+"""A receipt's salt as a notice opens it: each run draws its own, so each is made S."""
 """The unique part of a notice's Message-ID (`addresses.phase_message_id`)."""
 
 
@@ -78,6 +80,8 @@ def play(game_id: str, rule_set: str, players: int, faulty: bool):
     record["events"] = sorted(
         json.dumps({k: v for k, v in event.items() if k != "prev"}, sort_keys=True) for event in record["events"]
     )
+    for phase in record["phases"]:  # whose moves have salts, not the salts (each run draws its own)
+        phase["salts"] = {player: sorted(kinds) for player, kinds in phase["salts"].items()}
     return run, record | {"garnets": garnets}, faults, stalled, told(run, mails)
 
 
@@ -92,7 +96,10 @@ def told(run: MatchRun, mails: list[tuple[str | None, bytes]]) -> dict[str, list
     notices = [*run.announcements, *(notice for private in run.private.values() for notice in private)]
     message_ids = [(told_as or "", parse_message(raw).message_id) for told_as, raw in mails]
     return {
-        "notices": [json.dumps(notice | LOG_HEAD, sort_keys=True).replace(run.match_id, "M") for notice in notices],
+        "notices": [
+            SALT.sub('"salt": "S"', json.dumps(notice | LOG_HEAD, sort_keys=True)).replace(run.match_id, "M")
+            for notice in notices
+        ],
         "mails": [
             f"{told_as} {UNIQUE.sub('.U@', message_id)}".replace(run.match_id, "M")
             for told_as, message_id in message_ids

@@ -26,6 +26,7 @@ from game_core.service.mail_in import Outcome, receive
 from game_core.service.matches import create_match, export_record
 from game_core.service.page import play, render
 from game_core.service.submit import SubmissionRequest, submit, submit_by_webhook
+from game_core.service.views import participant_view
 
 MID = "m-000000000001"
 MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}
@@ -63,6 +64,19 @@ def test_an_accepted_move_gets_a_receipt_that_seals_it_and_shows_no_part_of_it()
     text = json.dumps(reply["receipt"])
     assert "[2, 1, 1, 0, -1, -1]" not in text and "2, 1" not in text and nth_salt(1) not in text
     assert len(bytes.fromhex(nth_salt(1))) == 32
+
+
+def test_the_senders_standing_gives_the_receipt_of_each_move_that_stands_and_no_other() -> None:
+    table = Table.open()
+    table.submit("ada", "Pregame", "multipliers", {"multipliers": [-1, -1, 0, 1, 1, 2]})
+    counted = table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)["receipt"]  # replaces it
+
+    ada = participant_view(table.ports, MID, "ada", table.created["secrets"]["ada"])
+    bo = participant_view(table.ports, MID, "bo", table.created["secrets"]["bo"])
+
+    assert ada["receipts"] == {"multipliers": counted}
+    assert counted["commitment"] == sealed(nth_salt(2), ADA_MULTIPLIERS)
+    assert bo["receipts"] == {} and counted["commitment"] not in json.dumps(bo)
 
 
 def test_a_webhook_redelivery_returns_the_same_receipt_and_a_replacing_resend_a_new_one() -> None:

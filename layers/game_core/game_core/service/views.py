@@ -8,6 +8,7 @@ from typing import Any
 
 from game_core.games import registry
 from game_core.match.engine import game_state, still_owed
+from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
 from game_core.service.ports import Ports, SubmissionView
 from game_core.service.submit import authenticate_webhook
@@ -33,6 +34,7 @@ def standing(seen: SubmissionView, player: str) -> dict[str, Any]:
         "you": player,
         "open": open_phase_summary(match),
         "submitted": submitted,
+        "receipts": {kind: receipts.standing(match, sheet, kind) for kind in submitted},
         "you_owe": list(still_owed(phase, {player: submitted}).get(player, ())) if match.status == "running" else [],
         "garnets": {"balance": seen.balance, "available": seen.available},
         "view": game.view(game_state(game, match), player),
