@@ -20,6 +20,7 @@ from game_core.service import phases
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.matches import export_record, match_status
+from game_core.service.replace import replace
 from game_core.service.views import standing
 
 
@@ -235,3 +236,15 @@ def test_status_by_mail_says_who_is_away_and_whose_absence_holds_the_deadline() 
     send(table, BO, "STATUS")
     [(_, said)] = answers(table)
     assert held_lines(said.text) == ADA_AWAY_TO_THE_4TH
+
+
+def test_a_replaced_players_absences_leave_with_them() -> None:
+    table = open_table()
+    away(table, "2026-12-01", "2026-12-01")  # under way: the 1st, until midnight
+    away(table, "2026-12-24", "2026-12-25")  # to come
+    table.fakes.clock.advance(3600)  # 13:00: the Pregame, held by the first, is still open
+    replace(table.ports, MID, "ada", "Dana", "dana@example.com")
+    # The one under way ends at the replacement, 13:00; the one to come is gone: Dana is not away.
+    assert [(a.participant, a.start, a.end) for a in table.match().absences] == [
+        ("ada", datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 1, 13, tzinfo=UTC))
+    ]

@@ -24,6 +24,7 @@ from typing import Any
 from game_core.errors import Illegal, Late, NotFound, NotOpen, Reason
 from game_core.games import registry
 from game_core.games.plain_text import prose
+from game_core.match.absence import withdrawn
 from game_core.match.model import Former, Match, Participant, secret_hash
 from game_core.service import letters, webhooks
 from game_core.service.matches import contact
@@ -68,7 +69,11 @@ def replace(
             raise Late(f"phase {meant} has already resolved; the replacement was not applied")
         secret = ports.ids.secret()
         saved, event = _handed_over(match, seat, name, email, secret_hash(secret), extend_seconds)
-        ports.store.save(match, saved, Event("replaced", ports.clock.now(), event))
+        now = ports.clock.now()
+        # The old player's absences leave with them (one under way ends now): none holds the newcomer's deadlines
+        if (absences := withdrawn(saved.absences, seat, now)) is not None:
+            saved = saved.model_copy(update={"absences": absences})
+        ports.store.save(match, saved, Event("replaced", now, event))
         return saved
 
     what = f"seat {seat} was not given to {name}"
