@@ -21,6 +21,7 @@ from game_core.errors import GameCoreError, Malformed, Reason, Unauthorized
 from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce, AnyGame
 from game_core.match.engine import game_state
+from game_core.match.model import Match
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.page import session as sessions
 from game_core.service.page.forms import ROWS, Form, form_for, rows_for, submission_of
@@ -141,21 +142,25 @@ def _built(game_id: str, kind: str, actions: bool, rows: int) -> Form:
     return form_for(game, kind, models[kind].model_json_schema(), game.text.text_help(kind), rows)
 
 
+def _opened(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str | None]:
+    """The page's read for a posted form (with the reply kept under its delivery key, if any)."""
+    delivery = _delivery(fields)
+    return read(ports, match_id, cookie, delivery), delivery
+
+
 def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> Seen:
     """Submit the move a form sent; a refusal comes back as the page with its reasons."""
-    delivery = _delivery(fields)
-    seen = read(ports, match_id, cookie, delivery)
+    seen, delivery = _opened(ports, match_id, cookie, fields)
     kind = fields.get("kind", "")
     try:
         _checked(seen, fields)
         match = seen.view.match
         form = _form(seen.game, kind, False, rows_for(fields))
         accepts = match.phase.accepts if match.phase is not None else ()
-        submission = submission_of(seen.game, form, fields, accepts, _names(match))
+        submission = submission_of(seen.game, form, fields, accepts, names(match))
         number = int(fields["number"]) if fields.get("number", "").isdigit() else None
-        request = SubmissionRequest(
-            match_id, seen.session.participant, fields.get("phase", ""), kind, submission, CHANNEL, number
-        )
+        participant = seen.session.participant
+        request = SubmissionRequest(match_id, participant, fields.get("phase", ""), kind, submission, CHANNEL, number)
         submit(ports, request, seen.view, delivery)
     except GameCoreError as error:
         return replace(seen, refusal=Refusal(f"move-{kind}", error, fields))
@@ -164,28 +169,25 @@ def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[s
 
 def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str | None]:
     """Take the action (or ready vote) a form sent; with the key its answer is kept under."""
-    delivery = _delivery(fields)
-    seen = read(ports, match_id, cookie, delivery)
+    seen, delivery = _opened(ports, match_id, cookie, fields)
     kind = fields.get("kind", "")
+    participant = seen.session.participant
     try:
         _checked(seen, fields)
-        participant = seen.session.participant
         if kind == READY_KIND:
             vote(ports, match_id, participant, fields.get("ready") == "true", CHANNEL)
             return seen, None
-        form = _form(seen.game, kind, True, rows_for(fields))
-        action = submission_of(seen.game, form, fields, (), _names(seen.view.match))
+        action = submission_of(
+            seen.game, _form(seen.game, kind, True, rows_for(fields)), fields, (), names(seen.view.match)
+        )
         take_action(ports, ActionRequest(match_id, participant, kind, action, CHANNEL), delivery, seen.view)
     except GameCoreError as error:
-        return replace(seen, refusal=Refusal(_form_id(kind), error, fields)), None
+        return replace(seen, refusal=Refusal("ready" if kind == READY_KIND else f"action-{kind}", error, fields)), None
     return seen, delivery
 
 
-def _form_id(kind: str) -> str:
-    return "ready" if kind == READY_KIND else f"action-{kind}"
-
-
-def _names(match: Any) -> dict[str, str]:
+def names(match: Match) -> dict[str, str]:
+    """Each participant's name by id (the id where they have none)."""
     return {p.id: p.name or p.id for p in match.players}
 
 

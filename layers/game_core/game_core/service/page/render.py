@@ -16,12 +16,20 @@ from game_core.errors import GameCoreError, Reason
 from game_core.games.protocol import AnswersInText, DrawsViews
 from game_core.match.clock import day_text, duration_text, iso
 from game_core.match.engine import parse_submission
-from game_core.match.model import Match
 from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
 from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input, fields_of, rows_for
-from game_core.service.page.play import Seen, action_kinds, delivery_key, forms, move_kinds, ready_standing, view_of
+from game_core.service.page.play import (
+    Seen,
+    action_kinds,
+    delivery_key,
+    forms,
+    move_kinds,
+    names,
+    ready_standing,
+    view_of,
+)
 from game_core.service.ready import READY_KIND
 
 CSS = "/static/page.css"
@@ -56,10 +64,6 @@ def document(title: str, body: str) -> str:
     )
 
 
-def _names(match: Match) -> dict[str, str]:
-    return {p.id: p.name or p.id for p in match.players}
-
-
 def _name_list(names: Mapping[str, str], who: Iterable[str]) -> str:
     return ", ".join(esc(names.get(one, one)) for one in who)
 
@@ -82,20 +86,20 @@ def page(seen: Seen, notice: str = "") -> str:
     """The participant's page: the phase and its clock, who is awaited, ready votes, their forms,
     what they sent, their own view (`game.view` for them, drawn where the game draws it), garnets."""
     match = seen.view.match
-    names = _names(match)
+    named = names(match)
     me = seen.session.participant
     sections = [
-        _header(seen, names),
-        _phase(seen, names),
+        _header(seen, named),
+        _phase(seen, named),
         _notice(notice),
-        _answer(seen, names),
+        _answer(seen, named),
         _sent(seen),
         _moves(seen),
-        _view(seen, names),
+        _view(seen, named),
         _garnets(seen),
     ]
     body = '<a class="skip" href="#moves">Skip to your moves</a>\n' + "\n".join(part for part in sections if part)
-    return document(f"{seen.game.title} {match.match_id}: {names.get(me, me)}", f"<main>\n{body}\n</main>")
+    return document(f"{seen.game.title} {match.match_id}: {named.get(me, me)}", f"<main>\n{body}\n</main>")
 
 
 def _header(seen: Seen, names: Mapping[str, str]) -> str:
