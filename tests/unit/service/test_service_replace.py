@@ -25,7 +25,7 @@ from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
 from game_core.match import engine
 from game_core.match.model import MatchRequest
-from game_core.service import host
+from game_core.service import host, ready
 from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.mail_in import Outcome, receive
 from game_core.service.matches import create_match, export_record
@@ -397,3 +397,17 @@ def test_the_final_result_names_the_seats_player_and_says_who_played_it_before()
     assert replaced["data"] == {"seat": "bo", "replaced": "Bo", "by": "Dana", "phase": "Round 1"}
     head = table.fakes.notifier.notices(MID)[-1].body["log_head"]
     assert verify.verdict(record, head) == f"verified: {len(record.events or [])} events, head {head}"
+
+
+def test_the_old_players_ready_vote_goes_with_them() -> None:
+    table = round_one()  # Bo's turn is in: he may vote Round 1 ready (early close is off)
+    table.turn("ada", "Round 1", push("bo"))
+    assert ready.vote(table.ports, MID, "bo", True, "test")["ready_now"] == ["bo"]
+
+    to_dana(table)
+
+    # The newcomer has not read in: Ada's vote alone does not close the phase, Dana's then does
+    phase = table.match().phase
+    assert phase is not None and phase.ready == ()
+    assert ready.vote(table.ports, MID, "ada", True, "test")["closing"] is False
+    assert ready.vote(table.ports, MID, "bo", True, "test")["closing"] is True

@@ -122,7 +122,8 @@ def _seated(match: Match, seat: str, name: str, email: str | None) -> bool:
 def _handed_over(
     match: Match, seat: str, name: str, email: str | None, hashed: str, extend_seconds: int | None
 ) -> tuple[Match, dict[str, Any]]:
-    """The match with the seat's new player, and what the log keeps of it (names, never contacts)."""
+    """The match with the seat's new player, and what the log keeps of it (names, never contacts).
+    The old player's ready vote on the open phase goes with them: the newcomer has not read in."""
     phase = match.phase
     assert phase is not None
     was = match.participant(seat)
@@ -132,14 +133,16 @@ def _handed_over(
     newcomer = was.model_copy(
         update={"name": name, "email": email, "secret_hash": hashed, "zone": None, "formerly": (*was.formerly, former)}
     )
+    clock = phase.model_copy(update={"ready": tuple(voter for voter in phase.ready if voter != seat)})
     changes: dict[str, Any] = {
+        "phase": clock,
         "players": tuple(newcomer if p.id == seat else p for p in match.players),
         "webhooks": tuple(target for target in match.webhooks if target != seat),
         "version": match.version + 1,
     }
     data: dict[str, Any] = {"seat": seat, "replaced": was.name, "by": name, "phase": phase.name}
     if extend_seconds:
-        changes["phase"] = phase.extend(extend_seconds)
+        changes["phase"] = clock.extend(extend_seconds)
         data["extended_seconds"] = extend_seconds
     return match.model_copy(update=changes), data
 
