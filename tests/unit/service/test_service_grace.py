@@ -465,3 +465,15 @@ def test_match_host_graces_sends_the_console_command(monkeypatch) -> None:
     assert cli_host.main(["--local", "graces", "m-1", "1", "--seconds", "600", "--to", "Bo"]) == 0
     assert sent == [{"command": "graces", "match_id": "m-1", "left": 1, "seconds": 600, "player": "Bo"}]
     assert isinstance(parse_host_command(sent[0]), Graces)
+
+
+def test_the_hosts_status_by_mail_lists_everyones_graces_left() -> None:
+    fakes = Fakes()
+    settings_file = request(("ann", "ben"), host_email="host@example.org").model_dump(mode="json")
+    with_graces = MatchRequest.model_validate(settings_file | {"graces": 2, "grace_seconds": HOUR})
+    match_id = create_match(fakes.ports, with_graces)["match_id"]
+    grace.set_graces(fakes.ports, match_id, 1, player="ben")
+    before = len(fakes.mailer.sent)
+    receive(fakes.ports, receipt(message("host@example.org", "STATUS"), match_id=match_id))
+    [answer] = [parse_message(mail.raw).text for mail in fakes.mailer.sent[before:]]
+    assert "Graces left: ann 2, ben 1" in answer.splitlines()

@@ -140,6 +140,9 @@ def host_status_lines(status: Mapping[str, Any], names: Mapping[str, str]) -> li
         if key in status:  # a long list folded at 78 columns, under its names
             who = ", ".join(names.get(p, p) for p in status[key]) or "nobody"
             lines += prose(f"{heading}: {who}", "", " " * (len(heading) + 2))
+    if "graces_left" in status:  # the match has graces (`match.grace`)
+        left = ", ".join(f"{names.get(who, who)} {count}" for who, count in status["graces_left"].items())
+        lines += prose(f"Graces left: {left}", "", " " * len("Graces left: "))
     if "stalled" in status:
         lines.append("The match's state machine has stopped: run `recover` from the console to continue.")
     return lines
