@@ -34,6 +34,7 @@ from game_core.service.ports import Ports
 from game_core.service.replace import replace
 from game_core.service.submit import SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view
+from local_stack.host_access import Authenticator, MailLogin
 
 MID = "m-000000000001"
 ADA, BO, DANA = "ada@example.com", "bo@example.com", "dana@example.com"
@@ -411,3 +412,15 @@ def test_the_old_players_ready_vote_goes_with_them() -> None:
     assert phase is not None and phase.ready == ()
     assert ready.vote(table.ports, MID, "ada", True, "test")["closing"] is False
     assert ready.vote(table.ports, MID, "bo", True, "test")["closing"] is True
+
+
+def test_the_laptops_smtp_login_takes_the_new_address_and_secret_and_not_the_old() -> None:
+    table = round_one()
+    old_secret = table.created["secrets"]["bo"]
+
+    new_secret = to_dana(table)["secret"]
+
+    login = Authenticator("host-token", lambda: [table.match()]).login
+    assert login(BO, old_secret) is None and login("bo", old_secret) is None
+    assert login(BO, new_secret) is None  # the old address names no one now
+    assert login(DANA, new_secret) == login("bo", new_secret) == MailLogin(participants={MID: "bo"})
