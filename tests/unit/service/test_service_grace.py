@@ -21,6 +21,7 @@ from test_service_mail_in import message, receipt
 from test_service_told import FlakyStore
 
 from game_core.cli import host as cli_host
+from game_core.cli.schemas import describe
 from game_core.errors import Conflict, Illegal, NotOpen
 from game_core.mail.inbound import parse_message
 from game_core.match.model import Match, MatchRequest
@@ -477,3 +478,8 @@ def test_the_hosts_status_by_mail_lists_everyones_graces_left() -> None:
     receive(fakes.ports, receipt(message("host@example.org", "STATUS"), match_id=match_id))
     [answer] = [parse_message(mail.raw).text for mail in fakes.mailer.sent[before:]]
     assert "Graces left: ann 2, ben 1" in answer.splitlines()
+
+
+def test_match_schemas_prints_the_grace_fields_of_the_settings_file() -> None:
+    fields = describe("crates", None)["grace_settings_schema"]
+    assert (fields["graces"]["maximum"], fields["grace_seconds"]["maximum"]) == (100, 366 * DAY)

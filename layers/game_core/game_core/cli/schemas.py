@@ -19,6 +19,7 @@ from game_core.service.absence import ABSENCE_ACTION
 from game_core.service.ready import ReadyVote
 
 HOST_FIELDS = ("host_email", "host_zone")
+GRACE_FIELDS = ("graces", "grace_seconds")
 
 
 def describe(game_id: str, rule_set: str | None) -> dict:
@@ -46,6 +47,10 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         "ready_action_schema": ReadyVote.model_json_schema(),
         # POST .../actions {"kind": "absence", "action": {"from": "2026-12-24", "to": "2026-12-27"}} or {"cancel": true}
         "absence_action_schema": ABSENCE_ACTION.json_schema(by_alias=True),
+        # Grace periods: the settings file's graces (each participant's) and grace_seconds (each hold)
+        "grace_settings_schema": {
+            field: MatchRequest.model_json_schema()["properties"][field] for field in GRACE_FIELDS
+        },
     }
 
 
