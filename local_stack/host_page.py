@@ -30,10 +30,13 @@ from urllib.parse import parse_qs
 from game_core.match.clock import moment_text
 from game_core.match.model import Match
 from game_core.service.commands import HostCommand
+from game_core.service.page import assets
 from local_stack.host_access import foreign_refusal, is_loopback, is_token
 from local_stack.http_serving import Reply, Request
 
 SESSION_COOKIE = "host_session"
+STYLE = "/static/page.css"
+"""The players' page's style sheet, served here too."""
 PAGE_OMITS = ("status", "export")
 """Commands the page does not offer: status is the page itself; a record is for a file (`match-host export`)."""
 REVERSIBLE = ("pause", "resume")
@@ -153,7 +156,8 @@ def _page(title: str, body: str, status: int = 200, headers: Mapping[str, str] =
     html = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title></head><body><main><h1>{escape(title)}</h1>{body}</main></body></html>"
+        f'<title>{escape(title)}</title><link rel="stylesheet" href="{STYLE}"></head>'
+        f"<body><main><h1>{escape(title)}</h1>{body}</main></body></html>"
     )
     return status, html.encode(), HEADERS | dict(headers)
 
@@ -190,13 +194,13 @@ def match_section(match: Match, status: Mapping[str, Any], csrf: str) -> str:
     listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows)
     forms = "".join(_command_form(form, match_id, csrf) for form in command_forms())
     return (
-        f'<section id="match-{escape(match_id)}" aria-labelledby="title-{escape(match_id)}">'
+        f'<section class="match" id="match-{escape(match_id)}" aria-labelledby="title-{escape(match_id)}">'
         f'<h2 id="title-{escape(match_id)}">{escape(match_id)}</h2><dl>{listing}</dl>{forms}</section>'
     )
 
 
 def _command_form(form: CommandForm, match_id: str, csrf: str) -> str:
-    fields = "".join(f"<p>{field.html(form.command)}</p>" for field in form.fields)
+    fields = "".join(f'<div class="field">{field.html(form.command)}</div>' for field in form.fields)
     kept = {"csrf": csrf, "match_id": match_id, "command": form.command}
     about = f"<p>{escape(form.about)}</p>" if form.about else ""
     return (
@@ -230,18 +234,18 @@ def result_page(command: Mapping[str, Any], reply: Mapping[str, Any]) -> Reply:
         body = f"<p>Done.</p><pre>{escape(json.dumps(said, indent=2))}</pre>"
         return _page(f"{title} in {command['match_id']}", f"{body}<p>{BACK}</p>")
     reasons = "".join(f"<li>{escape(str(reason.get('text', '')))}</li>" for reason in reply.get("reasons", []))
-    body = f'<p role="alert">Refused: {escape(str(reply.get("message", "")))}</p>'
-    body += f"<ul>{reasons}</ul>" if reasons else ""
+    body = f'<div id="reasons" role="alert"><p>Refused: {escape(str(reply.get("message", "")))}</p>'
+    body += (f"<ul>{reasons}</ul>" if reasons else "") + "</div>"
     return _page(f"{title} in {command['match_id']}: refused", f"{body}<p>{BACK}</p>", 422)
 
 
 def login_page(status: int = 200, refusal: str = "") -> Reply:
-    said = f'<p role="alert">{escape(refusal)}</p>' if refusal else ""
+    said = f'<p id="reasons" role="alert">{escape(refusal)}</p>' if refusal else ""
     body = (
         f"{said}<p>The host token is in the data folder's <code>host-token</code> file "
         "(<code>local-data/host-token</code> by default).</p>"
-        '<form method="post" action="/login"><p><label for="token">Host token</label> '
-        '<input id="token" name="token" type="password" autocomplete="off" required></p>'
+        '<form method="post" action="/login"><div class="field"><label for="token">Host token</label> '
+        '<input id="token" name="token" type="password" autocomplete="off" required></div>'
         '<p><button type="submit">Log in</button></p></form>'
     )
     return _page("Host: log in", body, status)
@@ -255,7 +259,7 @@ class HostPage:
 
     `matches` lists the matches in the table; `host` runs a host command as the console does."""
 
-    METHODS = {"/": "GET", "/login": "POST", "/command": "POST", "/favicon.ico": "GET"}
+    METHODS = {"/": "GET", "/login": "POST", "/command": "POST", "/favicon.ico": "GET", STYLE: "GET"}
 
     def __init__(self, token: str, matches: Callable[[], list[Match]], host: Callable[[dict[str, Any]], Any]) -> None:
         self.token = token
@@ -288,6 +292,9 @@ class HostPage:
             return _page("Method not allowed", "", 405, {"allow": method})
         if request.path == "/favicon.ico":  # no icon: said without a 404 in the browser's console
             return 204, b"", {"cache-control": "max-age=86400"}
+        if request.path == STYLE:
+            content, content_type = assets.asset(STYLE.rpartition("/")[2]) or (b"", "")
+            return 200, content, {"content-type": content_type, "cache-control": "max-age=3600"}
         form = {name: values[-1] for name, values in parse_qs(request.body.decode("utf-8", "replace")).items()}
         if request.path == "/login":
             return self._login(form)

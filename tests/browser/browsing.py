@@ -30,6 +30,7 @@ CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 START = datetime(2026, 12, 1, 12, tzinfo=UTC)
 DESKTOP, PHONE = 1280, 360
 """The widths each page is looked at (a laptop, a small phone)."""
+BROWSER_ZONE = "Asia/Tokyo"
 WAIT_SECONDS = 20
 """The longest a condition is waited for (a page load on a loaded machine)."""
 
@@ -53,7 +54,9 @@ def chromium() -> Iterator[Any]:
         options.add_argument(argument)
     options.add_argument(f"--window-size={DESKTOP},900")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    # The browser lives in Tokyo: the page gives the deadline in the browser's own zone.
+    service = Service(CHROMEDRIVER, env={**os.environ, "TZ": BROWSER_ZONE})
+    driver = webdriver.Chrome(options=options, service=service)
     driver.implicitly_wait(0)
     try:
         yield driver

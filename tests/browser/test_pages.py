@@ -21,6 +21,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 from local_stack.host_server import HostServer
 
 CRATES = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]
+DOMINO = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]
+ROUND_1_TILES = ["O4", "I3", "L4", "I5", "X5", "T4", "S4", "L3", "P5", "U5"] * 2
+"""Domino's first auction as the host sets it: tile 1 is an O4 (a 2x2 square)."""
 MULTIPLIERS = [2, 1, 1, 0, -1, -1]
 GROUNDS = ["stone", "ice", "stone", "rubber", "ice", "stone"]
 """Six rounds' grounds within the limits (rubber once, ice twice), rotated per seat."""
@@ -203,7 +206,86 @@ def test_a_whole_crates_match_played_through_the_players_pages(browser, server) 
         server.stack.settle()
         shown_next = players[0].show().text
         assert shown_next == (phases[number] if number < len(phases) else "The match is over."), phase
+        if phase == "Round 2":  # mid-match: two rounds revealed, the third open
+            for width in (DESKTOP, PHONE):
+                screenshot(browser, "page-crates", width)
         revealed = crate_locations(browser.find_element(By.ID, "view-text").text)
         assert revealed == REVEALED.get(phase, revealed) and all(len(row) == number - 1 for row in revealed.values())
     assert server.stack.host({"command": "status", "match_id": match_id})["status"] == "finished"
+    assert problems(browser) == []
+
+
+def test_a_domino_placement_through_the_page_refused_with_the_services_reasons_then_taken(browser, server) -> None:
+    created = create(server, "domino", DOMINO, settings={"tiles": {"1": ROUND_1_TILES}}, early_close=True)
+    match_id, secrets = created["match_id"], created["secrets"]
+    # The first auction by webhook: Ada alone bids (a chip on tile 1, the O4), so she wins it.
+    for player, bids in (("ada", [{"tile": 1, "chips": 1}]), ("bo", [])):
+        move = {"phase": "Auction 1", "kind": "bid", "submission": {"bids": bids}}
+        assert server.stack.submit(match_id, player, secrets[player], move)[0] == 200
+    server.stack.settle()
+    problems(browser)
+    ada = Player(browser, server, match_id, "ada", secrets["ada"])
+    assert ada.show().text == "Auction 2 and placing 1"
+
+    said = ada.send("move-place", {"placements.0.tile": 1, "placements.0.cells": "A1 A2 A3 A4"})
+    # In the form itself (beside its fields), the service's reason and its code: four in a line
+    # are an I4, not the O4 tile 1 is.
+    assert said.get_attribute("id") == "reasons"
+    assert said.find_element(By.XPATH, "..").get_attribute("id") == "move-place"
+    reasons = said.find_elements(By.TAG_NAME, "li")
+    assert [(li.get_attribute("data-code"), li.text) for li in reasons] == [
+        ("wrong_shape", "placement 1 (tile 1): A1 A2 A3 A4 do not form a O4")
+    ]
+    assert browser.find_element(By.ID, "move-place-placements-0-cells").get_attribute("value") == "A1 A2 A3 A4"
+    assert not browser.find_elements(By.ID, "sent-place")  # nothing stands
+    assert [line.split(" - ")[1] for line in problems(browser)] == [  # the refusal's status, as the console says it
+        "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)"
+    ]
+
+    said = ada.send("move-place", {"placements.0.tile": 1, "placements.0.cells": "A1 B1 A2 B2"})
+    assert said.get_attribute("id") == "notice", said.text
+    assert "A1" in browser.find_element(By.ID, "sent-place").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#view img.board")  # the boards, as the service draws them
+    for width in (DESKTOP, PHONE):
+        screenshot(browser, "page-domino", width)
+    assert problems(browser) == []
+
+
+OTHER_GAMES = {
+    "palindrome": [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}],
+    "abstrac": [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}],
+    "clubs": [
+        {"id": seat, "name": name, "guests": [{"id": f"{seat}-guest", "name": f"{name}'s guest"}]}
+        for seat, name in (("ada", "Ada"), ("bo", "Bo"), ("cy", "Cy"))
+    ],
+}
+"""The other games' smallest tables (Clubs: three players, each with a guest)."""
+
+
+def test_every_other_games_page_opens_at_a_laptops_and_a_phones_width(browser, server) -> None:
+    problems(browser)
+    for game, players in OTHER_GAMES.items():
+        created = create(server, game, players)
+        Player(browser, server, created["match_id"], "ada", created["secrets"]["ada"])
+        assert browser.find_element(By.ID, "moves")  # what Ada may send in the first phase
+        for width in (DESKTOP, PHONE):
+            screenshot(browser, f"page-{game}", width)
+    assert problems(browser) == []
+
+
+def test_the_countdown_follows_the_virtual_clock_in_the_browsers_own_zone(browser, server) -> None:
+    """Last: it moves the clock (5 h 29 min 30 s, before any other match's first reminder)."""
+    created = create(server, "crates", CRATES, phase_seconds=3 * 86400)
+    ada = Player(browser, server, created["match_id"], "ada", created["secrets"]["ada"])
+    moved = 5 * 3600 + 29 * 60 + 30
+    server.stack.advance(moved)
+    countdown = ada.show() and browser.find_element(By.ID, "countdown")
+    # Opened at START (Tuesday 1 December, 12:00 UTC) for three days: it closes on Friday 4
+    # December at 12:00 UTC (21:00 in Tokyo); the page is read at 17:29:30, so 2 days 18 hours
+    # 30 minutes 30 seconds are left, which the page's script gives to the minute.
+    assert countdown.get_attribute("datetime") == "2026-12-04T12:00:00Z"
+    assert countdown.get_attribute("data-now") == "2026-12-01T17:29:30Z"
+    assert browser.find_element(By.ID, "countdown-left").text == "2 d 18 h 30 min left"
+    local = browser.find_element(By.ID, "countdown-local").text
+    assert "December 4" in local and "09:00 PM" in local and "GMT+9" in local, local
     assert problems(browser) == []
