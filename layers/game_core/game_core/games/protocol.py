@@ -110,8 +110,9 @@ class Resolution:
     `submissions[player][kind]` holds each participant's last valid submission of each kind the
     phase accepts, parsed into the game's model for that kind and checked legal in this position;
     a missing key means that participant sent nothing of that kind.
-    `elapsed_seconds` is how long the phase was open, pauses excluded, host extensions included;
-    `extension_seconds` is what the host added; `timed_out` is true when the deadline passed.
+    `elapsed_seconds` is how long the phase was open, pauses excluded, extensions included;
+    `extension_seconds` is what was added to the deadline (the host's extensions, absences' and
+    graces' holds: `match.grace`); `timed_out` is true when the deadline passed.
     """
 
     submissions: dict[str, dict[str, Model]]
