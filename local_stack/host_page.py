@@ -42,8 +42,8 @@ PAGE_OMITS = ("status", "export")
 REVERSIBLE = ("pause", "resume")
 """Commands taken at once; every other one (a new command too) asks for confirmation first."""
 BACK = '<a href="/">Back to the matches</a>'
-LONG_TEXT = 200
-"""A text field longer than this is a box of several lines."""
+LONG_TEXT = 2048
+"""A text field longer than this (a message, not a URL) is a box of several lines."""
 HEADERS = {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
@@ -61,10 +61,11 @@ class FormField:
     name: str
     label: str
     kind: str
-    """"number", "text", "lines" (a long text) or "list" (one word a line)."""
+    """"number", "text", "lines" (a long text), "list" (one word a line) or "choice" (of `choices`)."""
     required: bool
     bounds: Mapping[str, int]
     """HTML's min, max and maxlength, from the model's bounds."""
+    choices: tuple[str, ...] = ()
 
     def value(self, given: str) -> Any:
         """What the command carries for the form's text: the service checks it (and names what
@@ -84,6 +85,10 @@ class FormField:
         attributes += " required" if self.required else ""
         if self.kind in ("lines", "list"):
             field = f'<textarea id="{identifier}" name="{self.name}" rows="3"{attributes}></textarea>'
+        elif self.kind == "choice":
+            options = "".join(f'<option value="{escape(choice)}">{escape(choice)}</option>' for choice in self.choices)
+            options = f'<option value=""></option>{options}'  # none chosen until the host chooses
+            field = f'<select id="{identifier}" name="{self.name}"{attributes}>{options}</select>'
         else:
             kind = "number" if self.kind == "number" else "text"
             field = f'<input id="{identifier}" name="{self.name}" type="{kind}"{attributes}>'
@@ -118,6 +123,8 @@ def _field(name: str, schema: Mapping[str, Any], required: bool) -> FormField | 
     if shape.get("type") == "integer":
         bounds = {"min": shape.get("minimum", shape.get("exclusiveMinimum", -1) + 1), "max": shape.get("maximum")}
         return FormField(name, label, "number", required, {k: v for k, v in bounds.items() if v is not None})
+    if shape.get("type") == "string" and "enum" in shape:
+        return FormField(name, label, "choice", required, {}, tuple(map(str, shape["enum"])))
     if shape.get("type") == "string":
         length = shape.get("maxLength", LONG_TEXT)
         return FormField(name, label, "lines" if length > LONG_TEXT else "text", required, {"maxlength": length})

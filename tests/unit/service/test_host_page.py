@@ -129,6 +129,7 @@ def test_a_command_added_to_the_models_appears_and_asks_for_confirmation(monkeyp
         command: Literal["shout"]
         match_id: str
         times: int = Field(ge=1, le=3)
+        tone: Literal["loud", "soft"] | None = None
 
     union = Annotated[commands.Extend | Shout, Field(discriminator="command")]
     monkeypatch.setattr(host_page, "HostCommand", union)
@@ -136,6 +137,9 @@ def test_a_command_added_to_the_models_appears_and_asks_for_confirmation(monkeyp
     try:
         (extend, shout) = command_forms()
         assert (shout.command, shout.confirms, shout.fields[0].bounds) == ("shout", True, {"min": 1, "max": 3})
+        tone = shout.fields[1]
+        assert (tone.kind, tone.choices, tone.required) == ("choice", ("loud", "soft"), False)
+        assert '<option value="soft">soft</option>' in tone.html("shout")
     finally:
         command_forms.cache_clear()
 
