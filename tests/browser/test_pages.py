@@ -27,6 +27,10 @@ ROUND_1_TILES = ["O4", "I3", "L4", "I5", "X5", "T4", "S4", "L3", "P5", "U5"] * 2
 MULTIPLIERS = [2, 1, 1, 0, -1, -1]
 GROUNDS = ["stone", "ice", "stone", "rubber", "ice", "stone"]
 """Six rounds' grounds within the limits (rubber once, ice twice), rotated per seat."""
+INLINE_SCRIPT = (
+    "const s = document.createElement('script'); s.textContent = 'window.inlineRan = 1'; document.body.append(s);"
+)
+"""An inline script added to the page (this call itself is the driver's, outside the page's policy)."""
 FILL = "for (const [id, value] of Object.entries(arguments[0])) document.getElementById(id).value = value;"
 """Sets each input or select (by id) to its value."""
 
@@ -289,3 +293,8 @@ def test_the_countdown_follows_the_virtual_clock_in_the_browsers_own_zone(browse
     local = browser.find_element(By.ID, "countdown-local").text
     assert "December 4" in local and "09:00 PM" in local and "GMT+9" in local, local
     assert problems(browser) == []
+    # The console is read for what the policy refuses: an inline script put into the page is not
+    # run, and the refusal is there.
+    browser.execute_script(INLINE_SCRIPT)
+    assert browser.execute_script("return window.inlineRan === undefined")
+    assert any("Content Security Policy" in line for line in problems(browser))
