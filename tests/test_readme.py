@@ -83,6 +83,7 @@ LINES: dict[str, Run | Skip] = {
     "bin/match-host --local extend MATCH_ID SECONDS": PATTERN,
     "bin/match-host --local decide MATCH_ID bo ada": PATTERN,
     'bin/match-host --local press MATCH_ID "text" [--to bo]': PATTERN,
+    "bin/match-host --local press-mode MATCH_ID on|public|off [--per-hour 10]": PATTERN,
     "bin/match-host --local reissue-secret MATCH_ID bo": PATTERN,
     "bin/match-host --local webhook MATCH_ID @public URL": PATTERN,
     "bin/match-host --function <HostCommandsFunction name> status MATCH_ID": Skip("needs a deployed stack on AWS"),

@@ -24,6 +24,7 @@ HOST_COMMANDS = [
     "export",
     "recover",
     "press",
+    "press_mode",
     "reissue_secret",
     "replace",
     "graces",

@@ -289,3 +289,52 @@ def test_logs_carry_no_submission_contents(crates_match, capfd) -> None:
         assert content not in logged, content
     for secret in match.secrets.values():
         assert secret not in logged
+
+
+SECRET_TALK = "ben: meet me at crate 3, I push it left"
+"""What ana tells ben alone (issue 22 item 5): nobody else may read it, nor any log."""
+
+
+def press_by_webhook(match, player: str, action: dict[str, Any], key: str) -> tuple[int, dict[str, Any], dict]:
+    """POST the press action through the real webhook function, with an Idempotency-Key."""
+    from local_stack.runner import ACTION_ROUTE
+    from local_stack.stack import api_gateway_event
+
+    event = api_gateway_event(
+        ACTION_ROUTE,
+        f"/matches/{match.match_id}/players/{player}/actions",
+        {"match_id": match.match_id, "player_id": player},
+        headers={"authorization": f"Bearer {match.secrets[player]}", "idempotency-key": key},
+        body=json.dumps({"kind": "press", "action": action}),
+        request_id=f"{player}-{key}",
+    )
+    reply = match.stack.invoke("SubmitWebhookFunction", event)
+    return int(reply["statusCode"]), json.loads(reply["body"]), reply["headers"]
+
+
+def test_a_private_message_reaches_its_recipient_alone_once_and_no_log(stack, crates_match, capfd) -> None:
+    inbox = stack.subscribe(PLAYERS)
+    match = crates_match(PLAYERS)
+    inbox.receive(None), [inbox.receive(player) for player in PLAYERS]  # the opening notices, read
+
+    # ana to ben (by name, another case), sent twice under one key: told once
+    for _ in range(2):
+        status, reply, _ = press_by_webhook(match, "ana", {"to": ["BEN"], "text": SECRET_TALK}, "k-1")
+        assert (status, reply["to"]) == (200, ["ben"]), reply
+    # The host allows one an hour: ana's next is refused, 429, saying when the next may go
+    assert match.host("press_mode", mode="on", per_hour=1)["ok"]
+    status, refusal, headers = press_by_webhook(match, "ana", {"to": "all", "text": "hello all"}, "k-2")
+    assert status == 429 and refusal["reasons"][0]["code"] == "press_rate"
+    assert 0 < int(headers["Retry-After"]) <= 3600
+
+    [told] = inbox.receive("ben")
+    assert told["message"] == {"id": reply["message_id"], "from": "ana", "to": ["ben"], "text": SECRET_TALK}
+    public = inbox.receive(None)
+    assert [message.get("press_mode") for message in public] == ["on"]  # the host's setting, told to all
+    for player in ("ana", "cat", "dan"):
+        assert "crate 3" not in json.dumps(inbox.receive(player)), player
+    assert "crate 3" not in json.dumps(public) and "crate 3" not in json.dumps(match.status())
+    out, err = capfd.readouterr()
+    assert "crate 3" not in out + err  # no log line carries a message's text
+    # The host's export keeps it, in the log
+    assert [event["data"]["text"] for event in match.export()["events"] if event["type"] == "press"] == [SECRET_TALK]

@@ -142,6 +142,12 @@ class Conflict(GameCoreError):
     retry_after = 1
 
 
+class TooMany(GameCoreError):
+    """Too many of these too soon (a sender's messages an hour); `retry_after` says when the next may go."""
+
+    code = "too_many"
+
+
 class InProgress(Conflict):
     """The same delivery is being handled right now; retry it shortly to get its reply."""
 

@@ -9,6 +9,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
     match-host recover MATCH_ID                a new execution for a match whose state machine stopped
     match-host decide MATCH_ID bo ada          rank the players a finished match left tied, best first
     match-host press MATCH_ID "text" [--to bo] a message from the host to everyone (or one)
+    match-host press-mode MATCH_ID on|public|off [--per-hour 10]   messages between players: to anyone,
+                                               to everyone only, or none (and how many each an hour)
     match-host reissue-secret MATCH_ID bo      a new webhook secret for a participant (the old one stops)
     match-host graces MATCH_ID 2 [--seconds 43200] [--to bo]   everyone's graces left (or bo's), and
                                                how long a grace holds a deadline
@@ -72,6 +74,8 @@ def build_command(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": args.seconds,
             "player": args.to,
         }
+    if args.command == "press-mode":
+        return {"command": "press_mode", "match_id": args.match_id, "mode": args.mode, "per_hour": args.per_hour}
     if args.command == "reissue-secret":
         return {"command": "reissue_secret", "match_id": args.match_id, "player": args.player}
     if args.command == "replace":
@@ -192,6 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     graces.add_argument("left", type=int, help="the graces each participant (or --to's) has left")
     graces.add_argument("--seconds", type=int, help="how long a grace holds a deadline (needed the first time)")
     graces.add_argument("--to", help="one participant's id or name (default: everyone)")
+    press_mode = commands.add_parser("press-mode")
+    press_mode.add_argument("match_id")
+    press_mode.add_argument("mode", choices=("on", "public", "off"))
+    press_mode.add_argument("--per-hour", type=int, help="how many messages each participant may send in any hour")
     reissue = commands.add_parser("reissue-secret")
     reissue.add_argument("match_id")
     reissue.add_argument("player")

@@ -16,10 +16,12 @@ from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.match.model import MatchRequest, PlayerEntry
 from game_core.service.absence import ABSENCE_ACTION
+from game_core.service.press import PressAction
 from game_core.service.ready import ReadyVote
 
 HOST_FIELDS = ("host_email", "host_zone")
 GRACE_FIELDS = ("graces", "grace_seconds")
+PRESS_FIELDS = ("press", "press_per_hour")
 
 
 def describe(game_id: str, rule_set: str | None) -> dict:
@@ -30,6 +32,7 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         known = game.Settings.model_json_schema()["properties"]["rule_set"]
         names = known.get("enum") or [known.get("const")]
         raise CliError(f"{game.title} has no rule set {rule_set!r}; it has {', '.join(names)}") from None
+    settings_file = MatchRequest.model_json_schema()
     return {
         "game": game.id,
         "title": game.title,
@@ -39,7 +42,7 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         # A player's entry in the settings file: id, name, email, zone (where their mail's deadlines are given)
         "player_schema": PlayerEntry.model_json_schema(),
         # The host's fields of the settings file: their address (commands by mail) and zone
-        "host_schema": {field: MatchRequest.model_json_schema()["properties"][field] for field in HOST_FIELDS},
+        "host_schema": {field: settings_file["properties"][field] for field in HOST_FIELDS},
         "submission_schemas": {kind: model.model_json_schema() for kind, model in game.submissions.items()},
         "submission_text": {kind: game.text.text_help(kind) for kind in game.submissions},
         "timeline": [{"phase": kind.name, "accepts": list(kind.accepts)} for kind in game.timeline(settings)],
@@ -51,6 +54,10 @@ def describe(game_id: str, rule_set: str | None) -> dict:
         "grace_settings_schema": {
             field: MatchRequest.model_json_schema()["properties"][field] for field in GRACE_FIELDS
         },
+        # Messages between players: POST .../actions {"kind": "press", "action": {"to": "all", "text": "..."}},
+        # as the settings file's press fields allow
+        "press_action_schema": PressAction.model_json_schema(),
+        "press_settings_schema": {field: settings_file["properties"][field] for field in PRESS_FIELDS},
     }
 
 

@@ -14,6 +14,7 @@ from game_core.games.plain_text import Roster
 from game_core.games.protocol import Model
 from game_core.match.absence import Absence, AbsenceRules
 from game_core.match.clock import PhaseClock, known_zone
+from game_core.match.press import DEFAULT_PER_HOUR, MAX_PER_HOUR, PressMode, PressSent
 
 DEFAULT_REMINDERS = (43_200, 3_600)
 """12 hours and 1 hour before each deadline."""
@@ -109,6 +110,10 @@ class MatchRequest(Model):
     )
     """URLs notices are POSTed to, by who gets them: a participant id (their own notices),
     "@public" (every public notice), "@alerts" (the host's alerts); each gets a secret in the reply."""
+    press: PressMode = "on"
+    """Messages between players (`match.press`): "on" to anyone, "public" to everyone only, "off"."""
+    press_per_hour: int = Field(default=DEFAULT_PER_HOUR, ge=1, le=MAX_PER_HOUR)
+    """How many messages each participant may send in any hour."""
     absence_rules: AbsenceRules = Field(default_factory=AbsenceRules)
     """Announced absences (`match.absence`): days each participant may be away in all, the
     longest one, and the hours after one before a deadline it holds falls."""
@@ -221,6 +226,11 @@ class Match(Model):
     webhooks: tuple[str, ...] = ()
     """Who has a webhook subscription (participant ids, "@public", "@alerts"): each URL and secret
     is kept beside the match (`service.webhooks`), only who has one here, so telling reads nothing more."""
+    press: PressMode = "on"
+    """Messages between players: "on", "public" (to everyone only) or "off" (`match.press`)."""
+    press_per_hour: int = DEFAULT_PER_HOUR
+    press_sent: dict[str, tuple[PressSent, ...]] = Field(default_factory=dict)
+    """Each sender's messages of the last hour (`match.press.recent_press`): the rate counts them."""
     announced: int = Field(default=0, exclude=True)
     """The last phase number whose resolution was announced (stored beside the match, not in it)."""
     done: frozenset[str] = Field(default=frozenset(), exclude=True)

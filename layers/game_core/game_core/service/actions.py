@@ -18,6 +18,7 @@ from typing import Any
 from game_core.errors import NotFound
 from game_core.games import registry
 from game_core.match import engine
+from game_core.service import press
 from game_core.service.absence import ABSENCE_KIND, absence_action
 from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
 from game_core.service.ready import READY_KIND, ready_vote, vote
@@ -46,6 +47,10 @@ def take_action(
         return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel, delivery)
     if request.kind == ABSENCE_KIND and request.actor is not None:
         return absence_action(ports, request.match_id, request.actor, request.action, request.channel)
+    if request.kind == press.PRESS_KIND and request.actor is not None:  # a message to other players
+        said = press.press_action(request.action)
+        to = None if said.to == "all" else said.to
+        return press.send(ports, request.match_id, request.actor, to, said.text, request.channel, delivery)
     sender = request.actor or ""
 
     def attempt(seen: SubmissionView) -> dict[str, Any]:

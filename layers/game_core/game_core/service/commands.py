@@ -12,11 +12,13 @@ from pydantic import Field, TypeAdapter
 
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_GRACES, MAX_SECONDS, Email, MatchRequest, Name
+from game_core.match.press import MAX_PER_HOUR, PressMode
 from game_core.service import grace, host, phases, replace, webhooks
 from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
+from game_core.service.press import set_mode as set_press_mode
 from game_core.service.webhooks import MAX_URL
 
 MatchId = Annotated[str, Field(min_length=1, max_length=64)]
@@ -98,6 +100,16 @@ class Press(Model):
     to: Named | None = None
 
 
+class SetPress(Model):
+    """The host sets messages between players (`service.press`): "on" (to anyone), "public" (to
+    everyone only) or "off"; `per_hour`, if given, how many each participant may send in any hour."""
+
+    command: Literal["press_mode"]
+    match_id: MatchId
+    mode: PressMode
+    per_hour: int | None = Field(default=None, ge=1, le=MAX_PER_HOUR)
+
+
 class ReissueSecret(Model):
     command: Literal["reissue_secret"]
     match_id: MatchId
@@ -167,6 +179,7 @@ HostCommand = Annotated[
     | Recover
     | Decide
     | Press
+    | SetPress
     | ReissueSecret
     | Replace
     | Webhook
@@ -215,6 +228,8 @@ def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return host.decide(ports, match_id, order)
         case Press(match_id=match_id, text=text, to=to):
             return host.press(ports, match_id, text, to)
+        case SetPress(match_id=match_id, mode=mode, per_hour=per_hour):
+            return set_press_mode(ports, match_id, mode, per_hour)
         case ReissueSecret(match_id=match_id, player=player):
             return host.reissue_secret(ports, match_id, player)
         case Replace(match_id=match_id, seat=seat, name=name):

@@ -22,6 +22,7 @@ from game_core.match import engine, grace
 from game_core.match.absence import away_lines
 from game_core.match.clock import PhaseClock, moment_text
 from game_core.match.model import Match
+from game_core.match.press import help_lines, press_lines
 from game_core.match.seats import seat_lines
 from game_core.service import receipts, webhooks
 from game_core.service.notices import told_key
@@ -88,6 +89,7 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
             lines += ["", *game.text.text_help(kind)]
     lines += ["", "Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules."]
     lines += ["Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time."]
+    lines += help_lines(match.press)
     if match.absence_rules.days:
         lines += ["Away for a while? ABSENT 2026-12-24 2026-12-27 (your first and last days away) holds"]
         lines += ["the deadlines falling then that wait for you; ABSENT CANCEL withdraws it."]
@@ -116,6 +118,7 @@ def event_text(
     press = own.get("press", public.get("press"))
     if press is not None:
         lines += ["A message from the host:", "", *str(press).splitlines()]
+    lines += press_lines(public, own, names(match))  # a player's message, the host's press setting
     if (news := own.get("news", public.get("news"))) is not None:  # a seat's new player (service.replace)
         lines += prose(str(news))
     lines += grace.notice_lines(public, own, names(match))

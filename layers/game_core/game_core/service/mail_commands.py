@@ -2,7 +2,8 @@
 looks like in the game's plain-text grammar.
 
 Players send STATUS, HELP, HELP RULES (the game's rules: the host may send it too), READY or
-NOT READY (a vote to resolve the phase early, and taking it back); the host,
+NOT READY (a vote to resolve the phase early, and taking it back), or a mail that is a message
+to other players (PRESS TO <names> or PRESS TO ALL, the message below it); the host,
 from the match's host address, STATUS, EXTEND <hours>, PAUSE, RESUME or RESOLVE NOW; either
 ZONE <IANA name>. A command is its whole line, in any case and spacing ("resolve  now"); EXTEND
 and ZONE take the rest of their line.
@@ -33,6 +34,12 @@ HELP_RULES = "HELP RULES"
 READY, NOT_READY = "READY", "NOT READY"
 """A participant's ready vote, and taking it back (`service.ready`): where early close is off, the
 phase resolves once everyone who owes it a move has sent it and is READY."""
+ABSENT = "ABSENT"
+"""A participant's: `ABSENT 2026-12-24 2026-12-27` declares them away (`service.absence`); ABSENT
+CANCEL withdraws it."""
+PRESS = "PRESS"
+"""A participant's message to others: `PRESS TO bo, cy` (or `PRESS TO ALL`) as the mail's first
+line, the message on the lines below it (`read_press`; `service.press`)."""
 ABSENT = "ABSENT"
 """A participant's: `ABSENT 2026-12-24 2026-12-27` declares them away (`service.absence`); ABSENT
 CANCEL withdraws it."""
@@ -74,6 +81,33 @@ def read_command(text: str) -> Command | None:
         return Command(line)
     keyword, _, argument = line.partition(" ")
     return Command(keyword, argument) if keyword in (EXTEND, ZONE, ABSENT) else None
+
+
+@dataclass(frozen=True)
+class PressLetter:
+    """A mail that is a message to other players: whom it names (None: everyone) and its text."""
+
+    to: tuple[str, ...] | None
+    text: str
+
+
+def read_press(text: str) -> PressLetter | None:
+    """The message `text` is when its first non-blank line is `PRESS TO <names>` (any case, names or
+    ids apart by commas) or `PRESS TO ALL`: everything below that line is the message, as written.
+    None when it starts otherwise; Malformed for a PRESS line naming nobody."""
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return None
+    words = lines[first].split(None, 2)
+    if words[0].upper() != PRESS:
+        return None
+    names = [name.strip() for name in words[2].split(",") if name.strip()] if len(words) == 3 else []
+    if [word.upper() for word in words[1:2]] != ["TO"] or not names:
+        usage = "write PRESS TO and whom it goes to (names apart by commas, or ALL), the message below that line"
+        raise Malformed("the PRESS line is malformed", [Reason("press_line", usage)])
+    everyone = [name.upper() for name in names] == ["ALL"]
+    return PressLetter(None if everyone else tuple(names), "\n".join(lines[first + 1 :]))
 
 
 def console_command(command: Command, match_id: str) -> HostCommand:

@@ -79,11 +79,13 @@ from game_core.service.mail_commands import (
     garnets_line,
     host_status_lines,
     owed_line,
+    read_press,
     sent_lines,
     written,
 )
 from game_core.service.mail_lines import MailLines, read_mail
 from game_core.service.ports import Event, Ports, Sheet, open_sheet
+from game_core.service.press import send as send_press
 from game_core.service.receipts import receipt_lines
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
 from game_core.service.views import standing
@@ -220,6 +222,8 @@ def registered_sender(match: Match, address: str) -> Sender | None:
 def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id: str) -> Answer | None:
     """The answer; None while another delivery of the message is storing its moves."""
     game = registry.load(match.game)
+    if sender.player is not None and (pressed := _press(ports, match, sender.player, letter, message_id)):
+        return Answer(pressed)  # the whole mail is a message to other players
     if letter.old_unmarked and not letter.text.strip():
         said = MailLines(reasons=(INSIDE_THE_QUOTE,))
     elif letter.json_body is not None:
@@ -345,6 +349,19 @@ def _absent(ports: Ports, match: Match, player: Participant, command: Command) -
         return _refusal_lines(f"{command.text} was not done:", error.reasons)
     done = f"Done: {command.text}." if reply["changed"] else f"{command.text}: nothing changed."
     return [done, *prose(reply["answer"])]
+
+
+def _press(ports: Ports, match: Match, player: Participant, letter: Letter, message_id: str) -> list[str]:
+    """A mail whose first line is PRESS TO ...: the message below it sent (`service.press`, under
+    the mail's delivery key) and echoed to its sender; nothing when the mail is none."""
+    try:
+        pressed = read_press(letter.text)
+        if pressed is None:
+            return []
+        reply = send_press(ports, match.match_id, player.id, pressed.to, pressed.text, CHANNEL, message_id)
+    except GameCoreError as error:
+        return _refusal_lines("Your message was not sent:", error.reasons)
+    return [*prose(reply["answer"]), "", *("  " + line for line in pressed.text.strip("\n").split("\n"))]
 
 
 def _zone(ports: Ports, match: Match, sender: Sender, written: str) -> list[str]:

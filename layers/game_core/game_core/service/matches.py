@@ -54,6 +54,8 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         early_close=request.early_close,
         recheck_seconds=request.recheck_seconds,
         reminders=tuple(sorted(set(request.reminders), reverse=True)),
+        press=request.press,
+        press_per_hour=request.press_per_hour,
         absence_rules=request.absence_rules,
         grace_seconds=request.grace_seconds,
         graces_left={p.id: request.graces for p in seated} if request.graces else {},

@@ -1,0 +1,156 @@
+"""Messages between players ("press", as play-by-mail judges call them): who may write to whom,
+how long and how often, as the match's host set it. Pure: `service.press` tells and stores.
+
+A message goes to some participants (each by id or by name, in any case) or to everyone. The
+host sets per match whether press is "on" (the default: these are games of deals struck between
+phases), "public" (only messages to everyone, for a table played with no private talk) or "off".
+Each sender may send `press_per_hour` messages in any hour: the match keeps, per sender, when
+each of their last hour's messages went and its id (`PressSent`), so the rate is counted on the
+match and a redelivered message is known by its id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+from game_core.errors import Illegal, Malformed, NotOpen, Reason, TooMany
+from game_core.games.plain_text import prose
+from game_core.games.protocol import Model
+from game_core.match.clock import moment_text
+
+if TYPE_CHECKING:
+    from game_core.match.model import Match
+
+PressMode = Literal["on", "public", "off"]
+"""What the host allows: messages to anyone, to everyone only, or none."""
+DEFAULT_PER_HOUR = 10
+MAX_PER_HOUR = 30
+"""The most a host may allow: every entry is kept on the match header for an hour."""
+WINDOW = timedelta(hours=1)
+MAX_PRESS_CHARS = 2000
+"""A message's text at most: a long letter, and one Discord message."""
+EVERYONE = "ALL"
+"""The word (any case) that sends a message to every participant."""
+MODE_TEXT: dict[str, str] = {
+    "on": "players may send messages to anyone (PRESS TO <name>, or PRESS TO ALL)",
+    "public": "players may send messages to everyone only (PRESS TO ALL)",
+    "off": "no messages between players",
+}
+
+
+class PressSent(Model):
+    """One of a sender's messages of the last hour, as the match header keeps it."""
+
+    at: datetime
+    id: str
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message as it is told and logged: the text is the sender's, nothing added."""
+
+    id: str
+    sender: str
+    to: tuple[str, ...] | None
+    """Its recipients' ids; None: everyone."""
+    text: str
+
+
+def press_id(sender: str, text: str, delivery: str | None, version: int) -> str:
+    """A message's id: from the sender's delivery key (a mail's Message-ID, a webhook's
+    Idempotency-Key) and its text, so a redelivery is the same message; without a key, from the
+    match version it was first read at (one call's retries keep it)."""
+    made_from = f"{sender}\0{delivery if delivery is not None else f'v{version}'}\0{text}"
+    return hashlib.sha256(made_from.encode()).hexdigest()[:16]
+
+
+def sent_before(match: Match, sender: str, message_id: str) -> bool:
+    return any(sent.id == message_id for sent in match.press_sent.get(sender, ()))
+
+
+def compose(match: Match, sender: str, to: Sequence[str] | None, text: str, message_id: str, now: datetime) -> Message:
+    """The message `sender` may send now to `to` (words naming participants; None: everyone), or
+    every reason it may not: the host's setting, the text, the rate, a word naming nobody."""
+    if match.status != "running":
+        raise NotOpen(f"the match is {match.status}: messages go only while it runs")
+    if match.press == "off":
+        raise Illegal("press is off", [Reason("press_off", "the host has turned messages between players off")])
+    if to is not None and match.press == "public":
+        only = "the host allows messages to everyone only in this match (PRESS TO ALL)"
+        raise Illegal("press is public only", [Reason("press_public_only", only)])
+    named = None if to is None else recipients(match, sender, to)
+    text = text.strip("\n")
+    if not text.strip():
+        raise Malformed("the message is empty", [Reason("press_empty", "the message has no text")])
+    if len(text) > MAX_PRESS_CHARS:
+        too_long = f"the message is {len(text)} characters; at most {MAX_PRESS_CHARS}"
+        raise Malformed("the message is too long", [Reason("press_too_long", too_long)])
+    _within_rate(match, sender, now)
+    return Message(message_id, sender, named, text)
+
+
+def recipients(match: Match, sender: str, to: Sequence[str]) -> tuple[str, ...]:
+    """Each word's participant (by id or by name; `Match.named` refuses one naming nobody), the
+    sender left out, in seat order."""
+    named = {match.named(word) for word in to} - {sender}
+    if not named:
+        raise Malformed("the message has no recipient", [Reason("press_to_nobody", "name someone besides yourself")])
+    return tuple(player for player in match.player_ids if player in named)
+
+
+def _within_rate(match: Match, sender: str, now: datetime) -> None:
+    recent = recent_press(match, sender, now)
+    if len(recent) < match.press_per_hour:
+        return
+    sender_zone = next((p.zone for p in match.players if p.id == sender), None)
+    next_at = recent[-match.press_per_hour].at + WINDOW
+    said = (
+        f"you have sent {len(recent)} messages in the last hour, the most this match allows; "
+        f"the next may go {moment_text(next_at, now, sender_zone)}"
+    )
+    error = TooMany("too many messages", [Reason("press_rate", said)])
+    error.retry_after = max(1, int((next_at - now).total_seconds()))
+    raise error
+
+
+def recent_press(match: Match, sender: str, now: datetime) -> tuple[PressSent, ...]:
+    """The sender's messages of the last hour, oldest first."""
+    return tuple(sent for sent in match.press_sent.get(sender, ()) if sent.at > now - WINDOW)
+
+
+def recorded(match: Match, message: Message, now: datetime) -> Match:
+    """The match with the message counted against its sender (older entries dropped)."""
+    kept = (*recent_press(match, message.sender, now), PressSent(at=now, id=message.id))
+    press_sent = {sender: sent for sender, sent in match.press_sent.items() if sender != message.sender}
+    return match.model_copy(update={"press_sent": press_sent | {message.sender: kept}, "version": match.version + 1})
+
+
+def press_lines(public: Mapping[str, Any], own: Mapping[str, Any], shown: Mapping[str, str]) -> list[str]:
+    """What a notice of press says to its reader: the message with its sender's name and whom it
+    went to, or the host's new setting."""
+    message = own.get("message", public.get("message"))
+    if message is not None:
+        to = message["to"]
+        whom = "everyone" if to == "all" else ", ".join(shown.get(who, who) for who in to)
+        return [
+            *prose(f"A message from {shown.get(message['from'], message['from'])} to {whom}:"),
+            "",
+            *message["text"].split("\n"),
+        ]
+    mode = public.get("press_mode")
+    if mode is None:
+        return []
+    rate = f"at most {public['press_per_hour']} an hour each"
+    return prose(f"The host has set messages between players: {MODE_TEXT[mode]}, {rate}.")
+
+
+def help_lines(mode: str) -> list[str]:
+    """HELP's lines on messages, as the match allows them."""
+    if mode == "off":
+        return []
+    to = "PRESS TO ALL" if mode == "public" else "PRESS TO <name> (names apart by commas, or ALL)"
+    return prose(f"Send {to} and your message on the lines below it: it goes to them at once, from you.")
