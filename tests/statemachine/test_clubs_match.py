@@ -32,7 +32,18 @@ from local_stack.stack import LocalStack
 pytestmark = pytest.mark.statemachine
 
 STARTING_GARNETS = {"p01": 4, "p02": 2, "p03": 0}
-PRIVATE_KEYS = {"private", "tokens", "used_tokens", "peeks", "puzzles", "usable", "won", "hand", "guessing_total"}
+PRIVATE_KEYS = {
+    "private",
+    "tokens",
+    "used_tokens",
+    "peeks",
+    "puzzles",
+    "puzzles_sent_ms",
+    "usable",
+    "won",
+    "hand",
+    "guessing_total",
+}
 """What only a participant's own view holds (under view.private); their drafts, named "draft" as the
 public per-card reveal is, are checked by value."""
 

@@ -46,14 +46,23 @@ def test_a_puzzle_requested_on_the_page_is_shown_and_its_answer_gives_the_time_t
     shown = render.page(play.show(fakes.ports, MID, p1.cookie, key))  # the page the redirect shows
     assert '<section id="answer"' in shown and escape(sent_puzzle(fakes, 1)["text"][0]) in shown
 
-    # Answered right 95 s after the request (12:00:00 to 12:01:35): the token is 95 seconds.
+    # Answered right 95 s after the request (12:00:00 to 12:01:35): the token is 95 seconds. Until
+    # then the answer box's clock says how long it has run, from the participant's own view.
     fakes.clock.advance(95)
+    running = render.page(play.show(fakes.ports, MID, p1.cookie))
+    assert (
+        '<li>Puzzle 1: sent Tuesday 1 December, 12:00 UTC; <time id="puzzle-1-clock" class="elapsed" '
+        'datetime="2026-12-01T12:00:00Z" data-now="2026-12-01T12:01:35Z">1 min 35 s</time> taken so far.</li>'
+    ) in running
     _, key = play.act(
         fakes.ports, MID, p1.cookie, action(p1, "answer", puzzle="1", answer=solve(sent_puzzle(fakes, 1)))
     )
     assert key is not None
     shown = render.page(play.show(fakes.ports, MID, p1.cookie, key))
     assert "Right: puzzle 1 is solved. Your token 1.1 is 95 seconds." in shown
+    assert "<li>Puzzle 1: solved.</li>" in shown
+    other = render.page(play.show(fakes.ports, MID, signed_in(fakes.ports, "p2").cookie))
+    assert 'id="puzzle-clocks"' not in other  # p2 asked for none; p1's clock is p1's alone
     assert state(fakes).rounds[0].clocks["p1"]["1"].solved_ms is not None
 
 

@@ -73,6 +73,8 @@ def private_view(state: ClubsState, participant: str) -> dict[str, Any]:
             str(n): "solved" if values[n - 1] is not None else "sent" if str(n) in clocks else "not asked"
             for n in range(1, PUZZLES_PER_ROUND + 1)
         }
+        # When each puzzle was first sent (ms on the match clock): its clock runs from there.
+        seat["puzzles_sent_ms"] = {n: clock.sent_ms for n, clock in sorted(clocks.items())}
     number_b = round_b(state)
     if number_b is not None:
         seat["usable"] = usable_cards(state, participant, number_b)

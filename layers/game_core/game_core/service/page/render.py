@@ -9,13 +9,14 @@ import base64
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from html import escape
 from typing import Any
 
 from game_core.errors import GameCoreError, Reason
 from game_core.games.protocol import AnswersInText, DrawsViews
 from game_core.match.clock import day_text, duration_text, iso
-from game_core.match.engine import parse_submission
+from game_core.match.engine import EPOCH, parse_submission
 from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
@@ -87,6 +88,7 @@ def page(seen: Seen, notice: str = "") -> str:
     what they sent, their own view (`game.view` for them, drawn where the game draws it), garnets."""
     match = seen.view.match
     named = names(match)
+    view = view_of(seen)
     me = seen.session.participant
     sections = [
         _header(seen, named),
@@ -94,8 +96,8 @@ def page(seen: Seen, notice: str = "") -> str:
         _notice(notice),
         _answer(seen, named),
         _sent(seen),
-        _moves(seen),
-        _view(seen, named),
+        _moves(seen, view),
+        _view(seen, view, named),
         _garnets(seen),
     ]
     body = '<a class="skip" href="#moves">Skip to your moves</a>\n' + "\n".join(part for part in sections if part)
@@ -210,7 +212,7 @@ def receipt(seen: Seen, kind: str) -> str:
     return f'<p>{esc(receipts.KEEP)}</p>\n<pre id="receipt-{esc(kind)}">{esc(canonical_json(sealed))}</pre>'
 
 
-def _moves(seen: Seen) -> str:
+def _moves(seen: Seen, view: Mapping[str, Any]) -> str:
     kinds = move_kinds(seen)
     actions = action_kinds(seen)
     if not kinds and not actions:
@@ -227,7 +229,31 @@ def _moves(seen: Seen) -> str:
         parts.append(_form(seen, form, "move", hidden, "Send (replaces what you sent before)", standing))
     for form in forms(seen.game, actions, actions=True):
         parts.append(_form(seen, form, "action", {}, f"{form.kind.capitalize()} now"))
-    return "\n".join(parts) + "\n</section>"
+        parts.append(_puzzle_clocks(seen, view) if form.kind == "answer" else "")
+    return "\n".join(filter(None, parts)) + "\n</section>"
+
+
+def _puzzle_clocks(seen: Seen, view: Mapping[str, Any]) -> str:
+    """Beside the answer box, each of the participant's puzzles of the round (Clubs; from their own
+    view): the time taken since it was first sent, counted on (the script counts each `elapsed`
+    clock from the server's now), or solved."""
+    private = view.get("private") or {}
+    sent, status = private.get("puzzles_sent_ms") or {}, private.get("puzzles") or {}
+    lines = []
+    for number, at_ms in sent.items():
+        started = EPOCH + timedelta(milliseconds=at_ms)
+        if status.get(number) == "solved":
+            lines.append(f"<li>Puzzle {esc(number)}: solved.</li>")
+            continue
+        taken = int((seen.now - started).total_seconds())
+        clock = _attrs(id=f"puzzle-{number}-clock", class_="elapsed", datetime=iso(started), data_now=iso(seen.now))
+        lines.append(
+            f"<li>Puzzle {esc(number)}: sent {esc(day_text(started))}; "
+            f"<time{clock}>{_span(taken)}</time> taken so far.</li>"
+        )
+    if not lines:
+        return ""
+    return '<ul id="puzzle-clocks">\n' + "\n".join(lines) + "\n</ul>"
 
 
 def _form_open(seen: Seen, form_id: str, route: str, fields: Mapping[str, str]) -> str:
@@ -339,8 +365,13 @@ def _reasons(seen: Seen, form_id: str) -> str:
     return f'<div id="reasons" role="alert">\n<p>{esc(refusal.error)}</p>\n<ul>{items}</ul>\n</div>\n'
 
 
-def _view(seen: Seen, names: Mapping[str, str]) -> str:
-    view = view_of(seen)
+def _span(seconds: int) -> str:
+    """ "1 min 35 s", "35 s": a puzzle's time to the second, as the script counts it on."""
+    minutes, rest = divmod(max(0, seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{rest} s"
+
+
+def _view(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     text = seen.game.text
     pictures = ""
     drawing = text.draw_view(view, names) if isinstance(text, DrawsViews) else None

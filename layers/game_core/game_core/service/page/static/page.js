@@ -1,6 +1,7 @@
 // The player's page, improved where JavaScript runs (it works without): a link's secret, kept in
 // the fragment (never sent to a server, never logged), is posted once through the sign-in form and
-// taken off the address bar; the deadline counts down live and is given in the browser's own zone.
+// taken off the address bar; the deadline counts down live and is given in the browser's own zone;
+// a Clubs puzzle's time taken counts on beside the answer box.
 "use strict";
 
 (function () {
@@ -51,8 +52,29 @@
     window.setInterval(tick, 1000);
   }
 
+  function span(seconds) {
+    var minutes = Math.floor(seconds / 60);
+    return (minutes ? minutes + " min " : "") + (seconds % 60) + " s";
+  }
+
+  // Clubs' puzzles: the time taken since each was sent, counting on (from the server's now).
+  function elapsed() {
+    var clocks = document.querySelectorAll("time.elapsed");
+    var loaded = Date.now();
+    Array.prototype.forEach.call(clocks, function (clock) {
+      var started = Date.parse(clock.getAttribute("datetime"));
+      var serverNow = Date.parse(clock.getAttribute("data-now"));
+      function tick() {
+        clock.textContent = span(Math.max(0, Math.floor((serverNow - started + Date.now() - loaded) / 1000)));
+      }
+      tick();
+      window.setInterval(tick, 1000);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     signInFromFragment();
     countdown();
+    elapsed();
   });
 })();
