@@ -20,12 +20,14 @@ Stable hooks for tests and assistive technology (ids unless said):
 - `owes` who still owes the phase a move (names only, `open_phase_summary`'s `waiting_for`),
   `ready-votes`, the `ready` form (button: vote or take the vote back);
 - `notice` (role status) after a move or vote was taken, `answer` an action's answer;
-- `sent` what this participant sent this phase, `sent-<kind>` each kind (a receipt under it when
-  the service keeps them: `render.receipt`);
+- `sent` what this participant sent this phase, `sent-<kind>` each kind, `receipt-<kind>` its
+  sealed receipt (`render.receipt`);
 - `moves` the section of forms: `move-<kind>` each submission kind the open phase takes from
   them, `action-<kind>` each immediate action (Clubs: puzzle, answer, transfer, peek); an input
   is `<form id>-<field path, dots as dashes>` (`move-round-ground`, `move-round-pushes-0-crate`)
-  with a `label`, its hint `<input id>-hint`; the grammar box is `<form id>-lines`;
+  with a `label`, its hint `<input id>-hint`, the service's reason naming it `<input id>-error`;
+  the grammar box is `<form id>-lines`; `puzzle-clocks` beside Clubs' answer form, each
+  `puzzle-<n>-clock` (a `time.elapsed` the script counts on);
 - `view` the participant's own view: `view-text` (the game's text of it), `img.board` drawings;
 - `garnets`.
 """
