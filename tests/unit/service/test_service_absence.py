@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from conftest import ROOT, texts
 from crates_driver import Table
-from test_service_mail_in import ADA, BO, MID, answers, open_table, send
+from test_service_mail_in import ADA, BO, HOST, MID, answers, open_table, send
 
 from game_core.cli.schemas import describe
 from game_core.cli.verify import verdict
@@ -248,3 +248,12 @@ def test_a_replaced_players_absences_leave_with_them() -> None:
     assert [(a.participant, a.start, a.end) for a in table.match().absences] == [
         ("ada", datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 1, 13, tzinfo=UTC))
     ]
+
+
+def test_the_hosts_status_by_mail_says_who_is_away() -> None:
+    table = open_table()
+    away(table, "2026-12-24", "2026-12-27")
+    send(table, HOST, "STATUS")
+    [(_, said)] = answers(table)
+    # Ada has no zone, nor has the host: UTC, the 24th to midnight of the 28th.
+    assert "ada is away from Thursday 24 December, 00:00 UTC until Monday 28 December," in said.text.splitlines()

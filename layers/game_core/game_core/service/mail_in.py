@@ -304,7 +304,7 @@ def _host_command(ports: Ports, match: Match, command: Command, zone: str | None
         return _refusal_lines(f"{command.text} was not done:", error.reasons)
     now = ports.clock.now()
     if command.keyword == STATUS:
-        lines = host_status_lines(reply, letters.names(match))
+        lines = host_status_lines(reply, letters.names(match)) + away_lines(reply, letters.names(match), zone)
     else:
         lines = [f"Done: {command.text}."]
         if reply.get("warning"):
