@@ -20,8 +20,9 @@ from game_core.cli.schemas import describe
 from game_core.errors import Illegal, Malformed, NotFound, NotOpen, TooMany
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
+from game_core.match.press import seen_by
 from game_core.service import press
-from game_core.service.actions import ActionRequest, take_action
+from game_core.service.actions import ActionRequest, act_by_webhook, take_action
 from game_core.service.commands import SetPress, parse_host_command, run_host_command
 from game_core.service.mail_commands import PressLetter, read_press
 from game_core.service.mail_in import receive
@@ -40,6 +41,7 @@ class Room:
     hooks: MemoryHooks
     ports: Ports
     match_id: str
+    secrets: dict[str, str]
 
     def heard(self) -> None:
         """Forget what the match's opening told (each test looks at what its messages tell)."""
@@ -69,7 +71,7 @@ def room(**settings: Any) -> Room:
     written["webhooks"] = {"bo": "https://bot.example.com/bo", "cy": "https://bot.example.com/cy"}
     written["webhooks"]["@public"] = "https://site.example.com/all"
     created = create_match(ports, MatchRequest.model_validate(written))
-    table = Room(fakes, hooks, ports, created["match_id"])
+    table = Room(fakes, hooks, ports, created["match_id"], created["secrets"])
     table.heard()
     return table
 
@@ -231,6 +233,25 @@ def test_a_redelivered_message_goes_once_and_a_failed_telling_is_finished_by_the
     assert len(table.logged()) == 2
 
 
+def test_a_webhook_redelivery_a_day_later_gets_the_first_reply_and_sends_nothing() -> None:
+    table = room()
+
+    def post(key: str, text: str) -> dict[str, Any]:
+        request = ActionRequest(table.match_id, "bo", "press", {"to": ["cy"], "text": text}, "webhook")
+        return act_by_webhook(table.ports, table.match_id, "bo", table.secrets["bo"], key, lambda: request)
+
+    first = post("key-3", "Deal?")
+    table.fakes.clock.advance(86_400)
+    second = post("key-4", "Still there?")  # the match keeps Bo's ids of the last hour only
+    assert [sent.id for sent in table.fakes.store.get(table.match_id).press_sent["bo"]] == [second["message_id"]]
+    # The reply kept under the key answers the redelivery: nothing is told again
+    assert post("key-3", "Deal?") == first and first["to"] == ["cy"]
+    assert len(table.fakes.notifier.published) == 2 and [data["text"] for data in table.logged()] == [
+        "Deal?",
+        "Still there?",
+    ]
+
+
 def test_a_message_whose_record_failed_is_recorded_by_the_retry_without_telling_again(monkeypatch) -> None:
     table = room()
     store = table.fakes.store
@@ -368,3 +389,24 @@ def test_match_host_press_mode_refuses_a_mode_it_does_not_know(monkeypatch, caps
     assert host.main(["--local", "press-mode", "m-1", "quiet"]) == 2
     said = "argument mode: invalid choice: 'quiet' (choose from 'on', 'public', 'off')"
     assert capsys.readouterr().err == f"match-host: {said} (see match-host press-mode --help)\n"
+
+
+# -- who may see a logged message ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("viewer", "seen"),
+    [
+        ("ada", ["to bo", "to all", "from cy"]),  # her own, the public one, and one to her
+        ("bo", ["to bo", "to all"]),
+        ("cy", ["to all", "from cy"]),
+        (None, ["to all"]),  # the public sees only what went to everyone
+    ],
+)
+def test_a_logged_message_is_seen_by_its_parties_alone(viewer, seen) -> None:
+    log = [
+        {"id": "to bo", "from": "ada", "to": ["bo"]},
+        {"id": "to all", "from": "bo", "to": "all"},
+        {"id": "from cy", "from": "cy", "to": ["ada"]},
+    ]
+    assert [data["id"] for data in log if seen_by(data, viewer)] == seen

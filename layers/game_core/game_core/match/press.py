@@ -154,3 +154,11 @@ def help_lines(mode: str) -> list[str]:
         return []
     to = "PRESS TO ALL" if mode == "public" else "PRESS TO <name> (names apart by commas, or ALL)"
     return prose(f"Send {to} and your message on the lines below it: it goes to them at once, from you.")
+
+
+def seen_by(data: Mapping[str, Any], viewer: str | None) -> bool:
+    """Whether a logged message (a "press" event's data) may be shown to `viewer` (None: the
+    public): one to everyone to anyone, one to some to its sender and recipients alone. The host's
+    export shows every one."""
+    to = data["to"]
+    return to == "all" or (viewer is not None and (viewer == data["from"] or viewer in to))

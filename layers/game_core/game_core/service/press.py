@@ -12,7 +12,9 @@ but the sender's name: nothing from anyone's view.
 Told first, recorded after (`letters.tell` with the record as its mark): a message whose telling
 failed midway is recorded by nobody, and its retry (the same delivery key: a mail's Message-ID,
 a webhook's Idempotency-Key) tells only whom the failed one had not; one recorded already
-(`match.press.sent_before`) is not sent again. Two messages racing the rate may both go.
+(`match.press.sent_before`, within the hour) is not sent again, and its reply is kept under the
+key with the record, so a webhook's redelivery gets it back for a week. Two messages racing the
+rate may both go.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from game_core.match.press import (
 )
 from game_core.service.letters import names, tell
 from game_core.service.notices import notice_id, stored_act
-from game_core.service.ports import Event, Notice, Ports
+from game_core.service.ports import AlreadyDelivered, Event, Notice, Ports
 from game_core.service.retries import until_stored
 
 PRESS_KIND = "press"
@@ -87,16 +89,22 @@ def send(
     now = ports.clock.now()
     message = compose(match, sender, to, text, message_id, now)
     data = {"id": message_id, "from": sender, "to": _to(message), "text": message.text, "channel": channel}
+    reply = _reply(match, message)
+    kept = (sender, delivery, reply) if delivery is not None else None
 
     def record(seen: Match) -> None:
-        if not sent_before(seen, sender, message_id):  # a concurrent redelivery recorded it
-            ports.store.save(seen, recorded(seen, message, now), Event("press", now, data))
+        if sent_before(seen, sender, message_id):  # a concurrent redelivery recorded it
+            return
+        try:
+            ports.store.save(seen, recorded(seen, message, now), Event("press", now, data), delivery=kept)
+        except AlreadyDelivered:  # that redelivery stored its reply first: the message is recorded
+            return
 
     def store() -> None:
         until_stored(lambda: ports.store.get(match_id), record, match_id=match_id, what="the message is not recorded")
 
     tell(ports, match, notices(match, message), then=store)
-    return _reply(match, message)
+    return reply
 
 
 def _reply(match: Match, message: Message) -> dict[str, Any]:
