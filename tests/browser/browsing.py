@@ -50,7 +50,7 @@ def chromium() -> Iterator[Any]:
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--lang=en-US"):
         options.add_argument(argument)
     options.add_argument(f"--window-size={DESKTOP},900")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
