@@ -10,12 +10,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from crates_driver import request
+from crates_driver import Table, request
 from fakes import Fakes
 from test_service_mail_in import message, receipt
 from test_webhooks import MemoryHooks
 
-from game_core.cli import host
+from game_core.cli import host, verify
 from game_core.cli.schemas import describe
 from game_core.errors import Illegal, Malformed, NotFound, NotOpen, TooMany
 from game_core.mail.inbound import parse_message
@@ -410,3 +410,28 @@ def test_a_logged_message_is_seen_by_its_parties_alone(viewer, seen) -> None:
         {"id": "from cy", "from": "cy", "to": ["ada"]},
     ]
     assert [data["id"] for data in log if seen_by(data, viewer)] == seen
+
+
+# -- the record ----------------------------------------------------------------------------------
+
+
+def test_a_played_match_with_messages_verifies_and_a_message_edited_in_its_record_fails(tmp_path, capsys) -> None:
+    table = Table.open()  # Ada and Bo, two players
+    table.submit("ada", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]})
+    press.send(table.ports, table.match_id, "ada", ["bo"], "Deal?", "test")
+    table.resolve_at_deadline()
+    press.send(table.ports, table.match_id, "bo", None, "gg soon", "test")
+    while table.match().phase is not None:
+        table.resolve_at_deadline()
+    record = export_record(table.ports, table.match_id).model_dump(mode="json")
+    path = tmp_path / "record.json"
+
+    def verified(written: dict[str, Any]) -> int:
+        path.write_text(json.dumps(written), encoding="utf-8")
+        return verify.main([str(path)])
+
+    # created, Ada's submission, her message, 7 phases resolved, 6 opened, Bo's message, finished
+    assert verified(record) == 0 and capsys.readouterr().out.startswith("verified: 18 events, head ")
+    [said] = [event for event in record["events"] if event["type"] == "press" and event["data"]["to"] == ["bo"]]
+    said["data"]["text"] = "No deal."
+    assert verified(record) == 1
