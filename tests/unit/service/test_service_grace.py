@@ -21,11 +21,12 @@ from test_service_mail_in import message, receipt
 from test_service_told import FlakyStore
 
 from game_core.cli import host as cli_host
+from game_core.cli import verify
 from game_core.cli.schemas import describe
 from game_core.errors import Conflict, Illegal, NotOpen
 from game_core.mail.inbound import parse_message
 from game_core.match.model import Match, MatchRequest
-from game_core.match.replay import states
+from game_core.match.replay import replay, states
 from game_core.service import grace, host, phases
 from game_core.service.commands import Graces, parse_host_command, run_host_command
 from game_core.service.mail_in import receive
@@ -483,3 +484,19 @@ def test_the_hosts_status_by_mail_lists_everyones_graces_left() -> None:
 def test_match_schemas_prints_the_grace_fields_of_the_settings_file() -> None:
     fields = describe("crates", None)["grace_settings_schema"]
     assert (fields["graces"]["maximum"], fields["grace_seconds"]["maximum"]) == (100, 366 * DAY)
+
+
+def test_a_whole_match_with_graces_used_verifies_and_replays_to_its_result() -> None:
+    # Crates, Ann sends nothing all match and has 2 graces: the Pregame and Round 1 are held for
+    # her, Rounds 2 to 6 resolve at their deadlines; Ben plays every round.
+    fakes = Fakes()
+    match_id = crates(fakes, graces=2)
+    send(fakes, match_id, {"ben": {"multipliers": MULTIPLIERS}})
+    while (phase := fakes.store.get(match_id).phase) is not None:
+        if phase.name.startswith("Round") and not fakes.store.submissions(match_id, phase.number):
+            send(fakes, match_id, {"ben": {"round": STILL_A_ROUND}})
+        at_deadline(fakes, match_id)
+    record = export_record(fakes.ports, match_id)
+    assert [phase.graced for phase in record.phases] == [("ann",), ("ann",), (), (), (), (), ()]
+    assert verify.verdict(record, None).startswith("verified")
+    assert replay(record)["result"] == fakes.store.get(match_id).result
