@@ -88,7 +88,9 @@ def test_a_message_to_one_reaches_them_by_every_channel_and_nobody_else() -> Non
     [notice] = table.fakes.notifier.notices()
     assert notice.recipient == "bo" and notice.notice_id == f"{mid}/message-{reply['message_id']}/bo"
     assert notice.subject == f"[{mid}] A message from Ada Lovelace"
-    assert notice.body["message"] == {"id": reply["message_id"], "from": "ada", "to": ["bo"], "text": SECRET_TALK}
+    # Nothing but the message: no view, nobody's secret, the text as Ada wrote it
+    said = {"id": reply["message_id"], "from": "ada", "to": ["bo"], "text": SECRET_TALK}
+    assert notice.body == {"match_id": mid, "message": said}
     # Mail: Bo's, saying who wrote to whom, then the text line by line as Ada wrote it
     [mail] = table.mails_to("bo")
     said = "A message from Ada Lovelace to Bo Baggins:\n\nMeet me at crate 3?\nI push it left, you push it up.\n"
