@@ -331,12 +331,12 @@ def _same_site(request: Request) -> None:
         raise Unauthorized("forms are taken from this site's own pages only")
 
 
-def _set_cookie(request: Request, session_: session.Session) -> dict[str, str]:
+def _set_cookie(request: Request, match_id: str, value: str, max_age: int = session.MAX_AGE) -> dict[str, str]:
     """HttpOnly, SameSite=Strict, on this match's paths only; Secure unless served over plain
     HTTP (the laptop's host server says so: API Gateway's X-Forwarded-Proto is https)."""
     secure = "" if request.headers.get("x-forwarded-proto") == "http" else "; Secure"
-    cookie = f"{session.cookie_name(session_.match_id)}={session_.cookie}; Path=/play/{session_.match_id}"
-    return {"Set-Cookie": f"{cookie}; Max-Age={session.MAX_AGE}; HttpOnly; SameSite=Strict{secure}"}
+    cookie = f"{session.cookie_name(match_id)}={value}; Path=/play/{match_id}"
+    return {"Set-Cookie": f"{cookie}; Max-Age={max_age}; HttpOnly; SameSite=Strict{secure}"}
 
 
 def _page_refused(error: GameCoreError, request: Request, match_id: str) -> Reply:
@@ -361,9 +361,14 @@ def get_page(request: Request, ports: Callable[[], Ports], match_id: str) -> Rep
 def post_session(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     _known_ids(match_id)
     _same_site(request)
-    made = play.sign_in(ports(), match_id, _form_fields(request).get("secret", ""))
+    fields = _form_fields(request)
+    if "sign_out" in fields:  # the session's own form (its token checked): the cookie dropped
+        play.sign_out(ports(), match_id, request.cookie(session.cookie_name(match_id)), fields)
+        logger.info("page signed out", extra=_who(request))
+        return _see_other(f"/play/{match_id}", _set_cookie(request, match_id, "", 0))
+    made = play.sign_in(ports(), match_id, fields.get("secret", ""))
     logger.info("page signed in", extra=_who(request))
-    return _see_other(f"/play/{match_id}", _set_cookie(request, made))
+    return _see_other(f"/play/{match_id}", _set_cookie(request, match_id, made.cookie))
 
 
 def _posted(request: Request, match_id: str, seen: play.Seen, after: str) -> Reply:

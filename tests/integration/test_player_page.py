@@ -2,7 +2,7 @@
 API, payload 2.0) hands it requests (`benchmarks.page.page_call`), in one match (one local-stack
 test for the piece): the secret exchanged for a cookie, the page and its headers, a refused and
 an accepted move by its form (redirect after POST), the same POST again, POSTs from another site,
-the assets, what one page view costs in AWS calls (the same as the GET of one's standing: one
+signing out, the assets, what one page view costs in AWS calls (the same as the GET of one's standing: one
 read), and logs that hold no secret, cookie or move."""
 
 from __future__ import annotations
@@ -78,6 +78,21 @@ def test_a_player_signs_in_sees_the_page_and_sends_moves_through_its_forms(stack
 
         view, standing = view_calls(stack, match.match_id, "p1", match.secrets["p1"], cookie)
         assert view == standing == Counter({READ: 1})
+
+        # Signing out takes the page's own form (its token); the cookie is dropped, the page asks again.
+        session_route = "/play/{match_id}/session"
+        forged = page_call(stack, "POST", session_route, f"{path}/session", cookie=cookie, form={"sign_out": "1"})
+        assert forged["statusCode"] == 401 and "Set-Cookie" not in forged["headers"]
+        signed_out = page_call(
+            stack,
+            "POST",
+            session_route,
+            f"{path}/session",
+            cookie=cookie,
+            form={"sign_out": "1", "csrf": fields["csrf"]},
+        )
+        assert signed_out["statusCode"] == 303
+        assert signed_out["headers"]["Set-Cookie"].startswith(f"genius_{match.match_id}=; Path={path}; Max-Age=0;")
 
         css = page_call(stack, "GET", "/static/{asset}", "/static/page.css")
         js = page_call(stack, "GET", "/static/{asset}", "/static/page.js")

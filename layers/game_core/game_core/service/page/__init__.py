@@ -14,7 +14,8 @@ laptop's plain HTTP) and redirects to the page.
 Stable hooks for tests and assistive technology (ids unless said):
 - `sign-in` the sign-in form, its `secret` input; `reasons` (role alert) why a sign-in or a form
   was refused, each reason an `li` with `data-code` (the service's stable code);
-- `game` the game's title, `match-id`, `you` (the participant's name), `phase` the phase section,
+- `game` the game's title, `match-id`, `you` (the participant's name), `sign-out` (a form: the
+  cookie dropped), `phase` the phase section,
   `phase-name`, `phase-words`, `deadline`, `countdown` (a `time` with `datetime` and the server's
   `data-now`, which the script turns into a live count), `countdown-left`, `countdown-local`;
 - `owes` who still owes the phase a move (names only, `open_phase_summary`'s `waiting_for`),

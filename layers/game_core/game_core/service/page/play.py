@@ -116,6 +116,12 @@ def sign_in(ports: Ports, match_id: str, secret: str) -> sessions.Session:
     return sessions.issue(match, participant, ports.clock.now())
 
 
+def sign_out(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> None:
+    """Raise unless the sign-out came from the session's own page (a cookie is dropped by the
+    browser; nothing is stored)."""
+    _checked(read(ports, match_id, cookie), fields)
+
+
 def _checked(seen: Seen, fields: Mapping[str, str]) -> None:
     if not sessions.form_is_ours(seen.session, fields.get("csrf", "")):
         raise Unauthorized("this form is not from your page (or from before your session): send it again from the page")

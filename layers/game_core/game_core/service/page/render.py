@@ -110,7 +110,9 @@ def _header(seen: Seen, names: Mapping[str, str]) -> str:
     return (
         f'<header>\n<h1 id="game">{esc(seen.game.title)}</h1>\n'
         f'<p>Match <span id="match-id">{esc(match_id)}</span>; you play as '
-        f'<strong id="you">{esc(names.get(me, me))}</strong>.</p>\n</header>'
+        f'<strong id="you">{esc(names.get(me, me))}</strong>.</p>\n'
+        + _form_open(seen, "sign-out", "session", {"sign_out": "1"})
+        + '<button type="submit" class="quiet">Sign out</button>\n</form>\n</header>'
     )
 
 
