@@ -93,11 +93,15 @@ def test_a_message_to_one_reaches_them_by_every_channel_and_nobody_else() -> Non
     assert notice.body == {"match_id": mid, "message": said}
     # Mail: Bo's, saying who wrote to whom, then the text line by line as Ada wrote it
     [mail] = table.mails_to("bo")
-    said = "A message from Ada Lovelace to Bo Baggins:\n\nMeet me at crate 3?\nI push it left, you push it up.\n"
+    # and how to answer her (a reply to the mail would be read as moves), folded at 78 columns
+    said = (
+        "A message from Ada Lovelace to Bo Baggins:\n\nMeet me at crate 3?\nI push it left, you push it up.\n\n"
+        "To answer, send PRESS TO Ada Lovelace as a mail's first line, your message\nbelow it."
+    )
     assert said in mail
     # Bo's webhook, under the notice's id, the same text
     [posted] = table.delivered_to("bo")
-    assert posted["recipient"] == "bo" and said.strip() == posted["text"]
+    assert posted["recipient"] == "bo" and said == posted["text"]
     # Nobody else: not Cy (mail, webhook, standing), not the public (SNS, webhook, view), not Ada
     assert table.mails_to("cy") == table.mails_to("ada") == []
     assert table.delivered_to("cy") == table.delivered_to("@public") == []

@@ -134,13 +134,14 @@ def press_lines(public: Mapping[str, Any], own: Mapping[str, Any], shown: Mappin
     went to, or the host's new setting."""
     message = own.get("message", public.get("message"))
     if message is not None:
-        to = message["to"]
+        to, sender = message["to"], shown.get(message["from"], message["from"])
         whom = "everyone" if to == "all" else ", ".join(shown.get(who, who) for who in to)
-        return [
-            *prose(f"A message from {shown.get(message['from'], message['from'])} to {whom}:"),
-            "",
-            *message["text"].split("\n"),
-        ]
+        lines = [*prose(f"A message from {sender} to {whom}:"), "", *message["text"].split("\n")]
+        if to == "all":
+            return lines
+        # A reply to this mail is read as moves: say how to answer (by id where a name has a comma)
+        named = message["from"] if "," in sender else sender
+        return [*lines, "", *prose(f"To answer, send PRESS TO {named} as a mail's first line, your message below it.")]
     mode = public.get("press_mode")
     if mode is None:
         return []
