@@ -238,6 +238,11 @@ def test_one_with_no_grace_left_holds_nothing_but_may_send_while_the_phase_is_he
     held = at_deadline(fakes, match_id)
     assert held.phase is not None and (held.phase.name, held.phase.grace_held) == ("Round 1", ("ben",))
     assert held.graces_left == {"ann": 0, "ben": 0}
+    [told_ann] = [m for m in fakes.mailer.sent if m.to == "ann@example.org" and "Round 1 is held" in m.raw.decode()]
+    assert (
+        "You have no grace left. The phase is open while it is held: your move is taken until it closes."
+        in " ".join(parse_message(told_ann.raw).text.split())
+    )
 
     if ann_sends:  # the phase is open: Ann's move is taken, and the phase still waits for Ben
         send(fakes, match_id, {"ann": {"round": STILL_A_ROUND}})

@@ -60,9 +60,8 @@ def notice_lines(public: Mapping[str, Any], own: Mapping[str, Any], shown: Mappi
     the reader has left or that they have none (their own notice); or the host's change of the
     reader's graces."""
     if "graces_set" in own:  # the host's change, told to its reader alone
-        left = graces_text(own["graces_left"])
-        hold = f", each holding a deadline {duration_text(own['graces_set'])} for you" if own["graces_left"] else ""
-        return prose(f"The host set your graces: {left[0].lower()}{left[1:-1]}{hold}.")
+        each = f", each holding a deadline {duration_text(own['graces_set'])} for you" if own["graces_left"] else ""
+        return prose(f"The host set your graces: you have {graces_count(own['graces_left'])}{each}.")
     held = public.get("grace_hold") or own.get("grace_hold")
     if held is None:
         return []
@@ -74,18 +73,23 @@ def notice_lines(public: Mapping[str, Any], own: Mapping[str, Any], shown: Mappi
         f"owed by {graced} are in, or when the grace ends."
     )
     if "graces_left" in own:
-        left = graces_text(own["graces_left"])
+        left = graces_count(own["graces_left"])
         if own.get("used_grace"):
-            said = f"You used a grace: {left[0].lower()}{left[1:]}"
+            said = f"You used a grace: you have {left}."
         else:
-            said = f"{left} The phase is open while it is held: your move is taken until it closes."
+            said = f"You have {left}. The phase is open while it is held: your move is taken until it closes."
         lines += ["", *prose(said)]
     return lines
 
 
+def graces_count(left: int) -> str:
+    """ "1 grace left", "2 graces left", "no grace left"."""
+    return f"{left} grace{'' if left == 1 else 's'} left" if left else "no grace left"
+
+
 def graces_text(left: int) -> str:
-    """ "You have 1 grace left.": what STATUS and a hold's notice say of the reader's graces."""
-    return f"You have {left} grace{'' if left == 1 else 's'} left." if left else "You have no grace left."
+    """ "You have 1 grace left.": what STATUS says of the reader's graces."""
+    return f"You have {graces_count(left)}."
 
 
 def help_lines(seconds: int) -> list[str]:
