@@ -11,11 +11,13 @@ import json
 import logging
 import re
 from collections import Counter
+from urllib.parse import urlencode
 
 import pytest
 from conftest import Capture
 
-from benchmarks.page import page_call, sign_in, view_calls
+from benchmarks.page import HOST, page_call, sign_in, view_calls
+from local_stack.stack import api_gateway_event
 
 READ = ("dynamodb", "BatchGetItem")
 ORDER = [2, 1, 1, 0, -1, -1]
@@ -78,6 +80,19 @@ def test_a_player_signs_in_sees_the_page_and_sends_moves_through_its_forms(stack
 
         view, standing = view_calls(stack, match.match_id, "p1", match.secrets["p1"], cookie)
         assert view == standing == Counter({READ: 1})
+
+        # API Gateway may hand a form over base64-encoded (isBase64Encoded): read the same.
+        encoded = api_gateway_event(
+            "POST /play/{match_id}/session",
+            f"{path}/session",
+            {"match_id": match.match_id},
+            headers={"host": HOST, "content-type": "application/x-www-form-urlencoded"},
+            body=urlencode({"secret": match.secrets["p2"]}).encode(),
+            request_id="encoded",
+        )
+        assert encoded["isBase64Encoded"] is True
+        reply = stack.invoke("SubmitWebhookFunction", encoded)
+        assert reply["statusCode"] == 303 and reply["headers"]["Set-Cookie"].startswith(f"genius_{match.match_id}=p2.")
 
         # Signing out takes the page's own form (its token); the cookie is dropped, the page asks again.
         session_route = "/play/{match_id}/session"
