@@ -441,3 +441,16 @@ def test_a_played_match_with_messages_verifies_and_a_message_edited_in_its_recor
     [said] = [event for event in record["events"] if event["type"] == "press" and event["data"]["to"] == ["bo"]]
     said["data"]["text"] = "No deal."
     assert verified(record) == 1
+
+
+def test_each_reads_the_messages_they_are_party_to_and_the_public_those_to_everyone() -> None:
+    table = room()
+    press.send(table.ports, table.match_id, "ada", ["bo"], "to bo", "test")  # 12:00
+    table.fakes.clock.advance(60)
+    press.send(table.ports, table.match_id, "cy", None, "to all", "test")  # 12:01
+    read = {
+        who: [m["text"] for m in press.messages_for(table.ports, table.match_id, who)] for who in ("ada", "bo", "cy")
+    }
+    assert read == {"ada": ["to bo", "to all"], "bo": ["to bo", "to all"], "cy": ["to all"]}
+    [public] = press.messages_for(table.ports, table.match_id, None)
+    assert public == {"id": public["id"], "from": "cy", "to": "all", "text": "to all", "at": "2026-12-01T12:01:00Z"}

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from game_core.errors import Malformed, NotFound, NotOpen, validation_reasons
+from game_core.match.clock import iso
 from game_core.match.model import Match
 from game_core.match.press import (
     MAX_PER_HOUR,
@@ -35,6 +36,7 @@ from game_core.match.press import (
     press_id,
     recipients,
     recorded,
+    seen_by,
     sent_before,
 )
 from game_core.service.letters import names, tell
@@ -161,3 +163,14 @@ def set_mode(ports: Ports, match_id: str, mode: PressMode, per_hour: int | None 
     subject = f"[{match_id}] The host set messages between players: {mode}"
     tell(ports, after, [Notice(None, subject, body, notice_id(match_id, stored_act(after), None))])
     return {"match_id": match_id, "press": mode, "press_per_hour": after.press_per_hour}
+
+
+def messages_for(ports: Ports, match_id: str, participant: str | None) -> list[dict[str, Any]]:
+    """The messages `participant` may read (sent by them, to them, to everyone; None: the public's,
+    those to everyone), oldest first, each with when it went: what a view shows of the log (one
+    read of it)."""
+    return [
+        {key: event.data[key] for key in ("id", "from", "to", "text")} | {"at": iso(event.at)}
+        for event in ports.store.events(match_id)
+        if event.type == "press" and seen_by(event.data, participant)
+    ]
