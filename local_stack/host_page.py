@@ -196,6 +196,9 @@ def match_section(match: Match, status: Mapping[str, Any], csrf: str) -> str:
         rows.append(("Waiting for", "nobody"))
     if opened and opened.get("ready"):
         rows.append(("Ready", ", ".join(_names(match, opened["ready"]))))
+    undecided = (status.get("result") or {}).get("undecided")
+    if undecided:  # the host's to rank (decide), best first
+        rows.append(("Tie to decide", ", ".join(_names(match, undecided))))
     if status.get("stalled"):
         rows.append(("Stalled", status["stalled"].get("what_to_do", "")))
     listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows)

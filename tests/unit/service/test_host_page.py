@@ -115,6 +115,13 @@ STANDING = {
 }
 
 
+def test_a_result_left_tied_is_shown_for_the_host_to_decide(hosted) -> None:
+    tied = {"undecided": ["bo", "ada"]}  # as a result's tie across a ToL or EC line names them
+    status = {"match_id": hosted.match_id, "game": "crates", "status": "finished", "result": tied}
+    section = host_page.match_section(hosted.matches()[0], status, "csrf")
+    assert "<dt>Tie to decide</dt><dd>Bo Peep, Ada Lovelace</dd>" in section and "Waiting for" not in section
+
+
 def test_the_page_offers_each_command_on_one_match_a_form_can_hold() -> None:
     # status is the page itself and export a file; create (a settings file) and act (a free
     # JSON action) have fields no form holds. These, each from its model's fields (and any
