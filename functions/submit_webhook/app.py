@@ -457,6 +457,9 @@ def answer(request: Request, ports: Callable[[], Ports]) -> Reply:
     except Unavailable as error:
         logger.warning("table unavailable", extra=_who(request))
         message = "the service could not read its table just now; send the same request again"
+        if request.path.startswith("/play/"):  # a browser: the same words, as a page (nothing was stored)
+            page = render.document("Try again", f"<main><p>{render.esc(message)}.</p></main>")
+            return _html(503, page, {"Retry-After": str(error.retry_after)})
         reasons = [Reason("unavailable", message).to_json()]
         body = {"accepted": False, "error": "Unavailable", "message": message, "reasons": reasons}
         return _reply(503, body, {"Retry-After": str(error.retry_after)})

@@ -1,9 +1,10 @@
 """The player's page through the real webhook function on the local stack, as API Gateway (HTTP
 API, payload 2.0) hands it requests (`benchmarks.page.page_call`), in one match (one local-stack
-test for the piece): the secret exchanged for a cookie, the page and its headers, a refused and
-an accepted move by its form (redirect after POST), the same POST again, POSTs from another site,
-signing out, the assets, what one page view costs in AWS calls (the same as the GET of one's standing: one
-read), and logs that hold no secret, cookie or move."""
+test for the piece): the secret exchanged for a cookie (a base64 form too), the page and its
+headers, a refused and an accepted move by its form (redirect after POST), the same POST again,
+POSTs from another site, signing out, a table that does not answer, the assets, what one page
+view costs in AWS calls (the same as the GET of one's standing: one read), and logs that hold no
+secret, cookie or move."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 from conftest import Capture
 
 from benchmarks.page import HOST, page_call, sign_in, view_calls
+from game_core.aws.store import DynamoMatchStore, StoreUnavailable
 from local_stack.stack import api_gateway_event
 
 READ = ("dynamodb", "BatchGetItem")
@@ -32,7 +34,9 @@ def move_form(body: str, order: list[int]) -> dict[str, str]:
 
 
 @pytest.mark.log_level("INFO")  # what template.yaml deploys
-def test_a_player_signs_in_sees_the_page_and_sends_moves_through_its_forms(stack, crates_match, capfd) -> None:
+def test_a_player_signs_in_sees_the_page_and_sends_moves_through_its_forms(
+    stack, crates_match, capfd, monkeypatch
+) -> None:
     capture = Capture()
     logging.getLogger().addHandler(capture)
     try:
@@ -108,6 +112,16 @@ def test_a_player_signs_in_sees_the_page_and_sends_moves_through_its_forms(stack
         )
         assert signed_out["statusCode"] == 303
         assert signed_out["headers"]["Set-Cookie"].startswith(f"genius_{match.match_id}=; Path={path}; Max-Age=0;")
+
+        # A table that leaves the read unanswered: a page saying to try again (503, Retry-After).
+        def unanswered(*_args, **_kwargs):
+            raise StoreUnavailable([{"pk": {"S": f"MATCH#{match.match_id}"}, "sk": {"S": "META"}}])
+
+        monkeypatch.setattr(DynamoMatchStore, "submission_view", unanswered)
+        busy = page_call(stack, "GET", PAGE, path, cookie=cookie)
+        monkeypatch.undo()
+        assert (busy["statusCode"], busy["headers"]["Content-Type"]) == (503, "text/html; charset=utf-8")
+        assert int(busy["headers"]["Retry-After"]) > 0 and "send the same request again" in busy["body"]
 
         css = page_call(stack, "GET", "/static/{asset}", "/static/page.css")
         js = page_call(stack, "GET", "/static/{asset}", "/static/page.js")
