@@ -19,6 +19,8 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,6 +44,8 @@ PAGE_OMITS = ("status", "export")
 REVERSIBLE = ("pause", "resume")
 """Commands taken at once; every other one (a new command too) asks for confirmation first."""
 BACK = '<a href="/">Back to the matches</a>'
+KEPT_ANSWERS = 256
+"""How many answers are kept for forms sent again (a reload of the answer comes soon after)."""
 LONG_TEXT = 2048
 """A text field longer than this (a message, not a URL) is a box of several lines."""
 HEADERS = {
@@ -211,7 +215,7 @@ def match_section(match: Match, status: Mapping[str, Any], csrf: str) -> str:
 
 def _command_form(form: CommandForm, match_id: str, csrf: str) -> str:
     fields = "".join(f'<div class="field">{field.html(form.command)}</div>' for field in form.fields)
-    kept = {"csrf": csrf, "match_id": match_id, "command": form.command}
+    kept = {"csrf": csrf, "match_id": match_id, "command": form.command, "once": secrets.token_urlsafe(16)}
     about = f"<p>{escape(form.about)}</p>" if form.about else ""
     return (
         f'<details class="command"><summary>{escape(form.title)}</summary>{about}'
@@ -220,12 +224,12 @@ def _command_form(form: CommandForm, match_id: str, csrf: str) -> str:
     )
 
 
-def confirmation_page(form: CommandForm, match_id: str, fields: Mapping[str, str], csrf: str) -> Reply:
+def confirmation_page(form: CommandForm, match_id: str, fields: Mapping[str, str], csrf: str, once: str) -> Reply:
     """The second step of a command that cannot be undone: what it will do, and one button to do it."""
     given = "".join(
         f"<dt>{escape(field.label)}</dt><dd>{escape(fields.get(field.name, '') or '-')}</dd>" for field in form.fields
     )
-    kept = {"csrf": csrf, "match_id": match_id, "command": form.command, "confirmed": "yes"}
+    kept = {"csrf": csrf, "match_id": match_id, "command": form.command, "confirmed": "yes", "once": once}
     kept |= {field.name: fields.get(field.name, "") for field in form.fields}
     body = (
         f"<p>{escape(form.title)} in match {escape(match_id)}? This cannot be undone.</p>"
@@ -276,6 +280,10 @@ class HostPage:
         self.matches = matches
         self.host = host
         self.port = 0
+        self._sent: OrderedDict[str, Reply] = OrderedDict()
+        """The answer to each form sent lately, by the form's `once`: sent again (a reload, a
+        double click), it is answered the same and nothing is done twice."""
+        self._sending = threading.Lock()
 
     def _signature(self, purpose: str, session: str) -> str:
         return hmac.new(self.token.encode(), f"{purpose}:{session}".encode(), hashlib.sha256).hexdigest()
@@ -338,10 +346,16 @@ class HostPage:
 
     def _command(self, form: Mapping[str, str], csrf: str) -> Reply:
         chosen = _form_named(form.get("command", ""))
-        if chosen is None:
+        once = form.get("once", "")
+        if chosen is None or not once:
             return _page("Not a command", "<p>The page offers no such command.</p>", 400)
         match_id = form.get("match_id", "")
         if chosen.confirms and form.get("confirmed") != "yes":
-            return confirmation_page(chosen, match_id, form, csrf)
-        command = chosen.command_from(match_id, form)
-        return result_page(command, self.host(command))
+            return confirmation_page(chosen, match_id, form, csrf, once)
+        with self._sending:
+            if once not in self._sent:
+                command = chosen.command_from(match_id, form)
+                self._sent[once] = result_page(command, self.host(command))
+                while len(self._sent) > KEPT_ANSWERS:
+                    self._sent.popitem(last=False)
+            return self._sent[once]

@@ -153,19 +153,34 @@ def test_a_command_added_to_the_models_appears_and_asks_for_confirmation(monkeyp
 
 def test_pause_is_taken_at_once_and_cancel_only_once_confirmed(hosted) -> None:
     cookie, csrf = hosted.log_in()
-    form = {"csrf": csrf, "match_id": hosted.match_id}
+    form = {"csrf": csrf, "match_id": hosted.match_id, "once": "a-form"}
     status, page, _ = hosted.send("POST", "/command", form | {"command": "pause"}, cookie)
     assert (status, hosted.status()) == (200, "paused") and "Done." in page
     status, page, _ = hosted.send("POST", "/command", form | {"command": "cancel"}, cookie)
     assert status == 200 and "This cannot be undone." in page and hosted.status() == "paused"
     assert 'name="confirmed" value="yes"' in page
-    status, page, _ = hosted.send("POST", "/command", form | {"command": "cancel", "confirmed": "yes"}, cookie)
+    confirmed = form | {"command": "cancel", "confirmed": "yes", "once": "another-form"}
+    status, page, _ = hosted.send("POST", "/command", confirmed, cookie)
     assert (status, hosted.status()) == (200, "cancelled")
+
+
+def test_a_command_sent_again_is_answered_the_same_and_done_once(hosted) -> None:
+    cookie, csrf = hosted.log_in()
+    form = {"csrf": csrf, "match_id": hosted.match_id, "command": "extend", "seconds": "600", "confirmed": "yes"}
+    first = hosted.send("POST", "/command", form | {"once": "form-1"}, cookie)
+    again = hosted.send("POST", "/command", form | {"once": "form-1"}, cookie)  # a reload of the answer
+    assert first[0] == 200 and again == first
+    # The Pregame closed at 13:00 (an hour from 12:00): 600 s once is 13:10, not 13:20.
+    assert hosted.fakes.store.get(hosted.match_id).phase.deadline.strftime("%H:%M") == "13:10"
+    hosted.send("POST", "/command", form | {"once": "form-2"}, cookie)  # another form: another extension
+    assert hosted.fakes.store.get(hosted.match_id).phase.deadline.strftime("%H:%M") == "13:20"
+    assert hosted.send("POST", "/command", form, cookie)[0] == 400  # a form without its key is not the page's
 
 
 def test_a_refused_command_shows_the_services_reasons(hosted) -> None:
     cookie, csrf = hosted.log_in()
     form = {"csrf": csrf, "match_id": hosted.match_id, "command": "extend", "seconds": "soon", "confirmed": "yes"}
+    form["once"] = "a-form"
     status, page, _ = hosted.send("POST", "/command", form, cookie)
     # The command model takes whole seconds: "soon" is refused by the service, naming the field.
     assert status == 422 and "Refused: the command is malformed" in page and "seconds" in page
@@ -187,7 +202,7 @@ def test_a_refused_command_shows_the_services_reasons(hosted) -> None:
 )
 def test_a_command_not_from_the_hosts_own_page_changes_nothing(hosted, change, expected) -> None:
     cookie, csrf = hosted.log_in()
-    form = {"csrf": change.pop("csrf", csrf), "match_id": hosted.match_id, "command": "pause"}
+    form = {"csrf": change.pop("csrf", csrf), "match_id": hosted.match_id, "command": "pause", "once": "a-form"}
     status, _, _ = hosted.send("POST", "/command", form, change.pop("cookie", cookie), **change)
     assert (status, hosted.status()) == (expected, "running")
 
