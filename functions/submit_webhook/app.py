@@ -413,7 +413,7 @@ def get_asset(request: Request, ports: Callable[[], Ports], asset: str) -> Reply
     headers = {
         "Content-Type": content_type,
         "X-Content-Type-Options": "nosniff",
-        "Cache-Control": "public, max-age=3600",
+        "Cache-Control": "public, max-age=31536000",  # pages link it by its content's hash (assets.url)
     }
     return {"statusCode": 200, "headers": headers, "body": data.decode(), "isBase64Encoded": False}
 

@@ -3,6 +3,7 @@ The host's page (bin/host-server) uses them too."""
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from pathlib import Path
 
@@ -18,3 +19,12 @@ def asset(name: str) -> tuple[bytes, str] | None:
     if content_type is None:
         return None
     return (FOLDER / name).read_bytes(), content_type
+
+
+@cache
+def url(name: str) -> str:
+    """The asset's address with its content's hash (`?v=`): a new version is a new address, so a
+    browser may keep each for as long as it likes."""
+    found = asset(name)
+    assert found is not None, name
+    return f"/static/{name}?v={hashlib.sha256(found[0]).hexdigest()[:12]}"

@@ -20,6 +20,7 @@ from game_core.match.engine import EPOCH, parse_submission
 from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
+from game_core.service.page import assets
 from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input, fields_of, rows_for
 from game_core.service.page.play import (
     Seen,
@@ -32,9 +33,6 @@ from game_core.service.page.play import (
     view_of,
 )
 from game_core.service.ready import READY_KIND
-
-CSS = "/static/page.css"
-JS = "/static/page.js"
 
 
 def esc(value: object) -> str:
@@ -60,7 +58,8 @@ def document(title: str, body: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n"
         '<link rel="icon" href="data:,">\n'  # no icon: else the browser asks for /favicon.ico, a 404 in its console
-        f'<link rel="stylesheet" href="{CSS}">\n<script src="{JS}" defer></script>\n'
+        f'<link rel="stylesheet" href="{assets.url("page.css")}">\n'
+        f'<script src="{assets.url("page.js")}" defer></script>\n'
         f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
 
