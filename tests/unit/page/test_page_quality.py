@@ -6,6 +6,7 @@ applied to every page of every game's bot match by test_page_secrecy."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import re
 import sys
 from html.parser import HTMLParser
@@ -122,3 +123,10 @@ def test_dominos_board_is_the_svg_the_service_draws_for_mail() -> None:
     shown = [base64.b64decode(data) for data in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)]
     assert shown == svgs and svgs
     check_markup(page)
+
+
+def test_a_page_links_each_asset_by_its_contents_hash() -> None:
+    page = render.sign_in_page("m-000000000001")
+    for name in ("page.css", "page.js"):
+        data = (Path(assets.__file__).parent / "static" / name).read_bytes()
+        assert f"/static/{name}?v={hashlib.sha256(data).hexdigest()[:12]}" in page
