@@ -91,10 +91,11 @@ def read(ports: Ports, match_id: str, cookie: str | None, delivery: str | None =
     if participant is None:
         raise SignedOut("sign in with your secret")
     seen = ports.store.submission_view(match_id, participant, delivery)
-    session = sessions.participant_of(seen.match, cookie, ports.clock.now())
+    now = ports.clock.now()
+    session = sessions.participant_of(seen.match, cookie, now)
     if session is None:
         raise SignedOut("your session has ended (it expired, or your secret was replaced): sign in again")
-    return Seen(seen, session, ports.clock.now())
+    return Seen(seen, session, now)
 
 
 def show(ports: Ports, match_id: str, cookie: str | None, answer_key: str | None = None) -> Seen:
