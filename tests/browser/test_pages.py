@@ -11,6 +11,7 @@ Tests run in this order on one server whose clock starts at START (Tuesday 1 Dec
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from browsing import DESKTOP, PHONE, WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
@@ -58,6 +59,18 @@ def described(section: Any) -> dict[str, str]:
     return {term.text: term.find_element(By.XPATH, "following-sibling::dd[1]").text for term in terms}
 
 
+def host_page(driver: Any, server: HostServer, match_id: str) -> Any:
+    """The host's page (logged in with the host token first if this browser is not), and the
+    match's section on it."""
+    driver.get(f"http://127.0.0.1:{server.host_port}/")
+    listed = (By.XPATH, "//h1[text()='Matches']")
+    shown = waiting(driver).until(lambda d: d.find_elements(By.ID, "token") or d.find_elements(*listed))
+    if shown[0].get_attribute("id") == "token":
+        shown[0].send_keys(server.host_token)
+        driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+    return wait_for(driver, (By.ID, f"match-{match_id}"))
+
+
 def send_command(driver: Any, section_id: str, title: str, **fields: str) -> None:
     """Open a command of a match on the host's page, fill its fields, send it."""
     section = driver.find_element(By.ID, section_id)
@@ -73,6 +86,7 @@ def test_the_host_logs_in_reads_who_owes_and_acts_confirming_what_cannot_be_undo
     match_id = create(server, "crates", CRATES, phase_seconds=86400)["match_id"]
     section_id = f"match-{match_id}"
     problems(browser)  # what earlier pages said is not this test's
+    browser.delete_all_cookies()
     browser.get(f"http://127.0.0.1:{server.host_port}/")
     wait_for(browser, (By.ID, "token")).send_keys(server.host_token)
     browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
@@ -110,8 +124,7 @@ def test_a_form_on_another_page_cannot_drive_the_hosts_page(browser, server) -> 
     Origin null) while the host is logged in is refused: Chromium sends no SameSite=Strict cookie
     from another site, and the port refuses a foreign Origin."""
     match_id = create(server, "crates", CRATES, phase_seconds=86400)["match_id"]
-    browser.get(f"http://127.0.0.1:{server.host_port}/")
-    section = wait_for(browser, (By.ID, f"match-{match_id}"))  # logged in: the first test's session
+    section = host_page(browser, server, match_id)
     csrf = section.find_element(By.NAME, "csrf").get_attribute("value")
     fields = {"csrf": csrf, "match_id": match_id, "command": "pause"}
     inputs = "".join(f"<input type=hidden name={name} value={value}>" for name, value in fields.items())
@@ -121,6 +134,22 @@ def test_a_form_on_another_page_cannot_drive_the_hosts_page(browser, server) -> 
     wait_for(browser, (By.XPATH, "//h1[text()='Forbidden']"))
     assert server.stack.host({"command": "status", "match_id": match_id})["open"]["paused"] is False
     problems(browser)  # the refused page's 403 is logged as a failed load: expected here
+
+
+def test_a_secret_reissued_from_the_hosts_page_ends_the_old_session_and_the_new_link_opens(browser, server) -> None:
+    created = create(server, "crates", CRATES, phase_seconds=86400)
+    match_id = created["match_id"]
+    ada = Player(browser, server, match_id, "ada", created["secrets"]["ada"])
+    section_id = host_page(browser, server, match_id).get_attribute("id")
+    send_command(browser, section_id, "Reissue secret", player="Ada")  # by name
+    browser.find_element(By.XPATH, "//button[text()='Yes: reissue secret']").click()
+    answer = json.loads(wait_for(browser, (By.TAG_NAME, "pre")).text)
+    assert answer["player"] == "ada" and answer["secret"] != created["secrets"]["ada"]
+    browser.add_cookie(ada.cookie)  # Ada's browser, still holding the session of the old secret
+    browser.get(ada.page)
+    wait_for(browser, (By.ID, "sign-in"))  # asked to sign in again
+    Player(browser, server, match_id, "ada", answer["secret"])  # the new link opens her page
+    assert problems(browser) == []
 
 
 # -- the players' pages ---------------------------------------------------------------------------
