@@ -105,3 +105,16 @@ def test_the_form_token_is_the_sessions_own() -> None:
     assert session.form_is_ours(ada, ada.csrf)
     assert not session.form_is_ours(ada, bo.csrf) and not session.form_is_ours(ada, "")
     assert ada.csrf not in ada.cookie  # the page shows the token, never the cookie
+
+
+def test_an_id_with_dots_signs_in_too() -> None:
+    # Participant ids may hold dots (a-z, 0-9, _ . -): the cookie's own parts are its last two.
+    from game_core.match.model import MatchRequest
+    from game_core.service.matches import create_match
+
+    table = Table.open()
+    request = {"game": "crates", "players": [{"id": "ada.l"}, {"id": "b.o.b"}], "seed": 7}
+    created = create_match(table.ports, MatchRequest.model_validate(request))
+    bob = play.sign_in(table.ports, created["match_id"], created["secrets"]["b.o.b"])
+    assert bob.cookie.startswith("b.o.b.")
+    assert play.show(table.ports, created["match_id"], bob.cookie).session.participant == "b.o.b"

@@ -80,9 +80,10 @@ class Seen:
 
 
 def _claimed(cookie: str | None) -> str | None:
-    """The participant a cookie claims (checked only against the match read for them)."""
-    participant = (cookie or "").split(".", 1)[0]
-    return participant if cookie and 0 < len(participant) <= 40 else None
+    """The participant a cookie claims (an id may hold dots: the last two parts are the cookie's
+    own), checked only against the match read for them."""
+    parts = (cookie or "").rsplit(".", 2)
+    return parts[0] if len(parts) == 3 and 0 < len(parts[0]) <= 40 else None
 
 
 def read(ports: Ports, match_id: str, cookie: str | None, delivery: str | None = None) -> Seen:

@@ -384,7 +384,8 @@ def _view(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return (
         '<section id="view" aria-labelledby="view-h">\n<h2 id="view-h">The table as you see it</h2>\n'
         "<p>Everything revealed so far, phase by phase, and what only you know.</p>\n"
-        f'{pictures}<pre id="view-text" tabindex="0">{esc(text.render_view(view, names))}</pre>\n</section>'
+        f'{pictures}<pre id="view-text" tabindex="0" aria-labelledby="view-h">'
+        f"{esc(text.render_view(view, names))}</pre>\n</section>"
     )
 
 
