@@ -312,6 +312,8 @@ def test_messages_go_only_while_the_match_runs() -> None:
         ("PRESS TO bo\nDeal?\n\nAda", PressLetter(("bo",), "Deal?\n\nAda")),
         ("\n  press to Bo Baggins ,cy\nDeal?", PressLetter(("Bo Baggins", "cy"), "Deal?")),
         ("Press To All\nHello table", PressLetter(None, "Hello table")),
+        ("Hi Bo,\n\nPRESS TO bo\nDeal?", PressLetter(("bo",), "Deal?")),  # a greeting above, left out
+        ("Deal, Bo?\nPRESS TO bo", None),  # no greeting: the mail is no message (read as moves)
         ("PRESS TO ALL, bo\nHi", PressLetter(("ALL", "bo"), "Hi")),  # ALL alone means everyone
         ("PUSH bo LEFT 3", None),
         ("PRESSING matters\nx", None),

@@ -92,11 +92,15 @@ class PressLetter:
 
 
 def read_press(text: str) -> PressLetter | None:
-    """The message `text` is when its first non-blank line is `PRESS TO <names>` (any case, names or
-    ids apart by commas) or `PRESS TO ALL`: everything below that line is the message, as written.
-    None when it starts otherwise; Malformed for a PRESS line naming nobody."""
+    """The message `text` is when its first non-blank line (below a greeting, left unread) is
+    `PRESS TO <names>` (any case, names or ids apart by commas) or `PRESS TO ALL`: everything
+    below that line is the message, as written. None when it starts otherwise; Malformed for a
+    PRESS line naming nobody."""
+    from game_core.service.mail_lines import is_greeting  # which reads this module's commands
+
     lines = text.split("\n")
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    said = (i for i, line in enumerate(lines) if line.strip())
+    first = next((i for i in said if lines[i].split()[0].upper() == PRESS or not is_greeting(lines[i])), None)
     if first is None:
         return None
     words = lines[first].split(None, 2)

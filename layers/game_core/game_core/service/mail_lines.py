@@ -75,7 +75,7 @@ def read_mail(
             break
         last = i if i in said else last
     greeting = [i for i in range(first) if i in said]
-    if not all(re.match(_GREETING, lines[i]) or lines[i].rstrip().endswith((",", ":", "!")) for i in greeting):
+    if not all(is_greeting(lines[i]) for i in greeting):
         first = greeting[0]  # not a greeting: read, and refused with its reason
     commands = {i: read_command(lines[i]) for i in range(first, last + 1)}
     # The grammar reads the lines in between that are no command, numbered as the mail has them
@@ -87,6 +87,12 @@ def read_mail(
         reasons=tuple(reading.reasons),
         unread=tuple(lines[i].strip() for i in said if not first <= i <= last),
     )
+
+
+def is_greeting(line: str) -> bool:
+    """A line above what is read, left unread: it starts with a greeting word or ends in a comma,
+    a colon or an exclamation mark."""
+    return bool(re.match(_GREETING, line)) or line.rstrip().endswith((",", ":", "!"))
 
 
 class _Said(Enum):
