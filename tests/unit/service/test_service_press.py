@@ -26,7 +26,7 @@ from game_core.service.actions import ActionRequest, act_by_webhook, take_action
 from game_core.service.commands import SetPress, parse_host_command, run_host_command
 from game_core.service.mail_commands import PressLetter, read_press
 from game_core.service.mail_in import receive
-from game_core.service.matches import create_match, export_record
+from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
 from game_core.service.views import public_view, standing
 
@@ -184,6 +184,10 @@ def test_the_host_turns_press_off_and_every_message_is_refused() -> None:
     assert [event.data for event in table.fakes.store.events(table.match_id) if event.type == "press_mode"] == [
         {"mode": "off", "per_hour": 10}
     ]
+    # The host's status shows the setting, where it is not the default (on, 10 an hour)
+    assert match_status(table.ports, table.match_id)["press"] == {"mode": "off", "per_hour": 10}
+    fresh = room()
+    assert "press" not in match_status(fresh.ports, fresh.match_id)
 
 
 def test_a_match_created_public_only_takes_messages_to_everyone_alone() -> None:

@@ -12,6 +12,7 @@ from game_core.games import registry
 from game_core.match import chain, engine
 from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
+from game_core.match.press import DEFAULT_PER_HOUR
 from game_core.service import webhooks
 from game_core.service.letters import tell
 from game_core.service.notices import BEGINS, open_phase_summary, progress_notices
@@ -143,6 +144,8 @@ def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
         status["still_owed"] = {participant: list(kinds) for participant, kinds in sorted(owed.items())}
     if match.grace_seconds:  # each participant's graces still to use (`match.grace`)
         status["graces_left"] = {who: match.graces_left.get(who, 0) for who in match.player_ids}
+    if (match.press, match.press_per_hour) != ("on", DEFAULT_PER_HOUR):  # the host changed press (`match.press`)
+        status["press"] = {"mode": match.press, "per_hour": match.press_per_hour}
     if match.result is not None:
         status["result"] = match.result
     if match.stalled is not None:
