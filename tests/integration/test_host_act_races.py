@@ -64,7 +64,7 @@ def _due(stack: Any, match_id: str, secrets: dict[str, str], sender: str, move: 
 
 def crates_pregame(stack: Any, crates_match: Any) -> Race:
     """Pushing Crates' Pregame at its deadline, p1's multipliers in: its resolution closes the
-    phase, reads the submissions and commits (a game without actions or guests reads no more)."""
+    phase, reads the sheets and commits (a game without actions or guests reads no more)."""
     match = crates_match(2, reminders=[])
     assert match.multipliers("p1", ORDER["multipliers"])[0] == 200
     return _due(stack, match.match_id, match.secrets, "p2", CRATES_MOVE.__getitem__)
@@ -85,7 +85,7 @@ def clubs_last_phase(stack: Any, _crates_match: Any) -> Race:
 
 SCENARIOS = {
     "stop_accepting": crates_pregame,
-    "submissions": crates_pregame,
+    "sheets": crates_pregame,
     "commit_resolution": crates_pregame,
     "actions": clubs_last_phase,
     "purses": clubs_last_phase,
