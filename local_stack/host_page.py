@@ -167,7 +167,7 @@ def _page(title: str, body: str, status: int = 200, headers: Mapping[str, str] =
     html = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{escape(title)}</title><link rel="stylesheet" href="{STYLE}"></head>'
+        f'<title>{escape(title)}</title><link rel="stylesheet" href="{assets.url("page.css")}"></head>'
         f"<body><main><h1>{escape(title)}</h1>{body}</main></body></html>"
     )
     return status, html.encode(), HEADERS | dict(headers)
@@ -312,7 +312,8 @@ class HostPage:
             return 204, b"", {"cache-control": "max-age=86400"}
         if request.path == STYLE:
             content, content_type = assets.asset(STYLE.rpartition("/")[2]) or (b"", "")
-            return 200, content, {"content-type": content_type, "cache-control": "max-age=3600"}
+            # linked by its content's hash (assets.url): a new version is a new address, so kept a year
+            return 200, content, {"content-type": content_type, "cache-control": "public, max-age=31536000"}
         form = {name: values[-1] for name, values in parse_qs(request.body.decode("utf-8", "replace")).items()}
         if request.path == "/login":
             return self._login(form)

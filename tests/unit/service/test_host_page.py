@@ -5,6 +5,7 @@ undone taken only on a second, confirming step."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -211,3 +212,14 @@ def test_only_the_pages_paths_and_methods_are_served(hosted) -> None:
     assert hosted.send("GET", "/command")[0] == 405
     assert hosted.send("POST", "/")[0] == 405
     assert hosted.send("GET", "/elsewhere")[0] == 404
+
+
+def test_the_style_sheet_is_linked_by_its_contents_hash_and_kept_a_year(hosted) -> None:
+    # As the player's page links it (assets.url): an update is a new address, never a stale sheet.
+    _, page, _ = hosted.send("GET", "/")
+    found = re.search(r'<link rel="stylesheet" href="/static/page\.css\?v=([0-9a-f]{12})">', page)
+    assert found is not None, page
+    css = (ROOT / "layers/game_core/game_core/service/page/static/page.css").read_bytes()
+    assert found.group(1) == hashlib.sha256(css).hexdigest()[:12]
+    status, served, headers = hosted.send("GET", "/static/page.css")  # the query is not the path
+    assert (status, served.encode(), headers["cache-control"]) == (200, css, "public, max-age=31536000")
