@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from crates_driver import Table
 from fakes import Fakes
-from test_service_mail_in import ADA, answers, message, receipt, round_one
+from test_service_mail_in import ADA, BO, answers, message, receipt, round_one, send
 
 from game_core.cli import verify
 from game_core.mail.inbound import parse_message
@@ -128,6 +128,41 @@ def test_a_mail_answer_carries_the_receipt_as_one_json_line_and_a_redelivery_the
     assert table.fakes.ids.salts == 1
 
 
+def test_status_by_mail_lists_the_senders_receipts_of_the_open_phase_as_the_echo_gave_them(tmp_path) -> None:
+    table = round_one()  # Round 1 opened 13:00
+    table.fakes.clock.advance(120)  # 13:02
+    send(table, ADA, "PUSH ada RIGHT")  # salt 1
+    table.fakes.mailer.sent.clear()
+
+    send(table, ADA, "STATUS")
+    send(table, BO, "STATUS")
+
+    [(_, ada), (_, bo)] = answers(table)
+    move = '{"kind":"round","submission":{"ground":"stone","pushes":[{"crate":"ada","direction":"right"}]}}'
+    kept = {
+        "match_id": MID,
+        "phase": "Round 1",
+        "number": 2,
+        "player": "ada",
+        "kind": "round",
+        "at": "2026-12-01T13:02:00Z",
+        "commitment": sealed(nth_salt(1), move),
+    }
+    # under what stands from her, the heading and the receipt's JSON on one line, as her move's
+    # answer gave it (sorted keys, no spaces), which match-verify --receipt reads as written
+    listed = ada.text.splitlines()
+    at = listed.index("What stands from you for Round 1:")
+    assert listed[at + 3 : at + 5] == [
+        "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE):",
+        "  " + json.dumps(kept, sort_keys=True, separators=(",", ":")),
+    ]
+    (tmp_path / "kept.txt").write_text("\n".join(listed[at + 4 : at + 5]))
+    assert verify.read_receipts(str(tmp_path / "kept.txt")) == [kept]
+    # Bo has sent nothing: no receipt, and nothing of Ada's
+    assert "Sealed receipt" not in bo.text and kept["commitment"] not in bo.text
+    assert table.fakes.ids.salts == 1
+
+
 def test_the_players_page_shows_the_receipt_of_what_stands_under_it() -> None:
     table = Table.open()  # the Pregame opened 12:00; Ada's secret is secret-1
     ada = play.sign_in(table.ports, MID, "secret-1")
@@ -219,6 +254,7 @@ def test_where_the_rules_reveal_a_kind_to_everyone_its_receipts_open_publicly_an
     domino(fakes)
     public = {n.notice_id.split("/")[1]: n.body for n in fakes.notifier.notices(MID) if n.recipient is None}
     bob = {n.notice_id.split("/")[1]: n.body for n in fakes.notifier.notices(MID) if n.recipient == "bob"}
+    ann = {n.notice_id.split("/")[1]: n.body for n in fakes.notifier.notices(MID) if n.recipient == "ann"}
 
     # Bids stay secret (the winners and the chips spent are all the rules reveal): no public opening
     assert "opened" not in public["resolved-1"]
@@ -232,6 +268,14 @@ def test_where_the_rules_reveal_a_kind_to_everyone_its_receipts_open_publicly_an
         where | {"player": "bob", "submission": bob_place, "salt": nth_salt(5)},
     ]
     assert nth_salt(4) not in json.dumps([public, bob])
+    # A private notice opens what everyone sees opened as well as its reader's own (a webhook's
+    # body lays it over the public one's): Ann's both placements and her bid, Bob's the placements
+    assert [(o["player"], o["kind"], o["salt"]) for o in ann["resolved-2"]["opened"]] == [
+        ("ann", "place", nth_salt(3)),
+        ("ann", "bid", nth_salt(4)),
+        ("bob", "place", nth_salt(5)),
+    ]
+    assert bob["resolved-2"]["opened"] == public["resolved-2"]["opened"]
 
 
 def run_verify(tmp_path: Path, capsys, record: dict[str, Any], kept: str) -> tuple[int, str, str]:

@@ -4,6 +4,7 @@ and the backoff. Every expected value is worked out from the issue's rules or th
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -23,6 +24,8 @@ from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.letters import tell
 from game_core.service.matches import create_match
 from game_core.service.notices import progress_notices
+from game_core.service.phases import advance
+from game_core.service.submit import SubmissionRequest, submit
 from game_core.service.webhooks import (
     Delivery,
     Hook,
@@ -339,3 +342,31 @@ def test_a_discord_message_failing_midway_is_retried_from_the_part_that_failed()
 
     assert second.outcome == "delivered"
     assert sent == ["a", "b", "b", "c"]  # "a" once: the retry began where the first stopped
+
+
+def test_at_the_reveal_each_participants_webhook_opens_their_own_sealed_moves_and_nobody_elses() -> None:
+    urls = {
+        "ada": "https://bot.example.com/ada",
+        "bo": "https://bot.example.com/bo",
+        "@public": "https://site.example/p",
+    }
+    fakes, hooks, ports, mid = hooked(urls)
+    moves = {"ada": [2, 1, 1, 0, -1, -1], "bo": [-1, -1, 0, 1, 1, 2]}
+    for player, multipliers in moves.items():  # the fakes' salts: Ada's SHA-256("salt-1"), Bo's "salt-2"
+        submit(ports, SubmissionRequest(mid, player, "Pregame", "multipliers", {"multipliers": multipliers}, "test"))
+    hooks.queued.clear()
+    fakes.clock.advance(3600)  # the Pregame's deadline (an hour)
+
+    advance(ports, mid)
+
+    told = {one.target: one.payload for one in hooks.queued if one.webhook_id.startswith(f"{mid}/resolved-1/")}
+    salts = {player: hashlib.sha256(f"salt-{n}".encode()).hexdigest() for n, player in ((1, "ada"), (2, "bo"))}
+    # Crates reveals no multipliers: nothing is opened publicly, each player's own move to them
+    assert sorted(told) == ["@public", "ada", "bo"] and "opened" not in told["@public"]
+    for player, other in (("ada", "bo"), ("bo", "ada")):
+        opening = {"phase": "Pregame", "number": 1, "player": player, "kind": "multipliers"}
+        assert told[player]["opened"] == [
+            opening | {"submission": {"multipliers": moves[player]}, "salt": salts[player]}
+        ]
+        assert f"    salt {salts[player]}" in told[player]["text"].splitlines()  # as their mail says it
+        assert salts[other] not in json.dumps(told[player]) and salts[player] not in json.dumps(told["@public"])

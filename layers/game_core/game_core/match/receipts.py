@@ -8,7 +8,7 @@ receipt can check that the move counted is the one sealed."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -48,16 +48,14 @@ def receipt(
     }
 
 
-def openings(record: PhaseRecord, players: Iterable[str], kinds: Iterable[str] | None = None) -> list[dict[str, Any]]:
-    """The resolved phase's counted moves of these players (of these kinds; None: all) with the
-    salts that open their receipts, in player then kind order."""
-    wanted = set(players)
-    shown = None if kinds is None else set(kinds)
+def openings(record: PhaseRecord) -> list[dict[str, Any]]:
+    """The resolved phase's counted moves with the salts that open their receipts, in player then
+    kind order (whom each may be shown is the caller's to choose)."""
     opened = []
     for player, moves in record.submissions.items():
         for kind, submission in moves.items():
             salt = record.salts.get(player, {}).get(kind)
-            if player in wanted and (shown is None or kind in shown) and salt is not None:
+            if salt is not None:
                 opened.append(
                     {
                         "phase": record.name,

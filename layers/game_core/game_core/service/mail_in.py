@@ -410,6 +410,7 @@ def _status(ports: Ports, match: Match, player: Participant) -> Answer:
             *away_lines(seen, letters.names(match), player.zone),
             letters.deadline_line(match.phase, ports.clock.now(), player.zone),
             *sent,
+            *receipt_lines(*seen["receipts"].values()),
             owed_line(seen, match.phase.name),
             "",
         ]

@@ -41,13 +41,14 @@ def revealed_kinds(game: AnyGame) -> frozenset[str]:
 
 def with_openings(notices: Sequence[Notice], game: AnyGame, record: PhaseRecord) -> list[Notice]:
     """The resolution's notices, each opening the receipts its reader may see opened: the public
-    one those of the kinds the rules reveal to everyone, a private one its recipient's own."""
+    one those of the kinds the rules reveal to everyone, a private one those and its recipient's
+    own (a webhook's body is the public one's with the private one's laid over it: each whole)."""
+    public = revealed_kinds(game)
+    every = receipts.openings(record)
     opened = []
     for notice in notices:
-        if notice.recipient is None:
-            shown = receipts.openings(record, record.submissions, revealed_kinds(game))
-        else:
-            shown = receipts.openings(record, [notice.recipient])
+        own = {notice.recipient} - {None}
+        shown = [opening for opening in every if opening["kind"] in public or opening["player"] in own]
         opened.append(replace(notice, body=notice.body | {"opened": shown}) if shown else notice)
     return opened
 
@@ -74,6 +75,8 @@ KEEP = "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE
 """What heads a receipt wherever a participant is shown one."""
 
 
-def receipt_lines(receipt: Mapping[str, Any]) -> list[str]:
-    """A mail's lines for an accepted move's receipt: the JSON to keep, on one line."""
-    return [KEEP, f"  {canonical_json(receipt)}"]
+def receipt_lines(*kept: Mapping[str, Any] | None) -> list[str]:
+    """A mail's lines for receipts to keep (a move's answer, STATUS): under the heading, each
+    receipt's JSON on a line of its own, as match-verify --receipt reads them; none, no lines."""
+    lines = [f"  {canonical_json(receipt)}" for receipt in kept if receipt is not None]
+    return [KEEP, *lines] if lines else []
