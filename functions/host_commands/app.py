@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Illegal, Malformed, validation_reasons
-from game_core.service.commands import parse_host_command, run_host_command
+from game_core.service.commands import command_fields, parse_host_command, run_host_command
 from game_core.service.ports import Ports
 
 logger = Logger(service="host-commands")
@@ -25,7 +25,8 @@ def _run(ports: Ports, event: dict[str, Any]) -> dict[str, Any]:
     try:
         command = parse_host_command(event)
     except ValidationError as error:
-        raise Malformed("the command is malformed", validation_reasons(error, "command")) from None
+        reasons = validation_reasons(error, "command", fields=command_fields)
+        raise Malformed("the command is malformed", reasons) from None
     logger.info("host command", extra={"command": command.command})
     try:
         return run_host_command(ports, command)

@@ -7,6 +7,9 @@ the input was, and a message or reason may quote the caller's own input.
 
 from __future__ import annotations
 
+import difflib
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,15 +49,44 @@ def cap_reasons(reasons: list[Reason]) -> list[Reason]:
     return [*kept, Reason("more", f"... and {len(reasons) - len(kept)} more")]
 
 
-def validation_reasons(error: ValidationError, whole: str, prefix: str = "") -> list[Reason]:
+_DURATION = re.compile(r"(\d+)\s*(?:(s|secs?|seconds?)|(m|mins?|minutes?)|(h|hrs?|hours?)|(d|days?))", re.IGNORECASE)
+_UNITS = (("second", 1), ("minute", 60), ("hour", 3600), ("day", 86400))
+"""Each of `_DURATION`'s unit groups, in order: its name and its seconds."""
+
+
+def not_seconds(given: object) -> str:
+    """Why `given` is no number of seconds, and how to write it: "'12h' is not a number of
+    seconds: write 43200 for 12 hours" (a duration in other units is worked out)."""
+    written = _DURATION.fullmatch(str(given).strip())
+    if written is None:
+        return f"{given!r} is not a number of seconds: write a whole number (3600 for an hour)"
+    count = int(written[1])
+    name, size = next(unit for unit, group in zip(_UNITS, written.groups()[1:], strict=True) if group)
+    return f"{given!r} is not a number of seconds: write {count * size} for {count} {name}{'' if count == 1 else 's'}"
+
+
+def validation_reasons(
+    error: ValidationError,
+    whole: str,
+    prefix: str = "",
+    fields: Callable[[tuple[str | int, ...]], list[str]] | None = None,
+) -> list[Reason]:
     """Pydantic's complaints as reasons, for every channel: the code is pydantic's error type
     (`missing`, `extra_forbidden`, `int_parsing`, ...), the text names the field (`prefix` + its
     path; `whole` when the input itself is wrong) and says what is wrong without pydantic's
-    "Value error, " before a validator's own words."""
+    "Value error, " before a validator's own words. A field it does not know names the nearest
+    one `fields` (the names allowed where it stands) offers; seconds written in other units say
+    how to write them."""
     reasons = []
     for problem in error.errors():
-        path = ".".join(str(part) for part in problem["loc"])
+        loc = tuple(problem["loc"])
+        path = ".".join(str(part) for part in loc)
         said = problem["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        if problem["type"] == "extra_forbidden" and fields is not None:
+            near = difflib.get_close_matches(str(loc[-1]), fields(loc[:-1]), n=1)
+            said = "no such field" + (f": did you mean {near[0]}?" if near else "")
+        elif problem["type"] in ("int_parsing", "int_from_float") and str(loc[-1]).endswith("seconds"):
+            said = not_seconds(problem["input"])
         reasons.append(Reason(problem["type"], f"{prefix + path if path else whole}: {said}"))
     return reasons
 

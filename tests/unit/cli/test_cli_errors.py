@@ -70,7 +70,11 @@ CASES = [
         ["cannot reach", "127.0.0.1:{closed}"],
     ),
     (host, ["launch", "m-1"], {}, ["invalid choice: 'launch'", "match-host --help"]),
-    (host, ["extend", "m-1", "an hour"], {}, ["invalid int value", "match-host extend --help"]),
+    (host, ["extend", "m-1", "an hour"], {}, ["'an hour' is not a number of seconds", "match-host extend --help"]),
+    # A duration where seconds are asked: worked out (2 x 3600 = 7200, 12 x 3600 = 43200, 86400 a day)
+    (host, ["extend", "m-1", "2h"], {}, ["argument seconds: '2h' is not a number of seconds: write 7200 for 2 hours"]),
+    (host, ["graces", "m-1", "2", "--seconds", "12 hours"], {}, ["write 43200 for 12 hours", "graces --help"]),
+    (host, ["replace", "m-1", "bo", "--name", "Dana", "--extend", "1d"], {}, ["write 86400 for 1 day"]),
     (replay, ["{files}/missing.json"], {}, ["no such file", "missing.json"]),
     (replay, ["{files}/commented.json"], {}, ["is not JSON"]),
     (replay, ["{files}/binary.json"], {}, ["not a text file"]),

@@ -52,7 +52,10 @@ def test_the_replace_command_gives_a_seat_to_a_new_player(argv, command, monkeyp
     ("argv", "said"),
     [
         (["replace", "m-1", "bo", "--email", "dana@example.com"], "the following arguments are required: --name"),
-        (["replace", "m-1", "bo", "--name", "D", "--extend", "1h"], "argument --extend: invalid int value: '1h'"),
+        (
+            ["replace", "m-1", "bo", "--name", "D", "--extend", "1h"],
+            "argument --extend: '1h' is not a number of seconds: write 3600 for 1 hour",
+        ),
     ],
     ids=["no name", "an extension not in seconds"],
 )

@@ -169,7 +169,7 @@ def test_an_empty_or_too_long_message_is_refused(text, code) -> None:
 def test_the_host_turns_press_off_and_every_message_is_refused() -> None:
     table = room()
     reply = table.host(command="press_mode", mode="off")
-    assert reply == {"match_id": table.match_id, "press": "off", "press_per_hour": 10}
+    assert reply == {"match_id": table.match_id, "press": "off", "press_per_hour": 10, "changed": True}
     # Everyone is told, publicly
     [told] = table.fakes.notifier.notices()
     assert told.recipient is None and told.body["press_mode"] == "off"

@@ -44,6 +44,7 @@ from typing import Any
 import boto3
 
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
+from game_core.errors import not_seconds
 from game_core.games import registry
 from game_core.match.engine import replay_phase, setup_rng
 from game_core.match.model import MatchRecord
@@ -52,6 +53,14 @@ LOCAL_ENDPOINT = "http://127.0.0.1:5055"
 SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover")
 HOST_TOKEN_FILE = "host-token"
 """The host token's file in the host server's data folder (made at its first start)."""
+
+
+def seconds(text: str) -> int:
+    """An argument of seconds; "12h" or "12 hours" is refused saying how to write it (43200)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(not_seconds(text)) from None
 
 
 def build_command(args: argparse.Namespace) -> dict[str, Any]:
@@ -181,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("create").add_argument("settings", help="the match settings file (JSON)")
     extend = commands.add_parser("extend")
     extend.add_argument("match_id")
-    extend.add_argument("seconds", type=int)
+    extend.add_argument("seconds", type=seconds)
     for name in SIMPLE:
         commands.add_parser(name).add_argument("match_id")
     decide = commands.add_parser("decide")
@@ -194,11 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     graces = commands.add_parser("graces")
     graces.add_argument("match_id")
     graces.add_argument("left", type=int, help="the graces each participant (or --to's) has left")
-    graces.add_argument("--seconds", type=int, help="how long a grace holds a deadline (needed the first time)")
+    graces.add_argument("--seconds", type=seconds, help="how long a grace holds a deadline (needed the first time)")
     graces.add_argument("--to", help="one participant's id or name (default: everyone)")
     press_mode = commands.add_parser("press-mode")
     press_mode.add_argument("match_id")
-    press_mode.add_argument("mode", choices=("on", "public", "off"))
+    press_mode.add_argument("mode", type=str.lower, choices=("on", "public", "off"))
     press_mode.add_argument("--per-hour", type=int, help="how many messages each participant may send in any hour")
     reissue = commands.add_parser("reissue-secret")
     reissue.add_argument("match_id")
@@ -209,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     replace.add_argument("--name", required=True, help="the new player's name")
     replace.add_argument("--email", help="the new player's address (none: they play by webhook)")
     replace.add_argument("--webhook", help="where the seat's notices are POSTed from now on (https://)")
-    replace.add_argument("--extend", type=int, metavar="SECONDS", help="added to the open phase's deadline")
+    replace.add_argument("--extend", type=seconds, metavar="SECONDS", help="added to the open phase's deadline")
     absent = commands.add_parser("absence")
     absent.add_argument("match_id")
     absent.add_argument("player")

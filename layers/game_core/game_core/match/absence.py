@@ -27,7 +27,8 @@ from game_core.match.clock import PhaseClock, day_text, iso
 
 DAY = 86_400
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-MOMENT_TEXT = "a date (2026-12-24: the whole day) or a date and time (2026-12-24T18:00), in your time zone"
+MOMENT_FORMS = "a date (2026-12-24: the whole day) or a date and time (2026-12-24T18:00)"
+MOMENT_TEXT = f"{MOMENT_FORMS}, in your time zone"
 
 
 class AbsenceRules(Model):
@@ -73,34 +74,40 @@ def _wall(moment: datetime, zone: str | None) -> datetime:
     return moment.astimezone(ZoneInfo(zone or "UTC")).replace(tzinfo=None)
 
 
-def moment(text: str, zone: str | None, *, ending: bool) -> datetime:
+def moment(text: str, zone: str | None, *, ending: bool, whose: str = "your") -> datetime:
     """The moment `text` names in `zone` (UTC when None): a date alone is the start of that day
     there, or, `ending`, the start of the next (the day is included); a date and time is that
-    minute there unless it carries its own offset ("Z", "+01:00"). Raises Malformed naming it."""
+    minute there unless it carries its own offset ("Z", "+01:00"). Raises Malformed naming it and
+    the forms, in `whose` time zone (the host's refusal names the participant's)."""
     written = text.strip()
     where = ZoneInfo(zone or "UTC")
     if _DATE.fullmatch(written):
         try:
             day = date.fromisoformat(written)
         except ValueError:
-            raise _unreadable(text) from None
+            raise _unreadable(text, whose) from None
         return datetime.combine(day + timedelta(days=int(ending)), time(), where).astimezone(UTC)
     try:
         read = datetime.fromisoformat(written)
     except ValueError:
-        raise _unreadable(text) from None
+        raise _unreadable(text, whose) from None
     if not _DATE.match(written):
-        raise _unreadable(text)
+        raise _unreadable(text, whose)
     return (read if read.tzinfo is not None else read.replace(tzinfo=where)).astimezone(UTC)
 
 
-def _unreadable(text: str) -> Malformed:
-    said = f"{text.strip()!r} is not {MOMENT_TEXT}"
+def _unreadable(text: str, whose: str) -> Malformed:
+    said = f"{text.strip()!r} is not {MOMENT_FORMS}, in {whose} time zone"
     return Malformed("the absence is malformed", [Reason("absence_moment", said[:200])])
 
 
 def _refused(code: str, text: str) -> Illegal:
     return Illegal("the absence is refused", [Reason(code, text)])
+
+
+def _not_acted(code: str, text: str) -> Illegal:
+    """A host's refusal or cut that does not apply: said so ("the absence is refused" reads as done)."""
+    return Illegal("the absence was neither refused nor cut", [Reason(code, text)])
 
 
 def _days(span: timedelta) -> str:
@@ -182,11 +189,11 @@ def host_target(
     if begins is not None:
         theirs = [a for a in theirs if a.start == begins]
         if not theirs:
-            raise _refused("no_absence", f"{shown} has no absence under way or to come beginning {day_text(begins)}")
+            raise _not_acted("no_absence", f"{shown} has no absence under way or to come beginning {day_text(begins)}")
     if not theirs:
-        raise _refused("no_absence", f"{shown} has no absence under way or to come")
+        raise _not_acted("no_absence", f"{shown} has no absence under way or to come")
     if len(theirs) > 1:
-        raise _refused(
+        raise _not_acted(
             "which_absence", f"{shown} has {len(theirs)} absences to come: say which by its first day (--from)"
         )
     return theirs[0]
@@ -206,7 +213,7 @@ def cut(absences: tuple[Absence, ...], target: Absence, to: datetime, now: datet
             f"a cut ends the absence after {day_text(max(target.start, now), zone)} "
             f"and before {day_text(target.end, zone)}, its end now"
         )
-        raise _refused("cut_out_of_range", text)
+        raise _not_acted("cut_out_of_range", text)
     return tuple(a.model_copy(update={"end": to}) if a == target else a for a in absences)
 
 

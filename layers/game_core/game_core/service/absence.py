@@ -179,7 +179,8 @@ def refuse_or_cut(
         seat = match.named(player)
         who = _participant(match, seat)
         now = ports.clock.now()
-        begins = absence.moment(start, who.zone, ending=False) if start is not None else None
+        whose = f"{who.name}'s"
+        begins = absence.moment(start, who.zone, ending=False, whose=whose) if start is not None else None
         target = absence.host_target(match.absences, seat, who.name, now, begins)
         told = {"act": "refused" if act == "refuse" else "cut", "who": seat, "from": iso(target.start)}
         if act == "refuse":
@@ -187,7 +188,7 @@ def refuse_or_cut(
         elif to is None:
             raise Malformed("the cut is malformed", [Reason("cut_to", "a cut says when the absence ends now: --to")])
         else:
-            ends = absence.moment(to, who.zone, ending=True)
+            ends = absence.moment(to, who.zone, ending=True, whose=whose)
             if ends == target.end:
                 return None, told | {"until": iso(ends)}
             absences = absence.cut(match.absences, target, ends, now)

@@ -6,9 +6,9 @@ The same models serve the Lambda console (the sample events in `events/`) and th
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
 
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_GRACES, MAX_SECONDS, Email, MatchRequest, Name
@@ -200,6 +200,28 @@ def parse_host_command(data: Any) -> HostCommand:
     the model is built on first use, not at import (a cold start that needs no command skips it)."""
     command: HostCommand = _host_commands().validate_python(data)
     return command
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The models an annotation holds (itself, a union's, a list's, an optional's)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for inner in get_args(annotation) for model in _models_in(inner)]
+
+
+def command_fields(loc: tuple[str | int, ...]) -> list[str]:
+    """The field names a host command allows at `loc` (pydantic's path to an object: its command
+    tag first, then fields, list indexes), to name the nearest to an unknown one."""
+    models = _models_in(HostCommand)
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        holding = [model.model_fields[part] for model in models if part in model.model_fields]
+        if holding:
+            models = [model for field in holding for model in _models_in(field.annotation)]
+        else:  # the command's tag
+            models = [model for model in models if part in get_args(model.model_fields["command"].annotation)]
+    return [field.alias or name for model in models for name, field in model.model_fields.items()]
 
 
 def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:

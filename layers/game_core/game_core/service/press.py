@@ -39,6 +39,7 @@ from game_core.match.press import (
     seen_by,
     sent_before,
 )
+from game_core.service.host import tell_stored
 from game_core.service.letters import names, tell
 from game_core.service.notices import notice_id, stored_act
 from game_core.service.ports import AlreadyDelivered, Event, Notice, Ports
@@ -146,23 +147,31 @@ def _whom(match: Match, message: Message) -> str:
 
 def set_mode(ports: Ports, match_id: str, mode: PressMode, per_hour: int | None = None) -> dict[str, Any]:
     """The host's setting of the match's press (and, if given, each sender's messages an hour),
-    logged and told to everyone."""
+    logged and told to everyone. Sent again (the setting the match has), it changes nothing and
+    tells nobody."""
     if per_hour is not None and not 1 <= per_hour <= MAX_PER_HOUR:
         raise Malformed(f"per_hour is {per_hour}; from 1 to {MAX_PER_HOUR}")
 
-    def attempt(match: Match) -> Match:
+    def attempt(match: Match) -> tuple[Match, bool]:
         if match.status != "running":
             raise NotOpen(f"the match is {match.status}")
         rate = per_hour or match.press_per_hour
+        if (mode, rate) == (match.press, match.press_per_hour):
+            return match, False
         after = match.model_copy(update={"press": mode, "press_per_hour": rate, "version": match.version + 1})
         ports.store.save(match, after, Event("press_mode", ports.clock.now(), {"mode": mode, "per_hour": rate}))
-        return after
+        return after, True
 
-    after = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what="press was not set")
+    what = "press was not set"
+    after, changed = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
+    reply = {"match_id": match_id, "press": mode, "press_per_hour": after.press_per_hour, "changed": changed}
+    if not changed:
+        return reply
     body = {"match_id": match_id, "press_mode": mode, "press_per_hour": after.press_per_hour}
     subject = f"[{match_id}] The host set messages between players: {mode}"
-    tell(ports, after, [Notice(None, subject, body, notice_id(match_id, stored_act(after), None))])
-    return {"match_id": match_id, "press": mode, "press_per_hour": after.press_per_hour}
+    return reply | tell_stored(
+        ports, after, [Notice(None, subject, body, notice_id(match_id, stored_act(after), None))]
+    )
 
 
 def messages_for(ports: Ports, match_id: str, participant: str | None) -> list[dict[str, Any]]:

@@ -51,7 +51,8 @@ def replace(
     first = ports.store.get(match_id)
     seat = first.named(seat)
     name, email = " ".join(name.split()), (email or "").strip() or None
-    _refuse_a_clash(first, seat, name, email)
+    if not _seated(first, seat, name, email):  # sent again, the seat's address is the newcomer's own
+        _refuse_a_clash(first, seat, name, email)
     if webhook is not None:  # checked before anything is stored
         if ports.hooks is None:
             raise NotFound("this deployment delivers no webhooks")
@@ -103,6 +104,9 @@ def _refuse_a_clash(match: Match, seat: str, name: str, email: str | None) -> No
         reasons.append(Reason("name_missing", "the new player's name is empty"))
     for other in match.players:
         if other.id == seat:
+            if email is not None and contact(email) == contact(other.email):  # mail from it would still play the seat
+                text = f"{email} is {other.name}'s, whom {name!r} replaces: give the new player's own address (or none)"
+                reasons.append(Reason("email_taken", text))
             continue
         if name.upper() in (other.id.upper(), other.name.upper()):
             reasons.append(Reason("name_taken", f"{name!r} already names {other.name} ({other.id}): choose another"))

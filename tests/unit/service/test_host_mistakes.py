@@ -1,0 +1,223 @@
+"""The mistakes a host makes copying the README's commands for graces, absences, press and
+replacements (and the settings file's fields for them), each sent as the console or match-host
+sends it, through the host-commands handler on the fakes: each is refused with one reason that
+names what is wrong and how to write it, and changes nothing (no write, nothing told).
+
+The match: Pushing Crates of Ada Lovelace (ada@example.com) and Bo (bo@example.com), 2 graces of
+12 hours each, press on at 10 an hour, in its Pregame from Tuesday 1 December 2026, 12:00 UTC;
+Ada has declared herself away 24 to 27 December (UTC, her zone being unset)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes import Fakes
+
+from game_core.match.model import MatchRequest
+from game_core.service import absence, commands
+from game_core.service.matches import create_match
+from local_stack.lambda_adapter import FakeContext, load_handler
+
+ROOT = Path(__file__).resolve().parents[3]
+SETTINGS: dict[str, Any] = {
+    "game": "crates",
+    "players": [
+        {"id": "ada", "name": "Ada Lovelace", "email": "ada@example.com"},
+        {"id": "bo", "name": "Bo", "email": "bo@example.com"},
+    ],
+    "phase_seconds": 86400,
+    "graces": 2,
+    "grace_seconds": 43200,
+}
+
+
+class Hosted:
+    def __init__(self) -> None:
+        self.fakes = Fakes()
+        self.match_id = create_match(self.fakes.ports, MatchRequest.model_validate(SETTINGS))["match_id"]
+        absence.declare(self.fakes.ports, self.match_id, "ada", "2026-12-24", "2026-12-27", "test")
+        self.handler = load_handler(ROOT / "functions" / "host_commands", "app.handler", lambda: self.fakes.ports)
+        self.fakes.notifier.published.clear()
+        self.fakes.mailer.sent.clear()
+
+    def send(self, command: dict[str, Any]) -> dict[str, Any]:
+        reply: dict[str, Any] = self.handler(command, FakeContext("HostCommands"))
+        return reply
+
+    def stored(self) -> tuple[Any, int]:
+        """The match as stored and how many events its log holds."""
+        return self.fakes.store.get(self.match_id), len(self.fakes.store.events(self.match_id))
+
+
+def settings(**changes: Any) -> dict[str, Any]:
+    """The create command of SETTINGS with `changes` (a value None: that field left out)."""
+    changed = {key: value for key, value in (SETTINGS | changes).items() if value is not None}
+    return {"command": "create", "match": changed}
+
+
+MID = "{match}"
+"""Stands for the match's id in a row's command."""
+MISTAKES = [
+    # (the mistake, the command, the error, the reason's code, its text worked out from the rule)
+    (
+        "a settings field misspelt (grace for graces)",
+        settings(graces=None, grace=2),
+        "Malformed",
+        "extra_forbidden",
+        "create.match.grace: no such field: did you mean graces?",
+    ),
+    (
+        "graces without grace_seconds",
+        settings(grace_seconds=None),
+        "Malformed",
+        "value_error",
+        "create.match: graces (2) and grace_seconds (0) go together: give both",
+    ),
+    (
+        "grace_seconds as 12h: 12 x 3600 = 43200",
+        settings(grace_seconds="12h"),
+        "Malformed",
+        "int_parsing",
+        "create.match.grace_seconds: '12h' is not a number of seconds: write 43200 for 12 hours",
+    ),
+    (
+        "an absence rule misspelt (day for days)",
+        settings(absence_rules={"day": 7}),
+        "Malformed",
+        "extra_forbidden",
+        "create.match.absence_rules.day: no such field: did you mean days?",
+    ),
+    (
+        "a player's field misspelt",
+        settings(players=[{"id": "ada", "name": "Ada", "emial": "ada@example.com"}, {"id": "bo", "name": "Bo"}]),
+        "Malformed",
+        "extra_forbidden",
+        "create.match.players.0.emial: no such field: did you mean email?",
+    ),
+    (
+        "press as yes",
+        settings(press="yes"),
+        "Malformed",
+        "literal_error",
+        "create.match.press: Input should be 'on', 'public' or 'off'",
+    ),
+    (
+        "the extension as 2h in the console's event: 2 x 3600 = 7200",
+        {"command": "extend", "match_id": MID, "seconds": "2h"},
+        "Malformed",
+        "int_parsing",
+        "extend.seconds: '2h' is not a number of seconds: write 7200 for 2 hours",
+    ),
+    (
+        "graces' seconds as 12 hours",
+        {"command": "graces", "match_id": MID, "left": 2, "seconds": "12 hours"},
+        "Malformed",
+        "int_parsing",
+        "graces.seconds: '12 hours' is not a number of seconds: write 43200 for 12 hours",
+    ),
+    (
+        "graces' field misspelt (second for seconds)",
+        {"command": "graces", "match_id": MID, "left": 2, "second": 43200},
+        "Malformed",
+        "extra_forbidden",
+        "graces.second: no such field: did you mean seconds?",
+    ),
+    (
+        "a participant's name cut short",
+        {"command": "graces", "match_id": MID, "left": 1, "player": "Ada L."},
+        "NotFound",
+        "not_found",
+        "'Ada L.' is not a participant of match {match} (Ada Lovelace (ada), Bo (bo))",
+    ),
+    (
+        "the sample event sent as it is (its match id is an example's)",
+        json.loads((ROOT / "events" / "host_graces.json").read_text()),
+        "NotFound",
+        "not_found",
+        "no match 'm-0123456789ab'",
+    ),
+    (
+        "press mode in capitals in the console's event",
+        {"command": "press_mode", "match_id": MID, "mode": "PUBLIC"},
+        "Malformed",
+        "literal_error",
+        "press_mode.mode: Input should be 'on', 'public' or 'off'",
+    ),
+    (
+        "a replacement given the old player's address (in other case)",
+        {"command": "replace", "match_id": MID, "seat": "bo", "name": "Dana", "email": "BO@example.com"},
+        "Illegal",
+        "email_taken",
+        "BO@example.com is Bo's, whom 'Dana' replaces: give the new player's own address (or none)",
+    ),
+    (
+        "an absence refused on a participant without one",
+        {"command": "absence", "match_id": MID, "player": "BO", "act": "refuse"},
+        "Illegal",
+        "no_absence",
+        "Bo has no absence under way or to come",
+    ),
+    (
+        "a cut to a day written 25/12/2026",
+        {"command": "absence", "match_id": MID, "player": "ada lovelace", "act": "cut", "to": "25/12/2026"},
+        "Malformed",
+        "absence_moment",
+        "'25/12/2026' is not a date (2026-12-24: the whole day) or a date and time (2026-12-24T18:00), "
+        "in Ada Lovelace's time zone",
+    ),
+    (
+        "a cut past the absence's end (the 27th included: it ends at the 28th's midnight)",
+        {"command": "absence", "match_id": MID, "player": "ada", "act": "cut", "to": "2026-12-30"},
+        "Illegal",
+        "cut_out_of_range",
+        "a cut ends the absence after Thursday 24 December, 00:00 UTC and before Monday 28 December, 00:00 UTC",
+    ),
+]
+
+
+@pytest.mark.parametrize(("mistake", "command", "error", "code", "text"), MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_a_hosts_mistake_is_refused_naming_it_and_changes_nothing(mistake, command, error, code, text) -> None:
+    hosted = Hosted()
+    before = hosted.stored()
+    filled = json.loads(json.dumps(command).replace(MID, hosted.match_id))
+
+    reply = hosted.send(filled)
+
+    assert reply["ok"] is False and reply["error"] == error, reply
+    [reason] = reply["reasons"]
+    assert reason["code"] == code and reason["text"].startswith(text.replace(MID, hosted.match_id)), reason
+    assert hosted.stored() == before
+    assert not hosted.fakes.notifier.published and not hosted.fakes.mailer.sent
+
+
+def test_the_absence_refusal_that_finds_none_says_nothing_was_done() -> None:
+    # "the absence is refused" would read as the host's refusal done
+    hosted = Hosted()
+    reply = hosted.send({"command": "absence", "match_id": hosted.match_id, "player": "bo", "act": "refuse"})
+    assert reply["message"] == "the absence was neither refused nor cut"
+
+
+def test_press_mode_sent_twice_changes_nothing_the_second_time() -> None:
+    hosted = Hosted()
+    command = {"command": "press_mode", "match_id": hosted.match_id, "mode": "public", "per_hour": 5}
+
+    first, again = hosted.send(command), hosted.send(command)
+
+    assert first == {"ok": True, "match_id": hosted.match_id, "press": "public", "press_per_hour": 5, "changed": True}
+    assert again == first | {"changed": False}
+    # One setting logged, told once to everyone (one public notice, one mail to each of Ada and Bo)
+    logged = [event.data for event in hosted.fakes.store.events(hosted.match_id) if event.type == "press_mode"]
+    assert logged == [{"mode": "public", "per_hour": 5}]
+    assert [notice.recipient for _, notice in hosted.fakes.notifier.published] == [None]
+    assert sorted(mail.to for mail in hosted.fakes.mailer.sent) == ["ada@example.com", "bo@example.com"]
+    # Another rate alone is a change
+    assert hosted.send(command | {"per_hour": 6})["changed"] is True
+
+
+def test_the_fields_a_host_command_allows_where_a_typo_stands() -> None:
+    assert "grace_seconds" in commands.command_fields(("create", "match"))
+    assert commands.command_fields(("create", "match", "absence_rules")) == ["days", "longest_days", "margin_hours"]
+    assert commands.command_fields(("absence",)) == ["command", "match_id", "player", "act", "to", "from"]
