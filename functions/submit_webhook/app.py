@@ -21,9 +21,10 @@ GET /matches/{match_id}/players/{player_id}   (the same Bearer secret): the part
 now, the open phase and its deadline, what they have submitted in it, their garnets
 GET /matches/{match_id}                        the public view: no secret needed
 
-GET /play/{match_id}, POST /play/{match_id}/session|move|action, GET /static/{asset}: the
-player's page (HTML; `game_core.service.page`): a session cookie for the secret, never the secret
-in a URL; each page view one read, as the GET of one's standing.
+GET /play/{match_id}, POST /play/{match_id}/session|move|action|press|absence, GET
+/play/{match_id}/messages, GET /static/{asset}: the player's page (HTML;
+`game_core.service.page`): a session cookie for the secret, never the secret in a URL; each page
+view one read, as the GET of one's standing (the messages page one more: the log's).
 
 One read (the match, the sender's garnets and submissions, an earlier reply to this
 Idempotency-Key), then in this order: the secret is checked (nothing is stored or logged before),
@@ -297,7 +298,10 @@ PAGE_HEADERS = {
     "Cache-Control": "no-store",
 }
 """Every page's headers: no inline script or style anywhere, no framing, no referrer sent on."""
-NOTICES = {"sent": "Your {} is in; sending it again replaces it.", "ready": "Your ready vote is recorded."}
+NOTICES = {
+    "sent": "Your {} is in; sending it again replaces it.",
+    "ready": "Your ready vote is recorded.",
+} | play.ABSENCE_NOTICES
 
 
 def _html(status: int, html: str, headers: Mapping[str, str] | None = None) -> Reply:
@@ -405,6 +409,40 @@ def post_page_action(request: Request, ports: Callable[[], Ports], match_id: str
     return _posted(request, match_id, seen, urlencode({"answer": key}) if key else "ready")
 
 
+def get_messages(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    """The participant's messages and the form to write one: read only when asked (the page's
+    one read, then the log's), after a message with its answer (`answer`: its delivery key)."""
+    _known_ids(match_id)
+    cookie = request.cookie(session.cookie_name(match_id))
+    try:
+        seen, messages = play.show_messages(ports(), match_id, cookie, dict(parse_qsl(request.query)).get("answer"))
+    except play.SignedOut as error:
+        return _html(200, render.sign_in_page(match_id, str(error) if cookie else ""))
+    logger.info("page messages", extra=_who(request))
+    return _html(200, render.messages_page(seen, messages, play.message_answer(seen)))
+
+
+def post_page_press(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    _known_ids(match_id)
+    _same_site(request)
+    fields = _form_fields(request)
+    seen, key = play.send_press(ports(), match_id, request.cookie(session.cookie_name(match_id)), fields)
+    if seen.refusal is not None:
+        status = _status(seen.refusal.error)
+        logger.info("page press refused", extra=_who(request) | {"status": status})
+        return _html(status, render.messages_page(seen, play.messages(ports(), seen)))
+    logger.info("page press sent", extra=_who(request))
+    return _see_other(f"/play/{match_id}/messages" + (f"?{urlencode({'answer': key})}" if key else ""))
+
+
+def post_page_absence(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    _known_ids(match_id)
+    _same_site(request)
+    fields = _form_fields(request)
+    seen, notice = play.absence(ports(), match_id, request.cookie(session.cookie_name(match_id)), fields)
+    return _posted(request, match_id, seen, notice)
+
+
 def get_asset(request: Request, ports: Callable[[], Ports], asset: str) -> Reply:
     found = assets.asset(asset)
     if found is None:
@@ -437,6 +475,9 @@ ROUTES = (
     _route("POST", "/play/{match_id}/session", post_session),
     _route("POST", "/play/{match_id}/move", post_page_move),
     _route("POST", "/play/{match_id}/action", post_page_action),
+    _route("GET", "/play/{match_id}/messages", get_messages),
+    _route("POST", "/play/{match_id}/press", post_page_press),
+    _route("POST", "/play/{match_id}/absence", post_page_absence),
     _route("GET", "/static/{asset}", get_asset),
 )
 

@@ -101,3 +101,30 @@ def _changed(data: dict[str, Any], change: Any, whose: list[str]) -> dict[str, A
     for q in whose:
         change(changed, q)
     return changed
+
+
+def test_a_private_message_shows_on_its_senders_and_recipients_pages_alone() -> None:
+    from talk_table import Talk
+
+    table = Talk.open()
+    everyone = ("ada", "bo", "cy")
+
+    def pages(who: str) -> tuple[str, str]:
+        return KEYS.sub("page-KEY", table.page(who)), KEYS.sub("page-KEY", table.messages_page(who))
+
+    before = {who: pages(who) for who in everyone}
+    secret = "Bo: push crate 3 left, I push it up; tell nobody."
+    form = table.form("ada", **{"f.to.bo": "true", "f.text": secret})
+    assert table.press("ada", form)[0].refusal is None
+    after = {who: pages(who) for who in everyone}
+    for who in everyone:
+        check_markup(after[who][1])
+        assert after[who][0] == before[who][0]  # the page itself shows no message, to anyone
+    # Cy's pages: not a word of it, nor that it was sent (both as they were before).
+    assert after["cy"] == before["cy"] and "crate 3" not in "".join(after["cy"])
+    [message_id] = [event.data["id"] for event in table.fakes.store.events(table.match_id) if event.type == "press"]
+    for who in ("ada", "bo"):  # its sender and recipient read it on their messages page
+        assert "push crate 3 left" in after[who][1] and f'id="message-{message_id}"' in after[who][1]
+    # A message to everyone does show on Cy's: the comparison above could have failed.
+    table.press("bo", table.form("bo", **{"f.everyone": "true", "f.text": "Good luck, all."}))
+    assert "Good luck, all." in table.messages_page("cy")

@@ -1,7 +1,8 @@
 """The player's page (issue 21): `GET /play/{match_id}`, server-rendered HTML that works without
 JavaScript (forms POST, then redirect), served by the webhook function and by bin/host-server.
 
-Modules: `session` (the cookie and the form token), `play` (the use cases: one read per page),
+Modules: `session` (the cookie and the form token), `play` (the use cases: one read per page;
+the messages page one more, the log's),
 `forms` (a kind's form from its JSON schema, and back), `render` (the HTML), `assets` (the one
 style sheet and the one script, `static/`).
 
@@ -30,5 +31,17 @@ Stable hooks for tests and assistive technology (ids unless said):
   the grammar box is `<form id>-lines`; `puzzle-clocks` beside Clubs' answer form, each
   `puzzle-<n>-clock` (a `time.elapsed` the script counts on);
 - `view` the participant's own view: `view-text` (the game's text of it), `img.board` drawings;
-- `garnets`.
+- `garnets`;
+- `graces` their graces left (where the match has graces), `grace-held` and `held-for` whom the
+  deadline is held for (a grace, an announced absence);
+- `absences` the section of who is `away` (each `li`), `your-absences`, the `absence` form
+  (`absence-from`, `absence-to`: date inputs, `absence-zone` the zone they are read in) and
+  `absence-cancel` (withdraw), `absence-rules`;
+- `page-link`, `messages-link`: the page and the messages page, `GET /play/{match_id}/messages`
+  (read only when asked: the page itself reads no message): the `press` form (`press-everyone`,
+  `press-to-<id>` each other participant, `press-text`; `press-off` instead where the host turned
+  messages off), `press-mode`, and `messages` (each `li` `message-<id>`, class `sent` for theirs).
+
+Every page a GET shows carries `data-refresh` on its `main`: the script reloads it that often
+while the tab is visible, and a few seconds after the countdown reaches zero (`render.REFRESH_SECONDS`).
 """

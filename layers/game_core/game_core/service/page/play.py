@@ -22,6 +22,8 @@ from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce, AnyGame
 from game_core.match.engine import game_state
 from game_core.match.model import Match
+from game_core.service import press
+from game_core.service.absence import absence_action
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.page import session as sessions
 from game_core.service.page.forms import ROWS, Form, form_for, rows_for, submission_of
@@ -33,6 +35,18 @@ CHANNEL = "page"
 """How the log names what came through the page."""
 DELIVERY_PREFIX = "page-"
 MAX_DELIVERY = 64
+PRESS_FORM, ABSENCE_FORM, WITHDRAW_FORM = "press", "absence", "absence-cancel"
+"""The forms of a message (on the messages page), of an absence and of its withdrawal."""
+TO_FIELD, EVERYONE_FIELD, TEXT_FIELD = "f.to.", "f.everyone", "f.text"
+"""The press form's fields: a box ticked per recipient (`f.to.<id>`), or everyone; the text."""
+ABSENCE_NOTICES = {
+    "absence-held": "Your absence is declared; the phase waits for you: its deadline above has moved.",
+    "absence-declared": "Your absence is declared: a deadline that would fall while you are away waits for you.",
+    "absence-unchanged": "That absence stands already; nothing changed.",
+    "absence-withdrawn": "Your absence is withdrawn: deadlines no longer wait for it.",
+    "absence-none": "You have no absence to withdraw; nothing changed.",
+}
+"""What the page says after an absence form was taken, by the query the redirect carries."""
 
 
 class SignedOut(Unauthorized):
@@ -104,7 +118,7 @@ def show(ports: Ports, match_id: str, cookie: str | None, answer_key: str | None
     key = _delivery({"delivery": answer_key or ""})
     seen = read(ports, match_id, cookie, key)
     reply = seen.view.delivered
-    if reply is None or "answer" not in reply:
+    if reply is None or not isinstance(reply.get("answer"), dict):  # a message's answer is its own page's
         return seen
     return replace(seen, answer=(str(reply.get("kind")), dict(reply["answer"])))
 
@@ -192,6 +206,74 @@ def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, st
     except GameCoreError as error:
         return replace(seen, refusal=Refusal("ready" if kind == READY_KIND else f"action-{kind}", error, fields)), None
     return seen, delivery
+
+
+def send_press(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str | None]:
+    """Send the message the press form holds (to everyone, or to each participant ticked), as the
+    webhook's press action does, under the form's delivery key: a resend sends nothing again. The
+    key its answer is kept under, or the page with the refusal."""
+    seen, delivery = _opened(ports, match_id, cookie, fields)
+    try:
+        _checked(seen, fields)
+        to = press_recipients(fields)
+        press.send(ports, match_id, seen.session.participant, to, fields.get(TEXT_FIELD, ""), CHANNEL, delivery)
+    except GameCoreError as error:
+        return replace(seen, refusal=Refusal(PRESS_FORM, error, fields)), None
+    return seen, delivery
+
+
+def press_recipients(fields: Mapping[str, str]) -> list[str] | None:
+    """Whom the press form's ticks name: None for everyone (its own box), else each ticked id."""
+    if EVERYONE_FIELD in fields:
+        return None
+    ticked = [name.removeprefix(TO_FIELD) for name in fields if name.startswith(TO_FIELD)]
+    if not ticked:
+        text = "tick whom the message goes to, or everyone"
+        raise Malformed("the message has no recipient", [Reason("press_to_nobody", text)])
+    return ticked
+
+
+def show_messages(
+    ports: Ports, match_id: str, cookie: str | None, answer_key: str | None = None
+) -> tuple[Seen, list[dict[str, Any]]]:
+    """The messages page's two reads: the page's (with the reply kept under `answer_key`, the
+    delivery key of a message just sent), then the log's (`messages`)."""
+    seen = read(ports, match_id, cookie, _delivery({"delivery": answer_key or ""}))
+    return seen, messages(ports, seen)
+
+
+def messages(ports: Ports, seen: Seen) -> list[dict[str, Any]]:
+    """The messages the participant may read (`press.messages_for`: theirs, to them, to everyone),
+    newest first: read only for the messages page, never for the page itself."""
+    return press.messages_for(ports, seen.view.match.match_id, seen.session.participant)[::-1]
+
+
+def message_answer(seen: Seen) -> str:
+    """The answer to the message sent under the key the page was read with ("Your message went to Bo.")."""
+    reply = seen.view.delivered
+    answer = reply.get("answer") if reply is not None else None
+    return answer if isinstance(answer, str) else ""
+
+
+def absence(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str]:
+    """Declare the absence the form holds (its last day left empty: the first day alone), or
+    withdraw the participant's (`cancel`), as the webhook's absence action does; the notice the
+    page after it shows (`ABSENCE_NOTICES`), or the page with the refusal. Sent again, it finds
+    the absence standing (or none left to withdraw) and changes nothing."""
+    seen = read(ports, match_id, cookie)
+    cancel = "cancel" in fields
+    try:
+        _checked(seen, fields)
+        first = fields.get("f.from", "").strip()
+        said = {"cancel": True} if cancel else {"from": first, "to": fields.get("f.to", "").strip() or first}
+        reply = absence_action(ports, match_id, seen.session.participant, said, CHANNEL)
+    except GameCoreError as error:
+        return replace(seen, refusal=Refusal(WITHDRAW_FORM if cancel else ABSENCE_FORM, error, fields)), ""
+    if cancel:
+        return seen, "absence-withdrawn" if reply["changed"] else "absence-none"
+    if not reply["changed"]:
+        return seen, "absence-unchanged"
+    return seen, "absence-held" if reply["deadline_held"] else "absence-declared"
 
 
 def names(match: Match) -> dict[str, str]:

@@ -9,20 +9,29 @@ import base64
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from html import escape
 from typing import Any
 
 from game_core.errors import GameCoreError, Reason
 from game_core.games.protocol import AnswersInText, DrawsViews
+from game_core.match import absence
 from game_core.match.clock import day_text, duration_text, iso
 from game_core.match.engine import EPOCH, parse_submission
+from game_core.match.grace import graces_count
+from game_core.match.press import MAX_PRESS_CHARS, MODE_TEXT
 from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
 from game_core.service.page import assets
 from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input, fields_of, rows_for
 from game_core.service.page.play import (
+    ABSENCE_FORM,
+    EVERYONE_FIELD,
+    PRESS_FORM,
+    TEXT_FIELD,
+    TO_FIELD,
+    WITHDRAW_FORM,
     Seen,
     action_kinds,
     delivery_key,
@@ -33,6 +42,10 @@ from game_core.service.page.play import (
     view_of,
 )
 from game_core.service.ready import READY_KIND
+
+REFRESH_SECONDS = 60
+"""How often an open page reloads itself while its tab is visible (and a few seconds after its
+countdown reaches zero): one page view a minute, never while hidden or while a form is written in."""
 
 
 def esc(value: object) -> str:
@@ -98,9 +111,18 @@ def page(seen: Seen, notice: str = "") -> str:
         _moves(seen, view),
         _view(seen, view, named),
         _garnets(seen),
+        _away(seen, named),
     ]
     body = '<a class="skip" href="#moves">Skip to your moves</a>\n' + "\n".join(part for part in sections if part)
-    return document(f"{seen.game.title} {match.match_id}: {named.get(me, me)}", f"<main>\n{body}\n</main>")
+    return document(
+        f"{seen.game.title} {match.match_id}: {named.get(me, me)}", f"<main{_refresh(seen)}>\n{body}\n</main>"
+    )
+
+
+def _refresh(seen: Seen) -> str:
+    """`data-refresh`: the seconds between the script's reloads of a page read by a GET (never of
+    a refused form's answer to a POST, which a reload would send again)."""
+    return "" if seen.refusal is not None else _attrs(data_refresh=REFRESH_SECONDS)
 
 
 def _header(seen: Seen, names: Mapping[str, str]) -> str:
@@ -110,6 +132,8 @@ def _header(seen: Seen, names: Mapping[str, str]) -> str:
         f'<header>\n<h1 id="game">{esc(seen.game.title)}</h1>\n'
         f'<p>Match <span id="match-id">{esc(match_id)}</span>; you play as '
         f'<strong id="you">{esc(names.get(me, me))}</strong>.</p>\n'
+        + f'<nav><a id="page-link" href="/play/{esc(match_id)}">Your page</a> '
+        f'<a id="messages-link" href="/play/{esc(match_id)}/messages">Messages between players</a></nav>\n'
         + _form_open(seen, "sign-out", "session", {"sign_out": "1"})
         + '<button type="submit" class="quiet">Sign out</button>\n</form>\n</header>'
     )
@@ -140,8 +164,162 @@ def _phase(seen: Seen, names: Mapping[str, str]) -> str:
     waiting = summary["waiting_for"]
     owes = f"Waiting for: {_name_list(names, waiting)}." if waiting else "Nobody owes this phase anything more."
     lines.append(f'<p id="owes">{owes}</p>')
+    if phase.grace_held:
+        lines.append(f'<p id="grace-held">The deadline is held for a grace: {_name_list(names, phase.grace_held)}.</p>')
+    if phase.held_for:
+        held = _name_list(names, phase.held_for)
+        lines.append(f'<p id="held-for">The deadline is held for an announced absence: {held}.</p>')
+    lines.append(_graces(seen))
     lines.append(_ready(seen, names, summary["ready"]))
     return '<section id="phase" aria-labelledby="phase-name">\n' + "\n".join(filter(None, lines)) + "\n</section>"
+
+
+def _graces(seen: Seen) -> str:
+    """The participant's graces left, where the match has graces (`match.grace`)."""
+    match = seen.view.match
+    if not match.grace_seconds:
+        return ""
+    left = match.graces_left.get(seen.session.participant, 0)
+    each = (
+        f": each holds a deadline {duration_text(match.grace_seconds)} for you when your move is missing"
+        if left
+        else ""
+    )
+    return f'<p id="graces">You have {esc(graces_count(left))}{esc(each)}.</p>'
+
+
+def _away(seen: Seen, names: Mapping[str, str]) -> str:
+    """Who is away during the open phase (everyone's, public), the participant's own absences to
+    come, and the forms to declare one or withdraw theirs, while the match runs."""
+    match = seen.view.match
+    if match.status != "running" or match.phase is None:
+        return ""
+    zone = _zone(seen)
+    me = seen.session.participant
+    parts = ['<section id="absences" aria-labelledby="absences-h">\n<h2 id="absences-h">Away</h2>']
+    public = [a for a in sorted(match.absences, key=lambda a: a.start) if a.end > match.phase.opened_at]
+    if public:
+        parts.append('<ul id="away">')
+        for one in public:
+            who = names.get(one.participant, one.participant)
+            parts.append(f"<li>{esc(who)} is away {_between(one, zone)}.</li>")
+        parts.append("</ul>")
+    rules = match.absence_rules
+    if rules.days == 0:
+        return "\n".join([*parts, '<p id="absence-rules">The host allows no absences in this match.</p>', "</section>"])
+    parts.append(
+        f'<p id="absence-rules">Going away? Declare it: a deadline that waits for your move and would fall while you '
+        f"are away waits until {rules.margin_hours} hours after your return, for everyone. At most "
+        f"{rules.longest_days} days at once, {rules.days} in the whole match.</p>"
+    )
+    own = absence.standing(match.absences, me, seen.now)
+    if own:
+        mine = "".join(f"<li>Away {_between(one, zone)}.</li>" for one in own)
+        parts.append(f'<h3>Your absences</h3>\n<ul id="your-absences">{mine}</ul>')
+        parts.append(
+            _form_open(seen, WITHDRAW_FORM, "absence", {"cancel": "1"})
+            + _reasons(seen, WITHDRAW_FORM)
+            + '<button type="submit" class="quiet">Withdraw my absences (one under way ends now)</button>\n</form>'
+        )
+    parts.append(_absence_form(seen, zone))
+    return "\n".join(parts) + "\n</section>"
+
+
+def _between(away: absence.Absence, zone: str | None) -> str:
+    return f"from {esc(day_text(away.start, zone))} until {esc(day_text(away.end, zone))}"
+
+
+def _absence_form(seen: Seen, zone: str | None) -> str:
+    refused = seen.refusal.fields if seen.refusal is not None and seen.refusal.form == ABSENCE_FORM else {}
+    where = f"your time zone, {zone}" if zone else "UTC (you have set no time zone; ZONE by mail sets one)"
+    fields = []
+    for name, label in (("from", "Your first day away"), ("to", "Your last day away (empty: that one day)")):
+        input_id = f"{ABSENCE_FORM}-{name}"
+        attributes = _attrs(
+            id=input_id,
+            name=f"f.{name}",
+            required=name == "from",
+            aria_describedby=f"{ABSENCE_FORM}-zone",
+            value=refused.get(f"f.{name}"),
+        )
+        fields.append(
+            f'<div class="field"><label for="{input_id}">{label}</label>\n<input type="date"{attributes}>\n</div>\n'
+        )
+    return (
+        f'<h3 id="{ABSENCE_FORM}-h">Declare an absence</h3>\n'
+        + _form_open(seen, ABSENCE_FORM, "absence", {})
+        + _reasons(seen, ABSENCE_FORM)
+        + "".join(fields)
+        + f'<p class="hint" id="{ABSENCE_FORM}-zone">Whole days, read in {esc(where)}.</p>\n'
+        + _button("Declare my absence")
+        + "</form>"
+    )
+
+
+def messages_page(seen: Seen, messages: list[dict[str, Any]], notice: str = "") -> str:
+    """The participant's messages page: the form to write one (as the host allows), the answer to
+    the one just sent, and every message they may read (sent by them, to them, to everyone),
+    newest first."""
+    match = seen.view.match
+    named = names(match)
+    me = seen.session.participant
+    zone = _zone(seen)
+    items = []
+    for message in messages:
+        to = message["to"]
+        whom = "everyone" if to == "all" else _name_list(named, to)
+        when = esc(day_text(datetime.fromisoformat(message["at"]), zone))
+        said = _attrs(id=f"message-{message['id']}", class_="sent" if message["from"] == me else None)
+        items.append(
+            f"<li{said}><p><strong>{esc(named.get(message['from'], message['from']))}</strong> to {whom}, "
+            f"{when}:</p>\n<pre>{esc(message['text'])}</pre></li>"
+        )
+    listed = f'<ol id="messages">\n{"".join(items)}\n</ol>' if items else '<p id="messages">No messages yet.</p>'
+    body = "\n".join(
+        [
+            _header(seen, named),
+            _notice(notice),
+            _press_form(seen, named),
+            '<section id="inbox" aria-labelledby="inbox-h">\n<h2 id="inbox-h">Your messages</h2>\n'
+            f"{listed}\n</section>",
+        ]
+    )
+    return document(f"Messages: {match.match_id}: {named.get(me, me)}", f"<main{_refresh(seen)}>\n{body}\n</main>")
+
+
+def _press_form(seen: Seen, names: Mapping[str, str]) -> str:
+    match = seen.view.match
+    head = '<section id="write" aria-labelledby="write-h">\n<h2 id="write-h">Write a message</h2>\n'
+    if match.status != "running":
+        return f'{head}<p id="press-off">Messages go only while the match runs.</p>\n</section>'
+    if match.press == "off":
+        return f'{head}<p id="press-off">The host has turned messages between players off.</p>\n</section>'
+    refused = seen.refusal.fields if seen.refusal is not None and seen.refusal.form == PRESS_FORM else {}
+    rate = f"; at most {match.press_per_hour} an hour each"
+    parts = [head + f'<p id="press-mode">{esc(MODE_TEXT[match.press].capitalize())}{esc(rate)}.</p>\n']
+    parts.append(_form_open(seen, PRESS_FORM, "press", {"delivery": delivery_key()}) + _reasons(seen, PRESS_FORM))
+    if match.press == "public":
+        parts.append(f'<input type="hidden" name="{EVERYONE_FIELD}" value="true">\n<p>To everyone.</p>\n')
+    else:
+        ticks = [(f"{PRESS_FORM}-everyone", EVERYONE_FIELD, "Everyone (the whole table reads it)")]
+        ticks += [
+            (f"{PRESS_FORM}-to-{p.id}", f"{TO_FIELD}{p.id}", names.get(p.id, p.id))
+            for p in match.players
+            if p.id != seen.session.participant
+        ]
+        boxes = "".join(
+            '<div class="field check"><input type="checkbox" value="true"'
+            f'{_attrs(id=box, name=name, checked=name in refused)}><label for="{esc(box)}">{esc(label)}</label></div>\n'
+            for box, name, label in ticks
+        )
+        parts.append(f"<fieldset>\n<legend>To (tick one or several, or everyone)</legend>\n{boxes}</fieldset>\n")
+    text = _attrs(id=f"{PRESS_FORM}-text", name=TEXT_FIELD, required=True, maxlength=MAX_PRESS_CHARS)
+    parts.append(
+        f'<div class="field"><label for="{PRESS_FORM}-text">Your message</label>\n'
+        f'<textarea rows="5"{text}>{esc(refused.get(TEXT_FIELD, ""))}</textarea>\n</div>\n'
+    )
+    parts.append(_button("Send the message") + "</form>\n</section>")
+    return "".join(parts)
 
 
 def _zone(seen: Seen) -> str | None:

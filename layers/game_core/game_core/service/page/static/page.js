@@ -1,7 +1,8 @@
 // The player's page, improved where JavaScript runs (it works without): a link's secret, kept in
 // the fragment (never sent to a server, never logged), is posted once through the sign-in form and
 // taken off the address bar; the deadline counts down live and is given in the browser's own zone;
-// a Clubs puzzle's time taken counts on beside the answer box.
+// a Clubs puzzle's time taken counts on beside the answer box; the page reloads itself to stay
+// current (keepCurrent).
 "use strict";
 
 (function () {
@@ -72,9 +73,41 @@
     });
   }
 
+  // The page stays current as a table on Board Game Arena does: reloaded every `data-refresh`
+  // seconds while its tab is visible, and a few seconds after its countdown reaches zero (the phase
+  // resolves); never while hidden (it reloads when shown again, if due), and never once the player
+  // has written in a form (a reload would lose it: then the next send shows the news).
+  function keepCurrent() {
+    var main = document.querySelector("main[data-refresh]");
+    if (!main) { return; }
+    var every = 1000 * Number(main.getAttribute("data-refresh"));
+    var loaded = Date.now();
+    var due = loaded + every;
+    var time = document.getElementById("countdown");
+    if (time) {
+      var left = Date.parse(time.getAttribute("datetime")) - Date.parse(time.getAttribute("data-now"));
+      if (left > 0) { due = Math.min(due, loaded + left + 3000); }
+    }
+    var writing = false;
+    var timer = null;
+    document.addEventListener("input", function () { writing = true; });
+    function check() {
+      window.clearTimeout(timer);
+      if (writing || document.visibilityState !== "visible") { return; }
+      if (Date.now() >= due) {
+        window.location.reload();
+      } else {
+        timer = window.setTimeout(check, due - Date.now());
+      }
+    }
+    document.addEventListener("visibilitychange", check);
+    check();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     signInFromFragment();
     countdown();
     elapsed();
+    keepCurrent();
   });
 })();
