@@ -47,9 +47,11 @@ START = datetime(2026, 12, 1, tzinfo=UTC)
 """Both runs' match clock starts here: a record holds the moment of each immediate action."""
 STEPS = {"advance", "wait"}
 UNIQUE = re.compile(r"\.[0-9a-f]{32}@")
+"""The unique part of a notice's Message-ID (`addresses.phase_message_id`)."""
 SALT = re.compile(r'"salt": "[0-9a-f]{64}"')
 """A receipt's salt as a notice opens it: each run draws its own, so each is made S."""
-"""The unique part of a notice's Message-ID (`addresses.phase_message_id`)."""
+COMMITMENT = re.compile(r'"commitment": "[0-9a-f]{64}"')
+"""A move's commitment as the log seals it, made from its salt: each is made C."""
 
 
 def play(game_id: str, rule_set: str, players: int, faulty: bool):
@@ -75,10 +77,11 @@ def play(game_id: str, rule_set: str, players: int, faulty: bool):
         mails = [(mail.told_as, mail.raw) for mail in stack.outbox.sent]
     assert record.pop("ok"), record
     del record["match_id"]
-    # the log's events as a clean run's, but for their hashes (which start from the match id) and
-    # the order of those at the same instant (DynamoDB sorts those by a random nonce)
+    # the log's events as a clean run's, but for their hashes (which start from the match id), the
+    # moves' commitments and the order of those at the same instant (DynamoDB sorts those by a random nonce)
     record["events"] = sorted(
-        json.dumps({k: v for k, v in event.items() if k != "prev"}, sort_keys=True) for event in record["events"]
+        COMMITMENT.sub('"commitment": "C"', json.dumps({k: v for k, v in event.items() if k != "prev"}, sort_keys=True))
+        for event in record["events"]
     )
     for phase in record["phases"]:  # whose moves have salts, not the salts (each run draws its own)
         phase["salts"] = {player: sorted(kinds) for player, kinds in phase["salts"].items()}

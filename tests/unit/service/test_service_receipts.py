@@ -278,10 +278,16 @@ def test_where_the_rules_reveal_a_kind_to_everyone_its_receipts_open_publicly_an
     assert bob["resolved-2"]["opened"] == public["resolved-2"]["opened"]
 
 
-def run_verify(tmp_path: Path, capsys, record: dict[str, Any], kept: str) -> tuple[int, str, str]:
+def run_verify(
+    tmp_path: Path, capsys, record: dict[str, Any], kept: str | None, head: str | None = None
+) -> tuple[int, str, str]:
+    """match-verify on the record, with the receipts `kept` (a file's text) and the published head."""
     (tmp_path / "record.json").write_text(json.dumps(record))
-    (tmp_path / "kept.json").write_text(kept)
-    code = verify.main([str(tmp_path / "record.json"), "--receipt", str(tmp_path / "kept.json")])
+    options = ["--head", head] if head else []
+    if kept is not None:
+        (tmp_path / "kept.json").write_text(kept)
+        options += ["--receipt", str(tmp_path / "kept.json")]
+    code = verify.main([str(tmp_path / "record.json"), *options])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -330,3 +336,65 @@ def test_a_receipt_for_another_phase_or_a_replaced_move_fails_naming_it(kept_and
     assert (code, "phase 2 (Round 1): the record counts no such move" in err) == (1, True), err
     code, _, err = run_verify(tmp_path, capsys, record, json.dumps(kept[0]))  # replaced before the reveal
     assert (code, "a later one of the same kind replaced it" in err) == (1, True), err
+
+
+def link(event: dict[str, Any]) -> str:
+    """The chain restated by hand: an event's hash is the SHA-256 of its JSON with its prev,
+    sorted keys, no spaces (the next event's prev; the last one's is the head)."""
+    return hashlib.sha256(json.dumps(event, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def rechained(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A forger's log: each event's prev set to the hash of the one before (the first's to
+    SHA-256("genesis:<match id>"))."""
+    prev, links = hashlib.sha256(f"genesis:{MID}".encode()).hexdigest(), []
+    for event in events:
+        links.append(event | {"prev": prev})
+        prev = link(links[-1])
+    return links
+
+
+FORGED = [2, 1, 1, -1, 0, -1]
+"""What the host would have Ada's counted multipliers be (she sent 2 1 1 0 -1 -1)."""
+FORGED_JSON = '{"kind":"multipliers","submission":{"multipliers":[2,1,1,-1,0,-1]}}'
+
+
+def test_the_chained_log_seals_each_moves_commitment_so_a_move_changed_after_fails(
+    kept_and_record, tmp_path, capsys
+) -> None:
+    kept, record = kept_and_record
+    # Events: the match created with its Pregame open, Ada's first multipliers (salt 1), then the
+    # ones that replaced them (salt 2): event 3 logged the counted move's commitment, her receipt's
+    [created, first, counted] = record["events"][:3]
+    assert [first["type"], counted["type"]] == ["submission_accepted", "submission_accepted"]
+    assert counted["data"]["commitment"] == kept[1]["commitment"] == sealed(nth_salt(2), ADA_MULTIPLIERS)
+    assert first["data"]["commitment"] == kept[0]["commitment"] and "salt" not in json.dumps(record["events"])
+    assert rechained(record["events"]) == record["events"]  # the hand-made chain is the service's
+    head = link(record["events"][-1])  # what the final notice published
+    failing = "the log's commitments: ada's multipliers in phase 1 (Pregame) does not open the commitment event 3"
+
+    # The move edited in the record alone: the chain holds, the commitment it sealed does not open
+    edited = json.loads(json.dumps(record))
+    edited["phases"][0]["submissions"]["ada"]["multipliers"]["multipliers"] = FORGED
+    code, _, err = run_verify(tmp_path, capsys, edited, None)
+    assert (code, failing in err) == (1, True), err
+
+    # ... and its logged commitment recomputed without the salt (only Ada's answers and the record
+    # after the reveal hold it), the log rechained: the record's salt opens no such commitment
+    edited["events"][2]["data"]["commitment"] = hashlib.sha256(FORGED_JSON.encode()).hexdigest()
+    edited["events"] = rechained(edited["events"])
+    code, _, err = run_verify(tmp_path, capsys, edited, None)
+    assert (code, failing in err) == (1, True), err
+
+    # ... or sealed with a salt of the forger's own, put in the record too: the record agrees with
+    # itself, but no salt makes the forged move open Ada's receipt, and the head is not the one published
+    edited["phases"][0]["salts"]["ada"]["multipliers"] = nth_salt(9)
+    edited["events"][2]["data"]["commitment"] = sealed(nth_salt(9), FORGED_JSON)
+    edited["events"] = rechained(edited["events"])
+    code, _, err = run_verify(tmp_path, capsys, edited, json.dumps(kept[1]))
+    assert (code, "the receipt for ada's multipliers in phase 1 (Pregame): the move and salt" in err) == (1, True)
+    code, _, err = run_verify(tmp_path, capsys, edited, None, head)
+    assert (code, f"is not the published {head}: events were added, cut or changed since" in err) == (1, True), err
+    code, out, err = run_verify(tmp_path, capsys, record, json.dumps(kept[1]), head)
+    # 16 events as tests/unit/cli/test_verify.py counts them, and Ada's replacing multipliers
+    assert (code, out.startswith(f"verified: 17 events, head {head}; 1 receipt(s) open")) == (0, True), out + err

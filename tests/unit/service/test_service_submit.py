@@ -39,7 +39,7 @@ def test_an_accepted_submission_is_stored_and_logged_without_its_contents() -> N
     table.fakes.clock.advance(90)
     reply = table.submit("ada", "Pregame", "multipliers", MULTIPLIERS)
 
-    assert reply.pop("receipt")["commitment"]  # what a receipt holds: test_service_receipts.py
+    sealed = reply.pop("receipt")["commitment"]  # what a receipt holds: test_service_receipts.py
     assert reply == {
         "accepted": True,
         "match_id": MID,
@@ -50,7 +50,9 @@ def test_an_accepted_submission_is_stored_and_logged_without_its_contents() -> N
     }
     assert table.fakes.store.submissions(MID, 1) == {"ada": {"multipliers": MULTIPLIERS}}
     [event] = table.events("submission_accepted")
-    assert event.data == {"player": "ada", "phase": "Pregame", "number": 1, "kind": "multipliers", "channel": "test"}
+    # the move's commitment (its receipt's, which shows nothing of it), never the move nor its salt
+    logged = {"player": "ada", "phase": "Pregame", "number": 1, "kind": "multipliers", "channel": "test"}
+    assert event.data == logged | {"commitment": sealed}
 
 
 # Seconds after the Pregame opened (12:00; deadline 13:00 = 3600 s): accepted, or the Late message.

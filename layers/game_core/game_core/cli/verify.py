@@ -29,7 +29,8 @@ class NotVerified(Exception):
 def verdict(record: MatchRecord, published_head: str | None, kept: Sequence[Any] = ()) -> str:
     """The one line a record that holds earns; NotVerified names the first thing that does not:
     the chain, each kept receipt (the move and salt the record publishes make its commitment),
-    then the replay (to the record's result, and to the one its `finished` event logged)."""
+    the commitments the chained log sealed (the same, for every move), then the replay (to the
+    record's result, and to the one its `finished` event logged)."""
     head = None
     if record.events is not None:
         try:
@@ -46,6 +47,10 @@ def verdict(record: MatchRecord, published_head: str | None, kept: Sequence[Any]
             receipts.check(record, receipt)
         except receipts.ReceiptMismatch as mismatch:
             raise NotVerified(str(mismatch)) from None
+    try:
+        receipts.check_log(record)
+    except receipts.ReceiptMismatch as mismatch:
+        raise NotVerified(f"the log's commitments: {mismatch}") from None
     try:
         replayed = replay(record)["result"]
         undecided = replay(record.model_copy(update={"decision": None}))["result"]

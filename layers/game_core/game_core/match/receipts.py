@@ -96,3 +96,28 @@ def check(record: MatchRecord, kept: Mapping[str, Any]) -> None:
             f"{named}: the move and salt the record publishes do not make its commitment {sealed} "
             "(the move counted is not the one sealed, or a later one of the same kind replaced it)"
         )
+
+
+def check_log(record: MatchRecord) -> None:
+    """Whether each move the record counts opens the commitment the log sealed when it was
+    accepted (the last `submission_accepted` of its player, phase and kind carries it, inside the
+    chain): a move or salt changed after the fact fails, as the sender's kept receipt does.
+    ReceiptMismatch names the first that does not; events logged without one are not checked."""
+    sealed: dict[tuple[Any, Any, Any], tuple[int, str]] = {}  # (number, player, kind), as the record says
+    for position, event in enumerate(record.events or []):
+        data = event.get("data") or {}
+        if event.get("type") == "submission_accepted" and "commitment" in data:
+            sealed[(data.get("number"), data.get("player"), data.get("kind"))] = (position, data["commitment"])
+    for phase in record.phases:
+        for player, moves in phase.submissions.items():
+            for kind, submission in moves.items():
+                if (phase.number, player, kind) not in sealed:
+                    continue
+                position, logged = sealed[(phase.number, player, kind)]
+                salt = phase.salts.get(player, {}).get(kind)
+                if salt is None or commitment(salt, kind, submission) != logged:
+                    raise ReceiptMismatch(
+                        f"{player}'s {kind} in phase {phase.number} ({phase.name}) does not open the commitment "
+                        f"event {position + 1} (submission_accepted) logged, {logged}: the move or its salt "
+                        "was changed after it was sealed"
+                    )

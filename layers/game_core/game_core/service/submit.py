@@ -114,17 +114,6 @@ def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, deliv
     assert match.phase is not None  # accept() refuses when no phase is open
     if not view.accepting:  # a resolution has begun: what it reads is already fixed
         raise Late(f"{match.phase.name!r} closed before the submission arrived")
-    event = Event(
-        "submission_accepted",
-        now,
-        {
-            "player": request.player,
-            "phase": match.phase.name,
-            "number": match.phase.number,
-            "kind": request.kind,
-            "channel": request.channel,
-        },
-    )
     accepted = replace(accepted, salt=ports.ids.salt())  # each move its own, a resend too
     sealed = receipts.receipt(
         match.match_id,
@@ -134,6 +123,18 @@ def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, deliv
         accepted.kind,
         accepted.submission,
         receipts.seal(accepted.salt, now),
+    )
+    event = Event(
+        "submission_accepted",
+        now,
+        {
+            "player": request.player,
+            "phase": match.phase.name,
+            "number": match.phase.number,
+            "kind": request.kind,
+            "channel": request.channel,
+            "commitment": sealed["commitment"],  # into the log's chain: a move changed later fails it
+        },
     )
     reply: dict[str, Any] = {
         "accepted": True,
