@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,9 @@ LINES: dict[str, Run | Skip] = {
     'bin/match-host --local press MATCH_ID "text" [--to bo]': PATTERN,
     "bin/match-host --local press-mode MATCH_ID on|public|off [--per-hour 10]": PATTERN,
     "bin/match-host --local reissue-secret MATCH_ID bo": PATTERN,
+    "bin/match-host --local graces MATCH_ID 2 [--seconds 43200] [--to bo]": PATTERN,
+    "bin/match-host --local absence MATCH_ID bo refuse|cut [--to 2026-12-25]": PATTERN,
+    "bin/match-host --local replace MATCH_ID bo --name Dana [--email dana@example.com] [--extend 3600]": PATTERN,
     "bin/match-host --local webhook MATCH_ID @public URL": PATTERN,
     "bin/match-host --function <HostCommandsFunction name> status MATCH_ID": Skip("needs a deployed stack on AWS"),
 }
@@ -195,3 +199,59 @@ def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+MATCH_HOST_TARGET = re.compile(r"^(?:bin/)?(?:match-host )?(?:--local |--server \S+ |--function <[^>]*> )?")
+
+
+def match_host_examples() -> list[str]:
+    """Every match-host command the README gives with a MATCH_ID, in a shell block or inline in
+    the prose (`extend MATCH_ID 3600`), without its target and redirection."""
+    written = SHELL_LINES + re.findall(r"`([^`\n]*MATCH_ID[^`\n]*)`", README)
+    return sorted({MATCH_HOST_TARGET.sub("", line).split(" > ")[0] for line in written if "MATCH_ID" in line})
+
+
+def variants(example: str) -> list[list[str]]:
+    """The argument lists an example stands for: each [optional part] with and without it, each
+    a|b|c choice on its own, MATCH_ID, SECONDS and URL filled in."""
+    optional = re.search(r" \[([^\]]+)\]", example)
+    if optional:
+        return [
+            *variants(example.replace(optional[0], "", 1)),
+            *variants(example.replace(optional[0], " " + optional[1], 1)),
+        ]
+    words = shlex.split(example.replace("MATCH_ID", "m-0123456789ab").replace("SECONDS", "3600"))
+    words = [word.replace("URL", "https://example.com/hook") for word in words]
+    choice = next((i for i, word in enumerate(words) if "|" in word), None)
+    if choice is None:
+        return [words]
+    return [
+        option
+        for one in words[choice].split("|")
+        for option in variants(shlex.join(words[:choice] + [one] + words[choice + 1 :]))
+    ]
+
+
+def test_every_match_host_example_is_a_command_the_service_takes(monkeypatch, capsys) -> None:
+    # as pasted (optional parts with and without, each choice), match-host reads it and the
+    # service's command model takes what it sends: no "12h" where seconds are asked, no option
+    # the command does not have
+    from game_core.cli import host
+    from game_core.service.commands import parse_host_command
+
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
+    examples = match_host_examples()
+    assert {"graces", "absence", "replace", "press", "press-mode"} <= {example.split()[0] for example in examples}
+    for example in examples:
+        for argv in variants(example):
+            sent.clear()
+            assert host.main(["--local", *argv]) == 0, (argv, capsys.readouterr().err)
+            parse_host_command(sent[0])
+
+
+def test_the_absence_rules_shown_are_the_defaults_and_a_settings_file_takes_them() -> None:
+    from game_core.match.absence import AbsenceRules
+
+    [shown] = re.findall(r"`absence_rules` \| announced absences \(`ABSENT`\): `(\{.*?\})` \(the defaults\)", README)
+    assert AbsenceRules.model_validate(json.loads(shown)) == AbsenceRules()

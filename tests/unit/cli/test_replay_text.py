@@ -67,3 +67,60 @@ def test_json_prints_the_outcome_in_one_canonical_line(record_file, capsys) -> N
     out = capsys.readouterr().out
     assert out.count("\n") == 1
     assert [s["player"] for s in json.loads(out)["result"]["standings"]] == ["bob", "ann", "dan", "cat"]
+
+
+def test_the_text_says_under_each_phase_who_a_grace_held_it_for_and_what_the_log_says_happened(
+    tmp_path, capsys
+) -> None:
+    # The worked match as if Ann had been graced in Round 1 (phase 2), with a log: in the Pregame
+    # the host set everyone's graces to 1 (12 hours each); in Round 1 Bob declared himself away
+    # 24-27 December (held the deadline), the host cut it to end the 25th, Cat wrote to Dan, then
+    # to everyone; in Round 2 Eve took Dan's seat and the host made messages public, 5 an hour.
+    def event(kind: str, **data: object) -> dict[str, object]:
+        return {"type": kind, "at": "2026-12-01T12:00:00+00:00", "data": data, "prev": "0" * 64}
+
+    phases = [dict(phase) for phase in RECORD["phases"]]
+    phases[1]["graced"] = ["ann"]
+    AWAY = {"from": "2026-12-24T00:00:00Z"}
+    events = [
+        event("created", game="crates", players=["ann", "bob", "cat", "dan"]),
+        event("graces_set", left=1, seconds=43200, players=["ann", "bob", "cat", "dan"]),
+        event("phase_resolved", phase="Pregame", number=1),
+        event("phase_opened", phase="Round 1", number=2),
+        event("absence_declared", actor="bob", deadline_held=True, **AWAY, until="2026-12-28T00:00:00Z"),
+        event("absence_cut", act="cut", who="bob", **AWAY, until="2026-12-26T00:00:00Z"),
+        event("press", id="1", to=["dan"], text="Secret", **{"from": "cat"}),
+        event("press", id="2", to="all", text="Hello all", **{"from": "cat"}),
+        event("grace_held", number=2, late=["ann"], graced=["ann"]),
+        event("phase_opened", phase="Round 2", number=3),
+        event("replaced", seat="dan", replaced="Dan", by="Eve", phase="Round 2"),
+        event("press_mode", mode="public", per_hour=5),
+    ]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(RECORD | {"phases": phases, "events": events}), encoding="utf-8")
+
+    assert replay.main([str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+
+    def under(heading: str) -> list[str]:
+        """The lines of what happened under a phase's heading (above its view)."""
+        section = lines[lines.index(heading) + 1 :]
+        return [line for line in section[: section.index("")] if line.startswith(("Held", "While"))]
+
+    assert under("== Phase 1: Pregame (ran its time, after 1 day) ==") == [
+        "While it was open: the host set the graces left of ann, bob, cat, dan to 1, each holding 12 hours"
+    ]
+    assert under("== Phase 2: Round 1 (resolved early, after 13 hours 53 minutes) ==") == [
+        "Held by a grace for ann",
+        "While it was open: bob away from Thursday 24 December, 00:00 UTC until Monday 28 December, 00:00 UTC"
+        " (the deadline held)",
+        "While it was open: the host cut bob's absence from Thursday 24 December, 00:00 UTC"
+        " to end Saturday 26 December, 00:00 UTC",
+        "While it was open: a message from cat to dan",  # never its text
+        "While it was open: a message from cat to everyone",
+    ]
+    assert under("== Phase 3: Round 2 (ran its time, after 1 day) ==") == [
+        "While it was open: seat dan: Eve replaced Dan",
+        "While it was open: the host set messages between players public, 5 an hour",
+    ]
+    assert "Secret" not in "\n".join(lines)
