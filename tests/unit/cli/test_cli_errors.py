@@ -126,3 +126,30 @@ def test_a_server_on_a_port_in_use_says_so_in_one_line(module, prog, extra, busy
     assert ran.returncode == 2, ran.stderr
     assert ran.stderr.count("\n") == 1 and ran.stderr.startswith(f"{prog}: "), ran.stderr
     assert "in use" in ran.stderr and "port" in ran.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        (
+            {"MATCH_HOST_TOKEN": "old"},
+            "refused the host token in $MATCH_HOST_TOKEN: unset it to use the server's host-token",
+        ),
+        ({}, "refused the host token in {data}/host-token: give the server's own --data folder"),
+    ],
+)
+def test_a_host_token_the_server_refuses_is_named_by_where_it_came_from(
+    env, said, tmp_path, monkeypatch, capsys
+) -> None:
+    # the server answers 401 without knowing which token match-host read; match-host knows
+    (tmp_path / "host-token").write_text("stale\n")
+    monkeypatch.delenv("MATCH_HOST_TOKEN", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    refused = {"ok": False, "error": "Unauthorized", "message": "the host token is missing or wrong"}
+    monkeypatch.setattr(host, "send_to_server", lambda command, server, token: refused)
+
+    code = host.main(["--server", "http://127.0.0.1:8081", "--data", str(tmp_path), "status", "m-1"])
+
+    line = capsys.readouterr().err
+    assert code == 2 and line == f"match-host: http://127.0.0.1:8081 {said.format(data=tmp_path)}\n"

@@ -243,6 +243,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"no host token in {args.data / HOST_TOKEN_FILE}: give the host server's --data, or $MATCH_HOST_TOKEN"
             )
         reply = send_to_server(command, args.server, token)
+        if reply.get("error") == "Unauthorized":  # the server cannot say where the token came from: here it is known
+            refused = f"{args.server} refused the host token"
+            if os.environ.get("MATCH_HOST_TOKEN"):
+                raise CliError(f"{refused} in $MATCH_HOST_TOKEN: unset it to use the server's {HOST_TOKEN_FILE}")
+            raise CliError(f"{refused} in {args.data / HOST_TOKEN_FILE}: give the server's own --data folder")
     else:
         reply = send(command, args.function, endpoint)
     ok = reply.get("ok", False)
