@@ -10,6 +10,7 @@ import json
 import re
 import shlex
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,9 @@ class Run:
     exported match's record.json (the worked Crates match)."""
 
     beside_a_record: bool = False
+    beside_receipts: bool = False
+    """From a folder holding `bin/`, a match's record.json and the receipts.json a player kept
+    (`ada_keeps_her_receipts`)."""
     silent: bool = False
     """It prints nothing when all is well (a check)."""
 
@@ -74,6 +78,7 @@ LINES: dict[str, Run | Skip] = {
     "bin/match-replay record.json": Run(beside_a_record=True),
     "bin/match-replay --json record.json": Run(beside_a_record=True),
     "bin/match-verify record.json": Run(beside_a_record=True),
+    "bin/match-verify record.json --receipt receipts.json": Run(beside_receipts=True),
     "bin/match-asl": Skip("rewrites the committed state machines; the --check line runs"),
     "bin/match-asl --check": Run(silent=True),
     "bin/bench": Skip("the benchmarks take minutes and a quiet machine"),
@@ -110,6 +115,10 @@ def test_a_runnable_shell_line_runs_as_written(line: str, tmp_path: Path) -> Non
         export = "import json, sys; sys.path.insert(0, 'tests/worked'); from test_worked_crates import RECORD; "
         export += f"json.dump(RECORD, open({str(tmp_path / 'record.json')!r}, 'w'))"
         subprocess.run([ROOT / ".venv/bin/python", "-c", export], cwd=ROOT, check=True)
+        cwd = tmp_path
+    if decision.beside_receipts:
+        (tmp_path / "bin").symlink_to(ROOT / "bin")
+        ada_keeps_her_receipts(tmp_path)
         cwd = tmp_path
 
     ran = subprocess.run(["bash", "-c", line], cwd=cwd, capture_output=True, text=True, timeout=300)
@@ -164,6 +173,80 @@ def test_the_receipt_check_opens_what_the_service_seals_and_nothing_else() -> No
     assert namespace["opens"](kept, opened)
     for changed in ({"salt": "cd" * 32}, {"submission": move | {"ground": "stone"}}, {"number": 3}, {"player": "bo"}):
         assert not namespace["opens"](kept, opened | changed), changed
+
+
+def ada_keeps_her_receipts(folder: Path) -> tuple[list[str], list[dict[str, Any]]]:
+    """A two-player Crates match on the fakes, played to its end: Ada sends her multipliers by
+    webhook and her Round 1 move by mail; every phase runs to its deadline. Writes its exported
+    record (record.json) and what Ada kept (receipts.json: her webhook's reply as it came, then
+    the receipt line of her mail's echo); returns those two answers, and what her own notices
+    opened at the reveals."""
+    sys.path.insert(0, str(ROOT / "tests/unit/service"))
+    from crates_driver import Table
+    from test_service_mail_in import ADA, BO, answers, message, receipt
+
+    from game_core.service.mail_in import receive
+    from game_core.service.matches import export_record
+    from game_core.service.receipts import KEEP
+    from game_core.service.submit import SubmissionRequest, submit_by_webhook
+
+    table = Table.open(emails={"ada": ADA, "bo": BO})
+    mid, secret = table.match_id, table.created["secrets"]["ada"]
+    sent = SubmissionRequest(mid, "ada", "Pregame", "multipliers", {"multipliers": [2, 1, 1, 0, -1, -1]}, "webhook")
+    reply = json.dumps(submit_by_webhook(table.ports, mid, "ada", secret, "delivery-1", lambda: sent))
+    table.resolve_at_deadline()
+    table.fakes.mailer.sent.clear()
+    receive(table.ports, receipt(message(ADA, "PUSH ada RIGHT")))
+    [(_, echo)] = answers(table)
+    lines = echo.text.splitlines()
+    mail_line = lines[lines.index(KEEP) + 1]
+    while table.match().phase is not None:
+        table.resolve_at_deadline()
+    own = [notice.body for notice in table.fakes.notifier.notices(mid) if notice.recipient == "ada"]
+    (folder / "record.json").write_text(export_record(table.ports, mid).model_dump_json())
+    (folder / "receipts.json").write_text(f"{reply}\n{mail_line}\n")
+    return [reply, mail_line], [opening for body in own for opening in body.get("opened", [])]
+
+
+def test_the_receipt_check_reads_a_receipt_as_the_webhook_and_the_mail_gave_it(tmp_path: Path) -> None:
+    (snippet,) = [block for block in blocks("python") if "def opens" in block]
+    namespace: dict[str, Any] = {}
+    exec(snippet, namespace)  # the README's code, as written
+    kept, opens = namespace["kept"], namespace["opens"]
+    (by_webhook, by_mail), opened = ada_keeps_her_receipts(tmp_path)
+    assert by_webhook.startswith('{"accepted": true') and by_mail.startswith("  {")  # as each came
+
+    # Ada's own notices opened her multipliers at the Pregame's reveal, her Round 1 move at its own
+    assert [(o["phase"], o["kind"]) for o in opened] == [("Pregame", "multipliers"), ("Round 1", "round")]
+    multipliers, round_1 = opened
+    assert opens(kept(by_webhook), multipliers) and opens(kept(by_mail), round_1)
+    assert not opens(kept(by_webhook), round_1) and not opens(kept(by_mail), multipliers)
+
+
+HASH = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+def test_the_receipts_worked_example_is_what_match_verify_says(tmp_path: Path) -> None:
+    # the README's session, run as shown beside the match ada_keeps_her_receipts plays; each hash is …
+    # (17 events: created with the Pregame open, Ada's two moves, 7 phases resolved, 6 opened, finished)
+    [session] = [block for block in blocks("text") if "--receipt receipts.json" in block]
+    steps = re.findall(r"^\$ (.+)\n((?:(?!\$ ).*\n)+)", session, re.MULTILINE)
+    assert [command for command, _ in steps] == [
+        "bin/match-verify record.json --receipt receipts.json",
+        "bin/match-verify record.json --receipt changed.json",
+    ]
+    (tmp_path / "bin").symlink_to(ROOT / "bin")
+    ada_keeps_her_receipts(tmp_path)
+    kept = (tmp_path / "receipts.json").read_text().splitlines()
+    second = json.loads(kept[1])["commitment"]
+    changed = second[:-1] + ("0" if second[-1] != "0" else "1")  # one digit of the second commitment
+    (tmp_path / "changed.json").write_text("\n".join([kept[0], kept[1].replace(second, changed)]))
+
+    for command, shown in steps:
+        ran = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        said = HASH.sub("…", ran.stdout + ran.stderr)
+        assert " ".join(said.split()) == " ".join(shown.split())
+        assert ran.returncode == (1 if "FAILS" in shown else 0), said
 
 
 def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
