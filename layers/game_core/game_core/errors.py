@@ -65,6 +65,15 @@ def not_seconds(given: object) -> str:
     return f"{given!r} is not a number of seconds: write {count * size} for {count} {name}{'' if count == 1 else 's'}"
 
 
+SECONDS_FIELDS = ("reminders",)
+"""Fields of seconds whose names do not end in "seconds" (a list of them, each seconds before a deadline)."""
+
+
+def _in_seconds(loc: tuple[str | int, ...]) -> bool:
+    named = next((part for part in reversed(loc) if isinstance(part, str)), "")
+    return named.endswith("seconds") or named in SECONDS_FIELDS
+
+
 def validation_reasons(
     error: ValidationError,
     whole: str,
@@ -85,7 +94,7 @@ def validation_reasons(
         if problem["type"] == "extra_forbidden" and fields is not None:
             near = difflib.get_close_matches(str(loc[-1]), fields(loc[:-1]), n=1)
             said = "no such field" + (f": did you mean {near[0]}?" if near else "")
-        elif problem["type"] in ("int_parsing", "int_from_float") and str(loc[-1]).endswith("seconds"):
+        elif problem["type"] in ("int_parsing", "int_from_float") and _in_seconds(loc):
             said = not_seconds(problem["input"])
         reasons.append(Reason(problem["type"], f"{prefix + path if path else whole}: {said}"))
     return reasons

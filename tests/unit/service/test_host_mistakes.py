@@ -84,6 +84,20 @@ MISTAKES = [
         "create.match.grace_seconds: '12h' is not a number of seconds: write 43200 for 12 hours",
     ),
     (
+        "a phase of 1 day: 86400 seconds",
+        settings(phase_seconds="1 day"),
+        "Malformed",
+        "int_parsing",
+        "create.match.phase_seconds: '1 day' is not a number of seconds: write 86400 for 1 day",
+    ),
+    (
+        "a reminder 12h before the deadline: 43200 seconds",
+        settings(reminders=[3600, "12h"]),
+        "Malformed",
+        "int_parsing",
+        "create.match.reminders.1: '12h' is not a number of seconds: write 43200 for 12 hours",
+    ),
+    (
         "an absence rule misspelt (day for days)",
         settings(absence_rules={"day": 7}),
         "Malformed",
