@@ -259,11 +259,16 @@ class _HtmlText(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.hidden:
             return
+        # Outlook writes a blank line as a paragraph of a non-breaking space: a line, left empty
+        blank_line = not self.line_started and not self.preformatted and "\xa0" in data
         if not self.preformatted:
             # Outside <pre> a run of whitespace is one space, and none at the start of a line.
             data = re.sub(r"\s+", " ", data.replace("\xa0", " "))
             if not self.line_started:
                 data = data.lstrip(" ")
+        if not data and blank_line:
+            self.pieces.append(">" * self.quoted)
+            self.line_started = True
         if not data:
             return
         if self.quoted:

@@ -67,10 +67,12 @@ _FOOTER = (
 )
 _COMMENT = r"^\s*\[([^\[\]\n]{1,40})\]\s+(\S.*?)\s*$"
 """A line Outlook marks as the sender's comment inside the old message: "[AO] BID 5"."""
-_HEADER_FROM = r"(?i)^\s*\**(from|von|de|van|da|från|fra|od|lähettäjä)\s?:\**\s"
+_HEADER_FROM = (
+    r"(?i)^\s*\**(from|von|de|van|da|från|fra|od|lähettäjä|от|差出人|发件人|寄件者|보낸 사람)\s?(?::\**\s|：)"
+)
 _HEADER_SENT = (
     r"(?i)^\s*\**(sent|date|gesendet|datum|envoyé|enviado|enviada em|verzonden|inviato|data|skickat|sendt|wysłano"
-    r"|lähetetty)\s?:\**\s"
+    r"|lähetetty|отправлено|дата|送信日時|发送时间|寄件日期|보낸 날짜)\s?(?::\**\s|：)"
 )
 
 

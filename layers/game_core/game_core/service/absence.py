@@ -16,6 +16,7 @@ withdrawn again, nothing is left to withdraw; a host's cut again ends it where i
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -69,8 +70,24 @@ def absence_action(ports: Ports, match_id: str, participant: str, action: Any, c
 
 CHANNEL = "email"
 _MOMENT = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2})?"
-_ABSENT = re.compile(rf"({_MOMENT})(?:\s+(?:TO\s+)?({_MOMENT}))?")
-"""ABSENT's days: the first alone (that one day), or the first and the last ("TO" between, if you like)."""
+_NUMERIC = r"\d{1,2}[/.]\d{1,2}(?:[/.](?:\d{4})?)?"
+_NAMED = r"(?:[A-Z]{3,9}\.? \d{1,2}(?:ST|ND|RD|TH)?|\d{1,2}(?:ST|ND|RD|TH)?\.? [A-Z]{3,9}\.?)(?:,? \d{4})?"
+_DAY = rf"{_MOMENT}|{_NUMERIC}|{_NAMED}"
+_ABSENT = re.compile(
+    rf"({_DAY})(?:\s*(?:\s(?:TO|UNTIL|TILL|THROUGH|THRU)\s|[-\u2010-\u2015\u2212]+|\s)\s*({_DAY}|\d{{1,2}}))?"
+)
+"""ABSENT's days: the first alone (that one day), or the first and the last, as people write them:
+"to" or a dash (a phone's en or em dash too) between them, if they like; 2026-12-24, 24/12/2026,
+24 Dec or Dec 24th (a year when given, else the next such day), and after a month's name the last
+day alone ("Dec 24-27")."""
+_MONTHS = {
+    name[:length]: number
+    for number, name in enumerate(
+        "JANUARY FEBRUARY MARCH APRIL MAY JUNE JULY AUGUST SEPTEMBER OCTOBER NOVEMBER DECEMBER".split(), start=1
+    )
+    for length in (3, len(name))
+} | {"SEPT": 9}
+"""English months' names, whole or cut to three letters, each to its number."""
 ABSENT_USAGE = "ABSENT 2026-12-24 2026-12-27 (your first and last days away, or date-times: 2026-12-24T18:00)"
 
 
@@ -78,11 +95,72 @@ def absent_by_mail(ports: Ports, match_id: str, participant: str, argument: str)
     """ABSENT <first day> [<last day>] declares an absence; ABSENT CANCEL withdraws it."""
     if argument == "CANCEL":
         return withdraw(ports, match_id, participant, CHANNEL)
+    # A year left out is the next such day from the sender's today: somewhere on Earth it is
+    # still yesterday, so no day the sender may call today is taken for next year's
+    start, end = absent_days(argument, (ports.clock.now() - timedelta(days=1)).date())
+    return declare(ports, match_id, participant, start, end, CHANNEL)
+
+
+def absent_days(argument: str, today: date) -> tuple[str, str]:
+    """The first and last day (or date-time) ABSENT's `argument` (upper case) names, as the absence
+    action takes them (2026-12-24); a day without its year is the first such on or after `today`
+    (the last day: on or after the first). Malformed naming what could not be read: a line in no
+    form above, a day that is none (31 April), a day written 05/12/2026 (5 December or 12 May?)."""
     days = _ABSENT.fullmatch(argument)
     if days is None:
         text = f"write {ABSENT_USAGE}, or ABSENT CANCEL to withdraw it"
         raise Malformed("the ABSENT command is malformed", [Reason("absent_line", text)])
-    return declare(ports, match_id, participant, days[1], days[2] or days[1], CHANNEL)
+    first = _written_day(days[1], today)
+    if days[2] is None:
+        return first, first
+    if not days[2].isdigit():
+        return first, _written_day(days[2], date.fromisoformat(first[:10]))
+    if not re.search("[A-Z]", days[1]):
+        raise _not_a_day(days[2], "a day's number alone follows a month's name only (Dec 24-27)")
+    try:  # "DEC 24-27": the last day in the first's month
+        return first, date.fromisoformat(first).replace(day=int(days[2])).isoformat()
+    except ValueError:
+        raise _not_a_day(days[2], "it is no day of that month") from None
+
+
+def _written_day(written: str, after: date) -> str:
+    """One day of ABSENT as the absence action takes it (a date-time as written)."""
+    if re.fullmatch(_MOMENT, written):
+        return written
+    year = next((int(found) for found in re.findall(r"\d{4}", written)), None)
+    numbers = [int(found) for found in re.findall(r"(?<!\d)\d{1,2}(?!\d)", written)]
+    word = next((word for word in re.findall(r"[A-Z]+", written) if word not in ("ST", "ND", "RD", "TH")), None)
+    if word is None:  # day and month, or month and day: whichever is a date
+        readings = {(numbers[0], numbers[1]), (numbers[1], numbers[0])}
+    elif word in _MONTHS:
+        readings = {(numbers[0], _MONTHS[word])}
+    else:
+        raise _not_a_day(written, f"{word} is no month's name in English (Dec, December)")
+    found = sorted({day for reading in readings if (day := _dated(*reading, year, after)) is not None})
+    if not found:
+        raise _not_a_day(written, "it is no day of the calendar")
+    if len(found) > 1:
+        first, second = found
+        said = f"it may be {first.day} {first:%B} or {second.day} {second:%B}: write {first} or {second}"
+        raise _not_a_day(written, said)
+    return found[0].isoformat()
+
+
+def _dated(day: int, month: int, year: int | None, after: date) -> date | None:
+    """The date in `year`, or without one the first on or after `after`; None when there is none."""
+    for candidate in (year,) if year is not None else (after.year, after.year + 1):
+        try:
+            dated = date(candidate, month, day)
+        except ValueError:
+            continue
+        if year is not None or dated >= after:
+            return dated
+    return None
+
+
+def _not_a_day(written: str, why: str) -> Malformed:
+    text = f"{written!r} is not read as a day: {why}"
+    return Malformed("the ABSENT command is malformed", [Reason("absent_day", text)])
 
 
 def _participant(match: Match, participant: str) -> Participant:

@@ -40,9 +40,6 @@ CANCEL withdraws it."""
 PRESS = "PRESS"
 """A participant's message to others: `PRESS TO bo, cy` (or `PRESS TO ALL`) as the mail's first
 line, the message on the lines below it (`read_press`; `service.press`)."""
-ABSENT = "ABSENT"
-"""A participant's: `ABSENT 2026-12-24 2026-12-27` declares them away (`service.absence`); ABSENT
-CANCEL withdraws it."""
 ZONE = "ZONE"
 """A participant's or the host's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -74,9 +71,10 @@ class Command:
 
 
 def read_command(text: str) -> Command | None:
-    """The command the first non-blank line of `text` is; None when it is none (moves, say)."""
+    """The command the first non-blank line of `text` is; None when it is none (moves, say). The
+    "." or "!" a phone ends a sentence with ("Ready!"), or a "?" ("Status?"), is no part of it."""
     first = next((line for line in text.split("\n") if line.strip()), "")
-    line = " ".join(first.upper().split())
+    line = " ".join(first.upper().split()).rstrip(".!? ")
     if line in (STATUS, HELP, HELP_RULES, PAUSE, RESUME, RESOLVE_NOW, READY, NOT_READY):
         return Command(line)
     keyword, _, argument = line.partition(" ")
@@ -94,8 +92,8 @@ class PressLetter:
 def read_press(text: str) -> PressLetter | None:
     """The message `text` is when its first non-blank line (below a greeting, left unread) is
     `PRESS TO <names>` (any case, names or ids apart by commas) or `PRESS TO ALL`: everything
-    below that line is the message, as written. None when it starts otherwise; Malformed for a
-    PRESS line naming nobody."""
+    below that line is the message, as written (but for the PRESS line's own indent). None when
+    it starts otherwise; Malformed for a PRESS line naming nobody."""
     from game_core.service.mail_lines import is_greeting  # which reads this module's commands
 
     lines = text.split("\n")
@@ -106,12 +104,17 @@ def read_press(text: str) -> PressLetter | None:
     words = lines[first].split(None, 2)
     if words[0].upper() != PRESS:
         return None
-    names = [name.strip() for name in words[2].split(",") if name.strip()] if len(words) == 3 else []
+    # "PRESS TO Bo:" or "Press to Bo." as a sentence ends: the mark names nobody
+    whom = words[2].rstrip(" .:!") if len(words) == 3 else ""
+    names = [name.strip() for name in whom.split(",") if name.strip()]
     if [word.upper() for word in words[1:2]] != ["TO"] or not names:
         usage = "write PRESS TO and whom it goes to (names apart by commas, or ALL), the message below that line"
         raise Malformed("the PRESS line is malformed", [Reason("press_line", usage)])
     everyone = [name.upper() for name in names] == ["ALL"]
-    return PressLetter(None if everyone else tuple(names), "\n".join(lines[first + 1 :]))
+    # An answer indented as a whole (between quoted parts) is the message without that indent
+    indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
+    text = "\n".join(line.removeprefix(indent) for line in lines[first + 1 :])
+    return PressLetter(None if everyone else tuple(names), text)
 
 
 def console_command(command: Command, match_id: str) -> HostCommand:

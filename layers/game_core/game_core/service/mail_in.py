@@ -15,7 +15,8 @@ with SES's message id (and the move's index) as the delivery key; an immediate a
 game that `ActsAtOnce`) is taken through the same `take_action` as the webhook's, keyed the same
 way; then each command is run (a move and STATUS: the standing the move leaves). A reply to a
 mail of an earlier phase (its Message-ID names the phase) whose moves name no phase is not taken
-for the open phase: its answer names both phases and how to send the moves. One answer goes back
+for the open phase, nor is its READY or NOT READY: its answer names both phases and how to send
+them. Its other commands (ABSENT, ZONE, PRESS, STATUS, HELP) are for no phase, and are taken. One answer goes back
 to the registered address, threaded under the message: each move as understood, in the grammar,
 its cost and the deadline, each action with its answer (to the sender alone, as every answer),
 or every reason it was refused and what still stands.
@@ -33,6 +34,7 @@ import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -57,7 +59,7 @@ from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
 from game_core.match import grace
 from game_core.match.absence import away_lines
-from game_core.match.clock import known_zone
+from game_core.match.clock import day_text, known_zone
 from game_core.match.engine import acting, sent_last
 from game_core.match.model import Match, Participant
 from game_core.service import letters, ready
@@ -252,8 +254,9 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
         if moved is None:
             return None
         lines += moved
+    answered = phase_answered(match.match_id, letter.in_reply_to, letter.references)
     for command in said.commands:
-        done = _command(ports, match, sender, command)
+        done = _command(ports, match, sender, command, answered)
         lines += ["", *done.lines]
         pictures = done.pictures or pictures  # one STATUS's boards are enough
     if said.unread:
@@ -273,8 +276,9 @@ def _too_large(size: int) -> list[str]:
 # -- commands ----------------------------------------------------------------------------------
 
 
-def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> Answer:
-    """One command of the mail: the host's, when the host's address sends one of its words."""
+def _command(ports: Ports, match: Match, sender: Sender, command: Command, answered: int | None) -> Answer:
+    """One command of the mail: the host's, when the host's address sends one of its words.
+    `answered`: the phase whose mail the mail answers, if any (a vote is for that phase alone)."""
     if command.keyword == HELP_RULES:
         return Answer(_rules(match))
     if sender.is_host and command.keyword in HOST_KEYWORDS:
@@ -286,7 +290,7 @@ def _command(ports: Ports, match: Match, sender: Sender, command: Command) -> An
     if command.keyword == STATUS:
         return _status(ports, match, sender.player)
     if command.keyword in (READY, NOT_READY):
-        return Answer(_ready(ports, match, sender.player, command))
+        return Answer(_ready(ports, match, sender.player, command, answered))
     if command.keyword == ABSENT:
         return Answer(_absent(ports, match, sender.player, command))
     return Answer(_player_command(ports, match, sender.player, command))
@@ -326,8 +330,17 @@ def _player_command(ports: Ports, match: Match, player: Participant, command: Co
     return help_lines or _nothing_to_send(match)
 
 
-def _ready(ports: Ports, match: Match, player: Participant, command: Command) -> list[str]:
-    """READY or NOT READY: the sender's vote to resolve the open phase early, or taking it back."""
+def _ready(ports: Ports, match: Match, player: Participant, command: Command, answered: int | None) -> list[str]:
+    """READY or NOT READY: the sender's vote to resolve the open phase early, or taking it back.
+    In a reply to an earlier phase's mail it is not cast, as moves are not (`_answers_an_old_notice`):
+    a vote that came late for the phase it meant must not close the next one early."""
+    if match.phase is not None and answered not in (None, match.phase.number):
+        earlier, now_open = _old_and_open(ports, match, answered)
+        late = (
+            f"your mail answers the mail for {earlier}, and {now_open} is open now; "
+            f"to vote on it, reply to this mail with {command.text}"
+        )
+        return _refusal_lines(f"{command.text} was not done:", [Reason("old_notice", late)])
     try:
         reply = ready.vote(ports, match.match_id, player.id, command.keyword == READY, "email")
     except GameCoreError as error:
@@ -348,7 +361,11 @@ def _absent(ports: Ports, match: Match, player: Participant, command: Command) -
     except GameCoreError as error:
         return _refusal_lines(f"{command.text} was not done:", error.reasons)
     done = f"Done: {command.text}." if reply["changed"] else f"{command.text}: nothing changed."
-    return [done, *prose(reply["answer"])]
+    if "from" not in reply:  # withdrawn
+        return [done, *prose(reply["answer"])]
+    # The days as read, in the sender's zone (a year left out, a day written 24/12 or Dec 24)
+    begins, ends = (day_text(datetime.fromisoformat(reply[key]), player.zone) for key in ("from", "until"))
+    return [done, *prose(f"You are away from {begins} until {ends}."), *prose(reply["answer"])]
 
 
 def _press(ports: Ports, match: Match, player: Participant, letter: Letter, message_id: str) -> list[str]:
@@ -481,11 +498,9 @@ def _answers_an_old_notice(ports: Ports, match: Match, game: AnyGame, player: Pa
     that phase closed (Abstrac's moves repeat phase after phase), so they are not taken for the
     open one."""
     assert match.phase is not None
-    records = ports.store.phase_records(match.match_id, answered)
-    earlier = f"phase {answered} ({records[0].name})" if records else f"phase {answered}"
-    now_open = f"phase {match.phase.number} ({match.phase.name})"
     grammar = game.text
     named = isinstance(grammar, LineGrammar) and any(h.kind in match.phase.accepts for h in grammar.headers)
+    earlier, now_open = _old_and_open(ports, match, answered)
     return [
         f"Nothing was submitted: your mail answers the mail for {earlier},",
         f"and {now_open} is open now.",
@@ -496,6 +511,14 @@ def _answers_an_old_notice(ports: Ports, match: Match, game: AnyGame, player: Pa
         "",
         letters.deadline_line(match.phase, ports.clock.now(), player.zone),
     ]
+
+
+def _old_and_open(ports: Ports, match: Match, answered: int) -> tuple[str, str]:
+    """The phase whose mail a mail answers, and the phase open now: "phase 1 (Pregame)"."""
+    assert match.phase is not None
+    records = ports.store.phase_records(match.match_id, answered)
+    earlier = f"phase {answered} ({records[0].name})" if records else f"phase {answered}"
+    return earlier, f"phase {match.phase.number} ({match.phase.name})"
 
 
 def _request(match: Match, player: str, move: TextMove) -> Request:

@@ -1,0 +1,489 @@
+"""The mail commands added after issue 19's clients (READY / NOT READY, ABSENT, PRESS TO, ZONE),
+written as real clients write them, run through `mail_in.receive` on the fakes: Outlook (its
+plain part with a signature under no "-- ", its HTML alone with blank lines of &nbsp;, inline
+comments marked "[AO]", in Japanese and Russian), Thunderbird below the quote, Gmail (plain and
+HTML), Apple Mail (format=flowed, non-breaking spaces, "Sent from my iPhone") and phones
+(autocapitalised words, a closing "." or "!", smart quotes, en and em dashes, days written
+24/12/2026 or Dec 24).
+
+Each does what a player who never read the code expects, or is answered naming what was not
+understood and how to write it. A message (PRESS) carries the sender's own lines alone, their
+line breaks kept: never the quoted notice (their private view), never a PRESS quoted back.
+
+The replies are written here after what each client does (the shared writers are
+test_mail_clients'), not copied from any client's bytes. Ada (p1@example.com), Bo and Cy play
+Pushing Crates; the clock stands at Tuesday 1 December 2026, 12:00 UTC, in the Pregame.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+
+import pytest
+from fakes import Fakes
+from test_mail_clients import (
+    HTML_STYLES,
+    MID,
+    OUTLOOK_SIGNATURE,
+    PLAIN_STYLES,
+    SENDER,
+    Notice,
+    halves,
+    outlook_header,
+    quoted,
+    reply,
+    the_notice,
+)
+from test_service_mail_in import receipt
+
+from game_core.mail.inbound import parse_message
+from game_core.match.model import MatchRequest
+from game_core.service import phases, press, ready
+from game_core.service.absence import declare
+from game_core.service.mail_in import receive
+from game_core.service.matches import create_match
+from game_core.service.submit import SubmissionRequest, submit
+
+PLAYERS = {
+    "ada": ("Ada Lovelace", SENDER),
+    "bo": ("Bo Baggins", "p2@example.com"),
+    "cy": ("Cy Twombly", "p3@example.com"),
+}
+MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}
+
+
+def table() -> Fakes:
+    """The Pregame open (early close off: READY votes count), every notice sent so far kept."""
+    fakes = Fakes()
+    players = [{"id": who, "name": name, "email": address} for who, (name, address) in PLAYERS.items()]
+    request = {"game": "crates", "players": players, "phase_seconds": 3600, "early_close": False, "seed": 7}
+    create_match(fakes.ports, MatchRequest.model_validate(request))
+    return fakes
+
+
+def send_as_ada(fakes: Fakes, raw: bytes) -> str:
+    """Receive Ada's mail; the one answer, threaded under it, as text (what else was sent stays)."""
+    before = len(fakes.mailer.sent)
+    receive(fakes.ports, receipt(raw))
+    answers = [parse_message(mail.raw) for mail in fakes.mailer.sent[before:] if mail.to == SENDER]
+    [answer] = [letter for letter in answers if letter.in_reply_to == parse_message(raw).message_id]
+    return answer.text
+
+
+def told(fakes: Fakes, who: str) -> list[str]:
+    """The text of each mail sent to `who`."""
+    return [parse_message(mail.raw).text for mail in fakes.mailer.sent if mail.to == PLAYERS[who][1]]
+
+
+def messages(fakes: Fakes) -> list[tuple[object, str]]:
+    """Each message logged: whom it went to, and its text."""
+    return [(event.data["to"], event.data["text"]) for event in fakes.store.events(MID) if event.type == "press"]
+
+
+# -- the clients this file adds to test_mail_clients' -------------------------------------------
+
+
+def mso(text: str) -> str:
+    """Lines as Outlook for Windows writes them in HTML: a paragraph each, a blank one of &nbsp;."""
+    return "".join(f"<p class=MsoNormal>{html.escape(line) or '<o:p>&nbsp;</o:p>'}</p>" for line in text.split("\n"))
+
+
+def outlook_html_only(body: str, notice: Notice, mail: EmailMessage) -> None:
+    """Outlook for Windows sending HTML alone: the signature under its bookmark, the notice below
+    its header block, unquoted."""
+    name, phone = OUTLOOK_SIGNATURE.split("\n")
+    header = html.escape(outlook_header(notice)).replace("\n", "<br>")
+    mail.set_content(
+        "<html><head><style>p.MsoNormal{margin:0}</style></head><body><div class=WordSection1>"
+        f'{mso(body)}{mso("")}<p class=MsoNormal><a name="_MailAutoSig">{html.escape(name)}</a></p>{mso(phone)}'
+        f'<div style="border:none;border-top:solid #E1E1E1 1.0pt">{mso(header)}</div>{mso(notice.text)}'
+        "</div></body></html>",
+        subtype="html",
+    )
+
+
+def outlook_inline(body: str, notice: Notice, mail: EmailMessage) -> None:
+    """Outlook's inline comments: nothing above the header block, each line of the sender's
+    marked "[AO]" inside the notice, unquoted."""
+    above, below = halves(notice.text)
+    marked = "\n".join(f"[AO] {line}" for line in body.split("\n") if line)
+    mail.set_content(f"\n{'_' * 32}\n{outlook_header(notice)}\n\n{above}\n{marked}\n\n{below}\n")
+
+
+def outlook_in(labels: tuple[str, str, str, str]) -> Callable[[str, Notice, EmailMessage], None]:
+    """Outlook's plain part in another language: the header block's labels in it."""
+
+    def body(text: str, notice: Notice, mail: EmailMessage) -> None:
+        mail.set_content(f"{text}\n\n{'_' * 32}\n{outlook_header(notice, labels)}\n\n{notice.text}\n")
+
+    return body
+
+
+def flowed(text: str, width: int = 40) -> str:
+    """format=flowed (RFC 3676, DelSp=No): a line longer than `width` broken after a space, the
+    space left at the end of the line (a soft break); the sender's own line ends kept (hard)."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        pieces = textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False) or [""]
+        lines += [piece + " " for piece in pieces[:-1]] + pieces[-1:]
+    return "\n".join(lines)
+
+
+def apple_mail(body: str, notice: Notice, mail: EmailMessage) -> None:
+    """Apple Mail on an iPhone: format=flowed, its footer, then the attribution and the notice
+    quoted."""
+    attribution = f"On 1 Dec 2026, at 12:00, {notice.sender} wrote:"
+    text = f"{flowed(body)}\n\nSent from my iPhone\n\n{quoted(attribution + chr(10) + chr(10) + notice.text)}\n"
+    mail.set_content(text)
+    mail.set_param("format", "flowed")
+
+
+MORE_STYLES: dict[str, Callable[[str, Notice, EmailMessage], None]] = {
+    "outlook html only": outlook_html_only,
+    "outlook inline comments": outlook_inline,
+    "outlook in Japanese": outlook_in(("差出人", "送信日時", "宛先", "件名")),
+    "outlook in Russian": outlook_in(("От", "Отправлено", "Кому", "Тема")),
+    "apple mail flowed": apple_mail,
+}
+
+
+def written_by(style: str, body: str, notice: Notice, message_id: str = "<reply-1@example.com>") -> bytes:
+    """Ada's reply to `notice`, `body` written as the client `style` writes it."""
+    if style in PLAIN_STYLES or style in HTML_STYLES:
+        raw = reply(style, body, notice)
+    else:
+        mail = email.message_from_bytes(reply("gmail", body, notice), policy=email.policy.default)
+        assert isinstance(mail, EmailMessage)
+        mail.clear_content()
+        MORE_STYLES[style](body, notice, mail)
+        raw = mail.as_bytes()
+    return raw.replace(b"<reply-1@example.com>", message_id.encode())
+
+
+# -- what each command should do --------------------------------------------------------------
+
+
+class Expected:
+    """What a mail should leave behind: `before` readies the table, `holds` checks the answer
+    and the match."""
+
+    def before(self, fakes: Fakes) -> None:
+        submit(fakes.ports, SubmissionRequest(MID, "ada", "Pregame", "multipliers", MULTIPLIERS, "test"))
+
+    def holds(self, fakes: Fakes, answer: str) -> None:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Vote(Expected):
+    ready: bool
+
+    def before(self, fakes: Fakes) -> None:
+        super().before(fakes)
+        if not self.ready:  # a vote to take back
+            ready.vote(fakes.ports, MID, "ada", True, "test")
+
+    def holds(self, fakes: Fakes, answer: str) -> None:
+        phase = fakes.store.get(MID).phase
+        assert phase is not None and phase.ready == (("ada",) if self.ready else ())
+        assert f"Done: {'READY' if self.ready else 'NOT READY'}." in answer.split("\n")
+
+
+@dataclass(frozen=True)
+class Away(Expected):
+    """Away from the first day's start to the day after the last (Ada reads UTC): `said` as the answer says it."""
+
+    first: str
+    last_midnight: str
+    said: str
+
+    def holds(self, fakes: Fakes, answer: str) -> None:
+        [away] = fakes.store.get(MID).absences
+        assert (away.start.isoformat(), away.end.isoformat()) == (self.first, self.last_midnight)
+        assert self.said in " ".join(answer.split())
+
+
+@dataclass(frozen=True)
+class Withdrawn(Expected):
+    def before(self, fakes: Fakes) -> None:
+        declare(fakes.ports, MID, "ada", "2026-12-24", "2026-12-27", "test")
+
+    def holds(self, fakes: Fakes, answer: str) -> None:
+        assert fakes.store.get(MID).absences == ()  # withdrawn before it began: gone
+        assert "Done: ABSENT CANCEL." in answer.split("\n")
+
+
+@dataclass(frozen=True)
+class Zone(Expected):
+    zone: str
+
+    def holds(self, fakes: Fakes, answer: str) -> None:
+        assert fakes.store.get(MID).participant("ada").zone == self.zone  # type: ignore[union-attr]
+        assert f"Done: your mail gives deadlines in {self.zone} time from now on." in answer
+
+
+@dataclass(frozen=True)
+class Message(Expected):
+    """The message went to `to` (ids; None: everyone) and nobody else, its text exactly `text`."""
+
+    to: tuple[str, ...] | None
+    text: str
+
+    def holds(self, fakes: Fakes, answer: str) -> None:
+        assert messages(fakes) == [("all" if self.to is None else list(self.to), self.text)]
+        whom = "everyone" if self.to is None else ", ".join(PLAYERS[who][0] for who in self.to)
+        heard = f"A message from Ada Lovelace to {whom}:\n\n{self.text}\n\n"
+        for who in ("bo", "cy"):
+            said = [text[text.index("A message from") :] for text in told(fakes, who) if "A message from" in text]
+            assert [text.startswith(heard) for text in said] == ([True] if self.to is None or who in self.to else [])
+        echo = "\n".join(f"  {line}" for line in self.text.split("\n"))
+        assert f"Your message went to {whom}.\n\n{echo}" in answer
+
+
+@dataclass(frozen=True)
+class Refused(Expected):
+    """Nothing changed; the answer says `said` (its whitespace as one space each)."""
+
+    said: str
+
+    def holds(self, fakes: Fakes, answer: str) -> None:
+        match = fakes.store.get(MID)
+        assert match.absences == () and match.phase is not None and match.phase.ready == () and not messages(fakes)
+        assert self.said in " ".join(answer.split())
+
+
+AWAY_AT_CHRISTMAS = Away(
+    "2026-12-24T00:00:00+00:00",
+    "2026-12-28T00:00:00+00:00",
+    "You are away from Thursday 24 December, 00:00 UTC until Monday 28 December, 00:00 UTC.",
+)
+"""24 to 27 December, both whole days, in UTC (Ada has no zone): four days, the longest allowed."""
+DEAL = "Deal?\nI push crate 3 left, you push it up."
+LONG_LINE = "I push crate 3 left in round one, and you push it up in round two."
+"""Longer than a line of Apple Mail's here (40 columns): sent broken in two by a soft break."""
+
+CASES: list[tuple[str, str, str, Expected]] = [
+    # (id, client style, what Ada writes, what should happen)
+    # READY and NOT READY: a phone's capital, full stop or "!" is no part of the command
+    ("ready under outlook's signature", "outlook plain", "Ready", Vote(True)),
+    ("ready. as outlook's html alone", "outlook html only", "Ready.", Vote(True)),
+    ("ready marked inline", "outlook inline comments", "READY", Vote(True)),
+    ("ready below the quote", "thunderbird below the quote", "ready", Vote(True)),
+    ("ready! in gmail's html", "gmail html", "Ready!", Vote(True)),
+    ("ready flowed", "apple mail flowed", "Ready", Vote(True)),
+    ("not ready. from a phone", "iphone", "Not ready.", Vote(False)),
+    ("not ready in german gmail", "gmail in German", "not  ready", Vote(False)),
+    # ABSENT: the days as people write them, each read as 24 to 27 December 2026
+    ("absent, an en dash", "iphone", "Absent 2026-12-24 – 2026-12-27", AWAY_AT_CHRISTMAS),
+    ("absent, a phone's em dash for --", "iphone", "Absent 2026-12-24—2026-12-27.", AWAY_AT_CHRISTMAS),
+    ("absent, day/month/year", "outlook plain", "ABSENT 24/12/2026 - 27/12/2026", AWAY_AT_CHRISTMAS),
+    ("absent, month/day/year", "iphone", "Absent 12/24/2026 – 12/27/2026", AWAY_AT_CHRISTMAS),
+    ("absent, day.month without a year", "thunderbird below the quote", "absent 24.12. - 27.12.", AWAY_AT_CHRISTMAS),
+    ("absent, Dec 24 - Dec 27", "gmail", "Absent Dec 24 - Dec 27", AWAY_AT_CHRISTMAS),
+    ("absent, Dec 24-27", "gmail html", "Absent Dec 24-27", AWAY_AT_CHRISTMAS),
+    ("absent, 24th December to 27th", "apple mail flowed", "Absent 24th December to 27th December", AWAY_AT_CHRISTMAS),
+    ("absent with non-breaking spaces", "outlook web html", "ABSENT\xa024 Dec\xa0–\xa027 Dec", AWAY_AT_CHRISTMAS),
+    ("absent cancel.", "iphone", "Absent cancel.", Withdrawn()),
+    # Refused, naming what was not understood and how to write it
+    (
+        "absent, 05/12: which?",
+        "iphone",
+        "Absent 05/12/2026",
+        Refused("'05/12/2026' is not read as a day: it may be 12 May or 5 December: write 2026-05-12 or 2026-12-05"),
+    ),
+    (
+        "absent, 31/11: no day",
+        "gmail",
+        "Absent 30/11/2026 – 31/11/2026",
+        Refused("'31/11/2026' is not read as a day: it is no day of the calendar"),
+    ),
+    (
+        "absent, a month in german",
+        "outlook html only",
+        "Absent 24 Dez - 27 Dez",
+        Refused("'24 DEZ' is not read as a day: DEZ is no month's name in English (Dec, December)"),
+    ),
+    (
+        "absent, next week",
+        "iphone",
+        "Absent next week",
+        Refused("ABSENT NEXT WEEK was not done: - write ABSENT 2026-12-24 2026-12-27 (your first and last days away"),
+    ),
+    # ZONE
+    ("zone. from a phone", "iphone", "Zone Europe/Paris.", Zone("Europe/Paris")),
+    ("zone in lower case under a signature", "outlook plain", "zone europe/paris", Zone("Europe/Paris")),
+    # PRESS: the sender's own lines below the PRESS line, their breaks kept; never the notice
+    # Outlook's plain part cannot mark its signature: the sender's own, it goes with their letter
+    (
+        "press under outlook's signature",
+        "outlook plain",
+        f"PRESS TO bo\n{DEAL}",
+        Message(("bo",), f"{DEAL}\n\n{OUTLOOK_SIGNATURE}"),
+    ),
+    ("press: outlook's html marks its signature", "outlook web html", f"Press to Bo:\n{DEAL}", Message(("bo",), DEAL)),
+    (
+        "press: outlook's html alone, a blank line of &nbsp; kept",
+        "outlook html only",
+        "Press to Bo Baggins\nDeal?\n\nCrate 3, then 5.",
+        Message(("bo",), "Deal?\n\nCrate 3, then 5."),
+    ),
+    ("press marked inline", "outlook inline comments", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
+    ("press: outlook in japanese", "outlook in Japanese", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
+    ("press: outlook in russian", "outlook in Russian", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
+    ("press below the quote", "thunderbird below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
+    ("press in thunderbird's html", "thunderbird html below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
+    ("press to two in gmail", "gmail", f"PRESS TO bo, Cy Twombly\n{DEAL}", Message(("bo", "cy"), DEAL)),
+    ("press in gmail's html", "gmail html", f"Press to bo.\n{DEAL}", Message(("bo",), DEAL)),
+    (
+        "press flowed: the soft breaks joined, the hard ones kept",
+        "apple mail flowed",
+        f"Press to Bo\n{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon.",
+        Message(("bo",), f"{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon."),
+    ),
+    (
+        "press from a phone: smart quotes and dashes kept",
+        "iphone",
+        "Press to bo\n“Deal?” – crate 3 — I’ll push it left.",
+        Message(("bo",), "“Deal?” – crate 3 — I’ll push it left."),
+    ),
+    (
+        "press under a greeting with a sign-off",
+        "a sign-off over a Spanish quote",
+        f"PRESS TO all\n{DEAL}",
+        Message(None, f"{DEAL}\n\nCheers,\nCara"),  # "Hi," above the PRESS line left out
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("style", "written", "expected"), [case[1:] for case in CASES], ids=[case[0] for case in CASES]
+)
+def test_each_command_as_each_client_writes_it(style: str, written: str, expected: Expected) -> None:
+    fakes = table()
+    notice = the_notice(fakes)  # the Pregame's notice to Ada, which she answers
+    expected.before(fakes)
+
+    answer = send_as_ada(fakes, written_by(style, written, notice))
+
+    expected.holds(fakes, answer)
+
+
+# -- replies to an earlier phase's notice ---------------------------------------------------------
+
+
+def round_one(fakes: Fakes) -> None:
+    """Ada's multipliers sent, the Pregame resolved at its deadline, then her Round 1 move: Round 1
+    (phase 2) waits for nothing more from her."""
+    submit(fakes.ports, SubmissionRequest(MID, "ada", "Pregame", "multipliers", MULTIPLIERS, "test"))
+    pregame = fakes.store.get(MID).phase
+    assert pregame is not None
+    fakes.clock.set(pregame.deadline)
+    phases.resolve(fakes.ports, MID, pregame.number)
+    phases.announce(fakes.ports, MID, pregame.number)
+    turn = {"pushes": [{"crate": "ada", "direction": "right"}], "ground": "stone"}
+    submit(fakes.ports, SubmissionRequest(MID, "ada", "Round 1", "round", turn, "test"))
+
+
+@pytest.mark.parametrize("vote", ["Ready!", "Not ready"])
+def test_a_vote_answering_an_earlier_phases_notice_is_not_cast_until_sent_for_the_open_one(vote: str) -> None:
+    # Issue 19 item 3's rule for moves, for votes: a READY that came late for the Pregame must
+    # not vote Round 1 ready (with everyone else ready it would close Round 1 early); NOT READY
+    # alike (it would take back a vote Ada cast on Round 1). A vote names no phase: the answer
+    # says to reply to it, and that reply votes.
+    fakes = table()
+    pregame = the_notice(fakes)
+    round_one(fakes)
+    if vote == "Not ready":
+        ready.vote(fakes.ports, MID, "ada", True, "test")
+    voted = ("ada",) if vote == "Not ready" else ()
+
+    answer = send_as_ada(fakes, written_by("iphone", vote, pregame))
+
+    command = vote.rstrip("!").upper()
+    assert " ".join(answer.split()).startswith(
+        f"Hello Ada Lovelace, {command} was not done: - your mail answers the mail for phase 1 (Pregame), "
+        f"and phase 2 (Round 1) is open now; to vote on it, reply to this mail with {command}"
+    )
+    assert fakes.store.get(MID).phase.ready == voted  # type: ignore[union-attr]
+
+    [refusal] = [mail for mail in fakes.mailer.sent if mail.to == SENDER][-1:]
+    answered = Notice(parse_message(refusal.raw), answer)
+    send_as_ada(fakes, written_by("gmail", vote, answered, "<reply-2@example.com>"))
+
+    assert fakes.store.get(MID).phase.ready == (() if voted else ("ada",))  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("Absent Dec 24 - Dec 27", AWAY_AT_CHRISTMAS),
+        ("Zone Europe/Paris", Zone("Europe/Paris")),
+        (f"Press to bo\n{DEAL}", Message(("bo",), DEAL)),
+    ],
+    ids=["absent", "zone", "press"],
+)
+def test_absent_zone_and_press_answering_an_earlier_phases_notice_are_taken(written: str, expected: Expected) -> None:
+    # None is for a phase: an absence's days, a zone and a message mean the same whichever mail
+    # they answer
+    fakes = table()
+    pregame = the_notice(fakes)
+    round_one(fakes)
+
+    answer = send_as_ada(fakes, written_by("thunderbird below the quote", written, pregame))
+
+    expected.holds(fakes, answer)
+
+
+# -- a PRESS quoted back ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "gmail",
+        "gmail html",
+        "outlook plain",
+        "outlook html only",
+        "outlook in Japanese",
+        "thunderbird below the quote",
+        "iphone",
+        "apple mail flowed",
+        "inline between quotes",
+    ],
+)
+@pytest.mark.parametrize("answered", ["her own message", "Cy's message to her"])
+def test_a_message_quoted_in_a_reply_is_never_sent_again(answered: str, style: str) -> None:
+    # Ada answers a message in her client: her own PRESS mail (a client's thread shows it with the
+    # match's mail), whose quote holds its PRESS line, or the notice of Cy's (her private view,
+    # with how to answer Cy). What she writes is read; what is quoted is not sent again, to anyone
+    fakes = table()
+    first = EmailMessage()
+    first["From"], first["To"], first["Subject"] = SENDER, f"{MID}@play.test", f"Re: [{MID}] Pregame"
+    first["Message-ID"] = "<ada-press@example.com>"
+    first.set_content(f"PRESS TO bo\n{DEAL}\n")
+    if answered == "her own message":
+        receive(fakes.ports, receipt(first.as_bytes()))
+        notice = Notice(parse_message(first.as_bytes()), first.get_content())
+    else:
+        press.send(fakes.ports, MID, "cy", ["ada"], "Bo is bluffing.\nPRESS TO bo if you dare.", "test")
+        notice = the_notice(fakes)
+    before = messages(fakes)
+
+    answer = send_as_ada(fakes, written_by(style, "press to cy\nNo deal.", notice))
+
+    # As she wrote it: the inline answer in lower case, Outlook's plain signature hers
+    own = {"inline between quotes": "no deal.", "outlook plain": f"No deal.\n\n{OUTLOOK_SIGNATURE}"}
+    sent = [*before, (["cy"], own.get(style, "No deal."))]
+    assert messages(fakes) == sent
+    assert "Your message went to Cy Twombly." in answer
+
+    # Nothing of her own in it (Thunderbird's reply sent at once): nothing is sent
+    answer = send_as_ada(fakes, written_by("thunderbird below the quote", "", notice, "<reply-2@example.com>"))
+    assert messages(fakes) == sent
+    assert answer.split("\n")[2] == "Nothing was submitted: your mail was not understood."
