@@ -58,7 +58,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from game_core.aws.routes import route_pattern
 from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.cli.host import HOST_TOKEN_FILE
-from game_core.errors import NotFound
+from game_core.errors import NotFound, not_seconds
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
 from game_core.match.clock import PhaseClock, day_text, duration_text
@@ -522,8 +522,11 @@ class HostServer:
 
 
 def _positive(text: str) -> int:
-    """A whole number of seconds above zero (argparse's type)."""
-    seconds = int(text)
+    """A whole number of seconds above zero (argparse's type); "1h" is refused saying 3600."""
+    try:
+        seconds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(not_seconds(text)) from None
     if seconds <= 0:
         raise argparse.ArgumentTypeError(f"a positive number of seconds, not {text}")
     return seconds

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from game_core.cli import asl, host, replay, schemas
-from local_stack import mail
+from local_stack import host_server, mail
 
 ROOT = Path(__file__).resolve().parents[3]
 WORKED = {"match_id": "m-1", "game": "crates", "settings": {}, "seed": 7, "players": ["ann", "bob"]}
@@ -75,6 +75,7 @@ CASES = [
     (host, ["extend", "m-1", "2h"], {}, ["argument seconds: '2h' is not a number of seconds: write 7200 for 2 hours"]),
     (host, ["graces", "m-1", "2", "--seconds", "12 hours"], {}, ["write 43200 for 12 hours", "graces --help"]),
     (host, ["replace", "m-1", "bo", "--name", "Dana", "--extend", "1d"], {}, ["write 86400 for 1 day"]),
+    (host_server, ["--grace-seconds", "1h"], {}, ["--grace-seconds: '1h' is not a number of seconds: write 3600"]),
     (replay, ["{files}/missing.json"], {}, ["no such file", "missing.json"]),
     (replay, ["{files}/commented.json"], {}, ["is not JSON"]),
     (replay, ["{files}/binary.json"], {}, ["not a text file"]),
