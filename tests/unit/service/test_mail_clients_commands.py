@@ -2,8 +2,8 @@
 written as real clients write them, run through `mail_in.receive` on the fakes: Outlook (its
 plain part with a signature under no "-- ", its HTML alone with blank lines of &nbsp;, inline
 comments marked "[AO]", in Japanese and Russian), Thunderbird below the quote, Gmail (plain and
-HTML), Apple Mail (format=flowed, non-breaking spaces, "Sent from my iPhone") and phones
-(autocapitalised words, a closing "." or "!", smart quotes, en and em dashes, days written
+HTML), Apple Mail (format=flowed, non-breaking spaces, "Sent from my iPhone"), Samsung's mail app
+and phones (autocapitalised words, a closing "." or "!", smart quotes, en and em dashes, days written
 24/12/2026 or Dec 24).
 
 Each does what a player who never read the code expects, or is answered naming what was not
@@ -144,12 +144,23 @@ def apple_mail(body: str, notice: Notice, mail: EmailMessage) -> None:
     mail.set_param("format", "flowed")
 
 
+def samsung(body: str, notice: Notice, mail: EmailMessage) -> None:
+    """Samsung's mail app on Android: its carrier's footer, then the notice under a separator and
+    its header, unquoted."""
+    mail.set_content(
+        f"{body}\n\n\n\nSent via the Samsung Galaxy S23, an AT&T 5G smartphone\n\n"
+        f"-------- Original message --------\nFrom: {notice.sender}\nDate: 12/1/26 12:00 (GMT+00:00)\n"
+        f"To: {SENDER}\nSubject: {notice.letter.subject}\n\n{notice.text}\n"
+    )
+
+
 MORE_STYLES: dict[str, Callable[[str, Notice, EmailMessage], None]] = {
     "outlook html only": outlook_html_only,
     "outlook inline comments": outlook_inline,
     "outlook in Japanese": outlook_in(("差出人", "送信日時", "宛先", "件名")),
     "outlook in Russian": outlook_in(("От", "Отправлено", "Кому", "Тема")),
     "apple mail flowed": apple_mail,
+    "samsung": samsung,
 }
 
 
@@ -279,6 +290,7 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("ready flowed", "apple mail flowed", "Ready", Vote(True)),
     ("not ready. from a phone", "iphone", "Not ready.", Vote(False)),
     ("not ready in german gmail", "gmail in German", "not  ready", Vote(False)),
+    ("ready from a samsung", "samsung", "Ready!", Vote(True)),
     # ABSENT: the days as people write them, each read as 24 to 27 December 2026
     ("absent, an en dash", "iphone", "Absent 2026-12-24 – 2026-12-27", AWAY_AT_CHRISTMAS),
     ("absent, a phone's em dash for --", "iphone", "Absent 2026-12-24—2026-12-27.", AWAY_AT_CHRISTMAS),
@@ -287,7 +299,12 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("absent, day.month without a year", "thunderbird below the quote", "absent 24.12. - 27.12.", AWAY_AT_CHRISTMAS),
     ("absent, Dec 24 - Dec 27", "gmail", "Absent Dec 24 - Dec 27", AWAY_AT_CHRISTMAS),
     ("absent, Dec 24-27", "gmail html", "Absent Dec 24-27", AWAY_AT_CHRISTMAS),
-    ("absent, 24th December to 27th", "apple mail flowed", "Absent 24th December to 27th December", AWAY_AT_CHRISTMAS),
+    (
+        "absent, 24th December to 27th",
+        "apple mail flowed",
+        "Absent\xa024th December to 27th\xa0December",
+        AWAY_AT_CHRISTMAS,
+    ),
     ("absent with non-breaking spaces", "outlook web html", "ABSENT\xa024 Dec\xa0–\xa027 Dec", AWAY_AT_CHRISTMAS),
     ("absent cancel.", "iphone", "Absent cancel.", Withdrawn()),
     # Refused, naming what was not understood and how to write it
@@ -336,6 +353,7 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("press marked inline", "outlook inline comments", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press: outlook in japanese", "outlook in Japanese", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press: outlook in russian", "outlook in Russian", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
+    ("press: samsung's footer left out", "samsung", f"Press to Bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press below the quote", "thunderbird below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press in thunderbird's html", "thunderbird html below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press to two in gmail", "gmail", f"PRESS TO bo, Cy Twombly\n{DEAL}", Message(("bo", "cy"), DEAL)),
@@ -454,6 +472,7 @@ def test_absent_zone_and_press_answering_an_earlier_phases_notice_are_taken(writ
         "thunderbird below the quote",
         "iphone",
         "apple mail flowed",
+        "samsung",
         "inline between quotes",
     ],
 )

@@ -62,6 +62,7 @@ _SEPARATOR = (
 _UNDERSCORES = r"^\s*_{10,}\s*$"
 _FOOTER = (
     r"(?i)^\s*(sent from my \S.*|sent from mail for windows.*|sent from (yahoo mail|outlook|proton mail)\b.*"
+    r"|sent via the samsung \S.*"
     r"|get outlook for (ios|android).*|von meinem \S+( \S+)? gesendet|envoyé de mon \S.*|enviado desde mi \S.*"
     r"|verstuurd vanaf mijn \S.*|verzonden vanaf mijn \S.*|inviato da \S.*|enviado do meu \S.*|skickat från min \S.*)$"
 )
