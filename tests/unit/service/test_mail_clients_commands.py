@@ -53,7 +53,7 @@ from game_core.service.submit import SubmissionRequest, submit
 PLAYERS = {
     "ada": ("Ada Lovelace", SENDER),
     "bo": ("Bo Baggins", "p2@example.com"),
-    "cy": ("Cy Twombly", "p3@example.com"),
+    "cy": ("Cy O'Neil", "p3@example.com"),
 }
 MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}
 
@@ -356,7 +356,8 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("press: samsung's footer left out", "samsung", f"Press to Bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press below the quote", "thunderbird below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press in thunderbird's html", "thunderbird html below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
-    ("press to two in gmail", "gmail", f"PRESS TO bo, Cy Twombly\n{DEAL}", Message(("bo", "cy"), DEAL)),
+    ("press to two in gmail", "gmail", f"PRESS TO bo, Cy O'Neil\n{DEAL}", Message(("bo", "cy"), DEAL)),
+    ("press to a name with a phone's apostrophe", "iphone", f"Press to Cy O’Neil\n{DEAL}", Message(("cy",), DEAL)),
     ("press in gmail's html", "gmail html", f"Press to bo.\n{DEAL}", Message(("bo",), DEAL)),
     (
         "press flowed: the soft breaks joined, the hard ones kept",
@@ -500,7 +501,7 @@ def test_a_message_quoted_in_a_reply_is_never_sent_again(answered: str, style: s
     own = {"inline between quotes": "no deal.", "outlook plain": f"No deal.\n\n{OUTLOOK_SIGNATURE}"}
     sent = [*before, (["cy"], own.get(style, "No deal."))]
     assert messages(fakes) == sent
-    assert "Your message went to Cy Twombly." in answer
+    assert "Your message went to Cy O'Neil." in answer
 
     # Nothing of her own in it (Thunderbird's reply sent at once): nothing is sent
     answer = send_as_ada(fakes, written_by("thunderbird below the quote", "", notice, "<reply-2@example.com>"))

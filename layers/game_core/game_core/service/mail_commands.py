@@ -104,8 +104,9 @@ def read_press(text: str) -> PressLetter | None:
     words = lines[first].split(None, 2)
     if words[0].upper() != PRESS:
         return None
-    # "PRESS TO Bo:" or "Press to Bo." as a sentence ends: the mark names nobody
-    whom = words[2].rstrip(" .:!") if len(words) == 3 else ""
+    # "PRESS TO Bo:" or "Press to Bo." as a sentence ends: the mark names nobody; a phone's curly
+    # apostrophe ("O’Neil") is the one a name is registered with (a settings file's, typed on a computer)
+    whom = words[2].rstrip(" .:!").replace("\u2019", "'") if len(words) == 3 else ""
     names = [name.strip() for name in whom.split(",") if name.strip()]
     if [word.upper() for word in words[1:2]] != ["TO"] or not names:
         usage = "write PRESS TO and whom it goes to (names apart by commas, or ALL), the message below that line"
