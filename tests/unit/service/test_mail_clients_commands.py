@@ -306,6 +306,8 @@ CASES: list[tuple[str, str, str, Expected]] = [
         AWAY_AT_CHRISTMAS,
     ),
     ("absent with non-breaking spaces", "outlook web html", "ABSENT\xa024 Dec\xa0–\xa027 Dec", AWAY_AT_CHRISTMAS),
+    ("absent from Dec 24 to Dec 27", "outlook plain", "Absent from Dec 24 to Dec 27", AWAY_AT_CHRISTMAS),
+    ("absent: Dec 24th – 27th", "iphone", "Absent: Dec 24th – 27th", AWAY_AT_CHRISTMAS),
     ("absent cancel.", "iphone", "Absent cancel.", Withdrawn()),
     # Refused, naming what was not understood and how to write it
     (
@@ -335,6 +337,7 @@ CASES: list[tuple[str, str, str, Expected]] = [
     # ZONE
     ("zone. from a phone", "iphone", "Zone Europe/Paris.", Zone("Europe/Paris")),
     ("zone in lower case under a signature", "outlook plain", "zone europe/paris", Zone("Europe/Paris")),
+    ("zone: with a colon", "gmail", "Zone: Europe/Paris", Zone("Europe/Paris")),
     # PRESS: the sender's own lines below the PRESS line, their breaks kept; never the notice
     # Outlook's plain part cannot mark its signature: the sender's own, it goes with their letter
     (
@@ -357,6 +360,16 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("press below the quote", "thunderbird below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press in thunderbird's html", "thunderbird html below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press to two in gmail", "gmail", f"PRESS TO bo, Cy O'Neil\n{DEAL}", Message(("bo", "cy"), DEAL)),
+    ("press to everyone", "gmail html", "Press to everyone\nHi all", Message(None, "Hi all")),
+    (
+        "press to Bo and Cy: how to name them",
+        "iphone",
+        f"Press to Bo and Cy\n{DEAL}",
+        Refused(
+            f"'Bo and Cy' is not a participant of match {MID} (Ada Lovelace (ada), Bo Baggins (bo), Cy O'Neil (cy))"
+            " - write PRESS TO and whom it goes to (names apart by commas, or ALL), the message below that line"
+        ),
+    ),
     ("press to a name with a phone's apostrophe", "iphone", f"Press to Cy O’Neil\n{DEAL}", Message(("cy",), DEAL)),
     ("press in gmail's html", "gmail html", f"Press to bo.\n{DEAL}", Message(("bo",), DEAL)),
     (

@@ -73,13 +73,15 @@ _MOMENT = r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2})?"
 _NUMERIC = r"\d{1,2}[/.]\d{1,2}(?:[/.](?:\d{4})?)?"
 _NAMED = r"(?:[A-Z]{3,9}\.? \d{1,2}(?:ST|ND|RD|TH)?|\d{1,2}(?:ST|ND|RD|TH)?\.? [A-Z]{3,9}\.?)(?:,? \d{4})?"
 _DAY = rf"{_MOMENT}|{_NUMERIC}|{_NAMED}"
+_DAY_ALONE = r"\d{1,2}(?:ST|ND|RD|TH)?"
 _ABSENT = re.compile(
-    rf"({_DAY})(?:\s*(?:\s(?:TO|UNTIL|TILL|THROUGH|THRU)\s|[-\u2010-\u2015\u2212]+|\s)\s*({_DAY}|\d{{1,2}}))?"
+    rf"(?:FROM )?({_DAY})"
+    rf"(?:\s*(?:\s(?:TO|UNTIL|TILL|THROUGH|THRU)\s|[-\u2010-\u2015\u2212]+|\s)\s*({_DAY}|{_DAY_ALONE}))?"
 )
 """ABSENT's days: the first alone (that one day), or the first and the last, as people write them:
-"to" or a dash (a phone's en or em dash too) between them, if they like; 2026-12-24, 24/12/2026,
-24 Dec or Dec 24th (a year when given, else the next such day), and after a month's name the last
-day alone ("Dec 24-27")."""
+"from" before them and "to" or a dash (a phone's en or em dash too) between them, if they like;
+2026-12-24, 24/12/2026, 24 Dec or Dec 24th (a year when given, else the next such day), and after
+a month's name the last day alone ("Dec 24-27", "Dec 24th to 27th")."""
 _MONTHS = {
     name[:length]: number
     for number, name in enumerate(
@@ -113,12 +115,12 @@ def absent_days(argument: str, today: date) -> tuple[str, str]:
     first = _written_day(days[1], today)
     if days[2] is None:
         return first, first
-    if not days[2].isdigit():
+    if not re.fullmatch(_DAY_ALONE, days[2]):
         return first, _written_day(days[2], date.fromisoformat(first[:10]))
     if not re.search("[A-Z]", days[1]):
         raise _not_a_day(days[2], "a day's number alone follows a month's name only (Dec 24-27)")
     try:  # "DEC 24-27": the last day in the first's month
-        return first, date.fromisoformat(first).replace(day=int(days[2])).isoformat()
+        return first, date.fromisoformat(first).replace(day=int(days[2].rstrip("STNDRH"))).isoformat()
     except ValueError:
         raise _not_a_day(days[2], "it is no day of that month") from None
 

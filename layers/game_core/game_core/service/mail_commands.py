@@ -40,6 +40,7 @@ CANCEL withdraws it."""
 PRESS = "PRESS"
 """A participant's message to others: `PRESS TO bo, cy` (or `PRESS TO ALL`) as the mail's first
 line, the message on the lines below it (`read_press`; `service.press`)."""
+PRESS_USAGE = "write PRESS TO and whom it goes to (names apart by commas, or ALL), the message below that line"
 ZONE = "ZONE"
 """A participant's or the host's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
 HOST_KEYWORDS = (STATUS, EXTEND, PAUSE, RESUME, RESOLVE_NOW)
@@ -78,6 +79,7 @@ def read_command(text: str) -> Command | None:
     if line in (STATUS, HELP, HELP_RULES, PAUSE, RESUME, RESOLVE_NOW, READY, NOT_READY):
         return Command(line)
     keyword, _, argument = line.partition(" ")
+    keyword = keyword.removesuffix(":")  # "Zone: Europe/Paris"
     return Command(keyword, argument) if keyword in (EXTEND, ZONE, ABSENT) else None
 
 
@@ -109,9 +111,8 @@ def read_press(text: str) -> PressLetter | None:
     whom = words[2].rstrip(" .:!").replace("\u2019", "'") if len(words) == 3 else ""
     names = [name.strip() for name in whom.split(",") if name.strip()]
     if [word.upper() for word in words[1:2]] != ["TO"] or not names:
-        usage = "write PRESS TO and whom it goes to (names apart by commas, or ALL), the message below that line"
-        raise Malformed("the PRESS line is malformed", [Reason("press_line", usage)])
-    everyone = [name.upper() for name in names] == ["ALL"]
+        raise Malformed("the PRESS line is malformed", [Reason("press_line", PRESS_USAGE)])
+    everyone = [name.upper() for name in names] in (["ALL"], ["EVERYONE"], ["EVERYBODY"])
     # An answer indented as a whole (between quoted parts) is the message without that indent
     indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
     text = "\n".join(line.removeprefix(indent) for line in lines[first + 1 :])

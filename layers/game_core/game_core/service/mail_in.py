@@ -72,6 +72,7 @@ from game_core.service.mail_commands import (
     HOST_ONLY,
     HOST_USAGE,
     NOT_READY,
+    PRESS_USAGE,
     READY,
     STATUS,
     ZONE,
@@ -376,6 +377,8 @@ def _press(ports: Ports, match: Match, player: Participant, letter: Letter, mess
         if pressed is None:
             return []
         reply = send_press(ports, match.match_id, player.id, pressed.to, pressed.text, CHANNEL, message_id)
+    except NotFound as nobody:  # a word naming no participant ("Bo and Cy"): how to name them
+        return _refusal_lines("Your message was not sent:", [*nobody.reasons, Reason("press_line", PRESS_USAGE)])
     except GameCoreError as error:
         return _refusal_lines("Your message was not sent:", error.reasons)
     return [*prose(reply["answer"]), "", *("  " + line for line in pressed.text.strip("\n").split("\n"))]
