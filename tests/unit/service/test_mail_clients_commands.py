@@ -451,6 +451,21 @@ def test_a_vote_answering_an_earlier_phases_notice_is_not_cast_until_sent_for_th
     assert fakes.store.get(MID).phase.ready == (() if voted else ("ada",))  # type: ignore[union-attr]
 
 
+def test_a_vote_with_moves_naming_the_open_phase_is_cast_whatever_mail_it_answers() -> None:
+    # The mail names Round 1 above its move: it is for Round 1, its READY too (issue 19 item 3)
+    fakes = table()
+    pregame = the_notice(fakes)
+    round_one(fakes)
+
+    answer = send_as_ada(fakes, written_by("gmail", "ROUND 1\nPUSH bo LEFT\nREADY", pregame))
+
+    assert fakes.store.submissions(MID, 2)["ada"] == {
+        "round": {"pushes": [{"crate": "bo", "direction": "left"}], "ground": "stone"}
+    }
+    assert fakes.store.get(MID).phase.ready == ("ada",)  # type: ignore[union-attr]
+    assert "Accepted for Round 1:" in answer and "Done: READY." in answer.split("\n")
+
+
 @pytest.mark.parametrize(
     ("written", "expected"),
     [

@@ -255,7 +255,9 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
         if moved is None:
             return None
         lines += moved
-    answered = phase_answered(match.match_id, letter.in_reply_to, letter.references)
+    # Moves naming their phase name it for the mail's vote too (a mail naming the open phase is for it)
+    named = said.moves and all(move.phase is not None for move in said.moves)
+    answered = None if named else phase_answered(match.match_id, letter.in_reply_to, letter.references)
     for command in said.commands:
         done = _command(ports, match, sender, command, answered)
         lines += ["", *done.lines]
