@@ -125,23 +125,33 @@ def outlook_in(labels: tuple[str, str, str, str]) -> Callable[[str, Notice, Emai
     return body
 
 
-def flowed(text: str, width: int = 40) -> str:
-    """format=flowed (RFC 3676, DelSp=No): a line longer than `width` broken after a space, the
-    space left at the end of the line (a soft break); the sender's own line ends kept (hard)."""
+def flowed(text: str, delete_space: bool, width: int = 40) -> str:
+    """format=flowed (RFC 3676): a line longer than `width` broken after a space, left at the end
+    of the line (a soft break); with DelSp=Yes a space more, which the reader deletes. The sender's
+    own line ends are kept (hard)."""
+    soft = "  " if delete_space else " "
     lines: list[str] = []
     for line in text.split("\n"):
         pieces = textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False) or [""]
-        lines += [piece + " " for piece in pieces[:-1]] + pieces[-1:]
+        lines += [piece + soft for piece in pieces[:-1]] + pieces[-1:]
     return "\n".join(lines)
 
 
-def apple_mail(body: str, notice: Notice, mail: EmailMessage) -> None:
-    """Apple Mail on an iPhone: format=flowed, its footer, then the attribution and the notice
-    quoted."""
-    attribution = f"On 1 Dec 2026, at 12:00, {notice.sender} wrote:"
-    text = f"{flowed(body)}\n\nSent from my iPhone\n\n{quoted(attribution + chr(10) + chr(10) + notice.text)}\n"
-    mail.set_content(text)
-    mail.set_param("format", "flowed")
+def apple_mail(delete_space: bool) -> Callable[[str, Notice, EmailMessage], None]:
+    """Apple Mail on an iPhone: format=flowed (DelSp=Yes or not), its footer, then the attribution
+    and the notice quoted."""
+
+    def body(text: str, notice: Notice, mail: EmailMessage) -> None:
+        attribution = f"On 1 Dec 2026, at 12:00, {notice.sender} wrote:"
+        written = flowed(text, delete_space)
+        mail.set_content(
+            f"{written}\n\nSent from my iPhone\n\n{quoted(attribution + chr(10) + chr(10) + notice.text)}\n"
+        )
+        mail.set_param("format", "flowed")
+        if delete_space:
+            mail.set_param("delsp", "yes")
+
+    return body
 
 
 def samsung(body: str, notice: Notice, mail: EmailMessage) -> None:
@@ -159,7 +169,8 @@ MORE_STYLES: dict[str, Callable[[str, Notice, EmailMessage], None]] = {
     "outlook inline comments": outlook_inline,
     "outlook in Japanese": outlook_in(("差出人", "送信日時", "宛先", "件名")),
     "outlook in Russian": outlook_in(("От", "Отправлено", "Кому", "Тема")),
-    "apple mail flowed": apple_mail,
+    "apple mail flowed": apple_mail(delete_space=False),
+    "apple mail flowed, delsp=yes": apple_mail(delete_space=True),
     "samsung": samsung,
 }
 
@@ -291,6 +302,7 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("not ready. from a phone", "iphone", "Not ready.", Vote(False)),
     ("not ready in german gmail", "gmail in German", "not  ready", Vote(False)),
     ("ready from a samsung", "samsung", "Ready!", Vote(True)),
+    ("not ready. as outlook's html alone", "outlook html only", "Not ready.", Vote(False)),
     # ABSENT: the days as people write them, each read as 24 to 27 December 2026
     ("absent, an en dash", "iphone", "Absent 2026-12-24 – 2026-12-27", AWAY_AT_CHRISTMAS),
     ("absent, a phone's em dash for --", "iphone", "Absent 2026-12-24—2026-12-27.", AWAY_AT_CHRISTMAS),
@@ -308,7 +320,10 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("absent with non-breaking spaces", "outlook web html", "ABSENT\xa024 Dec\xa0–\xa027 Dec", AWAY_AT_CHRISTMAS),
     ("absent from Dec 24 to Dec 27", "outlook plain", "Absent from Dec 24 to Dec 27", AWAY_AT_CHRISTMAS),
     ("absent: Dec 24th – 27th", "iphone", "Absent: Dec 24th – 27th", AWAY_AT_CHRISTMAS),
+    ("absent marked inline", "outlook inline comments", "ABSENT 2026-12-24 2026-12-27", AWAY_AT_CHRISTMAS),
+    ("absent, as outlook's html alone", "outlook html only", "Absent 24/12/2026 – 27/12/2026", AWAY_AT_CHRISTMAS),
     ("absent cancel.", "iphone", "Absent cancel.", Withdrawn()),
+    ("absent cancel in thunderbird's html", "thunderbird html below the quote", "ABSENT CANCEL", Withdrawn()),
     # Refused, naming what was not understood and how to write it
     (
         "absent, 05/12: which?",
@@ -338,6 +353,7 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("zone. from a phone", "iphone", "Zone Europe/Paris.", Zone("Europe/Paris")),
     ("zone in lower case under a signature", "outlook plain", "zone europe/paris", Zone("Europe/Paris")),
     ("zone: with a colon", "gmail", "Zone: Europe/Paris", Zone("Europe/Paris")),
+    ("zone marked inline", "outlook inline comments", "ZONE Europe/Paris", Zone("Europe/Paris")),
     # PRESS: the sender's own lines below the PRESS line, their breaks kept; never the notice
     # Outlook's plain part cannot mark its signature: the sender's own, it goes with their letter
     (
@@ -375,6 +391,12 @@ CASES: list[tuple[str, str, str, Expected]] = [
     (
         "press flowed: the soft breaks joined, the hard ones kept",
         "apple mail flowed",
+        f"Press to Bo\n{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon.",
+        Message(("bo",), f"{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon."),
+    ),
+    (
+        "press flowed, delsp=yes: the added spaces deleted",
+        "apple mail flowed, delsp=yes",
         f"Press to Bo\n{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon.",
         Message(("bo",), f"{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon."),
     ),
