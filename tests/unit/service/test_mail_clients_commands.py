@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+from abc import ABC, abstractmethod
 import html
 import textwrap
 from collections.abc import Callable
@@ -191,15 +192,15 @@ def written_by(style: str, body: str, notice: Notice, message_id: str = "<reply-
 # -- what each command should do --------------------------------------------------------------
 
 
-class Expected:
-    """What a mail should leave behind: `before` readies the table, `holds` checks the answer
-    and the match."""
+class Expected(ABC):
+    """What a mail should leave behind: `before` readies the table (Ada's multipliers sent, by
+    default), `holds` checks the answer and the match."""
 
     def before(self, fakes: Fakes) -> None:
         submit(fakes.ports, SubmissionRequest(MID, "ada", "Pregame", "multipliers", MULTIPLIERS, "test"))
 
-    def holds(self, fakes: Fakes, answer: str) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def holds(self, fakes: Fakes, answer: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -373,6 +374,13 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("press: outlook in japanese", "outlook in Japanese", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press: outlook in russian", "outlook in Russian", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press: samsung's footer left out", "samsung", f"Press to Bo\n{DEAL}", Message(("bo",), DEAL)),
+    # A notice forwarded under the message is the sender's own private view: never sent along
+    (
+        "press over a forwarded notice",
+        "forwarded",
+        "PRESS TO bo\nLook what I got:",
+        Message(("bo",), "Look what I got:"),
+    ),
     ("press below the quote", "thunderbird below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press in thunderbird's html", "thunderbird html below the quote", f"PRESS TO bo\n{DEAL}", Message(("bo",), DEAL)),
     ("press to two in gmail", "gmail", f"PRESS TO bo, Cy O'Neil\n{DEAL}", Message(("bo", "cy"), DEAL)),
