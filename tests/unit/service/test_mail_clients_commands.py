@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import email
 import email.policy
-from abc import ABC, abstractmethod
 import html
 import textwrap
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
