@@ -165,13 +165,14 @@ def test_the_host_token_is_kept_for_the_owner_alone_and_match_host_reads_it(host
     assert code == 2
     assert "no host token in" in capsys.readouterr().err
 
-    # ...and $MATCH_HOST_TOKEN in place of the folder (a wrong one is refused: exit 1)
+    # ...and $MATCH_HOST_TOKEN in place of the folder (a wrong one refused: one line naming it, exit 2)
     monkeypatch.setenv("MATCH_HOST_TOKEN", server.host_token)
     assert match_host.main(["--server", url, "--data", str(tmp_path / "elsewhere"), "status", created["match_id"]]) == 0
     capsys.readouterr()
     monkeypatch.setenv("MATCH_HOST_TOKEN", "not-the-token")
-    assert match_host.main(["--server", url, "status", created["match_id"]]) == 1
-    assert json.loads(capsys.readouterr().out)["error"] == "Unauthorized"
+    assert match_host.main(["--server", url, "status", created["match_id"]]) == 2
+    said = "refused the host token in $MATCH_HOST_TOKEN: unset it to use the server's host-token"
+    assert capsys.readouterr().err == f"match-host: {url} {said}\n"
 
 
 # -- mail ------------------------------------------------------------------------------------------

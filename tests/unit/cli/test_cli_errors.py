@@ -154,3 +154,52 @@ def test_a_host_token_the_server_refuses_is_named_by_where_it_came_from(
 
     line = capsys.readouterr().err
     assert code == 2 and line == f"match-host: http://127.0.0.1:8081 {said.format(data=tmp_path)}\n"
+
+
+@pytest.fixture
+def answering_port() -> Iterator[tuple[int, list[int]]]:
+    """A loopback server that answers a POST to /host as the players' port does (404, JSON without
+    "ok") and one to /ok/host as the host port does; with the statuses it answered."""
+    import http.server
+    import threading
+
+    answered: list[int] = []
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers["content-length"]))
+            status, body = (200, {"ok": True}) if self.path == "/ok/host" else (404, {"message": "Not Found"})
+            answered.append(status)
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(json.dumps(body).encode())
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1], answered
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_match_host_at_the_players_port_says_it_is_not_the_host_port(answering_port, monkeypatch, capsys) -> None:
+    # the README shares :8080 with the players; the host's commands take :8081
+    port, answered = answering_port
+    monkeypatch.setenv("MATCH_HOST_TOKEN", "t")
+
+    code = host.main(["--server", f"http://127.0.0.1:{port}", "status", "m-1"])
+
+    said = "answered 404 Not Found: not bin/host-server's host port (the players' port + 1, on 127.0.0.1: 8081"
+    assert code == 2 and answered == [404]
+    assert capsys.readouterr().err.startswith(f"match-host: http://127.0.0.1:{port} {said}")
+
+
+def test_match_host_takes_the_server_without_its_scheme(answering_port, monkeypatch, capsys) -> None:
+    port, answered = answering_port
+    monkeypatch.setenv("MATCH_HOST_TOKEN", "t")
+    assert host.main(["--server", f"127.0.0.1:{port}/ok", "status", "m-1"]) == 0 and answered == [200]

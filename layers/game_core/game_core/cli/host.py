@@ -137,7 +137,9 @@ def read_host_token(data: Path) -> str | None:
 def send_to_server(command: dict[str, Any], server: str, token: str) -> dict[str, Any]:
     """The command to the host server's loopback route (bin/host-server), which answers as the function."""
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}
-    request = urllib.request.Request(f"{server.rstrip('/')}/host", data=json.dumps(command).encode(), headers=headers)
+    address = server if "://" in server else f"http://{server}"  # 127.0.0.1:8081 as written in a hurry
+    request = urllib.request.Request(f"{address.rstrip('/')}/host", data=json.dumps(command).encode(), headers=headers)
+    not_host_port = "not bin/host-server's host port (the players' port + 1, on 127.0.0.1: 8081 by default)"
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             reply: dict[str, Any] = json.loads(response.read())
@@ -145,7 +147,9 @@ def send_to_server(command: dict[str, Any], server: str, token: str) -> dict[str
         try:
             reply = json.loads(error.read())
         except ValueError:
-            raise CliError(f"{server} answered {error.code} {error.reason}: not bin/host-server's host port?") from None
+            raise CliError(f"{server} answered {error.code} {error.reason}: {not_host_port}?") from None
+        if "ok" not in reply:  # another server's JSON: the players' port answers 404 to /host
+            raise CliError(f"{server} answered {error.code} {error.reason}: {not_host_port}") from None
     except urllib.error.URLError as error:
         raise CliError(
             f"cannot reach {server} ({error.reason}): start bin/host-server, whose host commands take its --port + 1"
