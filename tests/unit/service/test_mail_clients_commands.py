@@ -303,6 +303,8 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("not ready. from a phone", "iphone", "Not ready.", Vote(False)),
     ("not ready in german gmail", "gmail in German", "not  ready", Vote(False)),
     ("ready from a samsung", "samsung", "Ready!", Vote(True)),
+    ("ready with an emoji", "iphone", "Ready 👍", Vote(True)),
+    ("ready with a smiley", "gmail", "ready :)", Vote(True)),
     ("not ready. as outlook's html alone", "outlook html only", "Not ready.", Vote(False)),
     # ABSENT: the days as people write them, each read as 24 to 27 December 2026
     ("absent, an en dash", "iphone", "Absent 2026-12-24 – 2026-12-27", AWAY_AT_CHRISTMAS),

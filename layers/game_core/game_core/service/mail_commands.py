@@ -72,10 +72,11 @@ class Command:
 
 
 def read_command(text: str) -> Command | None:
-    """The command the first non-blank line of `text` is; None when it is none (moves, say). The
-    "." or "!" a phone ends a sentence with ("Ready!"), or a "?" ("Status?"), is no part of it."""
+    """The command the first non-blank line of `text` is; None when it is none (moves, say). What
+    ends a line that is no letter or digit is no part of it: the "." or "!" a phone ends a sentence
+    with ("Ready!"), a "?" ("Status?"), a smiley or an emoji ("Ready 👍")."""
     first = next((line for line in text.split("\n") if line.strip()), "")
-    line = " ".join(first.upper().split()).rstrip(".!? ")
+    line = re.sub(r"[\W_]+$", "", " ".join(first.upper().split()))
     if line in (STATUS, HELP, HELP_RULES, PAUSE, RESUME, RESOLVE_NOW, READY, NOT_READY):
         return Command(line)
     keyword, _, argument = line.partition(" ")
