@@ -69,6 +69,12 @@ CASES = [
         {"AWS_MAX_ATTEMPTS": "1"},
         ["cannot reach", "127.0.0.1:{closed}"],
     ),
+    (
+        host,
+        ["--server", "http://127.0.0.1:{closed}", "--data", "{files}/elsewhere", "status", "m-1"],
+        {"MATCH_HOST_TOKEN": None},
+        ["no host token in {files}/elsewhere/host-token", "(bin/host-server's default: local-data in its checkout)"],
+    ),
     (host, ["launch", "m-1"], {}, ["invalid choice: 'launch'", "match-host --help"]),
     (host, ["extend", "m-1", "an hour"], {}, ["'an hour' is not a number of seconds", "match-host extend --help"]),
     # A duration where seconds are asked: worked out (2 x 3600 = 7200, 12 x 3600 = 43200, 86400 a day)

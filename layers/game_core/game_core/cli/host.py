@@ -243,8 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.server:
         token = read_host_token(args.data)
         if token is None:
-            parser.error(
-                f"no host token in {args.data / HOST_TOKEN_FILE}: give the host server's --data, or $MATCH_HOST_TOKEN"
+            raise CliError(
+                f"no host token in {args.data.absolute() / HOST_TOKEN_FILE}: give --data the host server's data folder"
+                " (bin/host-server's default: local-data in its checkout), or $MATCH_HOST_TOKEN"
             )
         reply = send_to_server(command, args.server, token)
         if reply.get("error") == "Unauthorized":  # the server cannot say where the token came from: here it is known
