@@ -175,6 +175,13 @@ MISTAKES = [
         "Bo has no absence under way or to come",
     ),
     (
+        "a cut without its day",
+        {"command": "absence", "match_id": MID, "player": "ada", "act": "cut"},
+        "Malformed",
+        "cut_to",
+        "a cut says the absence's new last day: --to 2026-12-25 (the console's to)",
+    ),
+    (
         "a cut to a day written 25/12/2026",
         {"command": "absence", "match_id": MID, "player": "ada lovelace", "act": "cut", "to": "25/12/2026"},
         "Malformed",

@@ -266,7 +266,8 @@ def refuse_or_cut(
         if act == "refuse":
             absences, ends = absence.refused(match.absences, target), target.end
         elif to is None:
-            raise Malformed("the cut is malformed", [Reason("cut_to", "a cut says when the absence ends now: --to")])
+            said = "a cut says the absence's new last day: --to 2026-12-25 (the console's to)"
+            raise Malformed("the cut is malformed", [Reason("cut_to", said)])
         else:
             ends = absence.moment(to, who.zone, ending=True, whose=whose)
             if ends == target.end:
