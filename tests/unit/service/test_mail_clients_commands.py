@@ -278,6 +278,7 @@ class Refused(Expected):
     def holds(self, fakes: Fakes, answer: str) -> None:
         match = fakes.store.get(MID)
         assert match.absences == () and match.phase is not None and match.phase.ready == () and not messages(fakes)
+        assert match.participant("ada").zone is None  # type: ignore[union-attr]
         assert self.said in " ".join(answer.split())
 
 
@@ -357,6 +358,16 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("zone in lower case under a signature", "outlook plain", "zone europe/paris", Zone("Europe/Paris")),
     ("zone: with a colon", "gmail", "Zone: Europe/Paris", Zone("Europe/Paris")),
     ("zone marked inline", "outlook inline comments", "ZONE Europe/Paris", Zone("Europe/Paris")),
+    # Never Etc/GMT+1 offered for it: that zone is UTC-1 (POSIX's sign)
+    (
+        "zone: an offset",
+        "iphone",
+        "Zone GMT+1",
+        Refused(
+            "ZONE GMT+1 was not done: - 'GMT+1' is not a time zone but an offset from UTC, which summer time may"
+            ' change: write the zone of a city near you (e.g. "Europe/Paris")'
+        ),
+    ),
     # PRESS: the sender's own lines below the PRESS line, their breaks kept; never the notice
     # Outlook's plain part cannot mark its signature: the sender's own, it goes with their letter
     (

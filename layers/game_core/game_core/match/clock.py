@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
@@ -70,12 +71,19 @@ def known_zone(name: str) -> str:
     wanted = name.strip().replace(" ", "_")
     if wanted.lower() in zones:
         return zones[wanted.lower()]
-    # Close in whole ("Europe/Pari") or in the city alone ("Paris", "new york")
+    if re.fullmatch(r"(?i)(utc|gmt)?_*[+\-\u2212]_*\d{1,2}(:?\d{2})?", wanted):
+        raise ValueError(
+            f"{name!r} is not a time zone but an offset from UTC, which summer time may change: write"
+            ' the zone of a city near you (e.g. "Europe/Paris")'
+        )
+    # Close in whole ("Europe/Pari") or in the city alone ("Paris", "new york"); never Etc/GMT+1
+    # for "GMT+1": its sign is POSIX's, the other way round (it is UTC-1)
+    offered = [zone for zone in zones if not zone.startswith("etc/gmt")]
     city = wanted.lower().rsplit("/", 1)[-1]
     cities = sorted(
-        zone for zone in zones if difflib.SequenceMatcher(None, zone.rsplit("/", 1)[-1], city).ratio() > 0.8
+        zone for zone in offered if difflib.SequenceMatcher(None, zone.rsplit("/", 1)[-1], city).ratio() > 0.8
     )
-    close = list(dict.fromkeys(difflib.get_close_matches(wanted.lower(), zones, n=3, cutoff=0.6) + cities))[:3]
+    close = list(dict.fromkeys(difflib.get_close_matches(wanted.lower(), offered, n=3, cutoff=0.6) + cities))[:3]
     hint = f"; did you mean {' or '.join(zones[zone] for zone in close)}?" if close else ' (e.g. "Europe/Paris")'
     raise ValueError(f"{name!r} is not a time zone{hint}")
 
