@@ -302,6 +302,15 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("ready! in gmail's html", "gmail html", "Ready!", Vote(True)),
     ("ready flowed", "apple mail flowed", "Ready", Vote(True)),
     ("not ready. from a phone", "iphone", "Not ready.", Vote(False)),
+    (
+        "i'm ready: how to vote",
+        "iphone",
+        "I’m ready",
+        Refused(
+            'line 1 "I’m ready": not understood; expected a line starting MULTIPLIERS, or <six numbers> alone'
+            " - line 1: to vote, write READY (or NOT READY, to take it back) on a line of its own"
+        ),
+    ),
     ("not ready in german gmail", "gmail in German", "not  ready", Vote(False)),
     ("ready from a samsung", "samsung", "Ready!", Vote(True)),
     ("ready with an emoji", "iphone", "Ready 👍", Vote(True)),
@@ -327,6 +336,14 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("absent marked inline", "outlook inline comments", "ABSENT 2026-12-24 2026-12-27", AWAY_AT_CHRISTMAS),
     ("absent, as outlook's html alone", "outlook html only", "Absent 24/12/2026 – 27/12/2026", AWAY_AT_CHRISTMAS),
     ("absent cancel.", "iphone", "Absent cancel.", Withdrawn()),
+    (
+        "away in words: how to write it",
+        "gmail",
+        "I will be absent over Christmas",
+        Refused(
+            "line 1: to say when you are away, write ABSENT and your first and last days: ABSENT 2026-12-24 2026-12-27"
+        ),
+    ),
     ("absent cancel in thunderbird's html", "thunderbird html below the quote", "ABSENT CANCEL", Withdrawn()),
     # Refused, naming what was not understood and how to write it
     (

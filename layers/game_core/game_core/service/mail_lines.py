@@ -13,7 +13,8 @@ A line that starts with one of the grammar's words but says it wrongly ("GROUND 
 said wrongly wherever it stands, and refuses the mail. A line of a short form (values without
 their keyword, "2 1 1 0 -1 -1") belongs to the moves only up to the first line not understood
 below them: a phone number under a name is no move. A mail in which nothing is understood is
-refused with every line it could not read.
+refused with every line it could not read, and for a line naming a command among other words
+("I'm ready"), how to write the command.
 """
 
 from __future__ import annotations
@@ -25,7 +26,17 @@ from enum import Enum
 
 from game_core.errors import Reason
 from game_core.games.protocol import AnyGame, TextMove
-from game_core.service.mail_commands import Command, read_command
+from game_core.service.mail_commands import (
+    ABSENT,
+    HELP,
+    PRESS,
+    PRESS_USAGE,
+    READY,
+    STATUS,
+    ZONE,
+    Command,
+    read_command,
+)
 
 Players = Sequence[str] | Mapping[str, str]
 """The match's participants as the grammar reads them: ids, or each id with their name."""
@@ -37,6 +48,15 @@ _GREETING = (
     r"|goedemorgen|goedemiddag|dag)\b"
 )
 """A greeting's first word (compiled on first use: re caches it)."""
+_COMMAND_LINES = {
+    READY: "to vote, write READY (or NOT READY, to take it back) on a line of its own",
+    ABSENT: "to say when you are away, write ABSENT and your first and last days: ABSENT 2026-12-24 2026-12-27",
+    ZONE: "for deadlines in your time, write ZONE and your time zone: ZONE Europe/Paris",
+    PRESS: PRESS_USAGE,
+    STATUS: "write STATUS on a line of its own for where you stand",
+    HELP: "write HELP on a line of its own for how to write moves and commands",
+}
+"""How to write each player's command, for a line that names it among other words."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +85,7 @@ def read_mail(
     if not understood:
         reading = game.text.read_text(lines, accepts, players)
         reasons = reading.reasons or [Reason("no_move", "the mail says no move; send HELP for how to write one")]
-        return MailLines(reasons=tuple(reasons))
+        return MailLines(reasons=(*reasons, *_commands_inside(lines)))
     first = understood[0]
     last = max([first, *(i for i, how in said.items() if how is _Said.IN_WORDS)])
     # A short form (a line of values alone) goes on the move just above it, never past a line
@@ -93,6 +113,17 @@ def is_greeting(line: str) -> bool:
     """A line above what is read, left unread: it starts with a greeting word or ends in a comma,
     a colon or an exclamation mark."""
     return bool(re.match(_GREETING, line)) or line.rstrip().endswith((",", ":", "!"))
+
+
+def _commands_inside(lines: Sequence[str]) -> list[Reason]:
+    """How to write each command a line names among other words ("I'm ready"): a command is a
+    line of its own."""
+    hints = []
+    for number, line in enumerate(lines, start=1):
+        named = next((word for word in re.findall(r"[A-Z]+", line.upper()) if word in _COMMAND_LINES), None)
+        if named is not None:
+            hints.append(Reason("command_line", f"line {number}: {_COMMAND_LINES[named]}"))
+    return hints
 
 
 class _Said(Enum):
