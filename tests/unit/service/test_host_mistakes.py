@@ -151,7 +151,7 @@ MISTAKES = [
         json.loads((ROOT / "events" / "host_graces.json").read_text()),
         "NotFound",
         "not_found",
-        "no match 'm-0123456789ab'",
+        "no match 'm-0123456789ab': that is the sample events' id; put your match's id (create's reply gives it)",
     ),
     (
         "press mode in capitals in the console's event",

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from game_core.errors import NotFound
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_GRACES, MAX_SECONDS, Email, MatchRequest, Name
 from game_core.match.press import MAX_PER_HOUR, PressMode
@@ -224,7 +225,22 @@ def command_fields(loc: tuple[str | int, ...]) -> list[str]:
     return [field.alias or name for model in models for name, field in model.model_fields.items()]
 
 
+SAMPLE_MATCH_ID = "m-0123456789ab"
+"""The match id the sample events in events/ carry: a host who sends one unedited is told to put
+their own match's id in it."""
+
+
 def run_host_command(ports: Ports, command: HostCommand) -> dict[str, Any]:
+    try:
+        return _run(ports, command)
+    except NotFound as error:
+        if getattr(command, "match_id", None) != SAMPLE_MATCH_ID:
+            raise
+        hint = f"{error.message}: that is the sample events' id; put your match's id (create's reply gives it)"
+        raise NotFound(hint) from None
+
+
+def _run(ports: Ports, command: HostCommand) -> dict[str, Any]:
     match command:
         case Create(match=request):
             return create_match(ports, request)
