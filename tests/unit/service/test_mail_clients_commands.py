@@ -332,6 +332,13 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ),
     ("absent with non-breaking spaces", "outlook web html", "ABSENT\xa024 Dec\xa0–\xa027 Dec", AWAY_AT_CHRISTMAS),
     ("absent from Dec 24 to Dec 27", "outlook plain", "Absent from Dec 24 to Dec 27", AWAY_AT_CHRISTMAS),
+    ("absent 24–27 Dec", "iphone", "Absent 24–27 Dec", AWAY_AT_CHRISTMAS),
+    (
+        "absent, a day alone",
+        "gmail",
+        "Absent 24",
+        Refused("'24' is not read as a day: a day's number alone goes with a month's name (Dec 24-27, 24-27 Dec)"),
+    ),
     ("absent: Dec 24th – 27th", "iphone", "Absent: Dec 24th – 27th", AWAY_AT_CHRISTMAS),
     ("absent marked inline", "outlook inline comments", "ABSENT 2026-12-24 2026-12-27", AWAY_AT_CHRISTMAS),
     ("absent, as outlook's html alone", "outlook html only", "Absent 24/12/2026 – 27/12/2026", AWAY_AT_CHRISTMAS),

@@ -75,13 +75,13 @@ _NAMED = r"(?:[A-Z]{3,9}\.? \d{1,2}(?:ST|ND|RD|TH)?|\d{1,2}(?:ST|ND|RD|TH)?\.? [
 _DAY = rf"{_MOMENT}|{_NUMERIC}|{_NAMED}"
 _DAY_ALONE = r"\d{1,2}(?:ST|ND|RD|TH)?"
 _ABSENT = re.compile(
-    rf"(?:FROM )?({_DAY})"
+    rf"(?:FROM )?({_DAY}|{_DAY_ALONE})"
     rf"(?:\s*(?:\s(?:TO|UNTIL|TILL|THROUGH|THRU)\s|[-\u2010-\u2015\u2212]+|\s)\s*({_DAY}|{_DAY_ALONE}))?"
 )
 """ABSENT's days: the first alone (that one day), or the first and the last, as people write them:
 "from" before them and "to" or a dash (a phone's en or em dash too) between them, if they like;
-2026-12-24, 24/12/2026, 24 Dec or Dec 24th (a year when given, else the next such day), and after
-a month's name the last day alone ("Dec 24-27", "Dec 24th to 27th")."""
+2026-12-24, 24/12/2026, 24 Dec or Dec 24th (a year when given, else the next such day), and a day
+alone in the month the other names ("Dec 24-27", "Dec 24th to 27th", "24-27 Dec")."""
 _MONTHS = {
     name[:length]: number
     for number, name in enumerate(
@@ -112,17 +112,29 @@ def absent_days(argument: str, today: date) -> tuple[str, str]:
     if days is None:
         text = f"write {ABSENT_USAGE}, or ABSENT CANCEL to withdraw it"
         raise Malformed("the ABSENT command is malformed", [Reason("absent_line", text)])
-    first = _written_day(days[1], today)
-    if days[2] is None:
+    begins, ends = days[1], days[2]
+    alone = "a day's number alone goes with a month's name (Dec 24-27, 24-27 Dec)"
+    if re.fullmatch(_DAY_ALONE, begins):  # "24-27 DEC": the first day in the last's month
+        if ends is None or not re.search("[A-Z]", ends):
+            raise _not_a_day(begins, alone)
+        last = _written_day(ends, today)
+        return _in_month_of(begins, last), last
+    first = _written_day(begins, today)
+    if ends is None:
         return first, first
-    if not re.fullmatch(_DAY_ALONE, days[2]):
-        return first, _written_day(days[2], date.fromisoformat(first[:10]))
-    if not re.search("[A-Z]", days[1]):
-        raise _not_a_day(days[2], "a day's number alone follows a month's name only (Dec 24-27)")
-    try:  # "DEC 24-27": the last day in the first's month
-        return first, date.fromisoformat(first).replace(day=int(days[2].rstrip("STNDRH"))).isoformat()
+    if not re.fullmatch(_DAY_ALONE, ends):
+        return first, _written_day(ends, date.fromisoformat(first[:10]))
+    if not re.search("[A-Z]", begins):
+        raise _not_a_day(ends, alone)
+    return first, _in_month_of(ends, first)  # "DEC 24-27": the last day in the first's month
+
+
+def _in_month_of(day: str, dated: str) -> str:
+    """The day numbered `day` ("27", "27TH") in the month of `dated` (2026-12-24)."""
+    try:
+        return date.fromisoformat(dated).replace(day=int(day.rstrip("STNDRH"))).isoformat()
     except ValueError:
-        raise _not_a_day(days[2], "it is no day of that month") from None
+        raise _not_a_day(day, "it is no day of that month") from None
 
 
 def _written_day(written: str, after: date) -> str:
