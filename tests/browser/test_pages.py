@@ -1,6 +1,7 @@
 """The pages in a real browser (headless Chromium), against bin/host-server's server on loopback
 with its stack on a virtual clock: the host's page (log in, read, act, confirm) and the players'
-pages (sign in by the link, every move through the forms, a refusal's reasons beside the form,
+pages (sign in by the link, every move through the forms, a message between players, a refusal's
+reasons beside the form,
 the countdown against the virtual clock, each game at a laptop's and a phone's width). Every
 page is also looked at for what its console says: no script error, no resource or inline code
 refused by its Content-Security-Policy.
@@ -15,6 +16,7 @@ import json
 from typing import Any
 
 from browsing import DESKTOP, PHONE, WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as shown
 from selenium.webdriver.support.ui import WebDriverWait
@@ -142,7 +144,7 @@ def test_a_secret_reissued_from_the_hosts_page_ends_the_old_session_and_the_new_
     ada = Player(browser, server, match_id, "ada", created["secrets"]["ada"])
     section_id = host_page(browser, server, match_id).get_attribute("id")
     send_command(browser, section_id, "Reissue secret", player="Ada")  # by name
-    browser.find_element(By.XPATH, "//button[text()='Yes: reissue secret']").click()
+    wait_for(browser, (By.XPATH, "//button[text()='Yes: reissue secret']")).click()  # the confirming page, once loaded
     answer = json.loads(wait_for(browser, (By.TAG_NAME, "pre")).text)
     assert answer["player"] == "ada" and answer["secret"] != created["secrets"]["ada"]
     browser.add_cookie(ada.cookie)  # Ada's browser, still holding the session of the old secret
@@ -177,13 +179,25 @@ class Player:
         self.driver.get(self.page)
         return wait_for(self.driver, (By.ID, "phase-name"))
 
+    def messages(self) -> Any:
+        """This participant's messages page, freshly loaded: its list."""
+        self.show()
+        self.driver.find_element(By.ID, "messages-link").click()
+        return wait_for(self.driver, (By.ID, "messages"))
+
     def send(self, form_id: str, values: dict[str, Any]) -> Any:
         """Fill the form's inputs (by field path: "pushes.0.crate") and send it; the page after."""
         form = self.driver.find_element(By.ID, form_id)
         inputs = {f"{form_id}-{path.replace('.', '-')}": str(value) for path, value in values.items()}
         # Set in one call (typing each is a round trip a field); sent by the button, as a player does.
         self.driver.execute_script(FILL, inputs)
+        self.driver.execute_script("window.leaving = true")  # gone with this page: the next has none
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        # The page after it, not this one (whose reasons a refused form shows): asked while the
+        # browser is between the two, the driver may answer with an error; asked again.
+        WebDriverWait(self.driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
+            lambda driver: driver.execute_script("return window.leaving === undefined")
+        )
         return waiting(self.driver).until(
             lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
         )[0]
@@ -225,6 +239,17 @@ def test_a_whole_crates_match_played_through_the_players_pages(browser, server) 
     match_id, secrets = created["match_id"], created["secrets"]
     problems(browser)
     players = [Player(browser, server, match_id, seat["id"], secrets[seat["id"]]) for seat in CRATES]
+    # Ada writes to Bo from her messages page; Bo reads it on his (that no third player does: the
+    # page's unit leak test).
+    ada, bo = players
+    ada.messages()
+    browser.find_element(By.ID, "press-to-bo").click()
+    browser.find_element(By.ID, "press-text").send_keys("Crate 3, left?")
+    browser.find_element(By.CSS_SELECTOR, "#press button[type=submit]").click()
+    assert wait_for(browser, (By.ID, "notice")).text == "Your message went to Bo."
+    assert browser.find_element(By.CSS_SELECTOR, "#messages li.sent").text.endswith("Crate 3, left?")
+    read = bo.messages().text
+    assert "Ada to Bo" in read and "Crate 3, left?" in read
     phases = ["Pregame", *(f"Round {number}" for number in range(1, 7))]
     for number, phase in enumerate(phases, start=1):
         for seat, player in enumerate(players):
