@@ -129,13 +129,13 @@ def outlook_in(labels: tuple[str, str, str, str]) -> Callable[[str, Notice, Emai
 def flowed(text: str, delete_space: bool, width: int = 40) -> str:
     """format=flowed (RFC 3676): a line longer than `width` broken after a space, left at the end
     of the line (a soft break); with DelSp=Yes a space more, which the reader deletes. The sender's
-    own line ends are kept (hard)."""
+    own line ends are kept (hard); a line starting ">" is stuffed with a space (not a quote)."""
     soft = "  " if delete_space else " "
     lines: list[str] = []
     for line in text.split("\n"):
         pieces = textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False) or [""]
         lines += [piece + soft for piece in pieces[:-1]] + pieces[-1:]
-    return "\n".join(lines)
+    return "\n".join(" " + line if line.startswith((" ", ">")) else line for line in lines)
 
 
 def apple_mail(delete_space: bool) -> Callable[[str, Notice, EmailMessage], None]:
@@ -291,6 +291,8 @@ AWAY_AT_CHRISTMAS = Away(
 DEAL = "Deal?\nI push crate 3 left, you push it up."
 LONG_LINE = "I push crate 3 left in round one, and you push it up in round two."
 """Longer than a line of Apple Mail's here (40 columns): sent broken in two by a soft break."""
+BROKEN_BEFORE_A_MARK = "I push crate 3 left and you push crate 5 > crate 7 in round two."
+"""Broken after its 40th character: its second line starts with ">", stuffed, no quote."""
 
 CASES: list[tuple[str, str, str, Expected]] = [
     # (id, client style, what Ada writes, what should happen)
@@ -438,6 +440,12 @@ CASES: list[tuple[str, str, str, Expected]] = [
         "apple mail flowed",
         f"Press to Bo\n{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon.",
         Message(("bo",), f"{LONG_LINE}\nDeal?\xa0\xa0Tell me by noon."),
+    ),
+    (
+        "press flowed: a soft break before a >",
+        "apple mail flowed",
+        f"Press to Bo\n{BROKEN_BEFORE_A_MARK}",
+        Message(("bo",), BROKEN_BEFORE_A_MARK),
     ),
     (
         "press flowed, delsp=yes: the added spaces deleted",

@@ -174,13 +174,16 @@ def _unflow(text: str, delete_space: bool) -> str:
     lines: list[str] = []
     flowing = False
     for line in text.split("\n"):
-        if line.startswith(" "):
+        # A stuffed line is the sender's own, even one starting ">" ("> 2 crates" after a soft break)
+        stuffed = line.startswith(" ")
+        if stuffed:
             line = line[1:]
-        if flowing and not line.startswith(">"):
+        own = stuffed or not line.startswith(">")
+        if flowing and own:
             lines[-1] += line
         else:
             lines.append(line)
-        flowing = line.endswith(" ") and line != "-- " and not line.startswith(">")
+        flowing = line.endswith(" ") and line != "-- " and own
         if flowing and delete_space:
             lines[-1] = lines[-1][:-1]
     return "\n".join(lines)
