@@ -610,3 +610,18 @@ def test_a_message_quoted_in_a_reply_is_never_sent_again(answered: str, style: s
     answer = send_as_ada(fakes, written_by("thunderbird below the quote", "", notice, "<reply-2@example.com>"))
     assert messages(fakes) == sent
     assert answer.split("\n")[2] == "Nothing was submitted: your mail was not understood."
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a flowed line of the sender's own starting '>' (space-stuffed by their client) is read as a quote:"
+    " inbound._unflow unstuffs it and replies.written drops every line starting '>'; the Letter's text would"
+    " have to say which of its lines were stuffed",
+)
+def test_a_flowed_line_of_ones_own_starting_with_a_mark_is_sent() -> None:
+    fakes = table()
+    notice = the_notice(fakes)
+
+    answer = send_as_ada(fakes, written_by("apple mail flowed", "Press to Bo\n> 2 crates move in round two.", notice))
+
+    Message(("bo",), "> 2 crates move in round two.").holds(fakes, answer)
