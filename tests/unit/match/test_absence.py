@@ -152,3 +152,22 @@ def test_a_deadline_in_an_absence_of_one_it_waits_for_moves_to_its_end_plus_the_
 ) -> None:
     bo = Absence(participant="bo", start=at(7, 12), end=at(9), declared_at=NOW)
     assert held(deadline, owing, (ADA_5_TO_6, bo), MARGIN) == (expected, away)
+
+
+@pytest.mark.parametrize(
+    ("settings", "longest"),
+    [
+        ({}, 4),  # the defaults: 7 days in all, 4 at once
+        ({"days": 2}, 2),  # 2 in all: one absence may take both (the default 4 would never fit)
+        ({"days": 10}, 4),
+        ({"days": 0}, 4),  # no absences: the length is moot
+        ({"days": 5, "longest_days": 5}, 5),
+    ],
+)
+def test_the_longest_absence_defaults_to_what_fits_in_all(settings: dict[str, int], longest: int) -> None:
+    assert AbsenceRules.model_validate(settings).longest_days == longest
+
+
+def test_a_longest_absence_longer_than_all_of_them_is_refused_naming_both() -> None:
+    with pytest.raises(ValueError, match=r"longest_days \(5\) is more than days \(3\).*at most 3"):
+        AbsenceRules.model_validate({"days": 3, "longest_days": 5})

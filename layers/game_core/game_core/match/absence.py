@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from game_core.errors import Illegal, Malformed, Reason
 from game_core.games.plain_text import prose
@@ -31,16 +31,38 @@ MOMENT_FORMS = "a date (2026-12-24: the whole day) or a date and time (2026-12-2
 MOMENT_TEXT = f"{MOMENT_FORMS}, in your time zone"
 
 
+DEFAULT_LONGEST_DAYS = 4
+"""One absence at most, unless the host says (or allows fewer days in all)."""
+
+
 class AbsenceRules(Model):
     """The host's limits on absences in a match (the settings file's `absence_rules`)."""
 
     days: int = Field(default=7, ge=0, le=366)
     """The most days each participant may be away in the match, all their absences together
     (counted from when each was declared, or began); 0: no absences in this match."""
-    longest_days: int = Field(default=4, ge=1, le=366)
+    longest_days: int = Field(default=DEFAULT_LONGEST_DAYS, ge=1, le=366)
     """The most days one absence may last (counted likewise)."""
     margin_hours: int = Field(default=24, ge=0, le=720)
     """Hours after an absence ends before a held deadline falls: time to read in and move."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _longest_within_all(cls, given: Any) -> Any:
+        """`{"days": 2}` alone: one absence may last all 2 (the default 4 would not fit)."""
+        days = given.get("days") if isinstance(given, dict) else None
+        if isinstance(days, int) and days > 0 and "longest_days" not in given:
+            return given | {"longest_days": min(DEFAULT_LONGEST_DAYS, days)}
+        return given
+
+    @model_validator(mode="after")
+    def _one_fits_in_all(self) -> AbsenceRules:
+        if self.days and self.longest_days > self.days:
+            raise ValueError(
+                f"longest_days ({self.longest_days}) is more than days ({self.days}), all of a participant's "
+                f"absences together: make longest_days at most {self.days}"
+            )
+        return self
 
     @property
     def margin(self) -> timedelta:
