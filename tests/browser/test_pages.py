@@ -1,10 +1,9 @@
 """The pages in a real browser (headless Chromium), against bin/host-server's server on loopback
 with its stack on a virtual clock: the host's page (log in, read, act, confirm) and the players'
 pages (sign in by the link, every move through the forms, a message between players, a refusal's
-reasons beside the form,
-the countdown against the virtual clock, each game at a laptop's and a phone's width). Every
-page is also looked at for what its console says: no script error, no resource or inline code
-refused by its Content-Security-Policy.
+reasons beside the form, the countdown against the virtual clock, the page reloading itself,
+each game at a laptop's and a phone's width). Every page is also looked at for what its console
+says: no script error, no resource or inline code refused by its Content-Security-Policy.
 
 Tests run in this order on one server whose clock starts at START (Tuesday 1 December 2026,
 12:00 UTC); only the last ones move it.
@@ -329,6 +328,37 @@ def test_every_other_games_page_opens_at_a_laptops_and_a_phones_width(browser, s
         for width in (DESKTOP, PHONE):
             screenshot(browser, f"page-{game}", width)
     assert problems(browser) == []
+
+
+SKEWED_CLOCK = """
+window.skew = 0; window.delays = [];
+const realNow = Date.now, realTimeout = window.setTimeout;
+Date.now = () => realNow() + window.skew;
+window.setTimeout = (callback, ms) => { window.delays.push(ms); return realTimeout(callback, ms); };
+"""
+"""Run before each page's own script: the browser's clock skewed by `window.skew` ms (a minute
+passes without waiting for it), and each timer's delay kept in `window.delays`."""
+
+
+def test_a_page_reloads_itself_a_minute_on_or_3_s_after_its_countdown_reaches_zero(browser, server) -> None:
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SKEWED_CLOCK})
+    try:
+        for phase_seconds, delay in ((86400, 60_000), (30, 33_000)):  # a minute; the deadline's 30 s and 3
+            created = create(server, "crates", CRATES, phase_seconds=phase_seconds)
+            ada = Player(browser, server, created["match_id"], "ada", created["secrets"]["ada"])
+            ada.show()
+            # Scheduled from the page's load: at most the delay, less what the script took to start.
+            assert delay - 1000 < browser.execute_script("return Math.max(...window.delays)") <= delay
+            server.stack.host({"command": "cancel", "match_id": created["match_id"]})
+        # A minute on, shown again: the page reloads at once (the next has no marker).
+        browser.execute_script("window.marker = 1; window.skew = 61000;")
+        browser.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+        WebDriverWait(browser, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
+            lambda driver: driver.execute_script("return window.marker === undefined")
+        )
+        assert problems(browser) == []
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
 
 
 def test_the_countdown_follows_the_virtual_clock_in_the_browsers_own_zone(browser, server) -> None:
