@@ -352,7 +352,7 @@ def _page_refused(error: GameCoreError, request: Request, match_id: str) -> Repl
 def get_page(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     _known_ids(match_id)
     cookie = request.cookie(session.cookie_name(match_id))
-    query = dict(parse_qsl(request.query))
+    query = dict(parse_qsl(request.query, keep_blank_values=True))  # "?ready": a notice by its name alone
     try:
         seen = play.show(ports(), match_id, cookie, query.get("answer"))
     except play.SignedOut as error:

@@ -29,6 +29,7 @@ class Talk:
     fakes: Fakes
     match_id: str
     sessions: dict[str, play.sessions.Session]
+    secrets: dict[str, str]
 
     @classmethod
     def open(cls, **settings: Any) -> Talk:
@@ -37,7 +38,7 @@ class Talk:
         created = create_match(fakes.ports, MatchRequest.model_validate(written))
         match_id = created["match_id"]
         sessions = {who: play.sign_in(fakes.ports, match_id, secret) for who, secret in created["secrets"].items()}
-        return cls(fakes, match_id, sessions)
+        return cls(fakes, match_id, sessions, created["secrets"])
 
     @property
     def ports(self) -> Ports:
