@@ -71,6 +71,8 @@ def test_a_refused_absence_shows_why_in_its_form_with_the_dates_kept() -> None:
     assert '<li data-code="ends_before_it_begins">the absence ends before it begins' in form
     assert 'value="2026-12-05"' in form and 'value="2026-12-03"' in form
     assert table.logged("absence_declared") == []
+    seen, _ = table.absence("ada", table.form("ada", **{"f.from": "", "f.to": "2026-12-03"}))  # no first day
+    assert seen.refusal is not None and [r.code for r in seen.refusal.error.reasons] == ["absence_from"]
 
 
 def test_a_match_without_absences_says_so_and_offers_no_form() -> None:

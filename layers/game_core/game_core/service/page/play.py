@@ -265,6 +265,8 @@ def absence(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str
     try:
         _checked(seen, fields)
         first = fields.get("f.from", "").strip()
+        if not (cancel or first):
+            raise Malformed("the absence has no first day", [Reason("absence_from", "give your first day away")])
         said = {"cancel": True} if cancel else {"from": first, "to": fields.get("f.to", "").strip() or first}
         reply = absence_action(ports, match_id, seen.session.participant, said, CHANNEL)
     except GameCoreError as error:
