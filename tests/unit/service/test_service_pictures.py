@@ -10,6 +10,7 @@ import io
 import xml.etree.ElementTree as ET
 from email.message import EmailMessage
 
+import pytest
 from fakes import Fakes
 from PIL import Image
 
@@ -30,10 +31,11 @@ O4_RGB = (221, 213, 95)
 """hsl(56, 65%, 62%), worked by hand in tests/unit/games/domino/test_domino_png.py."""
 
 
-def open_match(fakes: Fakes) -> None:
+def open_match(fakes: Fakes, host_email: str | None = None) -> None:
     request = MatchRequest.model_validate(
         {
             "game": "domino",
+            "host_email": host_email,
             "settings": {"tiles": {"1": TILES, "2": TILES, "3": TILES}},
             "players": [
                 {"id": "ann", "name": "Ann Archer", "email": "ann@example.org"},
@@ -57,10 +59,10 @@ def resolve_phase(fakes: Fakes) -> list[email.message.EmailMessage]:
     return [email.message_from_bytes(mail.raw, policy=email.policy.default) for mail in fakes.mailer.sent[before:]]
 
 
-def placed(fakes: Fakes) -> list[email.message.EmailMessage]:
+def placed(fakes: Fakes, host_email: str | None = None) -> list[email.message.EmailMessage]:
     """Auction 1: Ann alone bids on tile 1, Bob alone on tile 2. Placing 1: Ann puts her O4 at
     A1 B1 A2 B2, Bob his I3 down column C from row 5. The mails of that resolution."""
-    open_match(fakes)
+    open_match(fakes, host_email)
     send(fakes, "ann", "Auction 1", "bid", {"bids": [{"tile": 1, "chips": 5}]})
     send(fakes, "bob", "Auction 1", "bid", {"bids": [{"tile": 2, "chips": 5}]})
     resolve_phase(fakes)
@@ -123,14 +125,11 @@ def test_a_mail_that_carries_no_view_attaches_nothing() -> None:
     assert reminder.get_content_type() == "text/plain" and "Attached:" not in reminder.get_content()
 
 
-def test_status_by_mail_attaches_the_senders_own_boards() -> None:
-    # Ann asks for STATUS after placing 1: her answer carries the boards as her view draws them
-    # (the same two files a notice of that view attaches), named in its text; Bob gets nothing
-    fakes = Fakes()
-    placed(fakes)
+def status_by_mail(fakes: Fakes, sender: str) -> email.message.EmailMessage:
+    """`sender` mails STATUS to the match: the one answer, to them, in reply to it."""
     before = len(fakes.mailer.sent)
     asked = EmailMessage()
-    asked["From"], asked["To"], asked["Subject"] = "ann@example.org", f"{MID}@play.test", f"[{MID}] Status"
+    asked["From"], asked["To"], asked["Subject"] = sender, f"{MID}@play.test", f"[{MID}] Status"
     asked["Message-ID"] = "<status-1@example.org>"
     asked.set_content("STATUS\n")
     verdicts = Verdicts(spf="PASS", dkim="PASS", dmarc="PASS", spam="PASS", virus="PASS")
@@ -140,11 +139,61 @@ def test_status_by_mail_attaches_the_senders_own_boards() -> None:
     )
     (sent,) = fakes.mailer.sent[before:]
     answer = email.message_from_bytes(sent.raw, policy=email.policy.default)
-    assert sent.to == "ann@example.org" and answer["In-Reply-To"] == "<status-1@example.org>"
+    assert sent.to == sender and answer["In-Reply-To"] == "<status-1@example.org>"
+    return answer
+
+
+def own_pictures(fakes: Fakes, player: str) -> list[tuple[str, bytes]]:
     state = engine.game_state(GAME, fakes.store.get(MID))
-    own = GAME.text.draw_view(GAME.view(state, "ann"), {"ann": "Ann Archer", "bob": "Bob Boyd"})
-    attached = [(part.get_filename(), part.get_payload(decode=True)) for part in answer.iter_attachments()]
+    own = GAME.text.draw_view(GAME.view(state, player), {"ann": "Ann Archer", "bob": "Bob Boyd"})
+    return [(picture.filename, picture.data) for picture in own.pictures]
+
+
+def attachments(answer: email.message.EmailMessage) -> list[tuple[str | None, bytes]]:
+    return [(part.get_filename(), part.get_payload(decode=True)) for part in answer.iter_attachments()]
+
+
+def test_status_by_mail_attaches_the_senders_own_boards() -> None:
+    # Ann asks for STATUS after placing 1: her answer carries the boards as her view draws them
+    # (the same two files a notice of that view attaches), named in its text; Bob gets nothing
+    fakes = Fakes()
+    placed(fakes)
+    answer = status_by_mail(fakes, "ann@example.org")
+    attached = attachments(answer)
     assert [name for name, _ in attached] == ["domino-after-phase-2-all.svg", "domino-after-phase-2-all.png"]
-    assert attached == [(picture.filename, picture.data) for picture in own.pictures]
+    assert attached == own_pictures(fakes, "ann")
     body = " ".join(next(answer.iter_parts()).get_content().split())
     assert "Attached: the boards, left to right: Ann Archer, Bob Boyd" in body and "Your garnets:" in body
+
+
+@pytest.mark.parametrize(
+    ("host", "pictures_of"),
+    [
+        # Ann hosts and plays: the host's STATUS, with the two files her own STATUS as a player
+        # carries (her view's; every board is public, drawn from the view's public part alone)
+        ("ann@example.org", "ann"),
+        # a host who does not play has no view of their own: the host's STATUS alone
+        ("host@example.org", None),
+    ],
+)
+def test_a_hosts_status_by_mail_carries_the_boards_of_the_hosts_own_view_only(
+    host: str, pictures_of: str | None
+) -> None:
+    fakes = Fakes()
+    placed(fakes, host_email=host)
+    answer = status_by_mail(fakes, host)
+    text = answer.get_body(preferencelist=("plain",))
+    assert text is not None
+    body = " ".join(text.get_content().split())
+    # the host's STATUS (the console's), not a player's standing: 2 phases resolved, nobody sent
+    # in the third (Auction 3 and placing 2) yet
+    assert f"Match {MID} (domino) is running; 2 phases resolved." in body
+    assert "Waiting for: Ann Archer, Bob Boyd" in body and "Your garnets:" not in body
+    if pictures_of is None:
+        assert answer.get_content_type() == "text/plain" and "Attached:" not in body
+        return
+    assert attachments(answer) == own_pictures(fakes, pictures_of)
+    assert body.endswith(
+        "Attached: the boards, left to right: Ann Archer, Bob Boyd "
+        "(domino-after-phase-2-all.svg, domino-after-phase-2-all.png)."
+    )

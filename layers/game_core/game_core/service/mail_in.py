@@ -285,7 +285,10 @@ def _command(ports: Ports, match: Match, sender: Sender, command: Command, answe
     if command.keyword == HELP_RULES:
         return Answer(_rules(match))
     if sender.is_host and command.keyword in HOST_KEYWORDS:
-        return Answer(_host_command(ports, match, command, sender.zone))
+        lines = _host_command(ports, match, command, sender.zone)
+        if command.keyword == STATUS and sender.player is not None:
+            return _with_own_boards(ports, match, sender.player, lines)
+        return Answer(lines)
     if command.keyword == ZONE:
         return Answer(_zone(ports, match, sender, command.argument))
     if sender.player is None:
@@ -320,6 +323,15 @@ def _host_command(ports: Ports, match: Match, command: Command, zone: str | None
     if match.phase is not None:
         lines.append(letters.deadline_line(match.phase, now, zone))
     return lines
+
+
+def _with_own_boards(ports: Ports, match: Match, player: Participant, lines: list[str]) -> Answer:
+    """A host who plays: the host's STATUS, with the pictures of their own view as their STATUS
+    as a player attaches them (the host's text names who sent, never what)."""
+    game = registry.load(match.game)
+    seen = standing(ports.store.submission_view(match.match_id, player.id, None), player.id)
+    attached, pictures = letters.drawn(game, seen["view"], letters.names(match))
+    return Answer([*lines, *attached], pictures)
 
 
 def _player_command(ports: Ports, match: Match, player: Participant, command: Command) -> list[str]:
