@@ -26,7 +26,7 @@ def test_crates_round_is_rows_of_pushes_and_a_choice_of_ground() -> None:
     assert found["ground"].widget == "select" and found["ground"].options == ("rubber", "stone", "ice")
     assert not found["ground"].required  # it has a default (stone)
     assert found["pushes.0.direction"].options == ("left", "right")
-    assert found["pushes.11.crate"].widget == "text"  # 12 rows: no maxItems bounds them
+    assert found["pushes.11.crate"].widget == "participant"  # 12 rows: no maxItems bounds them
     assert "pushes.12.crate" not in found
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, WithJsonSchema
 
 from game_core.errors import Reason
 from game_core.games.demo import Demo
@@ -45,7 +45,11 @@ def _named(value: Any, info: ValidationInfo) -> Any:
     return roster.get(value.upper(), value) if roster and isinstance(value, str) else value
 
 
-PlayerRef = Annotated[str, BeforeValidator(_named)]
+PARTICIPANT_FORMAT = "participant"
+"""The JSON Schema `format` of a string naming a participant (`PlayerRef`): the page offers the
+match's participants for it, and a webhook's author learns the field takes an id (or a name)."""
+
+PlayerRef = Annotated[str, BeforeValidator(_named), WithJsonSchema({"type": "string", "format": PARTICIPANT_FORMAT})]
 """A participant's id in a submission or action, which may name them by id or by name in any
 case when validated with the match's roster (`PLAYERS`): what is stored is their id."""
 

@@ -2,11 +2,13 @@
 read back into the JSON the webhook would carry; the service judges it as it judges the webhook's.
 
 What the schema says becomes an input the browser checks too (`required`, `min`, `max`,
-`pattern`, `maxlength`, a choice list for an `enum`): a number is a number input, a list of
-numbers or words one text input (separated by spaces or commas), a list of a fixed few numbers
-that many inputs, a list of small objects a few rows of their fields. A kind whose schema is
-none of these (Palindrome's construction: a list of different instructions) is written in the
-game's own plain-text grammar, as by mail, its help beside the box.
+`pattern`, `maxlength`, a choice list for an `enum`): a number is a number input, a field
+naming a participant (`PARTICIPANT_FORMAT`) a choice of the match's participants by name (the
+page fills them in: a form is the game's, built once), a list of numbers or words one text
+input (separated by spaces or commas), a list of a fixed few numbers that many inputs, a list
+of small objects a few rows of their fields. A kind whose schema is none of these (Palindrome's
+construction: a list of different instructions) is written in the game's own plain-text grammar,
+as by mail, its help beside the box.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game_core.errors import Malformed, Reason
-from game_core.games.protocol import AnyGame
+from game_core.games.protocol import PARTICIPANT_FORMAT, AnyGame
 
 ROWS = 12
 """Rows offered for a list of objects with no smaller bound (pushes, bids, guesses): an empty row
@@ -41,7 +43,8 @@ class Input:
     name: str
     label: str
     widget: str
-    """number, text, list (words or numbers in one box), select, checkbox, lines (the grammar)."""
+    """number, text, list (words or numbers in one box), select, participant (a choice of the
+    match's participants, sent as the id), checkbox, lines (the grammar)."""
     required: bool = False
     minimum: int | None = None
     maximum: int | None = None
@@ -107,6 +110,8 @@ def _scalar(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], requi
         return Input(name, label, "select", required, options=tuple(str(v) for v in node["enum"]), hint=hint)
     if kind == "integer":
         return Input(name, label, "number", required, node.get("minimum"), node.get("maximum"), hint=hint)
+    if kind == "string" and node.get("format") == PARTICIPANT_FORMAT:
+        return Input(name, label, "participant", required, hint=hint)
     if kind == "string":
         pattern = node.get("pattern")
         return Input(

@@ -464,15 +464,17 @@ def _form(
     heading = f'<h3 id="{esc(form_id)}-h">{esc(form.kind.capitalize())}</h3>\n'
     described = f"<p>{esc(form.description)}</p>\n" if form.description else ""
     parts = [heading + described + _form_open(seen, form_id, route, fields), _reasons(seen, form_id)]
+    choices = _Choices(names(seen.view.match), seen.session.participant)
     for part in form.parts:
         if isinstance(part, Group):
             rows = [part.inputs[i : i + part.columns] for i in range(0, len(part.inputs), part.columns)]
             inputs = "".join(
-                '<div class="row">\n' + "".join(_input(form_id, one, given) for one in row) + "</div>\n" for row in rows
+                '<div class="row">\n' + "".join(_input(form_id, one, given, choices) for one in row) + "</div>\n"
+                for row in rows
             )
             parts.append(f"<fieldset>\n<legend>{esc(part.legend)}</legend>\n{inputs}</fieldset>\n")
         else:
-            parts.append(_input(form_id, part, given))
+            parts.append(_input(form_id, part, given, choices))
     if form.help:
         parts.append(f"<details>\n<summary>The game's help for {esc(form.kind)} (as a mail writes it)</summary>\n")
         parts.append(f"<pre>{esc(chr(10).join(form.help))}</pre>\n</details>\n")
@@ -492,7 +494,28 @@ class _Given:
         return [reason for reason in self.reasons if reason.text.startswith(f"{one.name}:")]
 
 
-def _input(form_id: str, one: Input, given: _Given) -> str:
+@dataclass(frozen=True)
+class _Choices:
+    """The participants a field naming one offers, in seating order: each by name, the id sent."""
+
+    named: Mapping[str, str]
+    me: str
+
+    def options(self, one: Input, value: str | None) -> str:
+        """A blank choice first (a row left empty; where one is required, none chosen yet: the
+        browser asks for one), then each participant, the viewer marked; a value that names
+        nobody (posted by hand, refused) kept as written, to correct."""
+        blank = "(choose one)" if one.required else "(none)"
+        said = f'<option value="">{blank}</option>'
+        for participant, name in self.named.items():
+            shown = f"{name} (you)" if participant == self.me else name
+            said += f"<option{_attrs(value=participant, selected=value == participant)}>{esc(shown)}</option>"
+        if value and value not in self.named:
+            said += f"<option{_attrs(value=value, selected=True)}>{esc(value)}</option>"
+        return said
+
+
+def _input(form_id: str, one: Input, given: _Given, choices: _Choices) -> str:
     input_id = f"{form_id}-{one.name.replace('.', '-')}"
     name = FIELD_PREFIX + one.name
     value = given.fields.get(name)
@@ -514,6 +537,8 @@ def _input(form_id: str, one: Input, given: _Given) -> str:
             f"<option{_attrs(value=option, selected=value == option)}>{esc(option)}</option>" for option in one.options
         )
         control = f"<select{common}>{options}</select>\n"
+    elif one.widget == "participant":
+        control = f"<select{common}>{choices.options(one, value)}</select>\n"
     elif one.widget == "checkbox":
         control = f'<input type="checkbox" value="true"{common}{_attrs(checked=value is not None)}>\n'
         return f'<div class="field check">{control}{label}{hint}</div>\n'
