@@ -347,8 +347,9 @@ def test_a_page_reloads_itself_a_minute_on_or_3_s_after_its_countdown_reaches_ze
             created = create(server, "crates", CRATES, phase_seconds=phase_seconds)
             ada = Player(browser, server, created["match_id"], "ada", created["secrets"]["ada"])
             ada.show()
-            # Scheduled from the page's load: at most the delay, less what the script took to start.
-            assert delay - 1000 < browser.execute_script("return Math.max(...window.delays)") <= delay
+            # Scheduled from the page's load: at most the delay, less what the script took to start
+            # (generously bounded: a loaded machine may stall the script; a minute vs 33 s still shows).
+            assert delay - 10_000 < browser.execute_script("return Math.max(...window.delays)") <= delay
             server.stack.host({"command": "cancel", "match_id": created["match_id"]})
         # A minute on, shown again: the page reloads at once (the next has no marker).
         browser.execute_script("window.marker = 1; window.skew = 61000;")
