@@ -60,9 +60,9 @@ def delivery_key() -> str:
     return DELIVERY_PREFIX + secrets.token_urlsafe(16)
 
 
-def _delivery(fields: Mapping[str, str]) -> str | None:
-    key = fields.get("delivery", "")
-    if not key.startswith(DELIVERY_PREFIX) or len(key) > MAX_DELIVERY:
+def _delivery(key: str | None) -> str | None:
+    """`key` if it is one of the page's delivery keys (`delivery_key`), else None."""
+    if key is None or not key.startswith(DELIVERY_PREFIX) or len(key) > MAX_DELIVERY:
         return None
     return key
 
@@ -115,8 +115,7 @@ def read(ports: Ports, match_id: str, cookie: str | None, delivery: str | None =
 
 def show(ports: Ports, match_id: str, cookie: str | None, answer_key: str | None = None) -> Seen:
     """The page; after an action (`answer_key`, its delivery key), with the action's answer."""
-    key = _delivery({"delivery": answer_key or ""})
-    seen = read(ports, match_id, cookie, key)
+    seen = read(ports, match_id, cookie, _delivery(answer_key))
     reply = seen.view.delivered
     if reply is None or not isinstance(reply.get("answer"), dict):  # a message's answer is its own page's
         return seen
@@ -166,7 +165,7 @@ def _built(game_id: str, kind: str, actions: bool, rows: int) -> Form:
 
 def _opened(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str | None]:
     """The page's read for a posted form (with the reply kept under its delivery key, if any)."""
-    delivery = _delivery(fields)
+    delivery = _delivery(fields.get("delivery"))
     return read(ports, match_id, cookie, delivery), delivery
 
 
@@ -238,7 +237,7 @@ def show_messages(
 ) -> tuple[Seen, list[dict[str, Any]]]:
     """The messages page's two reads: the page's (with the reply kept under `answer_key`, the
     delivery key of a message just sent), then the log's (`messages`)."""
-    seen = read(ports, match_id, cookie, _delivery({"delivery": answer_key or ""}))
+    seen = read(ports, match_id, cookie, _delivery(answer_key))
     return seen, messages(ports, seen)
 
 
