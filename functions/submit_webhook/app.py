@@ -335,6 +335,13 @@ def _same_site(request: Request) -> None:
         raise Unauthorized("forms are taken from this site's own pages only")
 
 
+def _page_form(request: Request, match_id: str) -> tuple[dict[str, str], str | None]:
+    """A page's POST, once its ids and its site are checked: its form and the session cookie."""
+    _known_ids(match_id)
+    _same_site(request)
+    return _form_fields(request), request.cookie(session.cookie_name(match_id))
+
+
 def _set_cookie(request: Request, match_id: str, value: str, max_age: int = session.MAX_AGE) -> dict[str, str]:
     """HttpOnly, SameSite=Strict, on this match's paths only; Secure unless served over plain
     HTTP (the laptop's host server says so: API Gateway's X-Forwarded-Proto is https)."""
@@ -363,11 +370,9 @@ def get_page(request: Request, ports: Callable[[], Ports], match_id: str) -> Rep
 
 
 def post_session(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
-    _known_ids(match_id)
-    _same_site(request)
-    fields = _form_fields(request)
+    fields, cookie = _page_form(request, match_id)
     if "sign_out" in fields:  # the session's own form (its token checked): the cookie dropped
-        play.sign_out(ports(), match_id, request.cookie(session.cookie_name(match_id)), fields)
+        play.sign_out(ports(), match_id, cookie, fields)
         logger.info("page signed out", extra=_who(request))
         return _see_other(f"/play/{match_id}", _set_cookie(request, match_id, "", 0))
     made = play.sign_in(ports(), match_id, fields.get("secret", ""))
@@ -392,19 +397,13 @@ def refused_page(seen: play.Seen, request: Request) -> Reply:
 
 
 def post_page_move(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
-    _known_ids(match_id)
-    _same_site(request)
-    fields = _form_fields(request)
-    cookie = request.cookie(session.cookie_name(match_id))
+    fields, cookie = _page_form(request, match_id)
     seen = play.send_move(ports(), match_id, cookie, fields)
     return _posted(request, match_id, seen, urlencode({"sent": fields.get("kind", "")}))
 
 
 def post_page_action(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
-    _known_ids(match_id)
-    _same_site(request)
-    fields = _form_fields(request)
-    cookie = request.cookie(session.cookie_name(match_id))
+    fields, cookie = _page_form(request, match_id)
     seen, key = play.act(ports(), match_id, cookie, fields)
     return _posted(request, match_id, seen, urlencode({"answer": key}) if key else "ready")
 
@@ -423,10 +422,8 @@ def get_messages(request: Request, ports: Callable[[], Ports], match_id: str) ->
 
 
 def post_page_press(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
-    _known_ids(match_id)
-    _same_site(request)
-    fields = _form_fields(request)
-    seen, key = play.send_press(ports(), match_id, request.cookie(session.cookie_name(match_id)), fields)
+    fields, cookie = _page_form(request, match_id)
+    seen, key = play.send_press(ports(), match_id, cookie, fields)
     if seen.refusal is not None:
         status = _status(seen.refusal.error)
         logger.info("page press refused", extra=_who(request) | {"status": status})
@@ -436,10 +433,8 @@ def post_page_press(request: Request, ports: Callable[[], Ports], match_id: str)
 
 
 def post_page_absence(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
-    _known_ids(match_id)
-    _same_site(request)
-    fields = _form_fields(request)
-    seen, notice = play.absence(ports(), match_id, request.cookie(session.cookie_name(match_id)), fields)
+    fields, cookie = _page_form(request, match_id)
+    seen, notice = play.absence(ports(), match_id, cookie, fields)
     return _posted(request, match_id, seen, notice)
 
 
