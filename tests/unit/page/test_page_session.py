@@ -94,7 +94,8 @@ def test_an_altered_cookie_opens_nothing() -> None:
 
 def test_a_cookie_of_one_match_does_not_open_another() -> None:
     table, ada = signed_in()
-    Table.open(table.fakes)  # m-000000000002, the same ids and (on the fakes) other secrets
+    other = Table.open(table.fakes)  # m-000000000002, the same ids
+    _replace_secret(other, "ada", "secret-1")  # and Ada's secret too: only the match id differs
     with pytest.raises(play.SignedOut):
         play.show(table.ports, "m-000000000002", ada.cookie)
 
