@@ -48,6 +48,14 @@ def receipt(
     }
 
 
+def _opened(record: PhaseRecord, player: str, kind: str) -> str | None:
+    """The commitment the phase's counted move of `player` and `kind` makes with the salt the
+    record publishes for it; None when it publishes none (or counts no such move)."""
+    salt = record.salts.get(player, {}).get(kind)
+    move = record.submissions.get(player, {})
+    return commitment(salt, kind, move[kind]) if salt is not None and kind in move else None
+
+
 def openings(record: PhaseRecord) -> list[dict[str, Any]]:
     """The resolved phase's counted moves with the salts that open their receipts, in player then
     kind order (whom each may be shown is the caller's to choose)."""
@@ -88,10 +96,10 @@ def check(record: MatchRecord, kept: Mapping[str, Any]) -> None:
         raise ReceiptMismatch(f"{named}: the record has no phase {number} named {phase!r}")
     if kind not in found.submissions.get(player, {}):
         raise ReceiptMismatch(f"{named}: the record counts no such move")
-    salt = found.salts.get(player, {}).get(kind)
-    if salt is None:
+    opened = _opened(found, player, kind)
+    if opened is None:
         raise ReceiptMismatch(f"{named}: the record publishes no salt for it")
-    if commitment(salt, kind, found.submissions[player][kind]) != sealed:
+    if opened != sealed:
         raise ReceiptMismatch(
             f"{named}: the move and salt the record publishes do not make its commitment {sealed} "
             "(the move counted is not the one sealed, or a later one of the same kind replaced it)"
@@ -110,12 +118,11 @@ def check_log(record: MatchRecord) -> None:
             sealed[(data.get("number"), data.get("player"), data.get("kind"))] = (position, data["commitment"])
     for phase in record.phases:
         for player, moves in phase.submissions.items():
-            for kind, submission in moves.items():
+            for kind in moves:
                 if (phase.number, player, kind) not in sealed:
                     continue
                 position, logged = sealed[(phase.number, player, kind)]
-                salt = phase.salts.get(player, {}).get(kind)
-                if salt is None or commitment(salt, kind, submission) != logged:
+                if _opened(phase, player, kind) != logged:
                     raise ReceiptMismatch(
                         f"{player}'s {kind} in phase {phase.number} ({phase.name}) does not open the commitment "
                         f"event {position + 1} (submission_accepted) logged, {logged}: the move or its salt "
