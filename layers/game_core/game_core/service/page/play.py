@@ -92,6 +92,15 @@ class Seen:
     def game(self) -> AnyGame:
         return registry.load(self.view.match.game)
 
+    def refused(self, form: str) -> Refusal | None:
+        """The refusal this page shows again, if it is of form `form`."""
+        return self.refusal if self.refusal is not None and self.refusal.form == form else None
+
+    def refused_fields(self, form: str) -> Mapping[str, str]:
+        """What form `form` held when it was refused (nothing when it was not)."""
+        refusal = self.refused(form)
+        return refusal.fields if refusal is not None else {}
+
 
 def _claimed(cookie: str | None) -> str | None:
     """The participant a cookie claims (an id may hold dots: the last two parts are the cookie's

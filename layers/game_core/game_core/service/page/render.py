@@ -230,7 +230,7 @@ def _between(away: absence.Absence, zone: str | None) -> str:
 
 
 def _absence_form(seen: Seen, zone: str | None) -> str:
-    refused = seen.refusal.fields if seen.refusal is not None and seen.refusal.form == ABSENCE_FORM else {}
+    refused = seen.refused_fields(ABSENCE_FORM)
     where = f"your time zone, {zone}" if zone else "UTC (you have set no time zone; ZONE by mail sets one)"
     fields = []
     for name, label in (("from", "Your first day away"), ("to", "Your last day away (empty: that one day)")):
@@ -294,7 +294,7 @@ def _press_form(seen: Seen, names: Mapping[str, str]) -> str:
         return f'{head}<p id="press-off">Messages go only while the match runs.</p>\n</section>'
     if match.press == "off":
         return f'{head}<p id="press-off">The host has turned messages between players off.</p>\n</section>'
-    refused = seen.refusal.fields if seen.refusal is not None and seen.refusal.form == PRESS_FORM else {}
+    refused = seen.refused_fields(PRESS_FORM)
     rate = f"; at most {match.press_per_hour} an hour each"
     parts = [head + f'<p id="press-mode">{esc(MODE_TEXT[match.press].capitalize())}{esc(rate)}.</p>\n']
     parts.append(_form_open(seen, PRESS_FORM, "press", {"delivery": delivery_key()}) + _reasons(seen, PRESS_FORM))
@@ -403,7 +403,7 @@ def _moves(seen: Seen, view: Mapping[str, Any]) -> str:
     sheet = seen.view.open_sheet
     for kind in kinds:
         standing = sheet.kinds.get(kind) if sheet is not None else None
-        refused = seen.refusal.fields if seen.refusal is not None and seen.refusal.form == f"move-{kind}" else {}
+        refused = seen.refused_fields(f"move-{kind}")
         [form] = forms(seen.game, (kind,), rows=rows_for(refused, standing))
         parts.append(_form(seen, form, "move", hidden, "Send (replaces what you sent before)", standing))
     for form in forms(seen.game, actions, actions=True):
@@ -455,7 +455,7 @@ def _form(
     standing: Mapping[str, Any] | None = None,
 ) -> str:
     form_id = f"{route}-{form.kind}"
-    refusal = seen.refusal if seen.refusal is not None and seen.refusal.form == form_id else None
+    refusal = seen.refused(form_id)
     if refusal is not None:
         given = _Given(refusal.fields, tuple(refusal.error.reasons))
     else:  # what stands of this kind, to edit and send again
@@ -561,8 +561,8 @@ def _input(form_id: str, one: Input, given: _Given, choices: _Choices) -> str:
 def _reasons(seen: Seen, form_id: str) -> str:
     """The service's reasons for refusing what this form sent, at its top (read first by a screen
     reader: role alert), each with its stable code."""
-    refusal = seen.refusal
-    if refusal is None or refusal.form != form_id:
+    refusal = seen.refused(form_id)
+    if refusal is None:
         return ""
     reasons = refusal.error.reasons or [Reason(refusal.error.code, str(refusal.error))]
     items = "".join(f"<li{_attrs(data_code=reason.code)}>{esc(reason.text)}</li>" for reason in reasons)
