@@ -66,6 +66,15 @@ def test_an_accepted_move_gets_a_receipt_that_seals_it_and_shows_no_part_of_it()
     assert len(bytes.fromhex(nth_salt(1))) == 32
 
 
+def test_the_deployed_ids_draw_a_fresh_256_bit_salt_each_time() -> None:
+    # The fakes' salts are predictable on purpose; what AWS's ports draw must be neither short nor repeated
+    from game_core.aws.wiring import RandomIds
+
+    ids = RandomIds()
+    drawn = [ids.salt() for _ in range(3)]
+    assert len(set(drawn)) == 3 and all(len(bytes.fromhex(salt)) == 32 for salt in drawn)
+
+
 def test_the_senders_standing_gives_the_receipt_of_each_move_that_stands_and_no_other() -> None:
     table = Table.open()
     table.submit("ada", "Pregame", "multipliers", {"multipliers": [-1, -1, 0, 1, 1, 2]})
