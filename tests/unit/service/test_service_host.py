@@ -421,12 +421,8 @@ def test_press_to_a_stranger_is_refused_naming_the_participants() -> None:
 
 
 def test_the_host_names_a_participant_by_id_or_by_name_in_any_case() -> None:
-    table = Table.open()
-    stored = table.match()
-    ada, bo = stored.players
-    renamed = (ada.model_copy(update={"name": "Countess"}), bo.model_copy(update={"name": "Robert"}))
-    named = stored.model_copy(update={"players": renamed, "version": stored.version + 1})
-    table.fakes.store.save(stored, named, Event("renamed", table.fakes.clock.now(), {}))
+    table = named_table("Countess", "Robert")
+    named = table.match()
     assert [named.named(word) for word in ("ada", "BO", " countess ", "Robert")] == ["ada", "bo", "ada", "bo"]
 
     assert host.press(table.ports, MID, "Your crate is stuck.", to="ROBERT")["sent_to"] == "bo"
@@ -482,12 +478,12 @@ def test_a_console_command_naming_nobody_is_refused_naming_the_choices() -> None
         run_host_command(table.ports, parse_host_command(sample_event("host_decide", order=["Bo Baggins", "ada"])))
 
 
-def named_table() -> Table:
-    """Ada and Bo renamed "Ada Lovelace" and "Bo Baggins" (the driver seats them by id)."""
+def named_table(ada_name: str = "Ada Lovelace", bo_name: str = "Bo Baggins") -> Table:
+    """Ada and Bo renamed, by default "Ada Lovelace" and "Bo Baggins" (the driver seats them by id)."""
     table = Table.open()
     stored = table.match()
     ada, bo = stored.players
-    renamed = (ada.model_copy(update={"name": "Ada Lovelace"}), bo.model_copy(update={"name": "Bo Baggins"}))
+    renamed = (ada.model_copy(update={"name": ada_name}), bo.model_copy(update={"name": bo_name}))
     named = stored.model_copy(update={"players": renamed, "version": stored.version + 1})
     table.fakes.store.save(stored, named, Event("renamed", table.fakes.clock.now(), {}))
     return table
