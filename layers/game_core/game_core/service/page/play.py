@@ -102,16 +102,9 @@ class Seen:
         return refusal.fields if refusal is not None else {}
 
 
-def _claimed(cookie: str | None) -> str | None:
-    """The participant a cookie claims (an id may hold dots: the last two parts are the cookie's
-    own), checked only against the match read for them."""
-    parts = (cookie or "").rsplit(".", 2)
-    return parts[0] if len(parts) == 3 and 0 < len(parts[0]) <= 40 else None
-
-
 def read(ports: Ports, match_id: str, cookie: str | None, delivery: str | None = None) -> Seen:
     """The page's one read, for the session `cookie` holds; SignedOut when it holds none."""
-    participant = _claimed(cookie)
+    participant = sessions.claimed(cookie)
     if participant is None:
         raise SignedOut("sign in with your secret")
     seen = ports.store.submission_view(match_id, participant, delivery)

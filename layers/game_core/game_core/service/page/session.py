@@ -61,6 +61,14 @@ def issue(match: Match, participant: str, now: datetime) -> Session:
     return _session(match.match_id, participant, f"{participant}.{issued}.{mac}", found.secret_hash)
 
 
+def claimed(cookie: str | None) -> str | None:
+    """The participant a cookie claims, unchecked: whose standing to read, before
+    `participant_of` checks the cookie against the match read (an id may hold dots: the last two
+    parts are the cookie's own)."""
+    parts = (cookie or "").rsplit(".", 2)
+    return parts[0] if len(parts) == 3 and 0 < len(parts[0]) <= 40 else None
+
+
 def participant_of(match: Match, cookie: str | None, now: datetime) -> Session | None:
     """The session `cookie` carries for `match`, if it is one this match signed for a participant
     whose secret is still the one it was signed with, and is not expired; else None."""
