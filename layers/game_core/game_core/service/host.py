@@ -76,7 +76,7 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str,
     whatever fails here; the reply says what did (a stalled match takes an act, but only
     `recover` will run it)."""
     reply: dict[str, Any] = {"match_id": saved.match_id, "status": saved.status, "open": open_phase_summary(saved)}
-    if not _wake(ports, saved.match_id):
+    if not wake_machine(ports, saved.match_id):
         reply["wake_pending"] = True
         reply["warning"] = "stored, but the state machine could not be woken: send the act again to wake it"
     if saved.stalled is not None:
@@ -96,8 +96,9 @@ def tell_stored(ports: Ports, saved: Match, notices: list[Notice]) -> dict[str, 
     return {}
 
 
-def _wake(ports: Ports, match_id: str) -> bool:
-    """Complete the waiting machine's task so it reads the clock again; False if that failed."""
+def wake_machine(ports: Ports, match_id: str) -> bool:
+    """Complete the waiting machine's task so it reads the clock again (after a stored host act,
+    a replacement's extension); False if that failed, the read of its token included."""
     try:
         token = ports.store.task_token(match_id)
         if token:

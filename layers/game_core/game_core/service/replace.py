@@ -27,11 +27,11 @@ from game_core.games.plain_text import prose
 from game_core.match.absence import withdrawn
 from game_core.match.model import Former, Match, Participant, secret_hash
 from game_core.service import letters, webhooks
+from game_core.service.host import wake_machine
 from game_core.service.matches import contact
 from game_core.service.notices import notice_id, open_phase_summary, told_key
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
-from game_core.service.submit import wake
 from game_core.service.views import standing
 
 logger = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ def replace(
     if webhook is not None:
         reply |= _subscribed(ports, saved, seat, webhook)
         saved = ports.store.get(match_id)  # naming the subscription, so the welcome goes to it too
-    if extend_seconds and secret is not None and not wake(ports, saved, ports.store.task_token(match_id)):
+    if extend_seconds and secret is not None and not wake_machine(ports, match_id):
         reply["wake_pending"] = True
     return reply | _told(ports, saved, player)
 
