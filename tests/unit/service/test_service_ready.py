@@ -11,7 +11,7 @@ from test_service_mail_in import ADA, BO, answers, open_table, send
 from game_core.cli.schemas import describe
 from game_core.errors import Illegal, Late, Malformed
 from game_core.service import phases, ready
-from game_core.service.actions import ActionRequest, take_action
+from game_core.service.actions import ActionRequest, act_by_webhook, take_action
 from game_core.service.ports import Event
 from game_core.service.views import standing
 
@@ -130,6 +130,19 @@ def test_a_retried_webhook_vote_cannot_undo_a_later_one() -> None:
     assert (reply["ready"], reply["ready_now"]) == (True, ["ada"])  # k-1's reply as it was
     assert table.match().phase is not None and table.match().phase.ready == ()
     assert [e.data["ready"] for e in table.events("ready_vote")] == [True, False]
+
+
+def test_a_webhook_vote_reads_the_match_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The webhook reads the match to check the secret: the vote takes that read, not one more
+    table = both_sent()
+    store = table.fakes.store
+    reads: list[str] = []
+    read = store.submission_view
+    monkeypatch.setattr(store, "submission_view", lambda *args: reads.append(args[1]) or read(*args))
+    secret = table.created["secrets"]["ada"]
+    request = ActionRequest(MID, "ada", "ready", {"ready": True}, "webhook")
+    reply = act_by_webhook(table.ports, MID, "ada", secret, "k-1", lambda: request)
+    assert reply["ready_now"] == ["ada"] and reads == ["ada"]
 
 
 def test_by_mail_ready_and_not_ready_are_answered_and_help_offers_them() -> None:

@@ -44,7 +44,7 @@ def take_action(
     When the action moves the sender's garnets, the reply tells what they hold now. `view` is what
     the sender's channel read already (a match that moved meanwhile is read again)."""
     if request.kind == READY_KIND and request.actor is not None:
-        return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel, delivery)
+        return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel, delivery, view)
     if request.kind == ABSENCE_KIND and request.actor is not None:
         return absence_action(ports, request.match_id, request.actor, request.action, request.channel)
     if request.kind == press.PRESS_KIND and request.actor is not None:  # a message to other players

@@ -42,11 +42,18 @@ def ready_vote(action: Any) -> bool:
 
 
 def vote(
-    ports: Ports, match_id: str, participant: str, ready: bool, channel: str, delivery: str | None = None
+    ports: Ports,
+    match_id: str,
+    participant: str,
+    ready: bool,
+    channel: str,
+    delivery: str | None = None,
+    view: SubmissionView | None = None,
 ) -> dict[str, Any]:
     """Cast or take back `participant`'s ready vote on the open phase; the answer says what it did.
     With a `delivery` key (a webhook's Idempotency-Key), a vote cast before under that key is not
-    cast again, so a retried READY cannot undo a NOT READY sent after it: its reply is returned."""
+    cast again, so a retried READY cannot undo a NOT READY sent after it: its reply is returned.
+    `view` is what the voter's channel read already, under that key (one read fewer)."""
 
     def attempt(seen: SubmissionView) -> dict[str, Any]:
         if seen.delivered is not None:
@@ -77,6 +84,7 @@ def vote(
             attempt,
             match_id=match_id,
             what="the ready vote was not taken",
+            seen=view,
         )
     except AlreadyDelivered:
         return first_reply(ports, match_id, participant, delivery or "")
