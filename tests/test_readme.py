@@ -157,14 +157,20 @@ def test_every_place_that_lists_the_games_names_every_game_the_registry_has() ->
     assert [title for title in titles if title not in opening] == []
 
 
+def readme_code(marker: str) -> dict[str, Any]:
+    """The README's one Python block holding `marker`, run as written (not as __main__): its names."""
+    (block,) = [block for block in blocks("python") if marker in block]
+    namespace: dict[str, Any] = {"__name__": "readme"}
+    exec(block, namespace)
+    return namespace
+
+
 def test_the_receipt_check_opens_what_the_service_seals_and_nothing_else() -> None:
     from datetime import UTC, datetime
 
     from game_core.match import receipts
 
-    (snippet,) = [block for block in blocks("python") if "def opens" in block]
-    namespace: dict[str, Any] = {}
-    exec(snippet, namespace)  # the README's code, as written
+    namespace = readme_code("def opens")
     move = {"pushes": [{"crate": "zoë", "direction": "right"}], "ground": "ice"}  # not ASCII: UTF-8
     salt = "ab" * receipts.SALT_BYTES
     sealed = receipts.seal(salt, datetime(2026, 12, 1, tzinfo=UTC))
@@ -209,9 +215,7 @@ def ada_keeps_her_receipts(folder: Path) -> tuple[list[str], list[dict[str, Any]
 
 
 def test_the_receipt_check_reads_a_receipt_as_the_webhook_and_the_mail_gave_it(tmp_path: Path) -> None:
-    (snippet,) = [block for block in blocks("python") if "def opens" in block]
-    namespace: dict[str, Any] = {}
-    exec(snippet, namespace)  # the README's code, as written
+    namespace = readme_code("def opens")
     kept, opens = namespace["kept"], namespace["opens"]
     (by_webhook, by_mail), opened = ada_keeps_her_receipts(tmp_path)
     assert by_webhook.startswith('{"accepted": true') and by_mail.startswith("  {")  # as each came
@@ -257,9 +261,7 @@ def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
 
     from game_core.service.webhooks import Delivery, Hook, new_secret, posts
 
-    (receiver,) = [block for block in blocks("python") if "class Receiver" in block]
-    namespace = {"__name__": "readme"}
-    exec(receiver, namespace)  # the README's code, as written
+    namespace = readme_code("class Receiver")
     namespace["SECRET"] = secret = new_secret()
     server = HTTPServer(("127.0.0.1", 0), namespace["Receiver"])
     threading.Thread(target=server.serve_forever, daemon=True).start()
