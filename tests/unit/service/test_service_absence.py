@@ -17,7 +17,7 @@ from game_core.cli.verify import verdict
 from game_core.errors import Illegal, Malformed
 from game_core.mail.inbound import parse_message
 from game_core.service import phases
-from game_core.service.actions import ActionRequest, take_action
+from game_core.service.actions import ActionRequest, act_by_webhook, take_action
 from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.matches import export_record, match_status
 from game_core.service.replace import replace
@@ -171,6 +171,21 @@ def test_over_the_cap_by_mail_then_withdrawn_and_help_offers_absent() -> None:
     assert "Done: ABSENT CANCEL." in cancelled.text.splitlines()
     assert table.match().absences == ()  # withdrawn before it began: gone
     assert "Away for a while? ABSENT 2026-12-24 2026-12-27 (your first and last days away) holds" in help_text.text
+
+
+def test_a_webhook_absence_reads_the_match_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The webhook reads the match to check the secret: declaring and withdrawing take that read
+    table = open_table()
+    store = table.fakes.store
+    reads: list[str] = []
+    view, get = store.submission_view, store.get
+    monkeypatch.setattr(store, "submission_view", lambda *args: reads.append("view") or view(*args))
+    monkeypatch.setattr(store, "get", lambda *args: reads.append("get") or get(*args))
+    secret = table.created["secrets"]["ada"]
+    for key, action in (("k-1", {"from": "2026-12-01", "to": "2026-12-02"}), ("k-2", {"cancel": True})):
+        request = ActionRequest(MID, "ada", "absence", action, "webhook")
+        assert act_by_webhook(table.ports, MID, "ada", secret, key, lambda r=request: r)["changed"] is True
+    assert reads == ["view", "get"] * 2  # the fake's view reads the header through get
 
 
 def test_the_webhook_action_is_in_match_schemas_and_a_malformed_one_is_refused() -> None:

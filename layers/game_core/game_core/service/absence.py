@@ -56,16 +56,19 @@ ABSENCE_ACTION: TypeAdapter[AbsenceDeclaration | AbsenceWithdrawal] = TypeAdapte
 )
 
 
-def absence_action(ports: Ports, match_id: str, participant: str, action: Any, channel: str) -> dict[str, Any]:
-    """The webhook's (or the page's) absence action: a declaration, or withdrawing."""
+def absence_action(
+    ports: Ports, match_id: str, participant: str, action: Any, channel: str, view: SubmissionView | None = None
+) -> dict[str, Any]:
+    """The webhook's (or the page's) absence action: a declaration, or withdrawing; `view` is what
+    the sender's channel read already (one read fewer)."""
     try:
         said = ABSENCE_ACTION.validate_python(action)
     except ValidationError:
         text = 'an absence is {"from": "2026-12-24", "to": "2026-12-27"} (dates or date-times), or {"cancel": true}'
         raise Malformed("the absence action is malformed", [Reason("absence_action", text)]) from None
     if isinstance(said, AbsenceWithdrawal):
-        return withdraw(ports, match_id, participant, channel)
-    return declare(ports, match_id, participant, said.start, said.end, channel)
+        return withdraw(ports, match_id, participant, channel, view.match if view is not None else None)
+    return declare(ports, match_id, participant, said.start, said.end, channel, view)
 
 
 CHANNEL = "email"
@@ -186,7 +189,15 @@ def _participant(match: Match, participant: str) -> Participant:
     return found
 
 
-def declare(ports: Ports, match_id: str, participant: str, start: str, end: str, channel: str) -> dict[str, Any]:
+def declare(
+    ports: Ports,
+    match_id: str,
+    participant: str,
+    start: str,
+    end: str,
+    channel: str,
+    view: SubmissionView | None = None,
+) -> dict[str, Any]:
     """Declare `participant` away from `start` until `end` (read in their time zone: a date is the
     whole day); the answer says whether it held the open phase's deadline, and to when."""
 
@@ -215,6 +226,7 @@ def declare(ports: Ports, match_id: str, participant: str, start: str, end: str,
         attempt,
         match_id=match_id,
         what="the absence was not declared",
+        seen=view,
     )
     if held is not None:
         away = held.participant(participant)
@@ -239,7 +251,7 @@ def _declared(match: Match, moved: bool, zone: str | None) -> str:
     )
 
 
-def withdraw(ports: Ports, match_id: str, participant: str, channel: str) -> dict[str, Any]:
+def withdraw(ports: Ports, match_id: str, participant: str, channel: str, seen: Match | None = None) -> dict[str, Any]:
     """Withdraw every absence of `participant` not over yet (one under way ends now); a deadline
     it moved stays where it is."""
 
@@ -255,7 +267,7 @@ def withdraw(ports: Ports, match_id: str, participant: str, channel: str) -> dic
         return reply | {"changed": True, "answer": "Your absence is withdrawn: deadlines no longer wait for it."}
 
     return until_stored(
-        lambda: ports.store.get(match_id), attempt, match_id=match_id, what="the absence was not withdrawn"
+        lambda: ports.store.get(match_id), attempt, match_id=match_id, what="the absence was not withdrawn", seen=seen
     )
 
 

@@ -46,7 +46,7 @@ def take_action(
     if request.kind == READY_KIND and request.actor is not None:
         return vote(ports, request.match_id, request.actor, ready_vote(request.action), request.channel, delivery, view)
     if request.kind == ABSENCE_KIND and request.actor is not None:
-        return absence_action(ports, request.match_id, request.actor, request.action, request.channel)
+        return absence_action(ports, request.match_id, request.actor, request.action, request.channel, view)
     if request.kind == press.PRESS_KIND and request.actor is not None:  # a message to other players
         said = press.press_action(request.action)
         to = None if said.to == "all" else said.to
