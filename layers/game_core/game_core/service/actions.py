@@ -50,7 +50,8 @@ def take_action(
     if request.kind == press.PRESS_KIND and request.actor is not None:  # a message to other players
         said = press.press_action(request.action)
         to = None if said.to == "all" else said.to
-        return press.send(ports, request.match_id, request.actor, to, said.text, request.channel, delivery)
+        seen = view.match if view is not None else None
+        return press.send(ports, request.match_id, request.actor, to, said.text, request.channel, delivery, seen)
     sender = request.actor or ""
 
     def attempt(seen: SubmissionView) -> dict[str, Any]:

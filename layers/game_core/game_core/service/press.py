@@ -78,11 +78,13 @@ def send(
     text: str,
     channel: str,
     delivery: str | None = None,
+    seen: Match | None = None,
 ) -> dict[str, Any]:
     """Send `sender`'s message to the participants `to` names (None: everyone), or raise why not;
     the reply says whom it went to. With a `delivery` key, a message sent before under that key
-    (and with that text) is not sent again."""
-    match = ports.store.get(match_id)
+    (and with that text) is not sent again. `seen` is the match as the sender's channel read it
+    already (one read fewer)."""
+    match = seen if seen is not None else ports.store.get(match_id)
     if match.participant(sender) is None:
         raise NotFound(f"{sender} is not a participant of match {match_id}")
     message_id = press_id(sender, text, delivery, match.version)
