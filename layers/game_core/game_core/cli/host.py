@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     press = commands.add_parser("press")
     press.add_argument("match_id")
     press.add_argument("text")
-    press.add_argument("--to", help="one participant's id (default: everyone)")
+    press.add_argument("--to", help="one participant's id or name (default: everyone)")
     graces = commands.add_parser("graces")
     graces.add_argument("match_id")
     graces.add_argument("left", type=int, help="the graces each participant (or --to's) has left")
