@@ -23,6 +23,7 @@ from game_core.aws.store import DynamoMatchStore
 from game_core.errors import Late, NotOpen
 from game_core.games.clubs.rules import PHASES as CLUBS_PHASES
 from game_core.service import host, phases
+from game_core.service.ports import Ports
 
 pytestmark = pytest.mark.games("crates", "clubs")
 
@@ -55,10 +56,15 @@ class Race:
         return self.stack.submit(self.match_id, self.sender, self.secrets[self.sender], body)
 
 
-def _due(stack: Any, match_id: str, secrets: dict[str, str], sender: str, move: Any) -> Race:
+def unwoken(stack: Any, **changed: Any) -> Ports:
+    """The stack's ports with a workflow that wakes no state machine (and any other port changed)."""
     ports = stack.ports()
-    phase = ports.store.get(match_id).phase
-    ports = replace(ports, clock=FixedClock(phase.deadline), workflow=Unwoken(ports.workflow))
+    return replace(ports, workflow=Unwoken(ports.workflow), **changed)
+
+
+def _due(stack: Any, match_id: str, secrets: dict[str, str], sender: str, move: Any) -> Race:
+    phase = stack.ports().store.get(match_id).phase
+    ports = unwoken(stack, clock=FixedClock(phase.deadline))
     return Race(stack, match_id, secrets, phase.number, phase.deadline, ports, sender, move)
 
 
@@ -76,7 +82,7 @@ def clubs_last_phase(stack: Any, _crates_match: Any) -> Race:
     created = stack.host({"command": "create", "match": clubs_request() | {"reminders": []}})
     match = ClubsMatch(stack, created["match_id"], created["secrets"])
     stack.settle()
-    ports = replace(stack.ports(), workflow=Unwoken(stack.ports().workflow))
+    ports = unwoken(stack)
     for number in range(1, CLUBS_PHASES):  # 1A .. 7A+6B, each resolved at the host's request
         host.resolve_now(ports, match.match_id)
         phases.resolve(ports, match.match_id, number)
@@ -250,7 +256,7 @@ def test_a_host_act_whose_save_fails_once_leaves_the_phase_open_and_its_retry_ap
     # Given an open Pregame (paused, for resume) that p1 has played
     match = crates_match(2, reminders=[])
     assert match.multipliers("p1", ORDER["multipliers"])[0] == 200
-    ports = replace(stack.ports(), workflow=Unwoken(stack.ports().workflow))
+    ports = unwoken(stack)
     if act == "resume":
         host.pause(ports, match.match_id)
     before = ports.store.get(match.match_id)
@@ -295,7 +301,7 @@ def test_a_turn_stored_while_the_host_cancels_is_given_back_its_garnets(stack, c
     # Given Round 1 is open and p1 holds 3 garnets
     match = crates_match(2, garnets={"p1": 3}, reminders=[])
     match.resolve_now()
-    ports = replace(stack.ports(), workflow=Unwoken(stack.ports().workflow))
+    ports = unwoken(stack)
 
     # When p1's 5-push turn (2 garnets held) is stored after the cancel read the submissions,
     # before its save
