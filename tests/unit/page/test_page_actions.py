@@ -99,3 +99,23 @@ def test_a_ready_vote_from_the_page_once_the_move_is_in() -> None:
     after = render.page(play.show(table.ports, mid, ada.cookie))
     assert '<p id="ready-votes">Ready to resolve early: ada.</p>' in after
     assert '<input type="hidden" name="ready" value="false">' in after  # to take it back
+
+
+def test_an_old_ready_form_sent_again_cannot_undo_a_later_vote() -> None:
+    # Ada votes READY (first form), takes it back (second form), then her browser sends the first
+    # form again: the first vote's answer stands as it was and she stays not ready.
+    table = Table.open()  # early close off
+    mid = table.match_id
+    ada = signed_in(table.ports, "ada", mid)
+    multipliers = {f"f.multipliers.{i}": v for i, v in enumerate(("2", "1", "1", "0", "-1", "-1"))}
+    hidden = {"csrf": ada.csrf, "kind": "multipliers", "phase": "Pregame", "delivery": play.delivery_key()}
+    play.send_move(table.ports, mid, ada.cookie, hidden | multipliers)
+    first, second = play.delivery_key(), play.delivery_key()
+    forms = {
+        key: {"csrf": ada.csrf, "kind": "ready", "ready": ready, "delivery": key}
+        for key, ready in ((first, "true"), (second, "false"))
+    }
+    for key in (first, second, first):
+        play.act(table.ports, mid, ada.cookie, forms[key])
+    assert table.match().phase is not None and table.match().phase.ready == ()
+    assert [e.data["ready"] for e in table.events("ready_vote")] == [True, False]

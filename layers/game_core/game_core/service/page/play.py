@@ -198,7 +198,7 @@ def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, st
     try:
         _checked(seen, fields)
         if kind == READY_KIND:
-            vote(ports, match_id, participant, fields.get("ready") == "true", CHANNEL)
+            vote(ports, match_id, participant, fields.get("ready") == "true", CHANNEL, delivery, seen.view)
             return seen, None
         action = submission_of(
             seen.game, _form(seen.game, kind, True, rows_for(fields)), fields, (), names(seen.view.match)

@@ -338,7 +338,7 @@ def _ready(seen: Seen, names: Mapping[str, str], ready: list[str]) -> str:
         lines.append('<p id="ready-hint">Send what you owe first; then you may vote the phase ready.</p>')
     else:
         voted = standing == "voted"
-        fields = {"kind": READY_KIND, "ready": "false" if voted else "true"}
+        fields = {"kind": READY_KIND, "ready": "false" if voted else "true", "delivery": delivery_key()}
         button = "Take back my ready vote" if voted else "I am ready: resolve early once everyone is"
         lines.append(
             _form_open(seen, "ready", "action", fields) + _reasons(seen, "ready") + _button(button) + "</form>"
