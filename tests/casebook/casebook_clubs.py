@@ -440,7 +440,7 @@ BUILD = Section(
         ),
         Case(
             "Fewer than five cards lose a kicker",
-            "ann builds a pair of aces; bob two aces and a king.",
+            "ann builds a pair of aces; bob two aces and a king (AH, the community card, in both).",
             ranked({"ann": "AS AH", "bob": "AD AH KS"}),
             {"places": {"bob": 1, "ann": 2}, "points": {"ann": 10, "bob": 15}},
             'Seed: "If a hand contains fewer than five cards, it loses any "high card" tiebreakers to one with five '
@@ -465,7 +465,7 @@ BUILD = Section(
         ),
         Case(
             "Tied without clubs: the lower place for all",
-            "ann builds QS QD, amy QH QD, bob 2S.",
+            "ann builds QS QD, amy QH QD (QD the community card), bob 2S.",
             ranked({"ann": "QS QD", "amy": "QH QD", "bob": "2S"}),
             {"places": {"ann": 2, "amy": 2, "bob": 3}, "points": {"ann": 10, "amy": 10, "bob": 6}},
             'Seed: "If multiple hands do not have clubs, they all receive the lower rank (earning less points)."',
