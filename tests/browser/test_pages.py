@@ -46,8 +46,9 @@ def create(server: HostServer, game: str, players: list[dict[str, Any]], **match
 
 
 def waiting(driver: Any) -> WebDriverWait:
-    """A wait looking every 20 ms (Selenium's default, 500 ms, would be most of a page's time)."""
-    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02)
+    """A wait looking every 20 ms (Selenium's default, 500 ms, would be most of a page's time),
+    looking again when a look lands mid-navigation ("aborted by navigation" on a loaded machine)."""
+    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException])
 
 
 def wait_for(driver: Any, locator: tuple[str, str]) -> Any:
@@ -194,9 +195,7 @@ class Player:
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         # The page after it, not this one (whose reasons a refused form shows): asked while the
         # browser is between the two, the driver may answer with an error; asked again.
-        WebDriverWait(self.driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
-            lambda driver: driver.execute_script("return window.leaving === undefined")
-        )
+        waiting(self.driver).until(lambda driver: driver.execute_script("return window.leaving === undefined"))
         return waiting(self.driver).until(
             lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
         )[0]
@@ -354,9 +353,7 @@ def test_a_page_reloads_itself_a_minute_on_or_3_s_after_its_countdown_reaches_ze
         # A minute on, shown again: the page reloads at once (the next has no marker).
         browser.execute_script("window.marker = 1; window.skew = 61000;")
         browser.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
-        WebDriverWait(browser, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException]).until(
-            lambda driver: driver.execute_script("return window.marker === undefined")
-        )
+        waiting(browser).until(lambda driver: driver.execute_script("return window.marker === undefined"))
         assert problems(browser) == []
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
