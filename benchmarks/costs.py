@@ -116,6 +116,11 @@ class Bill:
     def total(self) -> float:
         return sum(cost for _, _, cost in self.lines())
 
+    def mail_total(self) -> float:
+        """What the mail alone costs (SES, its bucket, its notifications): a floor no saving in
+        the match's own compute can go under."""
+        return sum(cost for _, _, cost in self._mail_lines())
+
 
 class Recorder:
     """Every AWS call with its parameters, and every handler's in-process time."""
@@ -271,3 +276,6 @@ def report() -> None:
     print(f"the same mm8 match, 9 players, played entirely by mail, SES at list price (goal <= ${MAIL_GOAL_DOLLARS})")
     verdict = "ok" if total <= MAIL_GOAL_DOLLARS else "OVER"
     print_bill(f"  by mail: ${total:.5f} {verdict}   (by webhook: ${by_webhook:.5f})", bill)
+    mail = bill.mail_total()
+    floor = "over the goal before any compute" if mail > MAIL_GOAL_DOLLARS else "under the goal"
+    print(f"    the mail alone (SES, its bucket and notifications, nothing else): ${mail:.5f}, {floor}")
