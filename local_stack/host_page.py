@@ -22,7 +22,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 from html import escape
@@ -33,6 +33,9 @@ from game_core.match.clock import moment_text
 from game_core.match.model import Match
 from game_core.service.commands import HostCommand
 from game_core.service.page import assets
+from game_core.service.page.forms import Form, Group, Input, filled_in, parts_of
+from game_core.service.page.play import names
+from game_core.service.page.render import Choices, Given, inputs
 from local_stack.host_access import foreign_refusal, is_loopback, is_token
 from local_stack.http_serving import Reply, Request
 
@@ -46,8 +49,6 @@ REVERSIBLE = ("pause", "resume")
 BACK = '<a href="/">Back to the matches</a>'
 KEPT_ANSWERS = 256
 """How many answers are kept for forms sent again (a reload of the answer comes soon after)."""
-LONG_TEXT = 2048
-"""A text field longer than this (a message, not a URL) is a box of several lines."""
 HEADERS = {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
@@ -61,85 +62,34 @@ HEADERS = {
 
 
 @dataclass(frozen=True)
-class FormField:
-    name: str
-    label: str
-    kind: str
-    """"number", "text", "lines" (a long text), "list" (one word a line) or "choice" (of `choices`)."""
-    required: bool
-    bounds: Mapping[str, int]
-    """HTML's min, max and maxlength, from the model's bounds."""
-    choices: tuple[str, ...] = ()
-
-    def value(self, given: str) -> Any:
-        """What the command carries for the form's text: the service checks it (and names what
-        is wrong), so a number that is not one goes as the text it is."""
-        given = given.strip()
-        if not given:
-            return None
-        if self.kind == "number":
-            return int(given) if given.lstrip("-").isdigit() else given
-        if self.kind == "list":
-            return [line.strip() for line in given.splitlines() if line.strip()]
-        return given
-
-    def html(self, command: str) -> str:
-        identifier = f"{command}-{self.name}"
-        attributes = "".join(f' {name}="{value}"' for name, value in self.bounds.items())
-        attributes += " required" if self.required else ""
-        if self.kind in ("lines", "list"):
-            field = f'<textarea id="{identifier}" name="{self.name}" rows="3"{attributes}></textarea>'
-        elif self.kind == "choice":
-            options = "".join(f'<option value="{escape(choice)}">{escape(choice)}</option>' for choice in self.choices)
-            options = f'<option value=""></option>{options}'  # none chosen until the host chooses
-            field = f'<select id="{identifier}" name="{self.name}"{attributes}>{options}</select>'
-        else:
-            kind = "number" if self.kind == "number" else "text"
-            field = f'<input id="{identifier}" name="{self.name}" type="{kind}"{attributes}>'
-        return f'<label for="{identifier}">{escape(self.label)}</label> {field}'
-
-
-@dataclass(frozen=True)
 class CommandForm:
-    command: str
     title: str
-    about: str
-    fields: tuple[FormField, ...]
+    form: Form
+    """The command's fields (its kind is the command), built as the player's page's forms are, each
+    posted under its own name."""
+
+    @property
+    def command(self) -> str:
+        return self.form.kind
 
     @property
     def confirms(self) -> bool:
         return self.command not in REVERSIBLE
 
-    def command_from(self, match_id: str, form: Mapping[str, str]) -> dict[str, Any]:
-        values = {field.name: field.value(form.get(field.name, "")) for field in self.fields}
-        return {"command": self.command, "match_id": match_id} | {
-            name: value for name, value in values.items() if value is not None
-        }
+    def command_from(self, match_id: str, posted: Mapping[str, str]) -> dict[str, Any]:
+        """The command the form says: the service checks it (and names what is wrong)."""
+        return {"command": self.command, "match_id": match_id} | filled_in(self.form, posted)
 
 
-def _field(name: str, schema: Mapping[str, Any], required: bool) -> FormField | None:
-    """The form field for a command's field, or None when a form cannot hold it (an object)."""
-    options = [option for option in schema.get("anyOf", [schema]) if option.get("type") != "null"]
-    if len(options) != 1:
-        return None
-    shape = options[0]
-    label = schema.get("title", name) + ("" if required else " (optional)")
-    if shape.get("type") == "integer":
-        bounds = {"min": shape.get("minimum", shape.get("exclusiveMinimum", -1) + 1), "max": shape.get("maximum")}
-        return FormField(name, label, "number", required, {k: v for k, v in bounds.items() if v is not None})
-    if shape.get("type") == "string" and "enum" in shape:
-        return FormField(name, label, "choice", required, {}, tuple(map(str, shape["enum"])))
-    if shape.get("type") == "string":
-        length = shape.get("maxLength", LONG_TEXT)
-        return FormField(name, label, "lines" if length > LONG_TEXT else "text", required, {"maxlength": length})
-    if shape.get("type") == "array" and shape.get("items", {}).get("type") == "string":
-        return FormField(name, f"{label}, one a line", "list", required, {})
-    return None
+def _marked(part: Input | Group) -> Input | Group:
+    """A field the host may leave empty, said so in its label."""
+    return replace(part, label=f"{part.label} (optional)") if isinstance(part, Input) and not part.required else part
 
 
 @cache
 def command_forms() -> tuple[CommandForm, ...]:
-    """A form for each host command on one match whose fields a form can hold."""
+    """A form for each host command on one match whose fields a form can hold (`forms.parts_of`;
+    lists of names one a line)."""
     forms = []
     for model in get_args(get_args(HostCommand)[0]):
         schema = model.model_json_schema()
@@ -147,12 +97,11 @@ def command_forms() -> tuple[CommandForm, ...]:
         command = properties.pop("command")["const"]
         if command in PAGE_OMITS or properties.pop("match_id", None) is None:
             continue
-        required = set(schema.get("required", ()))
-        fields = [_field(name, field, name in required) for name, field in properties.items()]
-        if None in fields:
+        parts = parts_of(schema | {"properties": properties}, one_a_line=True)
+        if parts is None:
             continue
-        title = command.replace("_", " ").capitalize()
-        forms.append(CommandForm(command, title, schema.get("description", ""), tuple(f for f in fields if f)))
+        form = Form(command, schema.get("description", ""), tuple(map(_marked, parts)), prefix="")
+        forms.append(CommandForm(command.replace("_", " ").capitalize(), form))
     return tuple(forms)
 
 
@@ -206,38 +155,39 @@ def match_section(match: Match, status: Mapping[str, Any], csrf: str) -> str:
     if status.get("stalled"):
         rows.append(("Stalled", status["stalled"].get("what_to_do", "")))
     listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows)
-    forms = "".join(_command_form(form, match_id, csrf) for form in command_forms())
+    choices = Choices(names(match), "")
+    forms = "".join(_command_form(form, match_id, csrf, choices) for form in command_forms())
     return (
         f'<section class="match" id="match-{escape(match_id)}" aria-labelledby="title-{escape(match_id)}">'
         f'<h2 id="title-{escape(match_id)}">{escape(match_id)}</h2><dl>{listing}</dl>{forms}</section>'
     )
 
 
-def _command_form(form: CommandForm, match_id: str, csrf: str) -> str:
-    fields = "".join(f'<div class="field">{field.html(form.command)}</div>' for field in form.fields)
-    kept = {"csrf": csrf, "match_id": match_id, "command": form.command, "once": secrets.token_urlsafe(16)}
-    about = f"<p>{escape(form.about)}</p>" if form.about else ""
+def _command_form(command: CommandForm, match_id: str, csrf: str, choices: Choices) -> str:
+    form = command.form
+    kept = {"csrf": csrf, "match_id": match_id, "command": command.command, "once": secrets.token_urlsafe(16)}
+    about = f"<p>{escape(form.description)}</p>" if form.description else ""
     return (
-        f'<details class="command"><summary>{escape(form.title)}</summary>{about}'
+        f'<details class="command"><summary>{escape(command.title)}</summary>{about}'
         f'<form method="post" action="/command">{_hidden(kept)}'
-        f'{fields}<p><button type="submit">{escape(form.title)}</button></p></form></details>'
+        f"{inputs(command.command, form, Given({}, ()), choices)}"
+        f'<p><button type="submit">{escape(command.title)}</button></p></form></details>'
     )
 
 
-def confirmation_page(form: CommandForm, match_id: str, fields: Mapping[str, str], csrf: str, once: str) -> Reply:
+def confirmation_page(command: CommandForm, match_id: str, posted: Mapping[str, str], csrf: str, once: str) -> Reply:
     """The second step of a command that cannot be undone: what it will do, and one button to do it."""
-    given = "".join(
-        f"<dt>{escape(field.label)}</dt><dd>{escape(fields.get(field.name, '') or '-')}</dd>" for field in form.fields
-    )
-    kept = {"csrf": csrf, "match_id": match_id, "command": form.command, "confirmed": "yes", "once": once}
-    kept |= {field.name: fields.get(field.name, "") for field in form.fields}
+    fields = command.form.inputs
+    given = "".join(f"<dt>{escape(one.label)}</dt><dd>{escape(posted.get(one.name, '') or '-')}</dd>" for one in fields)
+    kept = {"csrf": csrf, "match_id": match_id, "command": command.command, "confirmed": "yes", "once": once}
+    kept |= {one.name: posted.get(one.name, "") for one in fields}
     body = (
-        f"<p>{escape(form.title)} in match {escape(match_id)}? This cannot be undone.</p>"
+        f"<p>{escape(command.title)} in match {escape(match_id)}? This cannot be undone.</p>"
         + (f"<dl>{given}</dl>" if given else "")
         + f'<form method="post" action="/command">{_hidden(kept)}'
-        f'<p><button type="submit">Yes: {escape(form.title.lower())}</button> {BACK}</p></form>'
+        f'<p><button type="submit">Yes: {escape(command.title.lower())}</button> {BACK}</p></form>'
     )
-    return _page(f"{form.title}: are you sure?", body)
+    return _page(f"{command.title}: are you sure?", body)
 
 
 def result_page(command: Mapping[str, Any], reply: Mapping[str, Any]) -> Reply:
@@ -271,13 +221,21 @@ def login_page(status: int = 200, refusal: str = "") -> Reply:
 class HostPage:
     """The host port's pages: GET / (log in, or every match), POST /login, POST /command.
 
-    `matches` lists the matches in the table; `host` runs a host command as the console does."""
+    `matches` lists the matches in the table; `status` is the status command's answer for a match
+    as `matches` read it (not read again); `host` runs a host command as the console does."""
 
     METHODS = {"/": "GET", "/login": "POST", "/command": "POST", "/favicon.ico": "GET", STYLE: "GET"}
 
-    def __init__(self, token: str, matches: Callable[[], list[Match]], host: Callable[[dict[str, Any]], Any]) -> None:
+    def __init__(
+        self,
+        token: str,
+        matches: Callable[[], list[Match]],
+        status: Callable[[Match], dict[str, Any]],
+        host: Callable[[dict[str, Any]], Any],
+    ) -> None:
         self.token = token
         self.matches = matches
+        self.status = status
         self.host = host
         self.port = 0
         self._sent: OrderedDict[str, Reply] = OrderedDict()
@@ -336,13 +294,9 @@ class HostPage:
 
     def _matches_page(self, csrf: str) -> Reply:
         matches = sorted(self.matches(), key=lambda match: (match.status != "running", match.match_id))
-        sections = []
-        for match in matches:
-            status = self.host({"command": "status", "match_id": match.match_id})
-            if status.get("ok"):
-                sections.append(match_section(match, status, csrf))
+        sections = "".join(match_section(match, self.status(match), csrf) for match in matches)
         none = "<p>No matches yet: <code>bin/match-host --server ... create settings.json</code>.</p>"
-        body = "".join(sections) or none
+        body = sections or none
         return _page("Matches", body)
 
     def _command(self, form: Mapping[str, str], csrf: str) -> Reply:

@@ -63,6 +63,7 @@ from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
 from game_core.match.clock import PhaseClock, day_text, duration_text
 from game_core.match.model import Match
+from game_core.service.matches import match_status
 from game_core.service.ports import OutgoingMail
 from local_stack.clock import VirtualClock
 from local_stack.host_access import (
@@ -409,7 +410,8 @@ class HostServer:
             starting.callback(api.stop)
             self.port = api.port
             commands = HostCommands(self.stack, self.host_token)
-            page = HostPage(self.host_token, self._matches, self.stack.host)
+            status = lambda match: match_status(self.stack.ports(), match.match_id, match)  # noqa: E731
+            page = HostPage(self.host_token, self._matches, status, self.stack.host)
             on_host_port = lambda request: commands(request) if request.path == "/host" else page(request)  # noqa: E731
             listener = HttpListener(on_host_port, LOOPBACK, self._host_port, **self._http)
             starting.callback(listener.stop)

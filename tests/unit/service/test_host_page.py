@@ -18,7 +18,7 @@ from pydantic import Field
 from game_core.games.protocol import Model
 from game_core.match.model import MatchRequest
 from game_core.service import commands
-from game_core.service.matches import create_match
+from game_core.service.matches import create_match, match_status
 from local_stack import host_page
 from local_stack.host_page import HostPage, command_forms
 from local_stack.http_serving import Request
@@ -41,7 +41,8 @@ class Hosted:
         request = MatchRequest.model_validate({"game": "crates", "players": players, "phase_seconds": 3600})
         self.match_id = create_match(self.fakes.ports, request)["match_id"]
         handler = load_handler(ROOT / "functions" / "host_commands", "app.handler", lambda: self.fakes.ports)
-        self.page = HostPage(TOKEN, self.matches, lambda command: handler(command, FakeContext("HostCommands")))
+        status = lambda match: match_status(self.fakes.ports, match.match_id, match)  # noqa: E731
+        self.page = HostPage(TOKEN, self.matches, status, lambda command: handler(command, FakeContext("HostCommands")))
         self.page.port = PORT
 
     def matches(self) -> list[Any]:
@@ -127,7 +128,7 @@ def test_the_page_offers_each_command_on_one_match_a_form_can_hold() -> None:
     # status is the page itself and export a file; create (a settings file) and act (a free
     # JSON action) have fields no form holds. These, each from its model's fields (and any
     # command added since: the next test).
-    offered = {form.command: [field.name for field in form.fields] for form in command_forms()}
+    offered = {form.command: [field.name for field in form.form.inputs] for form in command_forms()}
     assert not {"status", "export", "create", "act"} & set(offered)
     assert {command: offered.get(command) for command in STANDING} == STANDING
 
@@ -144,10 +145,10 @@ def test_a_command_added_to_the_models_appears_and_asks_for_confirmation(monkeyp
     command_forms.cache_clear()
     try:
         (extend, shout) = command_forms()
-        assert (shout.command, shout.confirms, shout.fields[0].bounds) == ("shout", True, {"min": 1, "max": 3})
-        tone = shout.fields[1]
-        assert (tone.kind, tone.choices, tone.required) == ("choice", ("loud", "soft"), False)
-        assert '<option value="soft">soft</option>' in tone.html("shout")
+        times, tone = shout.form.inputs
+        assert (shout.command, shout.confirms, times.minimum, times.maximum) == ("shout", True, 1, 3)
+        assert (tone.widget, tone.options, tone.required) == ("select", ("loud", "soft"), False)
+        assert '<option value="soft">soft</option>' in host_page.match_section(Hosted().matches()[0], {}, "csrf")
     finally:
         command_forms.cache_clear()
 

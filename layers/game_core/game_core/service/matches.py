@@ -125,10 +125,11 @@ def register_contacts(ports: Ports, request: MatchRequest) -> dict[str, Contact]
     return contacts
 
 
-def match_status(ports: Ports, match_id: str) -> dict[str, Any]:
+def match_status(ports: Ports, match_id: str, seen: Match | None = None) -> dict[str, Any]:
     """Phase, deadline, who has submitted and who still owes what (`engine.still_owed`): never
-    what anyone sent."""
-    match = ports.store.get(match_id)
+    what anyone sent. `seen` is the match as the caller read it already (the host's page: one
+    read fewer)."""
+    match = seen if seen is not None else ports.store.get(match_id)
     status: dict[str, Any] = {
         "match_id": match.match_id,
         "game": match.game,

@@ -9,6 +9,10 @@ input (separated by spaces or commas), a list of a fixed few numbers that many i
 of small objects a few rows of their fields. A kind whose schema is none of these (Palindrome's
 construction: a list of different instructions) is written in the game's own plain-text grammar,
 as by mail, its help beside the box.
+
+The host's page builds its command forms here too (`command_parts`, from the host commands'
+models): lists of names there are one a line (a name holds spaces), its fields posted under their
+own names (`Form.prefix`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ FIELD_PREFIX = "f."
 (csrf, kind, delivery, phase, number)."""
 LINES = "lines"
 """The field of a kind written in the game's grammar."""
+LONG_TEXT = 2048
+"""A text allowed longer than this (a message, not a name or a URL) is a box of several lines."""
 _SCALARS = ("integer", "string", "boolean")
 _INTEGERS = r"\s*-?\d+(\s*[,\s]\s*-?\d+)*\s*"
 _WORDS = r"\s*[^,\s]+(\s*[,\s]\s*[^,\s]+)*\s*"
@@ -54,6 +60,8 @@ class Input:
     hint: str = ""
     integers: bool = False
     """A list's items, or a text that may be a number (Domino's tile or "square"), are numbers (read as such)."""
+    one_a_line: bool = False
+    """A list's items are written one a line (names, which hold spaces), not in one box."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,8 @@ class Form:
     parts: tuple[Input | Group, ...]
     help: tuple[str, ...] = field(default=())
     """The game's own help for the kind (its mail grammar, with an example)."""
+    prefix: str = FIELD_PREFIX
+    """Before each input's path in the posted form (the host's forms: none)."""
 
     @property
     def inputs(self) -> list[Input]:
@@ -96,7 +106,9 @@ def _title(name: str, node: Mapping[str, Any]) -> str:
     return str(node.get("title") or name.replace("_", " ").capitalize())
 
 
-def _scalar(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool) -> Input | None:
+def _scalar(
+    schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool, one_a_line: bool = False
+) -> Input | None:
     node = _resolved(schema, node)
     kind = node.get("type")
     label = _title(name.rsplit(".", 1)[-1], node)
@@ -109,7 +121,7 @@ def _scalar(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], requi
     if "enum" in node:
         return Input(name, label, "select", required, options=tuple(str(v) for v in node["enum"]), hint=hint)
     if kind == "integer":
-        return Input(name, label, "number", required, node.get("minimum"), node.get("maximum"), hint=hint)
+        return Input(name, label, "number", required, _least(node), node.get("maximum"), hint=hint)
     if kind == "string" and node.get("format") == PARTICIPANT_FORMAT:
         return Input(name, label, "participant", required, hint=hint)
     if kind == "string":
@@ -130,14 +142,25 @@ def _scalar(schema: Mapping[str, Any], name: str, node: Mapping[str, Any], requi
         if items.get("type") not in ("integer", "string") or "enum" in items:
             return None
         integers = items["type"] == "integer"
+        lines = one_a_line and not integers
         bounds = _count_words(node.get("minItems"), node.get("maxItems"))
-        said = "numbers" if integers else "words"
-        hint = " ".join(part for part in (hint, f"{bounds} {said}, separated by spaces or commas.") if part)
-        pattern = _INTEGERS if integers else _WORDS
-        return Input(
-            name, label, "list", required and node.get("minItems", 0) > 0, pattern=pattern, hint=hint, integers=integers
+        said = (
+            f"{bounds}, one a line."
+            if lines
+            else f"{bounds} {'numbers' if integers else 'words'}, separated by spaces or commas."
         )
+        hint = " ".join(part for part in (hint, said) if part)
+        pattern = None if lines else _INTEGERS if integers else _WORDS
+        listed = required and node.get("minItems", 0) > 0
+        return Input(name, label, "list", listed, pattern=pattern, hint=hint, integers=integers, one_a_line=lines)
     return None
+
+
+def _least(node: Mapping[str, Any]) -> int | None:
+    """An integer's least value: its minimum, or one more than its exclusive minimum (`gt=0`)."""
+    if "exclusiveMinimum" in node:
+        return int(node["exclusiveMinimum"]) + 1
+    return node.get("minimum")
 
 
 def _count_words(least: int | None, most: int | None) -> str:
@@ -151,11 +174,11 @@ def _count_words(least: int | None, most: int | None) -> str:
 
 
 def _part(
-    schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool, rows: int
+    schema: Mapping[str, Any], name: str, node: Mapping[str, Any], required: bool, rows: int, one_a_line: bool
 ) -> Input | Group | None:
     node = _resolved(schema, node)
     if node.get("type") != "array":
-        return _scalar(schema, name, node, required)
+        return _scalar(schema, name, node, required, one_a_line)
     items = _resolved(schema, node.get("items", {}))
     most = node.get("maxItems")
     if items.get("type") == "integer" and most is not None and most == node.get("minItems") and most <= FIXED_INPUTS:
@@ -172,17 +195,17 @@ def _part(
         )
         return Group(_title(name, node), inputs, most)
     if items.get("type") != "object":
-        return _scalar(schema, name, node, required)
+        return _scalar(schema, name, node, required, one_a_line)
     rows = min(most or rows, rows)
     fields = items.get("properties", {})
     cells: list[Input] = []
     for i in range(rows):
         for key, sub in fields.items():
-            found = _scalar(schema, f"{name}.{i}.{key}", sub, False)
+            found = _scalar(schema, f"{name}.{i}.{key}", sub, False, one_a_line)
             if found is None:
                 return None
             cells.append(replace(found, label=f"{found.label} ({i + 1})", hint=""))  # the hints go in the legend
-    hints = [f"{cell.label.rsplit(' (', 1)[0]}: {cell.hint}" for cell in _row_hints(schema, fields)]
+    hints = [f"{cell.label.rsplit(' (', 1)[0]}: {cell.hint}" for cell in _row_hints(schema, fields, one_a_line)]
     least = node.get("minItems") or 0
     said = (
         f"{_title(name, node)}: {_count_words(least or None, most).lower()}, one a row; a row left empty is not sent."
@@ -190,24 +213,30 @@ def _part(
     return Group(" ".join([said, *hints]), tuple(cells), len(fields))
 
 
-def _row_hints(schema: Mapping[str, Any], fields: Mapping[str, Any]) -> list[Input]:
-    found = (_scalar(schema, key, sub, False) for key, sub in fields.items())
+def _row_hints(schema: Mapping[str, Any], fields: Mapping[str, Any], one_a_line: bool) -> list[Input]:
+    found = (_scalar(schema, key, sub, False, one_a_line) for key, sub in fields.items())
     return [one for one in found if one is not None and one.hint]
+
+
+def parts_of(schema: Mapping[str, Any], rows: int = ROWS, one_a_line: bool = False) -> tuple[Input | Group, ...] | None:
+    """An input (or a group) for each property of `schema`, with `rows` rows for each list of
+    objects the schema does not bound lower (`one_a_line`: lists of words written one a line);
+    None when an input cannot say one of them."""
+    required = set(schema.get("required", ()))
+    properties = schema.get("properties", {})
+    parts = [_part(schema, name, node, name in required, rows, one_a_line) for name, node in properties.items()]
+    return None if None in parts else tuple(part for part in parts if part is not None)
 
 
 def form_for(game: AnyGame, kind: str, schema: Mapping[str, Any], help_lines: Sequence[str], rows: int = ROWS) -> Form:
     """The form of `kind` (a submission or an immediate action of `game`) from its JSON schema,
-    with `rows` rows for each list of objects the schema does not bound lower."""
+    with `rows` rows for each list of objects the schema does not bound lower; one box in the
+    game's grammar where an input cannot say a field."""
     description = str(schema.get("description") or "").strip()
-    required = set(schema.get("required", ()))
-    parts: list[Input | Group] = []
-    for name, node in schema.get("properties", {}).items():
-        part = _part(schema, name, node, name in required, rows)
-        if part is None:
-            grammar = Input(LINES, f"Your {kind}, one instruction a line (as in a mail)", "lines", True)
-            return Form(kind, description, (grammar,), tuple(help_lines))
-        parts.append(part)
-    return Form(kind, description, tuple(parts), tuple(help_lines))
+    parts = parts_of(schema, rows)
+    if parts is None:
+        parts = (Input(LINES, f"Your {kind}, one instruction a line (as in a mail)", "lines", True),)
+    return Form(kind, description, parts, tuple(help_lines))
 
 
 def _put(target: dict[str, Any], path: list[str], value: Any) -> None:
@@ -241,7 +270,7 @@ def submission_of(
     """The JSON `fields` (as the browser posted them) say for `form`'s kind; a blank field says
     nothing (the model's default, or the service's refusal of what is missing)."""
     if form.inputs and form.inputs[0].widget == "lines":
-        lines = fields.get(FIELD_PREFIX + LINES, "").splitlines()
+        lines = fields.get(form.prefix + LINES, "").splitlines()
         reading = game.text.read_text(lines, [*accepts, form.kind], players)
         if reading.reasons:
             raise Malformed(f"the {form.kind} could not be read", reading.reasons)
@@ -250,9 +279,15 @@ def submission_of(
             text = f"write one {form.kind}; the box holds {len(moves)}"
             raise Malformed(text, [Reason("lines", text)])
         return moves[0]
+    return filled_in(form, fields)
+
+
+def filled_in(form: Form, fields: Mapping[str, str]) -> dict[str, Any]:
+    """What `form`'s inputs (not the grammar's box) say, as JSON: a blank input says nothing; a
+    number not one is kept as written, for the service to refuse naming its field."""
     submission: dict[str, Any] = {}
     for one in form.inputs:
-        raw = fields.get(FIELD_PREFIX + one.name)
+        raw = fields.get(form.prefix + one.name)
         if one.widget == "checkbox":
             _put(submission, one.name.split("."), raw is not None)
             continue
@@ -261,6 +296,8 @@ def submission_of(
         value: Any = raw.strip()
         if one.widget == "number" or (one.widget == "text" and one.integers):  # a text: "7" or "square"
             value = _number(raw)
+        elif one.one_a_line:
+            value = [line.strip() for line in raw.splitlines() if line.strip()]
         elif one.widget == "list":
             value = [_number(item) if one.integers else item for item in re.split(r"[\s,]+", raw.strip())]
         _put(submission, one.name.split("."), value)
@@ -283,7 +320,7 @@ def fields_of(game: AnyGame, form: Form, submission: Mapping[str, Any]) -> dict[
     so a resend starts from what stands."""
     if form.inputs and form.inputs[0].widget == "lines":
         model = game.submissions[form.kind].model_validate(submission)  # as stored: accepted before
-        return {FIELD_PREFIX + LINES: "\n".join(game.text.write_text(form.kind, model))}
+        return {form.prefix + LINES: "\n".join(game.text.write_text(form.kind, model))}
     filled: dict[str, str] = {}
     for one in form.inputs:
         value: Any = submission
@@ -297,5 +334,5 @@ def fields_of(game: AnyGame, form: Form, submission: Mapping[str, Any]) -> dict[
                 break
         if value is None or (one.widget == "checkbox" and value is not True):
             continue
-        filled[FIELD_PREFIX + one.name] = " ".join(map(str, value)) if isinstance(value, list) else str(value)
+        filled[form.prefix + one.name] = " ".join(map(str, value)) if isinstance(value, list) else str(value)
     return filled

@@ -24,7 +24,7 @@ from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
 from game_core.service.page import assets
-from game_core.service.page.forms import FIELD_PREFIX, Form, Group, Input, fields_of, rows_for
+from game_core.service.page.forms import LONG_TEXT, Form, Group, Input, fields_of, rows_for
 from game_core.service.page.play import (
     ABSENCE_FORM,
     EVERYONE_FIELD,
@@ -457,24 +457,14 @@ def _form(
     form_id = f"{route}-{form.kind}"
     refusal = seen.refused(form_id)
     if refusal is not None:
-        given = _Given(refusal.fields, tuple(refusal.error.reasons))
+        given = Given(refusal.fields, tuple(refusal.error.reasons))
     else:  # what stands of this kind, to edit and send again
-        given = _Given(fields_of(seen.game, form, standing) if standing is not None else {}, ())
+        given = Given(fields_of(seen.game, form, standing) if standing is not None else {}, ())
     fields = {"kind": form.kind, "delivery": delivery_key(), **hidden}
     heading = f'<h3 id="{esc(form_id)}-h">{esc(form.kind.capitalize())}</h3>\n'
     described = f"<p>{esc(form.description)}</p>\n" if form.description else ""
     parts = [heading + described + _form_open(seen, form_id, route, fields), _reasons(seen, form_id)]
-    choices = _Choices(names(seen.view.match), seen.session.participant)
-    for part in form.parts:
-        if isinstance(part, Group):
-            rows = [part.inputs[i : i + part.columns] for i in range(0, len(part.inputs), part.columns)]
-            inputs = "".join(
-                '<div class="row">\n' + "".join(_input(form_id, one, given, choices) for one in row) + "</div>\n"
-                for row in rows
-            )
-            parts.append(f"<fieldset>\n<legend>{esc(part.legend)}</legend>\n{inputs}</fieldset>\n")
-        else:
-            parts.append(_input(form_id, part, given, choices))
+    parts.append(inputs(form_id, form, given, Choices(names(seen.view.match), seen.session.participant)))
     if form.help:
         parts.append(f"<details>\n<summary>The game's help for {esc(form.kind)} (as a mail writes it)</summary>\n")
         parts.append(f"<pre>{esc(chr(10).join(form.help))}</pre>\n</details>\n")
@@ -482,8 +472,25 @@ def _form(
     return "".join(parts)
 
 
+def inputs(form_id: str, form: Form, given: Given, choices: Choices) -> str:
+    """`form`'s inputs, each labelled, with its hint and the service's reason naming it; a group's
+    in a fieldset, its rows side by side: the player's page's forms and the host's alike."""
+    parts = []
+    for part in form.parts:
+        if isinstance(part, Group):
+            rows = [part.inputs[i : i + part.columns] for i in range(0, len(part.inputs), part.columns)]
+            cells = "".join(
+                '<div class="row">\n' + "".join(_input(form_id, form, one, given, choices) for one in row) + "</div>\n"
+                for row in rows
+            )
+            parts.append(f"<fieldset>\n<legend>{esc(part.legend)}</legend>\n{cells}</fieldset>\n")
+        else:
+            parts.append(_input(form_id, form, part, given, choices))
+    return "".join(parts)
+
+
 @dataclass(frozen=True)
-class _Given:
+class Given:
     """What a refused form held, and the service's reasons: each shown again at its field."""
 
     fields: Mapping[str, str]
@@ -495,7 +502,7 @@ class _Given:
 
 
 @dataclass(frozen=True)
-class _Choices:
+class Choices:
     """The participants a field naming one offers, in seating order: each by name, the id sent."""
 
     named: Mapping[str, str]
@@ -515,9 +522,9 @@ class _Choices:
         return said
 
 
-def _input(form_id: str, one: Input, given: _Given, choices: _Choices) -> str:
+def _input(form_id: str, form: Form, one: Input, given: Given, choices: Choices) -> str:
     input_id = f"{form_id}-{one.name.replace('.', '-')}"
-    name = FIELD_PREFIX + one.name
+    name = form.prefix + one.name
     value = given.fields.get(name)
     hint = f'<span class="hint" id="{esc(input_id)}-hint">{esc(one.hint)}</span>\n' if one.hint else ""
     wrong = " ".join(reason.text for reason in given.at(one))
@@ -544,6 +551,8 @@ def _input(form_id: str, one: Input, given: _Given, choices: _Choices) -> str:
         return f'<div class="field check">{control}{label}{hint}</div>\n'
     elif one.widget == "lines":
         control = f'<textarea rows="6"{common}>{esc(value or "")}</textarea>\n'
+    elif one.one_a_line or (one.max_length or 0) > LONG_TEXT:
+        control = f'<textarea rows="3"{common}{_attrs(maxlength=one.max_length)}>{esc(value or "")}</textarea>\n'
     else:
         kind = "number" if one.widget == "number" else "text"
         limits = _attrs(
