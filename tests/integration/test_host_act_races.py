@@ -22,7 +22,7 @@ from staging import FailingOnce, FixedClock, StagedStore, Unwoken
 from game_core.aws.store import DynamoMatchStore
 from game_core.errors import Late, NotOpen
 from game_core.games.clubs.rules import PHASES as CLUBS_PHASES
-from game_core.service import host, phases
+from game_core.service import host, phases, press
 from game_core.service.ports import Ports
 
 pytestmark = pytest.mark.games("crates", "clubs")
@@ -124,8 +124,8 @@ ACTS = {
     "resume": Act(lambda race: host.resume(race.ports, race.match_id), "resolved", before=_paused_and_requested),
     "resolve_now": Act(lambda race: host.resolve_now(race.ports, race.match_id), "resolved"),
     "cancel": Act(lambda race: host.cancel(race.ports, race.match_id), "cancelled"),
-    # Stores nothing on the match.
-    "press": Act(lambda race: host.press(race.ports, race.match_id, "Back at 8 tonight"), "resolved"),
+    # Moves the match's version (its log entry), not its clock: the resolution reads again, still due.
+    "press": Act(lambda race: press.from_host(race.ports, race.match_id, "Back at 8 tonight"), "resolved"),
     # Moves the match's version, not its clock: the resolution reads again, still due.
     "reissue_secret": Act(lambda race: host.reissue_secret(race.ports, race.match_id, "p1"), "resolved"),
     # Only a finished match's ties are decided: refused, the match untouched.
@@ -243,9 +243,10 @@ SAVING_ACTS = {
     "cancel": lambda ports, match_id: host.cancel(ports, match_id),
     "reissue_secret": lambda ports, match_id: host.reissue_secret(ports, match_id, "p1"),
 }
-"""The host acts that store something on a running match (press stores nothing; decide acts only
-on a finished match). Each but reissue_secret reads the match again when its save loses a race;
-a new secret is only ever made for the host who asked, so that act tells them to ask again."""
+"""The host acts that store something on a running match (the host's message is tried in
+test_press_recorded_first; decide acts only on a finished match). Each but reissue_secret reads
+the match again when its save loses a race; a new secret is only ever made for the host who
+asked, so that act tells them to ask again."""
 
 
 @pytest.mark.parametrize("failure", list(FAILURES))

@@ -22,9 +22,11 @@ def test_each_notice_carries_its_id_as_an_attribute_and_in_its_message(stack) ->
     assert [n["notice_id"] for n in inbox.receive("p1")] == [f"{match_id}/begins/p1"]
 
     # A queue that takes only the public notice of one occasion, by the attribute alone: the
-    # host's message "Back at 8", sent at version 2 (the match was stored at 1, its first phase
-    # open; the extension stored 2, and told everyone in a notice of its own, `.../v2/@all`)
-    pressed = f"{match_id}/press-v2-{hashlib.sha256(b'Back at 8').hexdigest()[:12]}/@all"
+    # host's message "Back at 8" to everyone (its id the digest of "@host", "ALL" and its text),
+    # recorded at the stack's now (the clock stands still; the extension before it, stored at
+    # version 2, told everyone in a notice of its own, `.../v2/@all`)
+    digest = hashlib.sha256(b"@host\0ALL\0Back at 8").hexdigest()[:16]
+    pressed = f"{match_id}/host-message-{digest}-{int(stack.now().timestamp())}/@all"
     sqs, sns = stack.client("sqs"), stack.client("sns")
     url = sqs.create_queue(QueueName="only-the-press")["QueueUrl"]
     arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]

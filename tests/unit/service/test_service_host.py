@@ -14,7 +14,7 @@ from crates_driver import HOUR, PHASES, Table, push
 from fakes import T0, Fakes, MemoryStore
 
 from game_core.errors import Conflict, Illegal, Late, NotFound, NotOpen
-from game_core.service import host, phases
+from game_core.service import host, phases, press
 from game_core.service.commands import parse_host_command, run_host_command
 from game_core.service.matches import match_status
 from game_core.service.ports import Event, Ports
@@ -401,8 +401,8 @@ def test_press_reaches_everyone_or_one_through_every_channel() -> None:
     table = Table.open(emails={"ada": "ada@example.org", "bo": "bo@example.org"})
     sent_before, published_before = len(table.fakes.mailer.sent), len(table.fakes.notifier.published)
 
-    assert host.press(table.ports, MID, "Dinner break: back at 8.")["sent_to"] == "everyone"
-    host.press(table.ports, MID, "Bo, your crate is stuck.", to="bo")
+    assert press.from_host(table.ports, MID, "Dinner break: back at 8.")["sent_to"] == "everyone"
+    press.from_host(table.ports, MID, "Bo, your crate is stuck.", to="bo")
 
     notices = table.fakes.notifier.notices()[published_before:]
     assert [(n.recipient, n.body["press"]) for n in notices] == [
@@ -417,7 +417,7 @@ def test_press_reaches_everyone_or_one_through_every_channel() -> None:
 def test_press_to_a_stranger_is_refused_naming_the_participants() -> None:
     table = Table.open()
     with pytest.raises(NotFound, match=rf"'zed' is not a participant of match {MID} \(ada, bo\)"):
-        host.press(table.ports, MID, "hello", to="zed")
+        press.from_host(table.ports, MID, "hello", to="zed")
 
 
 def test_the_host_names_a_participant_by_id_or_by_name_in_any_case() -> None:
@@ -425,10 +425,10 @@ def test_the_host_names_a_participant_by_id_or_by_name_in_any_case() -> None:
     named = table.match()
     assert [named.named(word) for word in ("ada", "BO", " countess ", "Robert")] == ["ada", "bo", "ada", "bo"]
 
-    assert host.press(table.ports, MID, "Your crate is stuck.", to="ROBERT")["sent_to"] == "bo"
+    assert press.from_host(table.ports, MID, "Your crate is stuck.", to="ROBERT")["sent_to"] == "bo"
     assert host.reissue_secret(table.ports, MID, "countess")["player"] == "ada"
     with pytest.raises(NotFound, match=r"\(Countess \(ada\), Robert \(bo\)\)"):
-        host.press(table.ports, MID, "hello", to="Count")
+        press.from_host(table.ports, MID, "hello", to="Count")
 
 
 def test_a_reissued_secret_works_and_the_old_one_stops() -> None:

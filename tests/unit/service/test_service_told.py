@@ -17,7 +17,7 @@ from game_core.errors import Conflict
 from game_core.games import registry
 from game_core.mail.addresses import phase_answered
 from game_core.mail.inbound import parse_message
-from game_core.service import host, phases
+from game_core.service import host, phases, press
 from game_core.service.notices import progress_notices, resolution
 
 MID = "m-000000000001"
@@ -83,12 +83,14 @@ def test_each_notice_id_names_the_match_the_occasion_and_the_recipient() -> None
     host.extend(table.ports, MID, HOUR)
     assert ids(table) == [f"{MID}/v{version + 1}/@all"]
 
-    # The host's message: its version (an act stores none) and its text's digest; to one or all
+    # The host's message: its id (the digest of whom it goes to and its text) and the moment
+    # it was recorded (the same text an hour later is another message); to one or all
     table.fakes.notifier.published.clear()
-    digest = hashlib.sha256(b"Back at 8").hexdigest()[:12]
-    host.press(table.ports, MID, "Back at 8")
-    host.press(table.ports, MID, "Back at 8", to="bo")
-    assert ids(table) == [f"{MID}/press-v{version + 1}-{digest}/@all", f"{MID}/press-v{version + 1}-{digest}/bo"]
+    to_all, to_bo = (hashlib.sha256(f"@host\0{to}\0Back at 8".encode()).hexdigest()[:16] for to in ("ALL", "bo"))
+    at = int(table.fakes.clock.now().timestamp())
+    press.from_host(table.ports, MID, "Back at 8")
+    press.from_host(table.ports, MID, "Back at 8", to="bo")
+    assert ids(table) == [f"{MID}/host-message-{to_all}-{at}/@all", f"{MID}/host-message-{to_bo}-{at}/bo"]
 
     # The Pregame's resolution (phase 1), announced
     table.fakes.notifier.published.clear()

@@ -79,6 +79,7 @@ LOGGED: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "absence_cut": lambda d: f"the host cut {d['who']}'s absence from {_when(d['from'])} to end {_when(d['until'])}",
     "replaced": lambda d: f"seat {d['seat']}: {d['by']} replaced {d['replaced']}",
     "press": lambda d: f"a message from {d['from']} to {_whom(d['to'])}",
+    "host_press": lambda d: f"the host messaged {_whom(d['to'])}",
     "press_mode": lambda d: f"the host set messages between players {d['mode']}, {d['per_hour']} an hour",
     "graces_set": _graces,
 }

@@ -5,8 +5,9 @@ A message goes to some participants (each by id or by name, in any case) or to e
 host sets per match whether press is "on" (the default: these are games of deals struck between
 phases), "public" (only messages to everyone, for a table played with no private talk) or "off".
 Each sender may send `press_per_hour` messages in any hour: the match keeps, per sender, when
-each of their last hour's messages went and its id (`PressSent`), so the rate is counted on the
-match and a redelivered message is known by its id.
+each of their last hour's messages went, its id and whether all its recipients were told
+(`PressSent`), so the rate is counted on the match and a redelivered message is known by its id.
+The host's messages are kept the same way under `HOST` (no rate: a sent-again command is known).
 """
 
 from __future__ import annotations
@@ -42,11 +43,21 @@ MODE_TEXT: dict[str, str] = {
 }
 
 
+HOST = "@host"
+"""The sender of the host's messages, on the match header and in their ids (no participant id
+holds "@")."""
+
+
 class PressSent(Model):
     """One of a sender's messages of the last hour, as the match header keeps it."""
 
     at: datetime
     id: str
+    told: bool = True
+    """False while a retry of it may have to finish telling it: from its record (made before
+    anyone is told, so the rate holds) until all its recipients were told. A message no retry can
+    name (sent without a delivery key) is recorded told; an entry stored before records came
+    first was told already."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +79,15 @@ def press_id(sender: str, text: str, delivery: str | None, version: int) -> str:
     return hashlib.sha256(made_from.encode()).hexdigest()[:16]
 
 
-def sent_before(match: Match, sender: str, message_id: str) -> bool:
-    return any(sent.id == message_id for sent in match.press_sent.get(sender, ()))
+def host_press_id(to: str | None, text: str) -> str:
+    """The host's message's id: from whom it goes to and its text, so the same command sent
+    again (within the hour its record is kept) is the same message."""
+    return hashlib.sha256(f"{HOST}\0{to or EVERYONE}\0{text}".encode()).hexdigest()[:16]
+
+
+def sent_before(match: Match, sender: str, message_id: str, now: datetime) -> PressSent | None:
+    """The record of the sender's message with that id, if it is among their last hour's."""
+    return next((sent for sent in recent_press(match, sender, now) if sent.id == message_id), None)
 
 
 def compose(match: Match, sender: str, to: Sequence[str] | None, text: str, message_id: str, now: datetime) -> Message:
@@ -91,6 +109,11 @@ def compose(match: Match, sender: str, to: Sequence[str] | None, text: str, mess
         raise Malformed("the message is too long", [Reason("press_too_long", too_long)])
     _within_rate(match, sender, now)
     return Message(message_id, sender, named, text)
+
+
+def message(match: Match, sender: str, to: Sequence[str] | None, text: str, message_id: str) -> Message:
+    """A message recorded already, built again as `compose` built it (to be told, or its reply)."""
+    return Message(message_id, sender, None if to is None else recipients(match, sender, to), text.strip("\n"))
 
 
 def recipients(match: Match, sender: str, to: Sequence[str]) -> tuple[str, ...]:
@@ -122,11 +145,24 @@ def recent_press(match: Match, sender: str, now: datetime) -> tuple[PressSent, .
     return tuple(sent for sent in match.press_sent.get(sender, ()) if sent.at > now - WINDOW)
 
 
-def recorded(match: Match, message: Message, now: datetime) -> Match:
+def recorded(match: Match, sender: str, message_id: str, now: datetime, told: bool) -> Match:
     """The match with the message counted against its sender (older entries dropped)."""
-    kept = (*recent_press(match, message.sender, now), PressSent(at=now, id=message.id))
-    press_sent = {sender: sent for sender, sent in match.press_sent.items() if sender != message.sender}
-    return match.model_copy(update={"press_sent": press_sent | {message.sender: kept}, "version": match.version + 1})
+    kept = (*recent_press(match, sender, now), PressSent(at=now, id=message_id, told=told))
+    return _with_sent(match, sender, kept)
+
+
+def told(match: Match, sender: str, message_id: str) -> Match:
+    """The match with the sender's message marked told to all its recipients."""
+    kept = tuple(
+        sent.model_copy(update={"told": True}) if sent.id == message_id else sent
+        for sent in match.press_sent.get(sender, ())
+    )
+    return _with_sent(match, sender, kept)
+
+
+def _with_sent(match: Match, sender: str, kept: tuple[PressSent, ...]) -> Match:
+    press_sent = {other: sent for other, sent in match.press_sent.items() if other != sender}
+    return match.model_copy(update={"press_sent": press_sent | {sender: kept}, "version": match.version + 1})
 
 
 def press_lines(public: Mapping[str, Any], own: Mapping[str, Any], shown: Mapping[str, str]) -> list[str]:

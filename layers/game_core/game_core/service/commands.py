@@ -19,6 +19,7 @@ from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
+from game_core.service.press import from_host as host_press
 from game_core.service.press import set_mode as set_press_mode
 from game_core.service.webhooks import MAX_URL
 
@@ -265,7 +266,7 @@ def _run(ports: Ports, command: HostCommand) -> dict[str, Any]:
         case Decide(match_id=match_id, order=order):
             return host.decide(ports, match_id, order)
         case Press(match_id=match_id, text=text, to=to):
-            return host.press(ports, match_id, text, to)
+            return host_press(ports, match_id, text, to)
         case SetPress(match_id=match_id, mode=mode, per_hour=per_hour):
             return set_press_mode(ports, match_id, mode, per_hour)
         case ReissueSecret(match_id=match_id, player=player):

@@ -1,5 +1,6 @@
 """Host powers over the open phase's clock (extend, pause, resume, resolve now, cancel), over the
-match's state machine (recover), and over the match itself (decide a tie, press, reissue a secret).
+match's state machine (recover), and over the match itself (decide a tie, reissue a secret). The
+host's messages are `service.press`'s.
 
 Each act changes the clock's version and wakes the waiting state machine, which re-reads the
 clock and waits again, resolves, or stops.
@@ -21,9 +22,7 @@ from game_core.service.letters import names, tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import (
     clock_notice,
-    notice_id,
     open_phase_summary,
-    pressed,
     progress_notices,
     stored_act,
 )
@@ -220,17 +219,6 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     reply = {"match_id": match_id, "status": decided.status, "result": decided.result}
     notices = progress_notices(decided, registry.load(match.game), headline, stored_act(decided))
     return reply | tell_stored(ports, decided, with_log_head(ports, match_id, notices))
-
-
-def press(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:
-    """A message from the host to every participant, or to one, through every channel."""
-    match = ports.store.get(match_id)
-    to = match.named(to) if to is not None else None  # by id or by name
-    occasion = pressed(match, text)
-    subject = f"[{match_id}] A message from the host"
-    notice = Notice(to, subject, {"match_id": match_id, "press": text}, notice_id(match_id, occasion, to))
-    tell(ports, match, [notice])
-    return {"match_id": match_id, "sent_to": to or "everyone"}
 
 
 def reissue_secret(ports: Ports, match_id: str, player: str) -> dict[str, Any]:

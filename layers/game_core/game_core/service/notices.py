@@ -42,12 +42,6 @@ def stored_act(match: Match) -> str:
     return f"v{match.version}"
 
 
-def pressed(match: Match, text: str) -> str:
-    """The occasion of a host's message: the same text at the same version is the same message
-    (a host command sent again), another text another one."""
-    return f"press-v{match.version}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
-
-
 def told_key(unit_id: str) -> str:
     """What the store keeps to remember that a notice or a mail (by its id) went out: short,
     since it is kept on the match header (64 bits: no two of a phase's few dozen collide)."""

@@ -9,17 +9,24 @@ what these games are played on. A message to everyone is a public notice, table 
 (and the `@public` subscription) hears, the sender too. The service adds nothing to the text
 but the sender's name: nothing from anyone's view.
 
-Told first, recorded after (`letters.tell` with the record as its mark): a message whose telling
-failed midway is recorded by nobody, and its retry (the same delivery key: a mail's Message-ID,
-a webhook's Idempotency-Key) tells only whom the failed one had not; one recorded already
-(`match.press.sent_before`, within the hour) is not sent again, and its reply is kept under the
-key with the record, so a webhook's redelivery gets it back for a week. Two messages racing the
-rate may both go.
+Recorded first, told after: the record (the sender's entry on the match header, not yet told,
+and the log's entry) is stored conditional on the match as read, so two messages racing the rate
+are counted one after the other and the one past it is refused (TooMany), before anyone hears it.
+Then everyone is told (`letters.tell`, each notice and mail once) and, with a delivery key (a
+mail's Message-ID, a webhook's Idempotency-Key, a form's), the entry is marked told in a second
+write keeping the reply under the key (a webhook's redelivery gets it back for a week). A message
+whose telling failed midway is finished by its retry (the same key, within the hour): it tells
+only whom the failed one had not, and counts once; one told already is not sent again.
+
+The host's messages (`from_host`) are recorded and told the same way, under `HOST`: the same
+command sent again within the hour (same recipient, same text) finishes or repeats nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -28,16 +35,20 @@ from game_core.errors import Malformed, NotFound, NotOpen, validation_reasons
 from game_core.match.clock import iso
 from game_core.match.model import Match
 from game_core.match.press import (
+    HOST,
     MAX_PER_HOUR,
     MAX_PRESS_CHARS,
     Message,
     PressMode,
+    PressSent,
     compose,
+    host_press_id,
+    message,
     press_id,
-    recipients,
     recorded,
     seen_by,
     sent_before,
+    told,
 )
 from game_core.service.host import tell_stored
 from game_core.service.letters import names, tell
@@ -82,33 +93,103 @@ def send(
 ) -> dict[str, Any]:
     """Send `sender`'s message to the participants `to` names (None: everyone), or raise why not;
     the reply says whom it went to. With a `delivery` key, a message sent before under that key
-    (and with that text) is not sent again. `seen` is the match as the sender's channel read it
-    already (one read fewer)."""
+    (and with that text) is not sent again, and one whose telling failed is told to the rest.
+    `seen` is the match as the sender's channel read it already (one read fewer)."""
     match = seen if seen is not None else ports.store.get(match_id)
     if match.participant(sender) is None:
         raise NotFound(f"{sender} is not a participant of match {match_id}")
     message_id = press_id(sender, text, delivery, match.version)
-    if sent_before(match, sender, message_id):  # its first reply, said again; nothing is sent
-        again = Message(message_id, sender, None if to is None else recipients(match, sender, to), text)
-        return _reply(match, again) | {"sent_before": True}
+
+    def compose_new(current: Match, now: datetime) -> tuple[Message, Event]:
+        composed = compose(current, sender, to, text, message_id, now)
+        data = {"id": message_id, "from": sender, "to": _to(composed), "text": composed.text, "channel": channel}
+        return composed, Event("press", now, data)
+
+    written = Written(sender, message_id, compose_new, lambda current: message(current, sender, to, text, message_id))
+    told_by = lambda stored, said, _entry: notices(stored, said)  # noqa: E731
+    return _record_then_tell(ports, match, written, told_by, _reply, delivery, retried=delivery is not None)
+
+
+def from_host(ports: Ports, match_id: str, text: str, to: str | None = None) -> dict[str, Any]:
+    """A message from the host to every participant, or to one (by id or by name), through every
+    channel, kept in the match's log (`host_press`: to whom and the text, for the host's export).
+    The same command sent again within the hour tells only whom a failed one had not, else nothing."""
+    match = ports.store.get(match_id)
+    to = match.named(to) if to is not None else None
+    said = Message(host_press_id(to, text), HOST, None if to is None else (to,), text)
+
+    def logged(_current: Match, now: datetime) -> tuple[Message, Event]:
+        return said, Event("host_press", now, {"id": said.id, "to": _to(said), "text": text})
+
+    def host_notices(_stored: Match, _said: Message, entry: PressSent) -> list[Notice]:
+        # Its record's moment in its id: the same text sent again after the hour is another message
+        occasion = f"host-message-{said.id}-{int(entry.at.timestamp())}"
+        body = {"match_id": match_id, "press": text}
+        return [Notice(to, f"[{match_id}] A message from the host", body, notice_id(match_id, occasion, to))]
+
+    reply = {"match_id": match_id, "sent_to": to or "everyone"}
+    written = Written(HOST, said.id, logged, lambda _current: said)
+    return _record_then_tell(ports, match, written, host_notices, lambda *_: reply, None, retried=True)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A message as its sender wrote it, before it is recorded: `compose` makes it (or refuses it)
+    on the match as it is, with its log entry; `again` builds it back once recorded."""
+
+    sender: str
+    id: str
+    compose: Callable[[Match, datetime], tuple[Message, Event]]
+    again: Callable[[Match], Message]
+
+
+def _record_then_tell(
+    ports: Ports,
+    first: Match,
+    written: Written,
+    told_by: Callable[[Match, Message, PressSent], list[Notice]],
+    replied: Callable[[Match, Message], dict[str, Any]],
+    delivery: str | None,
+    retried: bool,
+) -> dict[str, Any]:
+    """Record the message under the match's version unless it is recorded already, tell it unless
+    it was told, then mark it told, with its reply kept under the `delivery` key. `retried`: the
+    same message may come again to be finished (recorded untold until then); otherwise a new
+    message is recorded told, and a record found is a concurrent duplicate's."""
+    match_id, sender, message_id = first.match_id, written.sender, written.id
     now = ports.clock.now()
-    message = compose(match, sender, to, text, message_id, now)
-    data = {"id": message_id, "from": sender, "to": _to(message), "text": message.text, "channel": channel}
-    reply = _reply(match, message)
+
+    def record(current: Match) -> tuple[Match, Message, bool]:
+        if sent_before(current, sender, message_id, now) is not None:  # a retry, or a concurrent one's record
+            return current, written.again(current), False
+        composed, event = written.compose(current, now)  # the rate judged on the match as it is now
+        stored = recorded(current, sender, message_id, now, told=not retried)
+        ports.store.save(current, stored, event)
+        return stored, composed, True
+
+    read = lambda: ports.store.get(match_id)  # noqa: E731
+    stored, said, fresh = until_stored(read, record, match_id=match_id, what="the message is not recorded", seen=first)
+    entry = sent_before(stored, sender, message_id, now)
+    assert entry is not None  # recorded, by this call or before it
+    reply = replied(stored, said)
+    if entry.told and not fresh:  # its first reply, said again; nothing is sent
+        return reply | {"sent_before": True}
     kept = (sender, delivery, reply) if delivery is not None else None
 
-    def record(seen: Match) -> None:
-        if sent_before(seen, sender, message_id):  # a concurrent redelivery recorded it
+    def mark(current: Match) -> None:
+        kept_now = sent_before(current, sender, message_id, now)
+        if kept_now is None or kept_now.told:  # a concurrent retry marked it
             return
+        event = Event("press_told", ports.clock.now(), {"id": message_id, "from": sender})
         try:
-            ports.store.save(seen, recorded(seen, message, now), Event("press", now, data), delivery=kept)
-        except AlreadyDelivered:  # that redelivery stored its reply first: the message is recorded
+            ports.store.save(current, told(current, sender, message_id), event, delivery=kept)
+        except AlreadyDelivered:  # that retry stored its reply first: the message is marked
             return
 
-    def store() -> None:
-        until_stored(lambda: ports.store.get(match_id), record, match_id=match_id, what="the message is not recorded")
+    def all_told() -> None:
+        until_stored(read, mark, match_id=match_id, what="the message is not marked told")
 
-    tell(ports, match, notices(match, message), then=store)
+    tell(ports, stored, told_by(stored, said, entry), then=all_told if retried else None)
     return reply
 
 
