@@ -198,10 +198,9 @@ class QueueFile:
             ) from None
 
     def save(self, webhooks: LocalWebhooks) -> None:
-        """Write what the queues hold, if it changed; not while a batch is half done (its end saves)."""
+        """Write what the queues hold (`kept()`: a batch under way as if it had not begun), if it
+        changed."""
         with MOTO_LOCK:
-            if webhooks.delivering:
-                return
             text = webhooks.kept().model_dump_json()
             if text == self._written:
                 return

@@ -278,7 +278,7 @@ class LocalStack:
                 "MAIL_REQUIRED_CHECKS": self.mail_checks,
             }
         )
-        self.webhooks = LocalWebhooks(self.client("sqs"), self.invoke, self.clock)
+        self.webhooks = LocalWebhooks(self.client("sqs"), self.lambdas.invoke, self.clock)
         os.environ.update(self.webhooks.environment)
 
     # -- what a user of the stack does -----------------------------------------------------

@@ -2,11 +2,15 @@
 declares them, and the real delivery function invoked as Lambda's SQS event source would.
 
 `LocalWebhooks.deliver()` is the event source: it receives what the queue holds visible now, in
-batches, invokes WebhookDeliverFunction (in-process, through moto's Lambda), deletes the records
-it did not report failed, and goes on until nothing is visible. A retry is a copy the function
-queued with a delay. With a `VirtualClock`, moto's SQS reads that clock (its delays and
-visibility: `patch_sqs`), so a retry an hour away comes back once the test has advanced the
-clock an hour: no test waits in real time. bin/host-server calls `deliver()` every second on
+batches, invokes WebhookDeliverFunction (in-process, as Lambda's poller does; not through moto's
+Invoke, which holds moto's lock for the whole run), deletes the records it did not report failed,
+and goes on until nothing is visible. Only the receive and the deletes hold moto's lock (and the
+function's own AWS calls, one by one, as every call does), not the function's POSTs (up to 10 s
+each): a dead receiver stalls nothing else of the host server. While a batch is under way,
+`kept()` shows the queues as if it had not begun. A retry is a copy the function queued with a
+delay. With a `VirtualClock`, moto's SQS reads that clock (its delays and visibility:
+`patch_sqs`), so a retry an hour away comes back once the test has advanced the clock an hour:
+no test waits in real time. bin/host-server calls `deliver()` every second on
 the wall clock, and keeps what the queues hold in its data folder (`kept`, `put_back`:
 local_stack/persistence.py's `QueueFile`), so a delivery survives the server's restart.
 """
@@ -20,6 +24,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import moto.sqs.models as sqs_models
@@ -103,12 +108,26 @@ def _moto_queue(arn: str) -> Any:
     return sqs_models.sqs_backends[account][region].get_queue(name)
 
 
+@dataclass
+class _Batch:
+    """A batch under way: the thread running it (the function runs on it, so what it queues is
+    queued from it), its records as they were before it received them, by message id, and the
+    ids of what it queued since (retries' copies, dead letters, alerts)."""
+
+    thread: int
+    before: dict[str, Waiting]
+    queued: set[str] = field(default_factory=set)
+
+
 class LocalWebhooks:
     """The queues, and the event source that runs the delivery function on them."""
 
-    def __init__(self, sqs: Any, invoke: Callable[[str, dict[str, Any]], Any], clock: VirtualClock | None) -> None:
+    def __init__(
+        self, sqs: Any, invoke: Callable[[str, str], tuple[str, bool, str]], clock: VirtualClock | None
+    ) -> None:
         self.sqs = sqs
         self._invoke = invoke
+        """`InProcessLambdas.invoke`: a function's handler run on this thread, no lock held."""
         self.dead_letter_url = sqs.create_queue(QueueName=DEAD_LETTERS)["QueueUrl"]
         dead_arn = sqs.get_queue_attributes(QueueUrl=self.dead_letter_url, AttributeNames=["QueueArn"])
         self.dead_letter_arn = dead_arn["Attributes"]["QueueArn"]
@@ -125,8 +144,24 @@ class LocalWebhooks:
         self.after_batch: list[Callable[[], None]] = []
         """Called once each batch is done with (its records deleted or handed back), and when
         nothing was visible: the host server keeps the queues then."""
-        self.delivering = False
-        """A batch is under way: what the queues hold is half done (originals and their copies)."""
+        self._one_batch = threading.Lock()
+        """One batch at a time (the pump's and a test's `deliver()`), as one event source mapping."""
+        self._under_way: _Batch | None = None
+        """The batch under way, if one is: read and changed under moto's lock."""
+        for arn in (self.queue_arn, self.dead_letter_arn):
+            queue = _moto_queue(arn)
+            queue.add_message = self._noting(queue.add_message)
+
+    def _noting(self, add_message: Callable[[Any], None]) -> Callable[[Any], None]:
+        """moto's `Queue.add_message` (every send and redrive goes through it, under moto's lock),
+        noting what the batch under way queues."""
+
+        def noted(message: Any) -> None:
+            add_message(message)
+            if self._under_way is not None and self._under_way.thread == threading.get_ident():
+                self._under_way.queued.add(message.id)
+
+        return noted
 
     @property
     def environment(self) -> dict[str, str]:
@@ -141,13 +176,10 @@ class LocalWebhooks:
         attempts that made."""
         made = 0
         while True:
-            # A batch whole under moto's lock: no other thread keeps the queues while it is half done
-            with MOTO_LOCK:
-                self.delivering = True
+            with self._one_batch:
                 try:
                     received = self._batch()
                 finally:
-                    self.delivering = False
                     for hook in self.after_batch:
                         hook()
             if not received:
@@ -155,33 +187,63 @@ class LocalWebhooks:
             made += len(received)
 
     def _batch(self) -> list[dict[str, Any]]:
-        """One batch received, handed to the function, and deleted but for the records it failed."""
-        received: list[dict[str, Any]] = self.sqs.receive_message(
-            QueueUrl=self.queue_url, MaxNumberOfMessages=BATCH, AttributeNames=["All"], WaitTimeSeconds=0
-        ).get("Messages", [])
-        if not received:
-            return received
-        self.attempts += len(received)
-        reply = self._invoke(FUNCTION, {"Records": [self._record(message) for message in received]})
-        failed = {failure["itemIdentifier"] for failure in (reply or {}).get("batchItemFailures", [])}
-        for message in received:
-            if message["MessageId"] not in failed:
-                self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+        """One batch received, handed to the function, and deleted but for the records it failed.
+        The receive and the deletes are each whole under moto's lock, the function's run is not."""
+        with MOTO_LOCK:
+            received: list[dict[str, Any]] = self.sqs.receive_message(
+                QueueUrl=self.queue_url, MaxNumberOfMessages=BATCH, AttributeNames=["All"], WaitTimeSeconds=0
+            ).get("Messages", [])
+            if not received:
+                return received
+            ids = {message["MessageId"] for message in received}
+            before = {  # each as it was just before: visible now, received one time fewer
+                message.id: Waiting(
+                    body=message.body, ready_at=sqs_models.unix_time(), receives=message.approximate_receive_count - 1
+                )
+                for message in _moto_queue(self.queue_arn)._messages
+                if message.id in ids
+            }
+            self._under_way = _Batch(threading.get_ident(), before)
+        done: list[dict[str, Any]] = []
+        try:
+            self.attempts += len(received)
+            payload, errored, _ = self._invoke(FUNCTION, json.dumps({"Records": [self._record(m) for m in received]}))
+            reply = json.loads(payload)
+            if errored:
+                raise RuntimeError(f"{FUNCTION} failed: {reply.get('errorType')}: {reply.get('errorMessage')}")
+            failed = {failure["itemIdentifier"] for failure in (reply or {}).get("batchItemFailures", [])}
+            done = [message for message in received if message["MessageId"] not in failed]
+        finally:
+            with MOTO_LOCK:  # the deletes and the batch's end at once: `kept()` sees it under way or over
+                for message in done:
+                    self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+                self._under_way = None
         return received
 
     def kept(self) -> KeptQueue:
         """What the queues hold now (read from moto's models: SQS has no way to look without
         receiving): every delivery not deleted, whether delayed, visible or in flight, and the
-        dead letters. Under moto's lock, between batches."""
-        waiting = tuple(
-            Waiting(
-                body=message.body,
-                ready_at=max(message.delayed_until, message.visible_at) / 1000,
-                receives=message.approximate_receive_count,
+        dead letters. While a batch is under way, the queues as if it had not begun: its records
+        as they were before it, and nothing it queued. So a restart from what was kept then runs
+        the batch again, each record once; keeping a record in flight beside the retry's copy the
+        function had already queued would send that notice twice."""
+        with MOTO_LOCK:
+            batch = self._under_way or _Batch(thread=0, before={})
+            waiting = tuple(
+                batch.before.get(message.id)
+                or Waiting(
+                    body=message.body,
+                    ready_at=max(message.delayed_until, message.visible_at) / 1000,
+                    receives=message.approximate_receive_count,
+                )
+                for message in _moto_queue(self.queue_arn)._messages
+                if message.id not in batch.queued
             )
-            for message in _moto_queue(self.queue_arn)._messages
-        )
-        dead = tuple(message.body for message in _moto_queue(self.dead_letter_arn)._messages)
+            dead = tuple(
+                message.body
+                for message in _moto_queue(self.dead_letter_arn)._messages
+                if message.id not in batch.queued
+            )
         return KeptQueue(waiting=waiting, dead_letters=dead)
 
     def put_back(self, kept: KeptQueue) -> None:

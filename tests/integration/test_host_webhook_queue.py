@@ -1,25 +1,36 @@
 """bin/host-server keeps its webhook queue in the data folder (issue 20, a laptop host): a delivery
 queued or waiting for a retry when the server stops is delivered after the next start, under
 its webhook-id, and one delivered before the stop is not sent again; a queue file that is not
-whole is refused by name, before anything starts, and left as it was.
+whole is refused by name, before anything starts, and left as it was. A receiver that hangs
+stalls none of the server's requests, and what the folder keeps meanwhile sends each notice once.
 
 The server runs on a virtual clock in this process (tests/integration/test_host_server.py)."""
 
 from __future__ import annotations
 
 import json
+import shutil
+import threading
+from collections import Counter
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from conftest import crates_request
 from test_host_server import (  # noqa: F401 - environment: the fixture restoring the process environment
+    REQUEST_TIMEOUT,
     START,
     environment,
     host,
+    http,
+    move,
+    player_url,
+    post_move,
     serve,
 )
 from webhook_receiver import Receiver
 
+import game_core.aws.webhooks as aws_webhooks
 from game_core.cli.failures import CliError
 from local_stack.clock import VirtualClock
 from local_stack.persistence import DataFolder
@@ -79,6 +90,98 @@ def test_a_delivery_waiting_for_its_retry_when_the_server_stops_arrives_once_aft
     assert left == 0
     assert dead == [json.loads(DEAD_LETTER)]
     assert json.loads((tmp_path / QUEUE_FILE).read_text()) == {"waiting": [], "dead_letters": [DEAD_LETTER]}
+
+
+def queued(kept: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """The deliveries waiting in a kept queue: (target, webhook-id's notice, failed attempts)."""
+    bodies = [json.loads(one["body"]) for one in kept["waiting"]]
+    return [(body["target"], body["webhook_id"].split("/")[1], body["attempts"]) for body in bodies]
+
+
+def test_a_receiver_that_hangs_stalls_no_request_and_what_is_kept_meanwhile_sends_each_notice_once(
+    tmp_path, monkeypatch
+) -> None:
+    # The hang ends when the test releases it, not at the POST's 10-s timeout (a slow machine)
+    monkeypatch.setattr(aws_webhooks, "TIMEOUT_SECONDS", 3600)
+    data, copy = tmp_path / "data", tmp_path / "copy"
+    with Receiver() as receiver:
+        # Given a match of p1 and p2 (early close) whose public receiver answers each notice's first
+        # POST 503 and whose p1's hangs
+        receiver.script("public", [503, 200])
+        hung = receiver.hold("p1")
+        server = serve(data, VirtualClock(START), allow_loopback_webhooks=True)
+        try:
+            request = crates_request(2, early_close=True, phase_seconds=7 * 86_400) | {"reminders": []}
+            request["webhooks"] = {"@public": receiver.url("public"), "p1": receiver.url("p1")}
+            created = host(server, "create", match=request)
+            match_id, secrets = created["match_id"], created["secrets"]
+            server.stack.settle()
+
+            # When the "begins" notices go out in one batch (the public one first, as the service
+            # queues them: refused, its retry's copy queued; then p1's, which hangs), and meanwhile
+            # both players submit by HTTP, closing Pregame early, and p1 reads her page
+            delivering = threading.Thread(target=server.stack.webhooks.deliver, daemon=True)
+            delivering.start()
+            try:
+                assert hung.arrived.wait(REQUEST_TIMEOUT)
+                submitted = [post_move(server, match_id, p, secrets[p], move(p, "Pregame"))[0] for p in ("p1", "p2")]
+                server.stack.settle()
+                headers = {"Authorization": f"Bearer {secrets['p1']}"}
+                page = http(player_url(server, match_id, "p1"), headers=headers)[0]
+                hang_ends = server.stack.clock.time()
+                answered_while_hung = [(one.target, one.answered) for one in receiver.received]
+                kept_while_hung = json.loads((data / QUEUE_FILE).read_text())
+                shutil.copytree(data, copy)  # the folder as a crash now would leave it
+            finally:
+                hung.release()
+            delivering.join(REQUEST_TIMEOUT)
+            server.stack.webhooks.deliver()  # what the pump may still hold: done too
+            kept_after = json.loads((data / QUEUE_FILE).read_text())
+        finally:
+            server.__exit__()
+        delivered = [(one.target, one.webhook_id.split("/")[1], one.answered) for one in receiver.received]
+
+        # Then the requests were served while p1's POST was still unanswered (nothing waited on it)
+        assert (submitted, page, answered_while_hung) == ([200, 200], 200, [("public", 503)])
+        # and the folder then held the batch as before it began (public's begins not yet failed, no
+        # copy; p1's visible at once, not hidden as in flight) and what closing Pregame queued
+        assert queued(kept_while_hung) == [
+            ("@public", "begins", 0),
+            ("p1", "begins", 0),
+            ("@public", "resolved-1", 0),
+            ("p1", "resolved-1", 0),
+        ]
+        assert all(one["ready_at"] <= hang_ends and one["receives"] == 0 for one in kept_while_hung["waiting"])
+        # and once released, p1's notices arrived once each, public's each failed once and waits
+        # for its retry: nothing lost, nothing sent twice
+        assert delivered == [
+            ("public", "begins", 503),
+            ("p1", "begins", 200),
+            ("public", "resolved-1", 503),
+            ("p1", "resolved-1", 200),
+        ]
+        assert queued(kept_after) == [("@public", "begins", 1), ("@public", "resolved-1", 1)]
+
+        # When a server starts on the folder as it was during the hang, and delivers until past
+        # the 30-s retry a kept copy of public's begins would have had
+        restored = serve(copy, VirtualClock(datetime.fromtimestamp(hang_ends, UTC)), allow_loopback_webhooks=True)
+        try:
+            restored.stack.webhooks.deliver()
+            restored.stack.advance(60)
+            restored.stack.webhooks.deliver()
+        finally:
+            restored.__exit__()
+
+    # Then each delivery kept was sent once more, and only once (public's second POSTs: accepted)
+    again = Counter(
+        (one.target, one.webhook_id.split("/")[1], one.answered) for one in receiver.received[len(delivered) :]
+    )
+    assert again == {
+        ("public", "begins", 200): 1,
+        ("p1", "begins", 200): 1,
+        ("public", "resolved-1", 200): 1,
+        ("p1", "resolved-1", 200): 1,
+    }
 
 
 DEAD_LETTER = json.dumps(

@@ -6,6 +6,9 @@ code), against the secret of the subscription the path names; it answers what th
         url = receiver.url("ada")                  # http://127.0.0.1:<port>/ada
         receiver.secrets["ada"] = reply["secret"]
         receiver.script("ada", [500, 500, 200])    # each webhook id: two failures, then accepted
+        hung = receiver.hold("bo")                 # bo's POSTs wait, unanswered, until
+        hung.arrived.wait(60)                      # (one has come)
+        hung.release()                             # the test lets them be answered
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -39,11 +42,25 @@ class Received:
         return self.headers.get("webhook-id", "")
 
 
+@dataclass(frozen=True)
+class Hold:
+    """A receiver that hangs: the POSTs to one target wait, unanswered and not yet `received`,
+    until the test releases them (then they, and every later one, are answered as scripted)."""
+
+    arrived: threading.Event = field(default_factory=threading.Event)
+    """Set when a POST has come and waits."""
+    released: threading.Event = field(default_factory=threading.Event)
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class Receiver:
     def __init__(self) -> None:
         self.secrets: dict[str, str] = {}
         self.received: list[Received] = []
         self._scripts: dict[str, list[int]] = {}
+        self._holds: dict[str, Hold] = {}
         self._seen: dict[tuple[str, str], int] = defaultdict(int)
         self._lock = threading.Lock()
         receiver = self
@@ -64,6 +81,8 @@ class Receiver:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        for hold in self._holds.values():  # a test that failed while one hung: nothing waits on
+            hold.release()
         self._server.shutdown()
         self._server.server_close()
 
@@ -75,7 +94,16 @@ class Receiver:
         status for every attempt after)."""
         self._scripts[target] = statuses
 
+    def hold(self, target: str) -> Hold:
+        """Keep the POSTs to `target` waiting from now until the hold returned is released."""
+        self._holds[target] = Hold()
+        return self._holds[target]
+
     def _take(self, request: BaseHTTPRequestHandler, target: str, body: bytes) -> None:
+        hold = self._holds.get(target)
+        if hold is not None:
+            hold.arrived.set()
+            hold.released.wait()
         headers = {name.lower(): value for name, value in request.headers.items()}
         verified = False
         if target in self.secrets:
