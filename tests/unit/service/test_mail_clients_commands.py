@@ -472,11 +472,17 @@ CASES: list[tuple[str, str, str, Expected]] = [
     ("style", "written", "expected"), [case[1:] for case in CASES], ids=[case[0] for case in CASES]
 )
 def test_each_command_as_each_client_writes_it(style: str, written: str, expected: Expected) -> None:
+    answers_the_notice(lambda notice: written_by(style, written, notice), expected)
+
+
+def answers_the_notice(mail: Callable[[Notice], bytes], expected: Expected) -> None:
+    """Ada answers the Pregame's notice with `mail` (its text as her client shows it), on a table
+    readied by `expected`, which then checks what the mail left and its answer."""
     fakes = table()
-    notice = the_notice(fakes)  # the Pregame's notice to Ada, which she answers
+    notice = the_notice(fakes)
     expected.before(fakes)
 
-    answer = send_as_ada(fakes, written_by(style, written, notice))
+    answer = send_as_ada(fakes, mail(notice))
 
     expected.holds(fakes, answer)
 
@@ -610,18 +616,3 @@ def test_a_message_quoted_in_a_reply_is_never_sent_again(answered: str, style: s
     answer = send_as_ada(fakes, written_by("thunderbird below the quote", "", notice, "<reply-2@example.com>"))
     assert messages(fakes) == sent
     assert answer.split("\n")[2] == "Nothing was submitted: your mail was not understood."
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="a flowed line of the sender's own starting '>' (space-stuffed by their client) is read as a quote:"
-    " inbound._unflow unstuffs it and replies.written drops every line starting '>'; the Letter's text would"
-    " have to say which of its lines were stuffed",
-)
-def test_a_flowed_line_of_ones_own_starting_with_a_mark_is_sent() -> None:
-    fakes = table()
-    notice = the_notice(fakes)
-
-    answer = send_as_ada(fakes, written_by("apple mail flowed", "Press to Bo\n> 2 crates move in round two.", notice))
-
-    Message(("bo",), "> 2 crates move in round two.").holds(fakes, answer)

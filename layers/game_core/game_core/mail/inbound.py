@@ -7,7 +7,11 @@ with quotes, attributions, forwarded and old messages and the signature left out
 the sender's own lines are read above, below or between the quoted parts. HTML is read with its
 <blockquote> lines quoted with ">", and a "-- " line where a marked signature starts. Lines are
 otherwise kept as written (no reflowing, no trimming of spaces), except that format=flowed soft
-line breaks are joined (RFC 3676).
+line breaks are joined (RFC 3676), and a text signed inline with PGP is read without its armor.
+
+A signed message (S/MIME's or PGP/MIME's multipart/signed) is read as if it were not signed. What
+cannot be read at all is said in `Letter.unreadable`: an encrypted message (S/MIME, PGP/MIME or
+inline PGP), S/MIME's opaque signing, and Outlook's rich text (winmail.dat) with no text beside it.
 
 `json_body` is read from that written text, after the quote is cut, so a JSON object answered
 above a quoted notice still counts.
@@ -30,6 +34,7 @@ from email.utils import collapse_rfc2231_value
 from html.parser import HTMLParser
 from typing import Any
 
+from game_core.errors import Reason
 from game_core.mail.replies import written
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -57,6 +62,24 @@ class Letter:
     old_unmarked: bool = False
     """An old message follows unquoted, none of its lines marked as the sender's (`replies`):
     what they wrote inside it, if anything, cannot be read."""
+    unreadable: Reason | None = None
+    """Why nothing of the message can be read (its text is then empty), and what to send instead."""
+
+
+ENCRYPTED = Reason(
+    "encrypted",
+    "your mail is encrypted, and the match cannot open it: send your moves again unencrypted (signing it is fine)",
+)
+OPAQUE_SIGNED = Reason(
+    "opaque_signed",
+    "your mail is signed in S/MIME's opaque form, which hides its text from a program without S/MIME:"
+    " send it again signed as clear text, or unsigned",
+)
+RICH_TEXT = Reason(
+    "rich_text",
+    "your mail is in Outlook's rich text (winmail.dat), which only Outlook reads: send it again as"
+    " plain text or HTML (Outlook: Format Text, then Plain Text or HTML)",
+)
 
 
 def parse_message(raw: bytes) -> Letter:
@@ -67,8 +90,10 @@ def parse_message(raw: bytes) -> Letter:
         return Letter()
     assert isinstance(message, EmailMessage)
     senders = _addresses(message, "From")
-    reply = written(_body_text(message))
-    text = reply.text
+    body = _body_text(message)
+    reply = written(body.text, body.own)
+    unreadable = _unreadable(message, body.text, reply.text)
+    text = "" if unreadable else reply.text
     return Letter(
         sender=senders[0][1] if senders else "",
         sender_name=senders[0][0] if senders else "",
@@ -81,6 +106,7 @@ def parse_message(raw: bytes) -> Letter:
         text=text,
         json_body=_json_object(text),
         old_unmarked=reply.old_unmarked,
+        unreadable=unreadable,
     )
 
 
@@ -114,31 +140,90 @@ def _ids(value: str) -> tuple[str, ...]:
 # -- the body ------------------------------------------------------------------------------------
 
 
-def _body_text(message: EmailMessage) -> str:
+@dataclass(frozen=True)
+class _Body:
+    text: str
+    own: frozenset[int] = frozenset()
+    """Lines of `text` that are the sender's though they start with ">" (format=flowed stuffs them)."""
+
+
+def _body_text(message: EmailMessage) -> _Body:
     """The text/plain body, else the text/html one read as text; the HTML one too when it marks
-    a signature the plain one cannot show. Attachments are never a body."""
+    a signature the plain one cannot show. Attachments are never a body; a signed message's
+    signature is one."""
     try:
         plain, html = message.get_body(preferencelist=("plain",)), message.get_body(preferencelist=("html",))
         if html is not None:
             reader = _read_html(_part_text(html))
             if plain is None or reader.signed:
-                return reader.text()
+                return _Body(_clear_signed(reader.text()))
         if plain is None:
-            return ""
-        text = _part_text(plain)
+            return _Body("")
+        text = _clear_signed(_part_text(plain))
         if _param(plain, "format") == "flowed":
             return _unflow(text, delete_space=_param(plain, "delsp") == "yes")
-        return text
+        return _Body(text)
     except Exception:  # a body that cannot be read is no body
-        return ""
+        return _Body("")
+
+
+_PGP_SIGNED = "-----BEGIN PGP SIGNED MESSAGE-----"
+_PGP_SIGNATURE = ("-----BEGIN PGP SIGNATURE-----", "-----END PGP SIGNATURE-----")
+_PGP_MESSAGE = "-----BEGIN PGP MESSAGE-----"
+_TNEF = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
+
+
+def _clear_signed(text: str) -> str:
+    """Text signed inline with PGP (RFC 4880 7) as written: its armor line and headers ("Hash:")
+    up to a blank line, and its signature block, left out; its dash-escaping ("- " before each
+    line that starts with "-") undone. Lines outside the signed text stay, quoted ones too."""
+    if _PGP_SIGNED not in text:
+        return text
+    lines: list[str] = []
+    state = "outside"
+    for line in text.split("\n"):
+        bare = line.rstrip()
+        if state == "outside" and bare == _PGP_SIGNED:
+            state = "headers"
+        elif state == "headers":
+            state = "headers" if bare else "signed"
+        elif state == "signed" and bare == _PGP_SIGNATURE[0]:
+            state = "signature"
+        elif state == "signature":
+            state = "outside" if bare == _PGP_SIGNATURE[1] else "signature"
+        else:
+            lines.append(line.removeprefix("- ") if state == "signed" else line)
+    return "\n".join(lines)
+
+
+def _unreadable(message: EmailMessage, body: str, written_text: str) -> Reason | None:
+    """Why nothing of the message can be read: it is encrypted (S/MIME's enveloped data, PGP/MIME,
+    or an inline PGP message where the sender writes), S/MIME signed in its opaque form, or Outlook
+    sent its rich text (winmail.dat) with no text beside it."""
+    try:
+        kind = message.get_content_type()
+        smime = _param(message, "smime-type")
+        # Outlook sends winmail.dat as the whole message, or beside an empty text part
+        parts = (message, *message.iter_parts()) if not body.strip() else ()
+        rich_text = any(part.get_content_type() in _TNEF for part in parts)
+    except Exception:  # a header that cannot be read says nothing
+        return None
+    if kind == "multipart/encrypted" or _PGP_MESSAGE in (line.strip() for line in written_text.split("\n")):
+        return ENCRYPTED
+    if kind in ("application/pkcs7-mime", "application/x-pkcs7-mime"):
+        if smime == "signed-data":
+            return OPAQUE_SIGNED
+        if smime in ("enveloped-data", "authenveloped-data", ""):  # an old client's has none (RFC 8551 3.2.2)
+            return ENCRYPTED
+    return RICH_TEXT if rich_text else None
 
 
 def _part_text(part: Message) -> str:
-    """A part's payload decoded and bounded, its line ends as newlines."""
+    """A part's payload decoded and bounded, its line ends as newlines, without a byte order mark."""
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
-    text = _decode(payload[:MAX_TEXT], part.get_content_charset())[:MAX_TEXT]
+    text = _decode(payload[:MAX_TEXT], part.get_content_charset())[:MAX_TEXT].removeprefix("\ufeff")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -147,46 +232,82 @@ def _param(part: Message, name: str) -> str:
     return collapse_rfc2231_value(part.get_param(name, "")).lower()
 
 
+_SUPERSETS = {
+    "iso8859-1": "cp1252",
+    "iso8859-9": "cp1254",
+    "iso8859-11": "cp874",
+    "tis-620": "cp874",
+    "shift_jis": "cp932",
+    "euc_kr": "cp949",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "big5": "big5hkscs",
+    "iso2022_jp": "iso2022_jp_ext",
+}
+"""Charsets read as the supersets senders' systems write under their labels, as browsers read
+them (the WHATWG Encoding Standard): Windows' code pages (Japanese Windows' ① under Shift_JIS,
+Korean's under EUC-KR), GB18030 for GB2312 and GBK (a Chinese name's rare character), Big5 with
+HKSCS, and ISO-2022-JP with half-width katakana."""
+_LABELS = {
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "x-gbk": "gb18030",
+    "windows-874": "cp874",
+    "x-mac-roman": "mac_roman",
+}
+"""Labels mail clients write that Python does not know (WHATWG's)."""
+
+
+def _codec(charset: str | None) -> str:
+    """The codec a charset label names: as written, else without its separators ("cp-1252"),
+    else "ascii" (unknown)."""
+    label = (charset or "us-ascii").strip().lower()
+    for name in (label, re.sub(r"[-_ ]", "", label), _LABELS.get(label, "")):
+        try:
+            return codecs.lookup(name).name
+        except LookupError:
+            continue
+    return "ascii"
+
+
 def _decode(payload: bytes, charset: str | None) -> str:
-    """The payload as text, never raising. Like browsers (WHATWG), read ISO-8859-1 as its superset
-    Windows-1252 (mail clients label the latter as the former), and read US-ASCII, missing and
-    unknown labels as UTF-8 when the bytes are UTF-8 (a common mislabel), else as Windows-1252."""
-    try:
-        codec = codecs.lookup(charset or "us-ascii").name
-    except LookupError:
-        codec = "ascii"
+    """The payload as text, never raising. Like browsers, read a label as the superset its
+    senders write (`_SUPERSETS`), and read US-ASCII, missing and unknown labels as UTF-8 when
+    the bytes are UTF-8 (a common mislabel), else as Windows-1252."""
+    codec = _codec(charset)
     if codec == "ascii":
         try:
             return payload.decode("utf-8")
         except UnicodeDecodeError:
             codec = "cp1252"
-    if codec == "iso8859-1":
-        codec = "cp1252"
     try:
-        return payload.decode(codec, errors="replace")
+        return payload.decode(_SUPERSETS.get(codec, codec), errors="replace")
     except Exception:  # not a text codec ("base64"), or one that refuses errors="replace"
         return payload.decode("utf-8", errors="replace")
 
 
-def _unflow(text: str, delete_space: bool) -> str:
-    """format=flowed (RFC 3676) as written: a line ending in a space goes on in the next line
-    (quoted lines and the signature delimiter stay as they are), and space-stuffing is undone."""
+def _unflow(text: str, delete_space: bool) -> _Body:
+    """format=flowed (RFC 3676 4) as written. A line's quote depth is the number of ">" it starts
+    with, and one space after them is stuffing, removed; a line ending in a space (but the
+    signature delimiter "-- ") goes on in the next line of the same depth, the space deleted with
+    DelSp=yes. So a line of depth 0 that starts ">" once unstuffed is the sender's own (their
+    client stuffed it: " > 2 crates")."""
     lines: list[str] = []
+    depths: list[int] = []
     flowing = False
     for line in text.split("\n"):
-        # A stuffed line is the sender's own, even one starting ">" ("> 2 crates" after a soft break)
-        stuffed = line.startswith(" ")
-        if stuffed:
-            line = line[1:]
-        own = stuffed or not line.startswith(">")
-        if flowing and own:
-            lines[-1] += line
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:].removeprefix(" ")
+        if flowing and depth == depths[-1] and content != "-- ":
+            lines[-1] += content
         else:
-            lines.append(line)
-        flowing = line.endswith(" ") and line != "-- " and own
+            lines.append(f"{'>' * depth} {content}" if depth else content)
+            depths.append(depth)
+        flowing = content.endswith(" ") and content != "-- "
         if flowing and delete_space:
             lines[-1] = lines[-1][:-1]
-    return "\n".join(lines)
+    own = frozenset(i for i, line in enumerate(lines) if not depths[i] and line.startswith(">"))
+    return _Body("\n".join(lines), own)
 
 
 def _marks_signature(attrs: list[tuple[str, str | None]]) -> bool:

@@ -1,7 +1,8 @@
 """What a person wrote in a reply, wherever it stands: above the quoted message (Gmail, Outlook,
 Apple Mail, phones), below it (Thunderbird's default) or between quoted parts (an inline answer).
 
-A line is the sender's own unless it is quoted (starts with ">", indented or not), or an
+A line is the sender's own unless it is quoted (starts with ">", indented or not, unless the
+caller knows it is the sender's: format=flowed stuffs such a line, `inbound`), or an
 attribution introducing a quote ("On ... wrote:", in the languages the big clients write it,
 on one line or wrapped over two). What follows an attribution is old only while it is quoted:
 the sender may go on writing below the quote. Writing ends for good at what introduces old text
@@ -31,20 +32,22 @@ quotes included), keeps the quoted example under a Spanish attribution, and keep
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 # The patterns are compiled on first use (re caches them), not at import: a cold start pays
 # nothing for a mail it does not read
 _VERBS = (
     r"wrote|schrieb|a\s+écrit|escribió|escribio|schreef|ha\s+scritto|escreveu|skrev|kirjoitti|írta|yazdı"
-    r"|napisał(?:\(a\)|a)?|napsal(?:\(a\)|a)?|написал(?:\(а\)|а)?|пише|έγραψε|a\s+scris|写道|寫道"
+    r"|napisał(?:\(a\)|a)?|napsal(?:\(a\)|a)?|написал(?:\(а\)|а)?|пишет|пише|έγραψε|a\s+scris|写道|寫道"
 )
 _ATTRIBUTIONS = (
     # "On <date>, <name> wrote:", "Am <date> schrieb <name>:", "Le <date>, <name> a écrit :", ...:
     # a date (a digit), the verb, and a colon at the end
     rf"(?i)^(?=.*\d).*(?<!\w)(?:{_VERBS})(?!\w)[^:：]*[:：]\s*$",
-    # Gmail in languages without a verb ("2026年12月1日(火) 12:00 Ada <ada@x.org>:")
-    r"^(?=.*\d).*<[^<>\s@]+@[^<>\s]+>\)?\s*[:：]\s*$",
+    # Gmail in languages without a verb ("2026年12月1日(火) 12:00 Ada <ada@x.org>:"), Apple Mail in
+    # Japanese ("2026/12/01 12:00、Ada <ada@x.org>のメール:")
+    r"^(?=.*\d).*<[^<>\s@]+@[^<>\s]+>\)?(のメール)?\s*[:：]\s*$",
 )
 _ATTRIBUTION_LIMIT = 400
 """Characters of an attribution at most (a long name, a long address, a date, in two lines)."""
@@ -54,14 +57,15 @@ _SEPARATOR = (
     r"(?i)^\s*-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht"
     r"|message d'origine|message transféré|mensaje original|mensaje reenviado|oorspronkelijk bericht"
     r"|doorgestuurd bericht|messaggio originale|messaggio inoltrato|mensagem original|mensagem encaminhada"
-    r"|ursprungligt meddelande|vidarebefordrat meddelande)\s*-{2,}\s*$"
+    r"|ursprungligt meddelande|vidarebefordrat meddelande|原始邮件)\s*-{2,}\s*$"
     r"|^\s*(begin forwarded message|anfang der weitergeleiteten nachricht|début du message réexpédié"
     r"|inicio del mensaje reenviado|begin doorgestuurd bericht|inizio messaggio inoltrato"
     r"|início da mensagem reencaminhada)\s*:\s*$"
 )
 _UNDERSCORES = r"^\s*_{10,}\s*$"
 _FOOTER = (
-    r"(?i)^\s*(sent from my \S.*|sent from mail for windows.*|sent from (yahoo mail|outlook|proton mail)\b.*"
+    r"(?i)^\s*(sent from my \S.*|sent from mail for windows.*|sent (from|with) (yahoo mail|outlook|proton ?mail)\b.*"
+    r"|(iphone|ipad)から送信|发自我的(iphone|ipad)|отправлено с (iphone|ipad)"
     r"|sent via the samsung \S.*"
     r"|get outlook for (ios|android).*|von meinem \S+( \S+)? gesendet|envoyé de mon \S.*|enviado desde mi \S.*"
     r"|verstuurd vanaf mijn \S.*|verzonden vanaf mijn \S.*|inviato da \S.*|enviado do meu \S.*|skickat från min \S.*)$"
@@ -86,10 +90,12 @@ class Reply:
     old_unmarked: bool = False
 
 
-def written(text: str) -> Reply:
+def written(text: str, own: Collection[int] = ()) -> Reply:
     """What the sender wrote in `text` (lines as written, blank lines around it dropped), with
-    their marked comments inside an unquoted old message, each without its mark."""
+    their marked comments inside an unquoted old message, each without its mark. `own`: the
+    numbers (from 0) of lines that are the sender's though they start with ">"."""
     lines = text.split("\n")
+    quoted = [_quoted(line) and number not in own for number, line in enumerate(lines)]
     kept: list[str] = []
     index = 0
     old_at: int | None = None
@@ -99,11 +105,11 @@ def written(text: str) -> Reply:
         if _old_message_at(lines, index):
             old_at = index
             break
-        span = _attribution(lines, index)
-        if span and not _quoted_after(lines, index + span):
+        span = _attribution(lines, quoted, index)
+        if span and not _quoted_after(lines, quoted, index + span):
             old_at = index  # an attribution over an unquoted old message: only marked lines are the sender's
             break
-        if not span and not _quoted(lines[index]):
+        if not span and not quoted[index]:
             kept.append(lines[index])
         index += max(span, 1)
     comments = _marked_comments(lines[old_at:]) if old_at is not None else []
@@ -144,15 +150,17 @@ def _old_message_at(lines: list[str], index: int) -> bool:
     return _header_block_at(lines, index)
 
 
-def _attribution(lines: list[str], index: int) -> int:
+def _attribution(lines: list[str], quoted: list[bool], index: int) -> int:
     """How many lines (0, 1 or 2) the attribution starting here takes. Gmail wraps a long one,
     often inside the address; a line is taken as its first half only when it opens like one (or
     leaves an address open), so that a move just above an attribution stays the sender's."""
     line = lines[index]
+    if quoted[index]:
+        return 0
     if _is_attribution(line):
         return 1
     following = lines[index + 1] if index + 1 < len(lines) else ""
-    if not following.strip() or _quoted(following):
+    if not following.strip() or quoted[index + 1]:
         return 0
     opens = re.match(_OPENER, line) or line.count("<") > line.count(">")
     return 2 if opens and _is_attribution(f"{line.rstrip()} {following.lstrip()}") else 0
@@ -160,13 +168,12 @@ def _attribution(lines: list[str], index: int) -> int:
 
 def _is_attribution(line: str) -> bool:
     # The patterns backtrack over the line: the length bound keeps each check linear
-    return len(line) <= _ATTRIBUTION_LIMIT and not _quoted(line) and any(re.match(p, line) for p in _ATTRIBUTIONS)
+    return len(line) <= _ATTRIBUTION_LIMIT and any(re.match(p, line) for p in _ATTRIBUTIONS)
 
 
-def _quoted_after(lines: list[str], index: int) -> bool:
+def _quoted_after(lines: list[str], quoted: list[bool], index: int) -> bool:
     """Whether the first non-blank line from `index` on is quoted."""
-    following = next((line for line in lines[index:] if line.strip()), "")
-    return _quoted(following)
+    return next((quoted[number] for number in range(index, len(lines)) if lines[number].strip()), False)
 
 
 def _header_block_at(lines: list[str], index: int) -> bool:

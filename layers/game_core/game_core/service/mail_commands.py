@@ -12,6 +12,7 @@ and ZONE take the rest of their line.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,14 @@ class Command:
         return f"{self.keyword} {self.argument}".strip()
 
 
+def folded(line: str) -> str:
+    """A line as the grammar reads it: in Unicode's compatibility form (NFKC), so that what a
+    Japanese or Chinese input method types full-width ("ＢＩＤ　５", "ＲＥＡＤＹ") reads as the
+    same letters, digits and spaces typed on any keyboard (a non-breaking space as a space), and
+    the minus sign (ISO-2022-JP's, read from Japanese mail) as a hyphen-minus."""
+    return unicodedata.normalize("NFKC", line).replace("\u2212", "-")
+
+
 def read_command(text: str) -> Command | None:
     """The command the first non-blank line of `text` is; None when it is none (moves, say). What
     ends a line that is no letter or digit is no part of it: the "." or "!" a phone ends a sentence
@@ -101,10 +110,10 @@ def read_press(text: str) -> PressLetter | None:
 
     lines = text.split("\n")
     said = (i for i, line in enumerate(lines) if line.strip())
-    first = next((i for i in said if lines[i].split()[0].upper() == PRESS or not is_greeting(lines[i])), None)
+    first = next((i for i in said if folded(lines[i]).split()[0].upper() == PRESS or not is_greeting(lines[i])), None)
     if first is None:
         return None
-    words = lines[first].split(None, 2)
+    words = folded(lines[first]).split(None, 2)
     if words[0].upper() != PRESS:
         return None
     # "PRESS TO Bo:" or "Press to Bo." as a sentence ends: the mark names nobody; a phone's curly

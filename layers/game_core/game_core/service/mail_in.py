@@ -227,7 +227,9 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
     game = registry.load(match.game)
     if sender.player is not None and (pressed := _press(ports, match, sender.player, letter, message_id)):
         return Answer(pressed)  # the whole mail is a message to other players
-    if letter.old_unmarked and not letter.text.strip():
+    if letter.unreadable is not None:  # encrypted, or Outlook's rich text alone (`inbound`)
+        said = MailLines(reasons=(letter.unreadable,))
+    elif letter.old_unmarked and not letter.text.strip():
         said = MailLines(reasons=(INSIDE_THE_QUOTE,))
     elif letter.json_body is not None:
         said = MailLines()
@@ -235,7 +237,8 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
         accepts = match.phase.accepts if match.phase is not None else ()
         own = sender.player.id if sender.player is not None else None
         said = read_mail(game, letter.text, accepts, letters.names(match), own)
-    if sender.player is None and (said.moves or not said.commands) and said.reasons != (INSIDE_THE_QUOTE,):
+    whole_mail = said.reasons in ((INSIDE_THE_QUOTE,), (letter.unreadable,))  # the host is told why too
+    if sender.player is None and (said.moves or not said.commands) and not whole_mail:
         return Answer(["Your mail is not one of the host's commands.", "", *HOST_USAGE])
     if said.reasons:
         heading = "Nothing was submitted: your mail was not understood."

@@ -35,6 +35,7 @@ from game_core.service.mail_commands import (
     STATUS,
     ZONE,
     Command,
+    folded,
     read_command,
 )
 
@@ -76,7 +77,8 @@ def read_mail(
     """`players` as the grammar takes them (each id with their name: names are read too);
     `sender` is the participant who wrote: a line of nothing but their own name or id is their
     sign-off, never a short form naming them."""
-    lines = text.split("\n")
+    written = text.split("\n")
+    lines = [folded(line) for line in written]
     own = (
         {sender.upper(), str(players.get(sender, sender)).upper()} if isinstance(players, Mapping) and sender else set()
     )
@@ -105,7 +107,7 @@ def read_mail(
         commands=tuple(command for command in commands.values() if command is not None),
         moves=tuple(reading.moves),
         reasons=tuple(reading.reasons),
-        unread=tuple(lines[i].strip() for i in said if not first <= i <= last),
+        unread=tuple(written[i].strip() for i in said if not first <= i <= last),
     )
 
 
