@@ -258,6 +258,14 @@ class Match(Model):
     def participant(self, player_id: str) -> Participant | None:
         return next((p for p in self.players if p.id == player_id), None)
 
+    def member(self, player_id: str) -> Participant:
+        """The participant with this id (exactly, as a channel's sender is known); raises NotFound
+        saying the match has none such (`named` reads a host's word instead)."""
+        found = self.participant(player_id)
+        if found is None:
+            raise NotFound(f"{player_id} is not a participant of match {self.match_id}")
+        return found
+
     def roster(self) -> Roster:
         """The words naming each participant (their id, their name) to their id: for the mail
         grammar, the webhook's models (`protocol.PlayerRef`) and the host alike."""

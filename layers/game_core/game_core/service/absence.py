@@ -11,6 +11,8 @@ stands when the absence is withdrawn, refused or cut, as a host's extension does
 Each change is stored with its log entry, conditional on the match as read. Declared again (a
 retried webhook call, a mail delivered twice), an absence that stands already changes nothing;
 withdrawn again, nothing is left to withdraw; a host's cut again ends it where it ends already.
+Whose notice failed, a declaration, cut or refusal sent again tells what it had not
+(`host.tell_stored`), once.
 """
 
 from __future__ import annotations
@@ -21,16 +23,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from game_core.errors import Malformed, NotFound, NotOpen, Reason
+from game_core.errors import Illegal, Malformed, NotOpen, Reason
 from game_core.match import absence
 from game_core.match.clock import day_text, iso
 from game_core.match.model import Match, Participant
 from game_core.service.host import tell_stored
-from game_core.service.notices import clock_notice, notice_id, open_phase_summary, stored_act
+from game_core.service.notices import Untold, act_at, clock_notice, notice_id, open_phase_summary, untold
 from game_core.service.ports import Event, Notice, Ports, SubmissionView
 from game_core.service.retries import until_stored
 from game_core.service.submit import wake
 
+DECLARED = "absence_declared"
+"""The log entry of a declaration."""
 ABSENCE_KIND = "absence"
 """The webhook action's kind: `{"kind": "absence", "action": {"from": "2026-12-24", "to": "2026-12-27"}}`,
 or `{"kind": "absence", "action": {"cancel": true}}` to withdraw."""
@@ -181,9 +185,7 @@ def _not_a_day(written: str, why: str) -> Malformed:
 
 
 def _participant(match: Match, participant: str) -> Participant:
-    found = match.participant(participant)
-    if found is None:
-        raise NotFound(f"{participant} is not a participant of match {match.match_id}")
+    found = match.member(participant)
     if match.status != "running":
         raise NotOpen(f"the match is {match.status}; absences no longer matter")
     return found
@@ -201,27 +203,30 @@ def declare(
     """Declare `participant` away from `start` until `end` (read in their time zone: a date is the
     whole day); the answer says whether it held the open phase's deadline, and to when."""
 
-    def attempt(seen: SubmissionView) -> tuple[dict[str, Any], Match | None]:
+    def attempt(seen: SubmissionView) -> tuple[dict[str, Any], Match | None, Untold | None]:
         match = seen.match
         who = _participant(match, participant)
         now = ports.clock.now()
         away = (absence.moment(start, who.zone, ending=False), absence.moment(end, who.zone, ending=True))
         reply: dict[str, Any] = {"accepted": True, "match_id": match_id, "from": iso(away[0]), "until": iso(away[1])}
+        data: dict[str, Any] = {"actor": participant, "from": iso(away[0]), "until": iso(away[1])}
         absences = absence.declared(match.absences, match.absence_rules, participant, *away, now, who.zone)
-        if absences is None:
-            return reply | {"changed": False, "answer": "That absence stands already; nothing changed."}, None
+        if absences is None:  # declared again: the first's notice, if it failed, is told now
+            repeated = untold(match, DECLARED, data)
+            reply |= {"changed": False, "answer": "That absence stands already; nothing changed."}
+            return reply, match if repeated is not None else None, repeated
         assert match.phase is not None  # a running match has a phase open
         clock = absence.hold_for_absences(match.phase, absences, match.absence_rules, now)
         moved = clock.deadline != match.phase.deadline
         after = match.model_copy(update={"absences": absences, "phase": clock, "version": match.version + 1})
-        data = {"actor": participant, "from": iso(away[0]), "until": iso(away[1]), "channel": channel}
-        ports.store.save(match, after, Event("absence_declared", now, data | {"deadline_held": moved}))
+        data |= {"channel": channel, "deadline_held": moved}
+        ports.store.save(match, after, Event(DECLARED, now, data))
         reply |= {"changed": True, "deadline_held": moved, "answer": _declared(after, moved, who.zone)}
         if moved and not wake(ports, after, seen.task_token):
             reply["wake_pending"] = True
-        return reply, after if moved else None
+        return reply, after if moved else None, Untold(after.version, DECLARED, data)
 
-    reply, held = until_stored(
+    reply, held, act = until_stored(
         lambda: ports.store.submission_view(match_id, participant, None),
         attempt,
         match_id=match_id,
@@ -231,9 +236,10 @@ def declare(
     if held is not None:
         away = held.participant(participant)
         shown = away.name if away is not None else participant
-        assert held.phase is not None
+        assert held.phase is not None and act is not None
         when = day_text(held.phase.deadline)
-        reply |= tell_stored(ports, held, [clock_notice(held, f"the deadline moves to {when}: {shown} is away")])
+        notice = clock_notice(held, f"the deadline moves to {when}: {shown} is away", act.version)
+        reply |= tell_stored(ports, held, [notice], act, "declaration")
     return reply
 
 
@@ -279,13 +285,19 @@ def refuse_or_cut(
     when they have several. The participant is told; a deadline it moved stays. A cut to where
     the absence ends already changes nothing (a retried command); a refusal retried finds none."""
 
-    def attempt(match: Match) -> tuple[Match | None, dict[str, str]]:
+    def attempt(match: Match) -> tuple[Match | None, dict[str, str], Untold | None]:
         seat = match.named(player)
         who = _participant(match, seat)
         now = ports.clock.now()
         whose = f"{who.name}'s"
         begins = absence.moment(start, who.zone, ending=False, whose=whose) if start is not None else None
-        target = absence.host_target(match.absences, seat, who.name, now, begins)
+        try:
+            target = absence.host_target(match.absences, seat, who.name, now, begins)
+        except Illegal:  # a refusal sent again finds none: the first's notice, if it failed, is told now
+            same = {"who": seat} | ({"from": iso(begins)} if begins is not None else {})
+            if act == "refuse" and (repeated := untold(match, "absence_refused", same)) is not None:
+                return match, repeated.data, repeated
+            raise
         told = {"act": "refused" if act == "refuse" else "cut", "who": seat, "from": iso(target.start)}
         if act == "refuse":
             absences, ends = absence.refused(match.absences, target), target.end
@@ -294,21 +306,25 @@ def refuse_or_cut(
             raise Malformed("the cut is malformed", [Reason("cut_to", said)])
         else:
             ends = absence.moment(to, who.zone, ending=True, whose=whose)
-            if ends == target.end:
-                return None, told | {"until": iso(ends)}
+            if ends == target.end:  # cut again: the first's notice, if it failed, is told now
+                told["until"] = iso(ends)
+                repeated = untold(match, "absence_cut", told)
+                return (match if repeated is not None else None), told, repeated
             absences = absence.cut(match.absences, target, ends, now)
         told["until"] = iso(ends)
         after = match.model_copy(update={"absences": absences, "version": match.version + 1})
-        ports.store.save(match, after, Event(f"absence_{told['act']}", now, told))
-        return after, told
+        event = f"absence_{told['act']}"
+        ports.store.save(match, after, Event(event, now, told))
+        return after, told, Untold(after.version, event, told)
 
-    saved, told = until_stored(
+    saved, told, stored = until_stored(
         lambda: ports.store.get(match_id), attempt, match_id=match_id, what=f"the absence was not {act}"
     )
-    reply = {"match_id": match_id, "player": told["who"], "absence": told, "changed": saved is not None}
-    if saved is None:
+    changed = stored is not None and not stored.repeat
+    reply = {"match_id": match_id, "player": told["who"], "absence": told, "changed": changed}
+    if saved is None or stored is None:
         return reply
     subject = f"[{match_id}] The host {told['act']} your absence"
     body = {"match_id": match_id, "status": saved.status, "open": open_phase_summary(saved), "absence": told}
-    notice = Notice(told["who"], subject, body, notice_id(match_id, stored_act(saved), told["who"]))
-    return reply | tell_stored(ports, saved, [notice])
+    notice = Notice(told["who"], subject, body, notice_id(match_id, act_at(stored.version), told["who"]))
+    return reply | tell_stored(ports, saved, [notice], stored, f"{act} command")

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from game_core.errors import NotFound
 from game_core.games import registry
 from game_core.match import engine
 from game_core.service import press
@@ -58,8 +57,8 @@ def take_action(
         if seen.delivered is not None:
             return seen.delivered
         match = seen.match
-        if request.actor is not None and match.participant(request.actor) is None:
-            raise NotFound(f"{request.actor} is not a participant of match {match.match_id}")
+        if request.actor is not None:
+            match.member(request.actor)  # NotFound: no such participant
         game = registry.load(match.game)
         now = ports.clock.now()
         acted = engine.act(match, game, request.actor, request.kind, request.action, seen.available, now)

@@ -3,7 +3,8 @@ match's state machine (recover), and over the match itself (decide a tie, reissu
 host's messages are `service.press`'s.
 
 Each act changes the clock's version and wakes the waiting state machine, which re-reads the
-clock and waits again, resolves, or stops.
+clock and waits again, resolves, or stops. An act whose notice failed is kept as untold
+(`notices.Untold`): the same act sent again is not applied twice, and tells the rest.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from game_core.errors import Conflict, Late, NotOpen
+from game_core.errors import Conflict, Illegal, Late, NotOpen
 from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, duration_text
@@ -21,10 +22,12 @@ from game_core.match.model import Match, secret_hash
 from game_core.service.letters import names, tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import (
+    Untold,
     clock_notice,
     open_phase_summary,
     progress_notices,
     stored_act,
+    untold,
 )
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
@@ -48,14 +51,17 @@ def _change_clock(
     event_type: str,
     change: Callable[[PhaseClock, datetime], PhaseClock],
     data: dict[str, Any],
-    headline: str | None,
+    headline: str,
 ) -> dict[str, Any]:
     """Apply a host act to the open phase's clock; the act and its log entry share one instant.
 
     Stored only if the match is still the one read: an act that loses to the phase's resolution
-    is refused (the phase it meant is gone), one that loses to anything else is tried again."""
+    is refused (the phase it meant is gone), one that loses to anything else is tried again. The
+    same act sent again after its notice failed (`_repeated`) changes nothing and tells the rest."""
     first = ports.store.get(match_id)
     meant = _running(first).number
+    if (repeated := _repeated(ports, first, event_type, data, change)) is not None:
+        return _acted(ports, first, headline, repeated) | {"changed": False}
 
     def attempt(match: Match) -> Match:
         if match.status != "running" or match.phase is None or match.phase.number != meant:
@@ -67,13 +73,34 @@ def _change_clock(
 
     what = f"the {event_type} act was not applied"
     saved = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what, seen=first)
-    return _acted(ports, saved, headline)
+    return _acted(ports, saved, headline, Untold(saved.version, event_type, data))
 
 
-def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str, Any]:
+def _repeated(
+    ports: Ports,
+    match: Match,
+    event_type: str,
+    data: dict[str, Any],
+    change: Callable[[PhaseClock, datetime], PhaseClock],
+) -> Untold | None:
+    """The act this one repeats, when that one's notice failed: the same act (type and data) with
+    nothing stored since, or one the clock now refuses as done already (a second pause). Without a
+    failed notice an act is a new one: an extend sent again extends again."""
+    act = untold(match, event_type, data)
+    if act is None or act.version == match.version:
+        return act
+    assert match.phase is not None  # _running
+    try:
+        change(match.phase, ports.clock.now())
+    except Illegal:
+        return act
+    return None
+
+
+def _acted(ports: Ports, saved: Match, headline: str | None = None, act: Untold | None = None) -> dict[str, Any]:
     """Once a host act is stored: wake the machine, tell everyone, and reply. The act stands
     whatever fails here; the reply says what did (a stalled match takes an act, but only
-    `recover` will run it)."""
+    `recover` will run it). `act` is what the notice tells (see `tell_stored`)."""
     reply: dict[str, Any] = {"match_id": saved.match_id, "status": saved.status, "open": open_phase_summary(saved)}
     if not wake_machine(ports, saved.match_id):
         reply["wake_pending"] = True
@@ -81,18 +108,51 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None) -> dict[str,
     if saved.stalled is not None:
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
     if headline:
-        reply |= tell_stored(ports, saved, [clock_notice(saved, headline)])
+        version = act.version if act is not None else None
+        notice = clock_notice(saved, headline, version)
+        reply |= tell_stored(ports, saved, [notice], act, "command")
     return reply
 
 
-def tell_stored(ports: Ports, saved: Match, notices: list[Notice]) -> dict[str, Any]:
-    """Tell a stored act (the host's, an absence's); it stands whatever fails here, and the reply says so."""
+def tell_stored(
+    ports: Ports,
+    saved: Match,
+    notices: list[Notice],
+    act: Untold | None = None,
+    sent_again: str = "act",
+) -> dict[str, Any]:
+    """Tell a stored act (the host's, an absence's); it stands whatever fails here, and the reply
+    says so. Given the `act` (its version and log entry), a failed tell is kept with the match
+    (`Untold.mark`, beside what it did send), so the same act sent again (`Untold.repeat`, its
+    `notices` built under that version) tells only the rest, then marks all told: a third sends nothing."""
+    repeat = act is not None and act.repeat
+    done = act.all_told(saved.match_id) if act is not None else ""
+    if repeat and done in saved.told:
+        return {}
+
+    def all_told() -> None:
+        if repeat:  # a first tell that goes through costs no write: no mark says it failed
+            ports.store.remember_told(saved.match_id, frozenset({done}))
+
     try:
-        tell(ports, saved, notices)
+        tell(ports, saved, notices, then=all_told)
     except Exception as error:  # the act is stored; only its notice is lost
-        logger.warning("host act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__})
-        return {"notice_sent": False}
+        logger.warning("act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__})
+        if act is None or not (repeat or _kept(ports, saved.match_id, act)):
+            return {"notice_sent": False}
+        warning = f"stored, but not everyone was told: send the same {sent_again} again to tell the rest"
+        return {"notice_sent": False, "warning": warning + " (it is not applied twice)"}
     return {}
+
+
+def _kept(ports: Ports, match_id: str, act: Untold) -> bool:
+    """Whether the mark of an act left untold is stored (else no repeat could find it)."""
+    try:
+        ports.store.remember_told(match_id, frozenset({act.mark}))
+    except Exception as error:  # the store unavailable as well: the reply promises no repeat
+        logger.warning("untold act not kept", extra={"match_id": match_id, "error": type(error).__name__})
+        return False
+    return True
 
 
 def wake_machine(ports: Ports, match_id: str) -> bool:
@@ -181,10 +241,15 @@ def cancel(ports: Ports, match_id: str) -> dict[str, Any]:
         ports.store.save(match, saved, Event("cancelled", ports.clock.now()), releases=sheets, returned=returned)
         return saved
 
-    # A resolution, another act or a submission that lands first: cancel the match as it is then.
-    what = "the match was not cancelled"
-    saved = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
-    reply = _acted(ports, saved, "the match is cancelled")
+    headline = "the match is cancelled"
+    first = ports.store.get(match_id)
+    if first.status == "cancelled" and (repeated := untold(first, "cancelled", {})) is not None:
+        reply = _acted(ports, first, headline, repeated) | {"changed": False}  # its notice had failed
+    else:
+        # A resolution, another act or a submission that lands first: cancel the match as it is then.
+        what = "the match was not cancelled"
+        saved = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what, seen=first)
+        reply = _acted(ports, saved, headline, Untold(saved.version, "cancelled", {}))
     return {key: value for key, value in reply.items() if key != "open"}
 
 

@@ -9,7 +9,9 @@ fault builds the same notices with the same ids, so what was told already is not
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -39,7 +41,50 @@ def resolution(number: int) -> str:
 
 def stored_act(match: Match) -> str:
     """The occasion of a host act, by the match version it stored (each act stores its own)."""
-    return f"v{match.version}"
+    return act_at(match.version)
+
+
+def act_at(version: int) -> str:
+    """The occasion of the act (a host's, an absence's) stored at match version `version`."""
+    return f"v{version}"
+
+
+UNTOLD = "untold "
+"""How an `Untold` mark begins among the told keys (a told key is hex: none begins so)."""
+
+
+@dataclass(frozen=True)
+class Untold:
+    """A stored act whose notices a failed tell left (partly) untold: the match version it stored,
+    and its log entry's type and data (all a repeat needs to know itself and tell it again; never a
+    submission's contents). Kept among the match's told keys until the phase changes."""
+
+    version: int
+    type: str
+    data: dict[str, Any]
+    repeat: bool = False
+    """Found among the told keys (`untold`): the act is being sent again; not part of the mark."""
+
+    @property
+    def mark(self) -> str:
+        return UNTOLD + json.dumps({"version": self.version, "type": self.type, "data": self.data}, sort_keys=True)
+
+    def all_told(self, match_id: str) -> str:
+        """The told key saying a repeat has told everything the act's first tell had not."""
+        return told_key(notice_id(match_id, act_at(self.version), "@told"))
+
+
+def untold(match: Match, event_type: str, same: Mapping[str, Any]) -> Untold | None:
+    """The latest act of `event_type` whose data holds `same` and whose tell failed (`Untold`),
+    told since or not; None when there is none."""
+    found = [
+        Untold(**json.loads(mark.removeprefix(UNTOLD)), repeat=True) for mark in match.told if mark.startswith(UNTOLD)
+    ]
+    return max(
+        (act for act in found if act.type == event_type and same.items() <= act.data.items()),
+        key=lambda act: act.version,
+        default=None,
+    )
 
 
 def told_key(unit_id: str) -> str:
@@ -91,14 +136,14 @@ def progress_notices(
     return notices
 
 
-def clock_notice(match: Match, headline: str) -> Notice:
-    """A public notice of a host act on the clock (`match` as the act stored it): only times, no
-    game content."""
+def clock_notice(match: Match, headline: str, version: int | None = None) -> Notice:
+    """A public notice of a host act on the clock (`match` as the act stored it, or as it is now
+    when the act stored at `version` is told again): only times, no game content."""
     return Notice(
         None,
         f"[{match.match_id}] {headline}",
         {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)},
-        notice_id(match.match_id, stored_act(match), None),
+        notice_id(match.match_id, act_at(match.version if version is None else version), None),
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from game_core.errors import Malformed, NotFound, Reason
+from game_core.errors import Malformed, Reason
 from game_core.match import engine
 from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
 from game_core.service.retries import until_stored
@@ -59,8 +59,7 @@ def vote(
         if seen.delivered is not None:
             return seen.delivered
         match = seen.match
-        if match.participant(participant) is None:
-            raise NotFound(f"{participant} is not a participant of match {match_id}")
+        match.member(participant)  # NotFound: no such participant
         now = ports.clock.now()
         voted = engine.vote_ready(match, participant, ready, now)
         assert match.phase is not None  # vote_ready refuses when no phase is open
