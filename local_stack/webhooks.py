@@ -275,9 +275,10 @@ class LocalWebhooks:
         }
 
     def waiting(self) -> int:
-        """The deliveries still queued, visible or waiting for their next attempt."""
+        """The deliveries still queued: visible, in flight, or delayed (a retry's copy waiting for
+        its next attempt)."""
         attributes = self.sqs.get_queue_attributes(QueueUrl=self.queue_url, AttributeNames=["All"])["Attributes"]
-        return int(attributes["ApproximateNumberOfMessages"]) + int(attributes["ApproximateNumberOfMessagesNotVisible"])
+        return sum(int(attributes[f"ApproximateNumberOfMessages{kind}"]) for kind in ("", "NotVisible", "Delayed"))
 
     def dead_letters(self) -> list[dict[str, Any]]:
         """The deliveries that gave up (read, and left in place for the host)."""

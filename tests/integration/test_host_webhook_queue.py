@@ -137,6 +137,7 @@ def test_a_receiver_that_hangs_stalls_no_request_and_what_is_kept_meanwhile_send
             delivering.join(REQUEST_TIMEOUT)
             server.stack.webhooks.deliver()  # what the pump may still hold: done too
             kept_after = json.loads((data / QUEUE_FILE).read_text())
+            left = server.stack.webhooks.waiting()
         finally:
             server.__exit__()
         delivered = [(one.target, one.webhook_id.split("/")[1], one.answered) for one in receiver.received]
@@ -161,6 +162,7 @@ def test_a_receiver_that_hangs_stalls_no_request_and_what_is_kept_meanwhile_send
             ("p1", "resolved-1", 200),
         ]
         assert queued(kept_after) == [("@public", "begins", 1), ("@public", "resolved-1", 1)]
+        assert left == 2  # those two copies, delayed 30 s: still queued
 
         # When a server starts on the folder as it was during the hang, and delivers until past
         # the 30-s retry a kept copy of public's begins would have had
