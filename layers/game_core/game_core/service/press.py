@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from game_core.errors import Malformed, NotFound, NotOpen, validation_reasons
+from game_core.errors import Malformed, NotOpen, validation_reasons
 from game_core.match.clock import iso
 from game_core.match.model import Match
 from game_core.match.press import (
@@ -96,8 +96,7 @@ def send(
     (and with that text) is not sent again, and one whose telling failed is told to the rest.
     `seen` is the match as the sender's channel read it already (one read fewer)."""
     match = seen if seen is not None else ports.store.get(match_id)
-    if match.participant(sender) is None:
-        raise NotFound(f"{sender} is not a participant of match {match_id}")
+    match.member(sender)
     message_id = press_id(sender, text, delivery, match.version)
 
     def compose_new(current: Match, now: datetime) -> tuple[Message, Event]:
