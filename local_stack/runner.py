@@ -148,6 +148,7 @@ def moves_mail(game_id: str, match_id: str, player: str, bodies: list[dict[str, 
         body="\n".join(lines) + "\n",
         domain=PLAYERS_DOMAIN,
         sent_at=sent_at,
+        automatic=False,  # a bot plays as a person would: its mail must be read
     )
 
 

@@ -19,7 +19,7 @@ from store_bench import T0, Bench, bench_on, moto_dynamodb
 from game_core.errors import Conflict, Illegal, Late, NotFound
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
-from game_core.service.ports import AlreadyDelivered, Completion, Contact, Event, HeaderMoved, MatchStore, Sheet
+from game_core.service.ports import AlreadyDelivered, Bounce, Completion, Contact, Event, HeaderMoved, MatchStore, Sheet
 
 
 @pytest.fixture(scope="module")
@@ -509,6 +509,24 @@ def test_a_mail_marked_answered_stays_answered_and_marking_it_again_changes_noth
     assert bench.store.answered(match.match_id, "<m1@x>") is True
     assert bench.store.answered(match.match_id, "<m2@x>") is False
     assert bench.store.answered("m-other", "<m1@x>") is False
+
+
+# -- bounces ----------------------------------------------------------------------------------------
+
+
+def test_a_bounce_is_recorded_once_per_player_and_message_and_read_back_earliest_first(bench: Bench) -> None:
+    match = bench.crates()
+    later = Bounce("bo", "b2", T0 + timedelta(minutes=5), "5.2.2", "smtp; 552 5.2.2 mailbox full")
+    first = Bounce("ada", "b1", T0, "5.1.1", "smtp; 550 5.1.1 user unknown")
+    bench.store.record_bounce(match.match_id, later)
+    bench.store.record_bounce(match.match_id, first)
+    # The same bounce delivered again, an hour on: the first record stands, nothing is added
+    bench.store.record_bounce(match.match_id, Bounce("ada", "b1", T0 + timedelta(hours=1), "5.1.1", "again"))
+    # Another participant in the same bounce is a record of their own
+    also = Bounce("bo", "b1", T0 + timedelta(minutes=1), "", "")
+    bench.store.record_bounce(match.match_id, also)
+    assert bench.store.bounces(match.match_id) == [first, also, later]
+    assert bench.store.bounces("m-other") == []
 
 
 # -- told marks --------------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.ports import (
     AlreadyDelivered,
+    Bounce,
     Clock,
     Completion,
     Contact,
@@ -138,6 +139,8 @@ class MemoryStore:
         self._sheets: dict[tuple[str, str], Sheet] = {}
         self._deliveries: dict[tuple[str, str, str], str] = {}
         self._answered: set[tuple[str, str]] = set()
+        self._bounces: dict[tuple[str, str, str], Bounce] = {}
+        """(match id, player, bounce message) -> the bounce, as the BOUNCED# items."""
         self._records: dict[tuple[str, int], str] = {}
         self._events: dict[str, list[tuple[str, str, str]]] = {}
         self._garnets: dict[str, _Garnets] = {}
@@ -485,6 +488,13 @@ class MemoryStore:
         meta = self._meta.get(match_id)
         if meta is not None:
             meta.told |= keys
+
+    def record_bounce(self, match_id: str, bounce: Bounce) -> None:
+        self._bounces.setdefault((match_id, bounce.player, bounce.message), bounce)
+
+    def bounces(self, match_id: str) -> list[Bounce]:
+        found = [bounce for (m, _, _), bounce in self._bounces.items() if m == match_id]
+        return sorted(found, key=lambda bounce: bounce.at)
 
     def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
         return [

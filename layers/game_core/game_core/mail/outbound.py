@@ -58,11 +58,14 @@ def compose(
     answering: Letter | None = None,
     message_id: str | None = None,
     attachments: Sequence[Attachment] = (),
+    automatic: bool = True,
 ) -> bytes:
     """The message, with CRLF line ends. `sent_at` must be timezone-aware; `message_id` (with
     its angle brackets) is made up on `domain` when not given; `answering` is the player's
     message this answers (None for a notice). The subject is fitted with `fit_subject`. With
-    `attachments` it is multipart/mixed: the text part first, then each file in the order given."""
+    `attachments` it is multipart/mixed: the text part first, then each file in the order given.
+    `automatic=False` for a mail that stands for a person's (a bot's moves): no Auto-Submitted,
+    which the service never reads (`mail.automatic`)."""
     message = EmailMessage(policy=email.policy.SMTP)
     message["From"] = Address(display_name=sender_name, addr_spec=sender)
     message["To"] = ", ".join(to)
@@ -71,7 +74,8 @@ def compose(
     if answering is not None and answering.message_id:
         message["In-Reply-To"] = answering.message_id
         message["References"] = " ".join(_references(answering))
-    message["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
+    if automatic:
+        message["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
     message.set_content(body, charset="utf-8", cte="quoted-printable")
     for attachment in attachments:
         maintype, _, subtype = attachment.content_type.partition("/")

@@ -196,6 +196,8 @@ def host_status_lines(status: Mapping[str, Any], names: Mapping[str, str]) -> li
     if "graces_left" in status:  # the match has graces (`match.grace`)
         left = ", ".join(f"{names.get(who, who)} {count}" for who, count in status["graces_left"].items())
         lines += prose(f"Graces left: {left}", "", " " * len("Graces left: "))
+    for bounced in status.get("mail_bounced", ()):
+        lines += prose(bounced, "", "  ")
     if "stalled" in status:
         lines.append("The match's state machine has stopped: run `recover` from the console to continue.")
     return lines

@@ -21,6 +21,13 @@ to the registered address, threaded under the message: each move as understood, 
 its cost and the deadline, each action with its answer (to the sender alone, as every answer),
 or every reason it was refused and what still stands.
 
+Mail no person wrote (`mail.automatic`: an out-of-office reply, a bounce, a list's copy) changes
+nothing and is answered by nothing, not even a refusal (RFC 3834: an answer to an autoresponder
+can loop); it is logged with its kind and the signal that told it, never what it says. A bounce of
+the match's mail to a participant (the original it returns is one of the match's, or it reports a
+participant's address failed) is recorded for the host (`match_status`), once per participant
+and bounce.
+
 A redelivered message (SNS or Lambda delivering the event again, or the sender's client sending
 the same message again: the same Message-ID, `delivery_key`) stores nothing twice: its moves
 and actions are recognised by their stored replies. Its answer goes once: a message is marked answered after
@@ -55,6 +62,7 @@ from game_core.games import registry
 from game_core.games.plain_text import LineGrammar, prose
 from game_core.games.protocol import AnswersInText, AnyGame, Picture, TextMove
 from game_core.mail.addresses import match_for, phase_answered
+from game_core.mail.automatic import Automatic, Failure, Kind, automatic
 from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
 from game_core.match import grace
@@ -87,7 +95,7 @@ from game_core.service.mail_commands import (
     written,
 )
 from game_core.service.mail_lines import MailLines, read_mail
-from game_core.service.ports import Event, Ports, Sheet, open_sheet
+from game_core.service.ports import Bounce, Event, Ports, Sheet, open_sheet
 from game_core.service.press import send as send_press
 from game_core.service.receipts import receipt_lines
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
@@ -115,6 +123,8 @@ class Outcome(StrEnum):
     """Not addressed to a match of this deployment (or it has no mail domain)."""
     REFUSED = "refused"
     """Failed SES's verdicts, or not from an address the match registered."""
+    AUTOMATIC = "automatic"
+    """Written by no person (an out-of-office reply, a bounce, a list's copy): never answered."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +186,10 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
         match = ports.store.get(match_id)
     except NotFound:
         return _ignored(Outcome.NO_MATCH, receipt)
+    # Before the sender is looked up: a bounce comes from a mail server, not from a participant
+    machine_made = automatic(receipt.content)
+    if machine_made is not None:
+        return _automatic(ports, match, machine_made, letter.message_id or receipt.ses_message_id)
     sender = registered_sender(match, letter.sender)
     if sender is None:
         return _refused(match_id, letter, ["unregistered_sender"])
@@ -193,6 +207,39 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     ports.mailer.send(letters.answer(match, sender.address, subject, lines, now, domain, letter, said.pictures))
     ports.store.mark_answered(match_id, delivery, now)
     return Outcome.TOO_LARGE if too_large else Outcome.ANSWERED
+
+
+def _automatic(ports: Ports, match: Match, mail: Automatic, message_id: str) -> Outcome:
+    """Record a bounce of the match's mail for the host; log, and answer nothing."""
+    bounced = _bounced(match, mail) if mail.kind is Kind.BOUNCE else []
+    # Hashed, as `delivery_key`: a Message-ID is the sender's to choose, of any length
+    message = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    now = ports.clock.now()
+    for player, failure in bounced:
+        ports.store.record_bounce(match.match_id, Bounce(player, message, now, failure.status, failure.diagnostic))
+    logger.info(
+        "automatic mail: nothing done, nothing answered",
+        extra={
+            "match_id": match.match_id,
+            "kind": mail.kind.value,
+            "signal": mail.signal,
+            "bounced": [player for player, _ in bounced],
+        },
+    )
+    return Outcome.AUTOMATIC
+
+
+def _bounced(match: Match, mail: Automatic) -> list[tuple[str, Failure]]:
+    """Each participant whose mail from the match the bounce reports failed: named by its failed
+    recipients; when it names none of them but returns one of the match's own mails (our
+    Message-IDs begin with the match id: `phase_message_id`), by that mail's To."""
+    participants = {(p.email or "").strip().lower(): p.id for p in match.players if p.email}
+    found = {participants[f.recipient]: f for f in mail.failures if f.recipient in participants}
+    ours = any(original.lower().startswith(f"<{match.match_id}.") for original in mail.original_ids)
+    if ours and not found:  # delivered on elsewhere (a forward) and failed there: what failed says why
+        reported = mail.failures[0] if mail.failures else Failure("")
+        found = {participants[to]: reported for to in mail.original_to if to in participants}
+    return sorted(found.items())
 
 
 def delivery_key(receipt: Receipt, letter: Letter, sender: Sender) -> str:

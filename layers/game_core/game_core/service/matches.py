@@ -16,7 +16,7 @@ from game_core.match.press import DEFAULT_PER_HOUR
 from game_core.service import webhooks
 from game_core.service.letters import tell
 from game_core.service.notices import BEGINS, open_phase_summary, progress_notices
-from game_core.service.ports import Contact, Event, Notice, Ports
+from game_core.service.ports import Bounce, Contact, Event, Notice, Ports
 
 logger = logging.getLogger(__name__)
 
@@ -149,10 +149,21 @@ def match_status(ports: Ports, match_id: str, seen: Match | None = None) -> dict
         status["press"] = {"mode": match.press, "per_hour": match.press_per_hour}
     if match.result is not None:
         status["result"] = match.result
+    bounced = ports.store.bounces(match_id)
+    if bounced:  # what mail from the match failed to reach (`mail_in`): the host's to look into
+        status["mail_bounced"] = [_bounce_line(match, bounce) for bounce in bounced]
     if match.stalled is not None:
         status["stalled"] = match.stalled | {"what_to_do": "run `recover` to continue the match"}
     status["checked_at"] = iso(ports.clock.now())
     return status
+
+
+def _bounce_line(match: Match, bounce: Bounce) -> str:
+    """The host's line of a bounce: "Cy's mail bounced at <time>: 5.1.1 550 5.1.1 User unknown"."""
+    participant = match.participant(bounce.player)
+    name = participant.name if participant is not None else bounce.player
+    said = " ".join(part for part in (bounce.status, bounce.diagnostic) if part)
+    return f"{name}'s mail bounced at {iso(bounce.at)}" + (f": {said}" if said else "")
 
 
 def export_record(ports: Ports, match_id: str) -> MatchRecord:

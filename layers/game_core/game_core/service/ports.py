@@ -45,6 +45,19 @@ class Contact:
 
 
 @dataclass(frozen=True)
+class Bounce:
+    """A participant's mail that bounced, as the bounce reported it (`mail.automatic`): when it
+    came, the status code ("5.1.1"; "" when not given) and the diagnostic. `message` is the
+    bounce's own id: a participant's bounce is recorded once per message."""
+
+    player: str
+    message: str
+    at: datetime
+    status: str
+    diagnostic: str
+
+
+@dataclass(frozen=True)
 class Sheet:
     """A participant's submissions to one phase, as stored: the last valid one of each kind and
     the garnets each holds. Replaced whole, conditional on the revision read."""
@@ -271,6 +284,13 @@ class MatchStore(Protocol):
         """Add these notices' and mails' told keys to the match's `told` (idempotent; nothing for
         an unknown match). They are kept until the open phase changes: a step retried after
         telling some of an occasion's notices skips those."""
+
+    def record_bounce(self, match_id: str, bounce: Bounce) -> None:
+        """Remember that a participant's mail bounced (kept with the match); the same player and
+        message recorded again changes nothing (the first record stands)."""
+
+    def bounces(self, match_id: str) -> list[Bounce]:
+        """The match's recorded bounces, earliest first."""
 
     def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
         """The match's phase records in order, or only the one of that phase number."""

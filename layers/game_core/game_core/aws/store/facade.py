@@ -33,7 +33,7 @@ from game_core.aws.store.wallet import Wallet
 from game_core.errors import Illegal, InProgress, Reason
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
-from game_core.service.ports import Completion, Contact, Event, Sheet, SubmissionView, garnet_changes
+from game_core.service.ports import Bounce, Completion, Contact, Event, Sheet, SubmissionView, garnet_changes
 
 
 class DynamoMatchStore:
@@ -245,3 +245,9 @@ class DynamoMatchStore:
 
     def remember_told(self, match_id: str, keys: frozenset[str]) -> None:
         self._marks.remember_told(match_id, keys)
+
+    def record_bounce(self, match_id: str, bounce: Bounce) -> None:
+        self._marks.record_bounce(match_id, bounce)
+
+    def bounces(self, match_id: str) -> list[Bounce]:
+        return self._marks.bounces(match_id)

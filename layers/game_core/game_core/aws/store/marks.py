@@ -1,16 +1,19 @@
 """Marks the service keeps so that nothing is said twice: that a received mail has been
 answered, kept a week (the table's TTL drops them), so a redelivered message is answered once;
-and what a failed step had told (`letters.tell`), on the match header until the phase changes."""
+what a failed step had told (`letters.tell`), on the match header until the phase changes; and
+each bounce of a participant's mail, kept with the match for the host (`match_status`)."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from boto3.dynamodb.conditions import Attr
 
-from game_core.aws.store.items import answered_key, expiration, header_key, match_pk
+from game_core.aws.store.items import answered_key, expiration, header_key, key, match_pk
 from game_core.aws.store.table import Table
 from game_core.aws.store.transaction import Update
+from game_core.service.ports import Bounce
 
 
 class Marks:
@@ -29,3 +32,19 @@ class Marks:
         was lost may simply be made again. Only on a match that exists (an update would create it)."""
         update = Update("ADD #told :keys", {":keys": set(keys)}, {"#told": "told"})
         self.db.update_if(header_key(match_id), update, Attr("pk").exists())
+
+    def record_bounce(self, match_id: str, bounce: Bounce) -> None:
+        """Written only where none is: a redelivered bounce keeps the first record's time."""
+        written = {"at": bounce.at.isoformat(), "status": bounce.status, "diagnostic": bounce.diagnostic}
+        bounced = key(match_pk(match_id), f"BOUNCED#{bounce.player}#{bounce.message}")
+        self.db.update_if(bounced, Update.assign(written), Attr("pk").not_exists())
+
+    def bounces(self, match_id: str) -> list[Bounce]:
+        found = [_bounce(item) for item in self.db.query(match_pk(match_id), "BOUNCED#")]
+        return sorted(found, key=lambda bounce: bounce.at)
+
+
+def _bounce(item: dict[str, Any]) -> Bounce:
+    _, player, message = item["sk"].split("#", 2)
+    at = datetime.fromisoformat(item["at"])
+    return Bounce(player, message, at, item["status"], item["diagnostic"])
