@@ -37,10 +37,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import errno
 import json
 import logging
 import math
 import os
+import shlex
+import socket
 import ssl
 import threading
 import time
@@ -56,8 +59,8 @@ from urllib.parse import unquote
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from game_core.aws.routes import route_pattern
-from game_core.cli.failures import OneLineParser, one_line_errors
-from game_core.cli.host import HOST_TOKEN_FILE
+from game_core.cli.failures import CliError, OneLineParser, one_line_errors
+from game_core.cli.host import DEFAULT_DATA, HOST_TOKEN_FILE
 from game_core.errors import NotFound, not_seconds
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
@@ -325,7 +328,8 @@ class HostServer:
     `connection_limit` at once.
     `on_restart` and `grace_seconds`: what becomes of a phase whose deadline passed while the
     server was down (OnRestart). `clock` is for tests (a VirtualClock); the server otherwise runs
-    on the wall clock. Entering raises DataFolderInUse if another server holds `data`."""
+    on the wall clock. Entering raises DataFolderInUse if another server holds `data`, and a
+    CliError naming the port if another program holds one, before reading or telling anything."""
 
     def __init__(
         self,
@@ -378,6 +382,10 @@ class HostServer:
         with ExitStack() as starting:
             self.folder.hold()  # before anything is read or bound: a refused server touches nothing
             starting.callback(self.folder.release)
+            taken = self._port_taken()  # before the restart's grace tells anyone the server is back
+            if taken is not None:
+                self.folder.describe(**self.folder.previous)  # the last holder's word, for the next start
+                raise CliError(taken)
             queue = QueueFile(self.data / "webhook-queue.json")
             kept = queue.read()  # a file that is not a queue: refused before anything starts
             seen = self.folder.previous.get("seen")
@@ -431,6 +439,16 @@ class HostServer:
             )
             self._running = starting.pop_all()  # started: stopped by __exit__, in reverse order
         return self
+
+    def _port_taken(self) -> str | None:
+        """What to do about the first of the ports to serve that another program holds, if one does."""
+        ports = [(self._host, self._port, "the players' port", "--port")]
+        ports.append((LOOPBACK, self._host_port, "the host commands' port", "--host-port (default: --port + 1)"))
+        ports.append((self._host, self._smtp_port or 0, "the mail port", "--smtp-port"))
+        for host, port, what, option in ports:
+            if port and not _free(host, port):
+                return f"{what} {port} is in use (another server still running?): stop it, or give {option} another"
+        return None
 
     def __exit__(self, *exc: object) -> None:
         """Stop listening, then stop the stack (what still waits stays parked with it)."""
@@ -523,6 +541,30 @@ class HostServer:
         self.reopened.append(f"{match_id} ({phase.name} until {until})")
 
 
+def match_host_command(data: Path, host_port: int) -> str:
+    """The match-host command for this server: with `--data` and the folder's whole path (where
+    its host token is) unless it is the default, which match-host run in the checkout finds."""
+    server = f"bin/match-host --server http://{LOOPBACK}:{host_port}"
+    return server if data == Path(DEFAULT_DATA) else f"{server} --data {shlex.quote(str(data.absolute()))}"
+
+
+def _free(host: str, port: int) -> bool:
+    """Whether a server could bind (host, port) now, as the listeners bind it (SO_REUSEADDR: a
+    port whose last connections are closing counts as free)."""
+    [(family, kind, proto, _, address), *_] = socket.getaddrinfo(
+        host, port, flags=socket.AI_PASSIVE, type=socket.SOCK_STREAM
+    )
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+            return False
+    return True
+
+
 def _positive(text: str) -> int:
     """A whole number of seconds above zero (argparse's type); "1h" is refused saying 3600."""
     try:
@@ -540,7 +582,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default=LOOPBACK, help="the address players reach (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8080, help="the players' HTTP port")
     parser.add_argument("--host-port", type=int, help="the host commands' port, on 127.0.0.1 only (default: port+1)")
-    parser.add_argument("--data", type=Path, default=Path("local-data"), help="where the table is kept")
+    parser.add_argument("--data", type=Path, default=Path(DEFAULT_DATA), help="where the table is kept")
     parser.add_argument("--outbox", type=Path, help="where sent mail is kept as .eml (default: DATA/outbox)")
     parser.add_argument("--smtp-port", type=int, help="take mail for @play.local on this port (on --host)")
     parser.add_argument("--log-level", default="WARNING", help="the functions' log level")
@@ -579,10 +621,11 @@ def main(argv: list[str] | None = None) -> int:
         grace_seconds=args.grace_seconds,
         allow_loopback_webhooks=args.allow_loopback_webhooks,
     )
+    data = args.data.absolute()  # bin/host-server runs in its checkout, wherever it was called from
     with server:  # a folder another server holds: DataFolderInUse, one line (one_line_errors)
         print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
-        print(f"host:    bin/match-host --server http://{LOOPBACK}:{server.host_port} create settings.json")
-        print(f"page:    http://{LOOPBACK}:{server.host_port}/ (the host's: log in with {args.data}/{HOST_TOKEN_FILE})")
+        print(f"host:    {match_host_command(args.data, server.host_port)} create settings.json")
+        print(f"page:    http://{LOOPBACK}:{server.host_port}/ (the host's: log in with {data}/{HOST_TOKEN_FILE})")
         if args.smtp_port is not None:
             print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port} (login: e-mail + secret)")
             print(f"         its STARTTLS certificate's SHA-256: {certificate_fingerprint(args.data)}")
@@ -590,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
             imap = mail.imap
             read = f"read at {imap.host}:{imap.port}, as far as {imap.authserv_id} vouches" if imap else "unread"
             print(f"mail:    players reply to {mail.account.reply_address('<match_id>')} ({read})")
-        print(f"kept in: {args.data}/ (sent mail: {server.stack.outbox.folder}/)")
+        print(f"kept in: {data}/ (sent mail: {(args.outbox or data / 'outbox').absolute()}/)")
         if server.reopened:
             print(f"reopened (the server was down past their deadline): {', '.join(server.reopened)}")
         if server.recovered:

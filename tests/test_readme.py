@@ -70,10 +70,11 @@ LINES: dict[str, Run | Skip] = {
         "runs until Ctrl-C, on a real mail account (tests/integration/test_host_mailbox.py plays one locally)"
     ),
     "bin/match-host --server http://127.0.0.1:8081 create events/host_create.json": NEEDS_HOST_SERVER,
+    "LAPTOP=192.168.1.20 MATCH=m-0123456789ab SECRET=ada-s-secret": Run(silent=True),
     'curl -H "Authorization: Bearer $SECRET" -H "Content-Type: application/json" -d \'{"phase": "Pregame", '
     '"kind": "multipliers", "submission": {"multipliers": [2, 1, 1, 0, -1, -1]}}\' '
-    "http://<laptop-ip>:8080/matches/<match_id>/players/ada/submissions": NEEDS_HOST_SERVER,
-    'curl -H "Authorization: Bearer $SECRET" http://<laptop-ip>:8080/matches/<match_id>/players/ada': NEEDS_HOST_SERVER,
+    "http://$LAPTOP:8080/matches/$MATCH/players/ada/submissions": NEEDS_HOST_SERVER,
+    'curl -H "Authorization: Bearer $SECRET" http://$LAPTOP:8080/matches/$MATCH/players/ada': NEEDS_HOST_SERVER,
     "bin/match-schemas crates": Run(),
     "bin/match-replay record.json": Run(beside_a_record=True),
     "bin/match-replay --json record.json": Run(beside_a_record=True),

@@ -1,7 +1,10 @@
 """The mistakes a host makes copying the README's commands for graces, absences, press and
 replacements (and the settings file's fields for them), each sent as the console or match-host
 sends it, through the host-commands handler on the fakes: each is refused with one reason that
-names what is wrong and how to write it, and changes nothing (no write, nothing told).
+names what is wrong and how to write it, and changes nothing (no write, nothing told). Then what
+a copy does to a command before it reaches the service (a placeholder left in, dashes and quotes
+set in type) and to the host server (a port another program holds, a data folder given by a
+relative path), each named in one line.
 
 The match: Pushing Crates of Ada Lovelace (ada@example.com) and Bo (bo@example.com), 2 graces of
 12 hours each, press on at 10 an hour, in its Pregame from Tuesday 1 December 2026, 12:00 UTC;
@@ -242,3 +245,106 @@ def test_the_fields_a_host_command_allows_where_a_typo_stands() -> None:
     assert "grace_seconds" in commands.command_fields(("create", "match"))
     assert commands.command_fields(("create", "match", "absence_rules")) == ["days", "longest_days", "margin_hours"]
     assert commands.command_fields(("absence",)) == ["command", "match_id", "player", "act", "to", "from"]
+
+
+# -- the command line: a command copied from the README with what a copy does to it ----------------
+
+CLI_MISTAKES = [
+    # (the mistake, match-host's arguments after --local, the one line it says on stderr)
+    (
+        "the README's MATCH_ID left in",
+        ["status", "MATCH_ID"],
+        "match-host: argument match_id: MATCH_ID stands for your match's id: put the id create's reply gives "
+        "(m- and 12 hex digits) in its place (see match-host status --help)",
+    ),
+    (
+        "a placeholder in angle brackets, quoted so the shell passes it",
+        ["extend", "<match-id>", "3600"],
+        "match-host: argument match_id: <match-id> stands for your match's id: put the id create's reply gives "
+        "(m- and 12 hex digits) in its place (see match-host extend --help)",
+    ),
+    (
+        # “Back at 8 tonight” in curly quotes: the shell splits it in four words, the last three left over
+        "a message in typographic quotes",
+        ["press", "m-0123456789ab", "\u201cBack", "at", "8", "tonight\u201d"],
+        "match-host: unrecognized arguments: at 8 tonight\u201d; \u201cBack has a typographic quote, which the shell "
+        'keeps as a letter: retype the quotes as plain " (see match-host --help)',
+    ),
+    (
+        "--to set as an en dash",
+        ["press", "m-0123456789ab", "Back at 8", "\u2013to", "ada"],
+        "match-host: unrecognized arguments: \u2013to ada; \u2013to begins with a typographic dash, not --: "
+        "type --to (see match-host --help)",
+    ),
+    (
+        "--name set as an em dash: the option it needs is then missing",
+        ["replace", "m-0123456789ab", "bo", "\u2014name", "Dana"],
+        "match-host: the following arguments are required: --name; \u2014name begins with a typographic dash, "
+        "not --: type --name (see match-host replace --help)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("mistake", "argv", "said"), CLI_MISTAKES, ids=[m[0] for m in CLI_MISTAKES])
+def test_a_pasted_commands_mistake_is_named_in_one_line_and_nothing_is_sent(
+    mistake, argv, said, monkeypatch, capsys
+) -> None:
+    from game_core.cli import host
+
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
+
+    code = host.main(["--local", *argv])
+
+    assert (code, capsys.readouterr().err, sent) == (2, said + "\n", [])
+
+
+def test_a_match_id_pasted_with_the_spaces_around_it_is_the_id(monkeypatch, capsys) -> None:
+    from game_core.cli import host
+
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
+
+    assert host.main(["--local", "extend", " m-0123456789ab ", "3600"]) == 0
+    assert sent == [{"command": "extend", "match_id": "m-0123456789ab", "seconds": 3600}]
+
+
+def test_a_restart_on_a_port_another_program_holds_is_refused_before_it_reads_or_tells_anything(tmp_path) -> None:
+    # A restart first reopens the phases whose deadline passed while it was down and tells everyone
+    # so: on a port it then cannot serve, players would be told of a server that never came up, and
+    # the next start would take the failed one's time as when the server went down.
+    import socket
+
+    from game_core.cli.failures import CliError
+    from local_stack.host_server import HostServer
+
+    about = b'{"pid": 1, "seen": "2026-12-01T12:00:00+00:00", "players": "127.0.0.1:8080"}'
+    (tmp_path / "server.json").write_bytes(about)
+    with socket.create_server(("127.0.0.1", 0)) as other_program:
+        port = other_program.getsockname()[1]
+        server = HostServer(tmp_path, port=port, host_port=0)
+        with pytest.raises(CliError) as refused:
+            server.__enter__()
+
+    said = f"the players' port {port} is in use (another server still running?): stop it, or give --port another"
+    assert str(refused.value) == said
+    # Nothing read, made or told; the last holder's word kept for the next start
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["server.json", "server.lock"]
+    assert json.loads((tmp_path / "server.json").read_bytes()) == json.loads(about)
+
+
+@pytest.mark.parametrize(
+    ("data", "printed"),
+    [
+        # the default: match-host's own default too, run in the checkout as the README does
+        ("local-data", "bin/match-host --server http://127.0.0.1:8081"),
+        # another folder: bin/host-server runs in its checkout, match-host in the host's folder, so the
+        # host token's folder is printed whole (here the test's checkout), quoted for the shell
+        ("match two", "bin/match-host --server http://127.0.0.1:8081 --data '{cwd}/match two'"),
+        ("/srv/genius", "bin/match-host --server http://127.0.0.1:8081 --data /srv/genius"),
+    ],
+)
+def test_the_host_servers_printed_command_finds_its_host_token_from_any_folder(data, printed) -> None:
+    from local_stack.host_server import match_host_command
+
+    assert match_host_command(Path(data), 8081) == printed.format(cwd=Path.cwd())

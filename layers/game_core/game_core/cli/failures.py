@@ -15,7 +15,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NoReturn, Protocol
 
 EXIT = 2
@@ -30,11 +30,35 @@ class CliError(Exception):
     """What went wrong and how to put it right, in one line."""
 
 
+TYPOGRAPHIC_DASHES = "\u2013\u2014\u2212"
+"""En dash, em dash, minus: what an editor or a chat makes of a pasted -- (or -)."""
+TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u2018\u2019"
+"""Curly quotes: what an editor or a chat makes of a pasted " or ', which the shell takes as letters."""
+
+
+def typographic_hint(words: Sequence[str]) -> str:
+    """Why a command pasted from a page that set its dashes or quotes in type was not understood
+    ("" when it was not that)."""
+    for word in words:
+        if word[:1] in TYPOGRAPHIC_DASHES:
+            return f"; {word} begins with a typographic dash, not --: type --{word.lstrip(TYPOGRAPHIC_DASHES + '-')}"
+        if word[:1] in TYPOGRAPHIC_QUOTES or word[-1:] in TYPOGRAPHIC_QUOTES:
+            return f'; {word} has a typographic quote, which the shell keeps as a letter: retype the quotes as plain "'
+    return ""
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line naming --help rather than the usage and the error."""
+    """argparse, but a usage error is one line naming --help rather than the usage and the error
+    (and what was mistyped, when a pasted command's dashes or quotes came set in type)."""
+
+    words: Sequence[str] = ()
+
+    def parse_known_args(self, args: Iterable[str] | None = None, namespace: Any = None) -> Any:
+        self.words = sys.argv[1:] if args is None else list(args)
+        return super().parse_known_args(self.words, namespace)
 
     def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (see {self.prog} --help)")
+        raise CliError(f"{message}{typographic_hint(self.words)} (see {self.prog} --help)")
 
 
 def read_text(path: str, what: str) -> str:

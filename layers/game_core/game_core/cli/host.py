@@ -35,6 +35,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import sys
 import urllib.error
 import urllib.request
@@ -51,6 +52,8 @@ from game_core.match.model import MatchRecord
 
 LOCAL_ENDPOINT = "http://127.0.0.1:5055"
 SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover")
+DEFAULT_DATA = "local-data"
+"""The host server's data folder unless told another (bin/host-server keeps it in its checkout)."""
 HOST_TOKEN_FILE = "host-token"
 """The host token's file in the host server's data folder (made at its first start)."""
 
@@ -61,6 +64,21 @@ def seconds(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(not_seconds(text)) from None
+
+
+PLACEHOLDER = re.compile(r"<[^<>]*>|[A-Z][A-Z_]*")
+"""How the README and the help stand for a match id (MATCH_ID, <match_id>): no id the service makes
+(m- and 12 hex digits)."""
+
+
+def match_id(text: str) -> str:
+    """A match id argument, without the spaces a copy picks up; a placeholder left in is refused."""
+    given = text.strip()
+    if PLACEHOLDER.fullmatch(given):
+        raise argparse.ArgumentTypeError(
+            f"{given} stands for your match's id: put the id create's reply gives (m- and 12 hex digits) in its place"
+        )
+    return given
 
 
 def build_command(args: argparse.Namespace) -> dict[str, Any]:
@@ -188,53 +206,53 @@ def main(argv: list[str] | None = None) -> int:
     target.add_argument("--server", help="the host server's host commands (bin/host-server), http://127.0.0.1:8081")
     parser.add_argument("--function", default=os.environ.get("MATCH_HOST_FUNCTION", "HostCommandsFunction"))
     parser.add_argument(
-        "--data", type=Path, default=Path("local-data"), help="the host server's data folder, for its host token"
+        "--data", type=Path, default=Path(DEFAULT_DATA), help="the host server's data folder, for its host token"
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("create").add_argument("settings", help="the match settings file (JSON)")
     extend = commands.add_parser("extend")
-    extend.add_argument("match_id")
+    extend.add_argument("match_id", type=match_id)
     extend.add_argument("seconds", type=seconds)
     for name in SIMPLE:
-        commands.add_parser(name).add_argument("match_id")
+        commands.add_parser(name).add_argument("match_id", type=match_id)
     decide = commands.add_parser("decide")
-    decide.add_argument("match_id")
+    decide.add_argument("match_id", type=match_id)
     decide.add_argument("order", nargs="+", help="the tied players, best first")
     press = commands.add_parser("press")
-    press.add_argument("match_id")
+    press.add_argument("match_id", type=match_id)
     press.add_argument("text")
     press.add_argument("--to", help="one participant's id or name (default: everyone)")
     graces = commands.add_parser("graces")
-    graces.add_argument("match_id")
+    graces.add_argument("match_id", type=match_id)
     graces.add_argument("left", type=int, help="the graces each participant (or --to's) has left")
     graces.add_argument("--seconds", type=seconds, help="how long a grace holds a deadline (needed the first time)")
     graces.add_argument("--to", help="one participant's id or name (default: everyone)")
     press_mode = commands.add_parser("press-mode")
-    press_mode.add_argument("match_id")
+    press_mode.add_argument("match_id", type=match_id)
     press_mode.add_argument("mode", type=str.lower, choices=("on", "public", "off"))
     press_mode.add_argument("--per-hour", type=int, help="how many messages each participant may send in any hour")
     reissue = commands.add_parser("reissue-secret")
-    reissue.add_argument("match_id")
+    reissue.add_argument("match_id", type=match_id)
     reissue.add_argument("player")
     replace = commands.add_parser("replace")
-    replace.add_argument("match_id")
+    replace.add_argument("match_id", type=match_id)
     replace.add_argument("seat", help="the seat's participant id (or its player's name)")
     replace.add_argument("--name", required=True, help="the new player's name")
     replace.add_argument("--email", help="the new player's address (none: they play by webhook)")
     replace.add_argument("--webhook", help="where the seat's notices are POSTed from now on (https://)")
     replace.add_argument("--extend", type=seconds, metavar="SECONDS", help="added to the open phase's deadline")
     absent = commands.add_parser("absence")
-    absent.add_argument("match_id")
+    absent.add_argument("match_id", type=match_id)
     absent.add_argument("player")
     absent.add_argument("act", choices=("refuse", "cut"))
     absent.add_argument("--to", help="cut: the absence's new last day (or date-time), in the player's zone")
     absent.add_argument("--from", dest="start", help="which absence, by its first day, when they have several")
     webhook = commands.add_parser("webhook")
-    webhook.add_argument("match_id")
+    webhook.add_argument("match_id", type=match_id)
     webhook.add_argument("target", help="a participant's id, @public (every public notice) or @alerts (host alerts)")
     webhook.add_argument("url", nargs="?", help="where to POST (https://; Discord and Slack get their own bodies)")
     pictures = commands.add_parser("pictures")
-    pictures.add_argument("match_id")
+    pictures.add_argument("match_id", type=match_id)
     pictures.add_argument("--phase", type=int, help="resolved phases to draw after (default: all)")
     pictures.add_argument("--out", required=True, help="the folder to write the SVG files to")
     args = parser.parse_args(argv)
