@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 from crates_driver import Table
 from test_service_absence import away, host_absence
+from test_service_host import finished_with_a_tie
 from test_service_mail_in import ADA, BO, MID, open_table
 
-from game_core.service import host, phases
+from game_core.errors import Illegal
+from game_core.service import grace, host, phases, press
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,9 @@ class Act:
     """Whose address the act's notice is mailed to (a public notice: everyone's)."""
     again: str
     """What the warning says to send again."""
+    notices: tuple[str, ...] = ("v{}/@all",)
+    """The ids of the act's notices after the match id, `{}` the version the act stored (one
+    public notice, unless said)."""
 
 
 def nothing(_table: Table) -> None:
@@ -60,19 +65,55 @@ ACTS = {
         waiting, lambda table: away(table, "2026-12-01", "2026-12-02"), "absence_declared", (ADA, BO), "declaration"
     ),
     # The host's cut and refusal are told to Ada alone
-    "absence cut": Act(away_at_christmas, host_absence, "absence_cut", (ADA,), "cut command"),
+    "absence cut": Act(away_at_christmas, host_absence, "absence_cut", (ADA,), "cut command", ("v{}/ada",)),
     "absence refused": Act(
         away_at_christmas,
         lambda table: host_absence(table, act="refuse", to=None),
         "absence_refused",
         (ADA,),
         "refuse command",
+        ("v{}/ada",),
+    ),
+    # Everyone's messages off: a public notice
+    "press mode": Act(
+        nothing, lambda table: press.set_mode(table.ports, MID, "off"), "press_mode", (ADA, BO), "command"
+    ),
+    # Graces for everyone (none before): each told privately
+    "graces": Act(
+        nothing,
+        lambda table: grace.set_graces(table.ports, MID, 2, seconds=3600),
+        "graces_set",
+        (ADA, BO),
+        "command",
+        ("graces-v{}/ada", "graces-v{}/bo"),
+    ),
+    # Ada's count, and everyone's hold (2 hours, not 1): Bo, whose graces hold it, is told too
+    "graces of one": Act(
+        lambda table: grace.set_graces(table.ports, MID, 2, seconds=3600),
+        lambda table: grace.set_graces(table.ports, MID, 1, seconds=7200, player="Ada"),
+        "graces_set",
+        (ADA, BO),
+        "command",
+        ("graces-v{}/ada", "graces-v{}/bo"),
+    ),
+    # Ada and Bo tied for the one EC place, the host ranks Bo first: announced to all and each
+    "decide": Act(
+        finished_with_a_tie,
+        lambda table: host.decide(table.ports, MID, ["bo", "ada"]),
+        "decided",
+        (ADA, BO),
+        "command",
+        ("v{}/@all", "v{}/ada", "v{}/bo"),
     ),
 }
 
 
 def sns_down(table: Table) -> None:
     table.fakes.notifier.fail_after = 0  # the first publish fails: nothing is told
+
+
+def sns_refuses_the_second_notice(table: Table) -> None:
+    table.fakes.notifier.fail_after = 1  # one notice published, then SNS fails: no mail goes
 
 
 def ses_refuses_the_first_mail(table: Table) -> None:
@@ -83,12 +124,17 @@ def ses_refuses_the_second_mail(table: Table) -> None:
     table.fakes.mailer.fail_after = 1  # published, and one mail out (Ada's or, alone, the only one)
 
 
-FAULTS = {fault.__name__: fault for fault in (sns_down, ses_refuses_the_first_mail, ses_refuses_the_second_mail)}
+FAULTS = {
+    fault.__name__: fault
+    for fault in (sns_down, sns_refuses_the_second_notice, ses_refuses_the_first_mail, ses_refuses_the_second_mail)
+}
 CASES = [
     pytest.param(name, fault, id=f"{name}-{fault}")
     for name, act in ACTS.items()
     for fault in FAULTS
-    if len(act.mailed) > 1 or fault != "ses_refuses_the_second_mail"  # a notice mailed once has no second mail
+    # a single notice has no second to refuse, a notice mailed once no second mail
+    if (len(act.notices) > 1 or fault != "sns_refuses_the_second_notice")
+    and (len(act.mailed) > 1 or fault != "ses_refuses_the_second_mail")
 ]
 
 
@@ -105,6 +151,7 @@ def test_an_act_whose_notice_failed_is_told_once_when_sent_again_and_not_applied
     table = open_table()
     act.before(table)
     published, mailed = len(table.fakes.notifier.notices()), len(table.fakes.mailer.sent)
+    logged = len(table.events(act.logged))
     FAULTS[fault](table)
 
     # When the act is stored but its notice fails
@@ -119,16 +166,15 @@ def test_an_act_whose_notice_failed_is_told_once_when_sent_again_and_not_applied
     again = act.send(table)
     assert again["changed"] is False and "notice_sent" not in again
     notices, mails = told_since(table, published, mailed)
-    [notice_id] = notices  # the act's one notice (public, or Ada's), published once in all
-    assert notice_id.startswith(f"{MID}/v{stored.version}/")  # under the version the act stored
-    assert notices == {notice_id: 1}
+    # Each of the act's notices, under the version the act stored, published once in all
+    assert notices == {f"{MID}/{notice.format(stored.version)}": 1 for notice in act.notices}
     assert mails == dict.fromkeys(act.mailed, 1)
 
     # And a third send tells nothing more, and the act is still stored once
     third = act.send(table)
     assert third["changed"] is False and "notice_sent" not in third
     assert told_since(table, published, mailed) == (notices, mails)
-    assert len(table.events(act.logged)) == 1
+    assert len(table.events(act.logged)) == logged + 1
     assert table.match().version == stored.version
 
 
@@ -167,3 +213,42 @@ def test_a_different_act_after_a_failed_one_is_applied() -> None:
     assert "changed" not in paused and table.match().phase.paused is True
     [notice] = table.fakes.notifier.notices()[published:]
     assert notice.notice_id == f"{MID}/v{table.match().version}/@all"
+
+
+def test_a_decision_told_the_first_time_is_refused_when_sent_again() -> None:
+    # No failed notice: the tie is decided, and none is left to decide again; nobody is told twice
+    table = open_table()
+    finished_with_a_tie(table)
+    host.decide(table.ports, MID, ["bo", "ada"])
+    published = len(table.fakes.notifier.notices())
+    with pytest.raises(Illegal, match="there is no tie for the host to decide"):
+        host.decide(table.ports, MID, ["bo", "ada"])
+    assert len(table.fakes.notifier.notices()) == published and len(table.events("decided")) == 1
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        # Another press setting (public, not off) or rate (5 an hour, not the 60 kept) is a new act
+        lambda table: press.set_mode(table.ports, MID, "public"),
+        lambda table: press.set_mode(table.ports, MID, "off", per_hour=5),
+        # Another count of graces, or the same count for Bo alone (the failed act set everyone's)
+        lambda table: grace.set_graces(table.ports, MID, 3),
+        lambda table: grace.set_graces(table.ports, MID, 3, player="bo"),
+    ],
+    ids=["another press mode", "another press rate", "other graces", "graces of one"],
+)
+def test_a_different_setting_after_a_failed_one_is_applied_and_told_as_its_own(
+    other: Callable[[Table], dict[str, Any]],
+) -> None:
+    table = open_table()
+    sns_down(table)
+    press.set_mode(table.ports, MID, "off")
+    sns_down(table)
+    grace.set_graces(table.ports, MID, 2, seconds=3600)
+    version, published = table.match().version, len(table.fakes.notifier.notices())
+    reply = other(table)
+    assert reply["changed"] is True and "notice_sent" not in reply
+    assert table.match().version == version + 1
+    new = [notice.notice_id for notice in table.fakes.notifier.notices()[published:]]
+    assert new and all(f"v{version + 1}/" in notice_id for notice_id in new)  # under its own version

@@ -20,9 +20,12 @@ from game_core.match.grace import Hold, hold
 from game_core.match.model import Match
 from game_core.service.host import tell_stored
 from game_core.service.letters import names, tell
-from game_core.service.notices import notice_id, open_phase_summary
+from game_core.service.notices import Untold, notice_id, open_phase_summary, untold
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
+
+GRACES_SET = "graces_set"
+"""The log entry of the host's setting of graces."""
 
 
 def held(ports: Ports, match: Match, now: datetime) -> Match | None:
@@ -88,9 +91,10 @@ def set_graces(
 ) -> dict[str, Any]:
     """The host sets the graces left of every participant (or of one, by id or by name) to `left`,
     and the hold's length to `seconds` when given; each participant whose count or hold changed is
-    told privately. Sent again, it changes nothing. A hold already on the open phase stands."""
+    told privately. Sent again, it changes nothing, and tells whom a failed notice of it left
+    untold (`host.tell_stored`). A hold already on the open phase stands."""
 
-    def attempt(match: Match) -> tuple[Match, Match]:
+    def attempt(match: Match) -> tuple[Match, Untold | None]:
         if match.status != "running":
             raise NotOpen(f"the match is {match.status}: its graces no longer count")
         length = seconds or match.grace_seconds
@@ -99,26 +103,27 @@ def set_graces(
             raise Illegal("no grace length", [Reason("grace_seconds_missing", text)])
         who = (match.named(player),) if player is not None else match.player_ids
         counts = match.graces_left | dict.fromkeys(who, left)
-        after = match.model_copy(update={"grace_seconds": length, "graces_left": counts, "version": match.version + 1})
+        data: dict[str, Any] = {"left": left, "seconds": length, "players": list(who)}
         if (length, counts) == (match.grace_seconds, match.graces_left):
-            return match, match
-        data = {"left": left, "seconds": length, "players": list(who)}
-        ports.store.save(match, after, Event("graces_set", ports.clock.now(), data))
-        return match, after
+            return match, untold(match, GRACES_SET, data)
+        after = match.model_copy(update={"grace_seconds": length, "graces_left": counts, "version": match.version + 1})
+        ports.store.save(match, after, Event(GRACES_SET, ports.clock.now(), data))
+        # Whose count or hold changed: the act's notices' recipients, kept for a repeat to tell
+        recipients = [
+            who
+            for who in after.player_ids
+            if after.graces_left.get(who, 0) != match.graces_left.get(who, 0)
+            or (after.grace_seconds != match.grace_seconds and after.graces_left.get(who, 0))
+        ]
+        return after, Untold(after.version, GRACES_SET, data | {"to": recipients}) if recipients else None
 
     what = "the graces were not set"
-    before, after = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
+    after, act = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
     reply = {"match_id": match_id, "grace_seconds": after.grace_seconds, "graces_left": after.graces_left}
-    changed = [
-        who
-        for who in after.player_ids
-        if after.graces_left.get(who, 0) != before.graces_left.get(who, 0)
-        or (after.grace_seconds != before.grace_seconds and after.graces_left.get(who, 0))
-    ]
-    if not changed:
+    if act is None:
         return reply | {"changed": False}
     common = {"match_id": match_id, "status": after.status, "open": open_phase_summary(after)}
-    occasion = f"graces-v{after.version}"
+    occasion = f"graces-v{act.version}"
     notices = [
         Notice(
             who,
@@ -126,6 +131,6 @@ def set_graces(
             common | {"you": who, "graces_left": after.graces_left.get(who, 0), "graces_set": after.grace_seconds},
             notice_id(match_id, occasion, who),
         )
-        for who in changed
+        for who in act.data["to"]
     ]
-    return reply | {"changed": True} | tell_stored(ports, after, notices)
+    return reply | {"changed": not act.repeat} | tell_stored(ports, after, notices, act, "command")

@@ -23,16 +23,19 @@ from game_core.service.letters import names, tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import (
     Untold,
+    act_at,
     clock_notice,
     open_phase_summary,
     progress_notices,
-    stored_act,
     untold,
 )
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 
 logger = logging.getLogger(__name__)
+
+DECIDED = "decided"
+"""The log entry of the host's decision of a tie."""
 
 
 def _running(match: Match) -> PhaseClock:
@@ -108,9 +111,8 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None, act: Untold 
     if saved.stalled is not None:
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
     if headline:
-        version = act.version if act is not None else None
-        notice = clock_notice(saved, headline, version)
-        reply |= tell_stored(ports, saved, [notice], act, "command")
+        assert act is not None  # an act with a headline is told as itself (`_change_clock`, `cancel`)
+        reply |= tell_stored(ports, saved, [clock_notice(saved, headline, act.version)], act, "command")
     return reply
 
 
@@ -118,15 +120,15 @@ def tell_stored(
     ports: Ports,
     saved: Match,
     notices: list[Notice],
-    act: Untold | None = None,
-    sent_again: str = "act",
+    act: Untold,
+    sent_again: str,
 ) -> dict[str, Any]:
     """Tell a stored act (the host's, an absence's); it stands whatever fails here, and the reply
-    says so. Given the `act` (its version and log entry), a failed tell is kept with the match
+    says so. A failed tell of the `act` (its version and log entry) is kept with the match
     (`Untold.mark`, beside what it did send), so the same act sent again (`Untold.repeat`, its
     `notices` built under that version) tells only the rest, then marks all told: a third sends nothing."""
-    repeat = act is not None and act.repeat
-    done = act.all_told(saved.match_id) if act is not None else ""
+    repeat = act.repeat
+    done = act.all_told(saved.match_id)
     if repeat and done in saved.told:
         return {}
 
@@ -138,7 +140,7 @@ def tell_stored(
         tell(ports, saved, notices, then=all_told)
     except Exception as error:  # the act is stored; only its notice is lost
         logger.warning("act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__})
-        if act is None or not (repeat or _kept(ports, saved.match_id, act)):
+        if not (repeat or _kept(ports, saved.match_id, act)):
             return {"notice_sent": False}
         warning = f"stored, but not everyone was told: send the same {sent_again} again to tell the rest"
         return {"notice_sent": False, "warning": warning + " (it is not applied twice)"}
@@ -272,18 +274,26 @@ def recover(ports: Ports, match_id: str) -> dict[str, Any]:
 
 def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     """Record the host's decision of a tie the result left undecided (the tied players ranked,
-    best first): the standings, ToL and EC as decided, in the record, and announced."""
+    best first): the standings, ToL and EC as decided, in the record, and announced. The same
+    decision sent again after its notice failed changes nothing and tells the rest."""
     match = ports.store.get(match_id)
     if match.status != "finished" or match.result is None:
         raise NotOpen(f"the match is {match.status}: only a finished match's result has ties to decide")
     order = [match.named(player) for player in order]  # by id or by name
-    decided = match.model_copy(update={"result": engine.decide(match.result, order), "version": match.version + 1})
-    ports.store.save(match, decided, Event("decided", ports.clock.now(), {"order": order}))
+    data = {"order": order}
+    act = untold(match, DECIDED, data) if match.result.get("decision") == order else None
+    decided = match
+    if act is None:  # a new decision (one told already, sent again, finds no tie left: Illegal)
+        decided = match.model_copy(update={"result": engine.decide(match.result, order), "version": match.version + 1})
+        ports.store.save(match, decided, Event(DECIDED, ports.clock.now(), data))
+        act = Untold(decided.version, DECIDED, data)
     shown = names(match)
     headline = "The host decided the tie: " + ", ".join(shown.get(player, player) for player in order)
-    reply = {"match_id": match_id, "status": decided.status, "result": decided.result}
-    notices = progress_notices(decided, registry.load(match.game), headline, stored_act(decided))
-    return reply | tell_stored(ports, decided, with_log_head(ports, match_id, notices))
+    reply: dict[str, Any] = {"match_id": match_id, "status": decided.status, "result": decided.result}
+    if act.repeat:
+        reply["changed"] = False
+    notices = progress_notices(decided, registry.load(match.game), headline, act_at(act.version))
+    return reply | tell_stored(ports, decided, with_log_head(ports, match_id, notices), act, "command")
 
 
 def reissue_secret(ports: Ports, match_id: str, player: str) -> dict[str, Any]:

@@ -39,11 +39,6 @@ def resolution(number: int) -> str:
     return f"resolved-{number}"
 
 
-def stored_act(match: Match) -> str:
-    """The occasion of a host act, by the match version it stored (each act stores its own)."""
-    return act_at(match.version)
-
-
 def act_at(version: int) -> str:
     """The occasion of the act (a host's, an absence's) stored at match version `version`."""
     return f"v{version}"
@@ -136,14 +131,14 @@ def progress_notices(
     return notices
 
 
-def clock_notice(match: Match, headline: str, version: int | None = None) -> Notice:
-    """A public notice of a host act on the clock (`match` as the act stored it, or as it is now
-    when the act stored at `version` is told again): only times, no game content."""
+def clock_notice(match: Match, headline: str, version: int) -> Notice:
+    """A public notice of the act on the clock stored at `version` (`match` as the act stored it,
+    or as it is now when the act is told again): only times, no game content."""
     return Notice(
         None,
         f"[{match.match_id}] {headline}",
         {"match_id": match.match_id, "status": match.status, "open": open_phase_summary(match)},
-        notice_id(match.match_id, act_at(match.version if version is None else version), None),
+        notice_id(match.match_id, act_at(version), None),
     )
 
 

@@ -52,10 +52,12 @@ from game_core.match.press import (
 )
 from game_core.service.host import tell_stored
 from game_core.service.letters import names, tell
-from game_core.service.notices import notice_id, stored_act
+from game_core.service.notices import Untold, act_at, notice_id, untold
 from game_core.service.ports import AlreadyDelivered, Event, Notice, Ports
 from game_core.service.retries import until_stored
 
+PRESS_MODE = "press_mode"
+"""The log entry of the host's setting of press."""
 PRESS_KIND = "press"
 """The webhook action's kind: `{"kind": "press", "action": {"to": ["bo"], "text": "..."}}`."""
 
@@ -230,30 +232,31 @@ def _whom(match: Match, message: Message) -> str:
 def set_mode(ports: Ports, match_id: str, mode: PressMode, per_hour: int | None = None) -> dict[str, Any]:
     """The host's setting of the match's press (and, if given, each sender's messages an hour),
     logged and told to everyone. Sent again (the setting the match has), it changes nothing and
-    tells nobody."""
+    tells nobody, but whom that setting's failed notice left untold (`host.tell_stored`)."""
     if per_hour is not None and not 1 <= per_hour <= MAX_PER_HOUR:
         raise Malformed(f"per_hour is {per_hour}; from 1 to {MAX_PER_HOUR}")
 
-    def attempt(match: Match) -> tuple[Match, bool]:
+    def attempt(match: Match) -> tuple[Match, Untold | None]:
         if match.status != "running":
             raise NotOpen(f"the match is {match.status}")
         rate = per_hour or match.press_per_hour
+        data = {"mode": mode, "per_hour": rate}
         if (mode, rate) == (match.press, match.press_per_hour):
-            return match, False
+            return match, untold(match, PRESS_MODE, data)
         after = match.model_copy(update={"press": mode, "press_per_hour": rate, "version": match.version + 1})
-        ports.store.save(match, after, Event("press_mode", ports.clock.now(), {"mode": mode, "per_hour": rate}))
-        return after, True
+        ports.store.save(match, after, Event(PRESS_MODE, ports.clock.now(), data))
+        return after, Untold(after.version, PRESS_MODE, data)
 
     what = "press was not set"
-    after, changed = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
+    after, act = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what=what)
+    changed = act is not None and not act.repeat
     reply = {"match_id": match_id, "press": mode, "press_per_hour": after.press_per_hour, "changed": changed}
-    if not changed:
+    if act is None:
         return reply
     body = {"match_id": match_id, "press_mode": mode, "press_per_hour": after.press_per_hour}
     subject = f"[{match_id}] The host set messages between players: {mode}"
-    return reply | tell_stored(
-        ports, after, [Notice(None, subject, body, notice_id(match_id, stored_act(after), None))]
-    )
+    notice = Notice(None, subject, body, notice_id(match_id, act_at(act.version), None))
+    return reply | tell_stored(ports, after, [notice], act, "command")
 
 
 def messages_for(ports: Ports, match_id: str, participant: str | None) -> list[dict[str, Any]]:
