@@ -11,7 +11,9 @@ each other participant's hand as their hole card with the community card.
 from __future__ import annotations
 
 import random
+from functools import cache, reduce
 from itertools import permutations, product
+from operator import add, mul, sub
 from typing import Any
 
 from game_core.games.clubs.cards import DECK, best_hand, is_club, rank
@@ -31,22 +33,23 @@ def solve(puzzle: dict[str, Any]) -> str:
         found = sorted("".join(map(str, sorted(triple))) for triple in haps([tuple(t) for t in data["tiles"]]))
         return " ".join([*found, "GYUL"])
     if puzzle["type"] == "target":
-        return _reach(data["numbers"], data["target"])
+        return _reach(tuple(data["numbers"]), data["target"])
     return " ".join(sorted(differing_cells(data["left"], data["right"])))
 
 
-def _reach(numbers: list[int], target: int) -> str:
+OPERATIONS = {"+": add, "-": sub, "*": mul}
+
+
+@cache
+def _reach(numbers: tuple[int, ...], target: int) -> str:
     """A left-to-right chain of + - * over some of the numbers that reaches the target (the
-    puzzle is built as one)."""
+    puzzle is built as one). Every participant solves the same puzzles: each is searched once."""
     for size in range(1, len(numbers) + 1):
         for chosen in permutations(numbers, size):
             for operations in product("+-*", repeat=size - 1):
-                value, text = chosen[0], str(chosen[0])
-                for operation, number in zip(operations, chosen[1:], strict=True):
-                    value = {"+": value + number, "-": value - number, "*": value * number}[operation]
-                    text = f"({text}{operation}{number})"
-                if value == target:
-                    return text
+                steps = list(zip(operations, chosen[1:], strict=True))
+                if reduce(lambda value, step: OPERATIONS[step[0]](value, step[1]), steps, chosen[0]) == target:
+                    return reduce(lambda text, step: f"({text}{step[0]}{step[1]})", steps, str(chosen[0]))
     return "0"
 
 
