@@ -11,6 +11,13 @@ and nothing else. Each message handed in keeps an id made from its bytes, so one
 crash between the hand-in and the cursor, a folder recreated) is recognised by the store's marks
 and applied once. Then it is flagged \\Seen, and moved to `done_folder` when one is set.
 
+A bounce of mail sent through the account comes back to its plain address, not a tag: such a
+message is the match's when it is a bounce (`mail.automatic`, told from its headers before its
+body is read) returning one of the match's mails (its Message-ID `<match id>.…@` the account's
+domain, `MailAccount.outgoing`), and it is handed in the same way (if the provider vouches for
+its sender), so the host's status shows it as on AWS. Any other message to the plain address is
+neither read beyond its headers nor marked.
+
 It waits with IDLE where the server offers it (woken as mail arrives), else polls every
 `poll_seconds`; a lost connection is opened again after `poll_seconds`.
 """
@@ -28,6 +35,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +43,11 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
 from game_core.cli.failures import CliError
+from game_core.mail.addresses import match_address, match_for
+from game_core.mail.automatic import Kind, automatic
 from game_core.mail.ses import CHECKS
 from local_stack.inbound_bucket import SES_MAX_BYTES
-from local_stack.mail import MailAccount
+from local_stack.mail import LOCAL_DOMAIN, MailAccount
 from local_stack.mail_trust import trust
 from local_stack.persistence import write_durably
 
@@ -85,7 +95,7 @@ class MailboxLoginRefused(CliError):
 
 @dataclass(frozen=True)
 class Read:
-    """What became of one tagged message: the mail function's outcome, or why it was not handed in."""
+    """What became of one message of a match: the mail function's outcome, or why it was not handed in."""
 
     uid: int
     outcome: str
@@ -102,7 +112,7 @@ class MailboxPoller:
         self.hand_in = hand_in
         self.cursor_file = state / STATE_FILE
         self.read: list[Read] = []
-        """Every tagged message read, in order."""
+        """Every message of a match read (tagged, or a bounce of its mail), in order."""
         self._passed = threading.Condition()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -195,18 +205,24 @@ class MailboxPoller:
         fetched = client.fetch(new, ["RFC822.SIZE", "BODY.PEEK[HEADER]"]) if new else {}
         for uid in new:
             found = fetched.get(uid, {})
-            message = email.message_from_bytes(found.get(b"BODY[HEADER]", b""))
+            headers = bytes(found.get(b"BODY[HEADER]", b""))
+            message = email.message_from_bytes(headers)
             addresses = [str(value) for name in ROUTING_HEADERS for value in message.get_all(name, [])]
             recipient = self.account.match_recipient(addresses)
-            if recipient is not None and int(found.get(b"RFC822.SIZE", 0)) > self.settings.max_bytes:
+            size = int(found.get(b"RFC822.SIZE", 0))
+            raw = None
+            if recipient is None and size <= self.settings.max_bytes and self._bounce_to_me(addresses, headers):
+                raw = self._fetch(client, uid)
+                recipient = self._bounced_match(raw)
+            if recipient is not None and size > self.settings.max_bytes:
                 logger.warning(
                     "mail to %s not taken: %s bytes, over SES's limit",
                     recipient.partition("@")[0],
-                    found[b"RFC822.SIZE"],
+                    size,
                 )
                 read.append(Read(uid, "too_large"))
             elif recipient is not None:
-                outcome = self._take(client, uid, recipient)
+                outcome = self._take(client, uid, recipient, raw or self._fetch(client, uid))
                 if outcome is None:
                     self._behind = True
                     break  # the mail function failed: read from this one again next time
@@ -218,10 +234,35 @@ class MailboxPoller:
             self._passed.notify_all()
         return read
 
-    def _take(self, client: IMAPClient, uid: int, recipient: str) -> str | None:
-        """Hand one tagged message in if its sender is vouched for, and mark it; its outcome
+    def _bounce_to_me(self, addresses: list[str], headers: bytes) -> bool:
+        """Whether a message is to the account's plain address and its headers say it is a bounce
+        (only then is its body read)."""
+        own = self.account.address.lower()
+        if not any(address.lower() == own for _name, address in getaddresses(addresses)):
+            return False
+        found = automatic(headers)
+        return found is not None and found.kind is Kind.BOUNCE
+
+    def _bounced_match(self, raw: bytes) -> str | None:
+        """The address of the match one of whose mails the bounce `raw` returns, else None."""
+        bounce = automatic(raw)
+        originals = bounce.original_ids if bounce is not None and bounce.kind is Kind.BOUNCE else ()
+        for original in originals:
+            tag, _, domain = original.strip("<>").partition("@")
+            if domain.lower() == self.account.domain.lower():
+                match_id = match_for([f"{tag.partition('.')[0]}@{LOCAL_DOMAIN}"], "", LOCAL_DOMAIN)
+                if match_id is not None:
+                    return match_address(match_id, LOCAL_DOMAIN)
+        return None
+
+    @staticmethod
+    def _fetch(client: IMAPClient, uid: int) -> bytes:
+        """The whole message, left unread (PEEK: no \\Seen flag)."""
+        return bytes(client.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"])
+
+    def _take(self, client: IMAPClient, uid: int, recipient: str, raw: bytes) -> str | None:
+        """Hand one message of a match in if its sender is vouched for, and mark it; its outcome
         (None: the mail function failed)."""
-        raw = bytes(client.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"])
         verdict = trust(email.message_from_bytes(raw, policy=email.policy.default), self.settings.authserv_id)
         if not verdict.sender:
             logger.warning("mail to %s not taken: %s", recipient.partition("@")[0], verdict.reason)

@@ -265,7 +265,8 @@ class Message(Expected):
         for who in ("bo", "cy"):
             said = [text[text.index("A message from") :] for text in told(fakes, who) if "A message from" in text]
             assert [text.startswith(heard) for text in said] == ([True] if self.to is None or who in self.to else [])
-        echo = "\n".join(f"  {line}" for line in self.text.split("\n"))
+        # a blank line of the message is echoed blank: trailing spaces are not sent (format=flowed)
+        echo = "\n".join(f"  {line}".rstrip(" ") for line in self.text.split("\n"))
         assert f"Your message went to {whom}.\n\n{echo}" in answer
 
 

@@ -35,7 +35,6 @@ from test_mail_clients_commands import (
     Refused,
     Vote,
     answers_the_notice,
-    messages,
 )
 from test_service_mail_in import HOST, receipt, round_one, the_answer
 
@@ -346,21 +345,19 @@ class Moved(Expected):
 
 
 @dataclass(frozen=True)
-class MarkedMessage(Expected):
-    """A message whose line starts ">": stored and sent to Bo as written. (Read back through
-    `parse_message`, as `Message` reads them, Bo's notice and Ada's answer show that line as
-    every client shows it: a quote, left out.)"""
-
-    text: str
+class MarkedMessage(Message):
+    """A message whose line starts ">": stored and sent to Bo as written (`Message`: Bo's notice
+    and Ada's answer read back through `parse_message`, which follows format=flowed). Our mail is
+    format=flowed with that line space-stuffed (RFC 3676 4.4), so no client shows it as a quote:
+    one that knows flowed shows it as written, one that does not one column right."""
 
     def holds(self, fakes: Fakes, answer: str) -> None:
-        assert messages(fakes) == [(["bo"], self.text)]
+        super().holds(fakes, answer)
         [notice] = [mail.raw for mail in fakes.mailer.sent if mail.to == PLAYERS["bo"][1]][-1:]
         body = email.message_from_bytes(notice, policy=email.policy.default).get_body()
-        assert (
-            body is not None
-            and f"A message from Ada Lovelace to Bo Baggins:\n\n{self.text}\n"
-            in body.get_content().replace("\r\n", "\n")
+        assert body is not None and body.get_param("format") == "flowed"
+        assert f"A message from Ada Lovelace to Bo Baggins:\n\n {self.text}\n" in body.get_content().replace(
+            "\r\n", "\n"
         )
 
 
@@ -371,7 +368,9 @@ class Unread(Refused):
     def holds(self, fakes: Fakes, answer: str) -> None:
         super().holds(fakes, answer)
         assert fakes.store.submissions(MID, 1) == {"ada": {"multipliers": MULTIPLIERS}}
-        assert "Nothing was submitted" in answer
+        # No line was read, so none is said to be misunderstood: the heading says it could not be read
+        assert "Nothing was submitted: your mail could not be read.\n" in answer
+        assert "not understood" not in answer
 
 
 ENCRYPTED_REFUSAL = Unread(ENCRYPTED.text)
@@ -504,7 +503,7 @@ CASES: list[tuple[str, str, str, Expected]] = [
         "press flowed, a line of one's own starting >",
         "apple mail flowed",
         "Press to Bo\n> 2 crates move in round two.",
-        MarkedMessage("> 2 crates move in round two."),
+        MarkedMessage(("bo",), "> 2 crates move in round two."),
     ),
 ]
 
@@ -535,6 +534,6 @@ def test_the_hosts_unreadable_mail_is_answered_saying_why(client: str) -> None:
     why = ENCRYPTED if client == "thunderbird pgp/mime encrypted" else RICH_TEXT
     answer = the_answer(table)
     assert " ".join(answer.split()).startswith(
-        f"Hello, Nothing was submitted: your mail was not understood. - {why.text}"
+        f"Hello, Nothing was submitted: your mail could not be read. - {why.text}"
     )
     assert "\n\nThe host's commands (a line each, in a mail from the host's address):\n" in answer

@@ -5,9 +5,10 @@ What was written is the message's text/plain body (or its HTML read as text, whe
 plain part or when the HTML marks the sender's signature, as Outlook, Gmail and Thunderbird do)
 with quotes, attributions, forwarded and old messages and the signature left out (`replies`):
 the sender's own lines are read above, below or between the quoted parts. HTML is read with its
-<blockquote> lines quoted with ">", and a "-- " line where a marked signature starts. Lines are
-otherwise kept as written (no reflowing, no trimming of spaces), except that format=flowed soft
-line breaks are joined (RFC 3676), and a text signed inline with PGP is read without its armor.
+<blockquote> lines quoted with ">" (a ">" typed outside them stays the sender's text), and a "-- "
+line where a marked signature starts. Lines are otherwise kept as written (no reflowing, no
+trimming of spaces), except that format=flowed soft line breaks are joined (RFC 3676), and a text
+signed inline with PGP is read without its armor.
 
 A signed message (S/MIME's or PGP/MIME's multipart/signed) is read as if it were not signed. What
 cannot be read at all is said in `Letter.unreadable`: an encrypted message (S/MIME, PGP/MIME or
@@ -144,7 +145,8 @@ def _ids(value: str) -> tuple[str, ...]:
 class _Body:
     text: str
     own: frozenset[int] = frozenset()
-    """Lines of `text` that are the sender's though they start with ">" (format=flowed stuffs them)."""
+    """Lines of `text` that are the sender's though they start with ">": format=flowed stuffs them;
+    in HTML a typed ">" is text, a quote is a <blockquote>."""
 
 
 def _body_text(message: EmailMessage) -> _Body:
@@ -156,10 +158,10 @@ def _body_text(message: EmailMessage) -> _Body:
         if html is not None:
             reader = _read_html(_part_text(html))
             if plain is None or reader.signed:
-                return _Body(_clear_signed(reader.text()))
+                return _clear_signed(reader.body())
         if plain is None:
             return _Body("")
-        text = _clear_signed(_part_text(plain))
+        text = _clear_signed(_Body(_part_text(plain))).text
         if _param(plain, "format") == "flowed":
             return _unflow(text, delete_space=_param(plain, "delsp") == "yes")
         return _Body(text)
@@ -173,15 +175,17 @@ _PGP_MESSAGE = "-----BEGIN PGP MESSAGE-----"
 _TNEF = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 
 
-def _clear_signed(text: str) -> str:
+def _clear_signed(body: _Body) -> _Body:
     """Text signed inline with PGP (RFC 4880 7) as written: its armor line and headers ("Hash:")
     up to a blank line, and its signature block, left out; its dash-escaping ("- " before each
-    line that starts with "-") undone. Lines outside the signed text stay, quoted ones too."""
-    if _PGP_SIGNED not in text:
-        return text
+    line that starts with "-") undone. Lines outside the signed text stay, quoted ones too; the
+    sender's own lines stay theirs."""
+    if _PGP_SIGNED not in body.text:
+        return body
     lines: list[str] = []
+    own: set[int] = set()
     state = "outside"
-    for line in text.split("\n"):
+    for number, line in enumerate(body.text.split("\n")):
         bare = line.rstrip()
         if state == "outside" and bare == _PGP_SIGNED:
             state = "headers"
@@ -192,8 +196,10 @@ def _clear_signed(text: str) -> str:
         elif state == "signature":
             state = "outside" if bare == _PGP_SIGNATURE[1] else "signature"
         else:
+            if number in body.own:
+                own.add(len(lines))
             lines.append(line.removeprefix("- ") if state == "signed" else line)
-    return "\n".join(lines)
+    return _Body("\n".join(lines), frozenset(own))
 
 
 def _unreadable(message: EmailMessage, body: str, written_text: str) -> Reason | None:
@@ -291,7 +297,7 @@ def _unflow(text: str, delete_space: bool) -> _Body:
     with, and one space after them is stuffing, removed; a line ending in a space (but the
     signature delimiter "-- ") goes on in the next line of the same depth, the space deleted with
     DelSp=yes. So a line of depth 0 that starts ">" once unstuffed is the sender's own (their
-    client stuffed it: " > 2 crates")."""
+    client stuffed it: " > 2 crates"), indented or not ("  > 2 crates", as our own mail echoes it)."""
     lines: list[str] = []
     depths: list[int] = []
     flowing = False
@@ -306,7 +312,7 @@ def _unflow(text: str, delete_space: bool) -> _Body:
         flowing = content.endswith(" ") and content != "-- "
         if flowing and delete_space:
             lines[-1] = lines[-1][:-1]
-    own = frozenset(i for i, line in enumerate(lines) if not depths[i] and line.startswith(">"))
+    own = frozenset(i for i, line in enumerate(lines) if not depths[i] and line.lstrip(" ").startswith(">"))
     return _Body("\n".join(lines), own)
 
 
@@ -327,7 +333,10 @@ class _HtmlText(HTMLParser):
     """HTML read as plain text: block elements and <br> break lines, entities are decoded, what
     a reader does not see as the message (<head>, <style>, <script>) is left out, each line of a
     <blockquote> is quoted with ">" (one per level), and a marked signature starts after a "-- "
-    line."""
+    line. A quote in HTML is its structure, never a typed "&gt;": a line outside any blockquote
+    that starts with ">" is the sender's (`_Body.own`). (Outlook's old message under its
+    divRplyFwdMsg or bordered header block, and Gmail's gmail_quote attribution, are read as
+    `replies` reads them in text: by the header block and the attribution.)"""
 
     BLOCKS = frozenset(
         "address article aside blockquote dd div dl dt fieldset figure footer form h1 h2 h3 h4 h5 h6 "
@@ -342,6 +351,9 @@ class _HtmlText(HTMLParser):
         self.preformatted = 0
         self.quoted = 0
         self.line_started = False
+        self.line = 0
+        self.quoted_lines: set[int] = set()
+        """The lines written inside a blockquote (counted from 0 in `pieces` joined)."""
         self.signed = False
         """Whether the sender's own signature is marked (and a "-- " line written before it)."""
 
@@ -351,7 +363,8 @@ class _HtmlText(HTMLParser):
         if not self.hidden and not self.quoted and _marks_signature(attrs):
             self.signed = True
             self._newline()
-            self.pieces.append("-- \n")
+            self.pieces.append("-- ")
+            self._newline()
 
     def handle_endtag(self, tag: str) -> None:
         self._element(tag, -1)
@@ -378,6 +391,7 @@ class _HtmlText(HTMLParser):
 
     def _newline(self) -> None:
         self.pieces.append("\n")
+        self.line += 1
         self.line_started = False
 
     def handle_data(self, data: str) -> None:
@@ -393,6 +407,8 @@ class _HtmlText(HTMLParser):
         if not data and blank_line:
             self.pieces.append(">" * self.quoted)
             self.line_started = True
+        if self.quoted and (data or blank_line):
+            self.quoted_lines.update(range(self.line, self.line + data.count("\n") + 1))
         if not data:
             return
         if self.quoted:
@@ -400,11 +416,22 @@ class _HtmlText(HTMLParser):
             if not self.line_started:
                 data = ">" * self.quoted + " " + data
         self.pieces.append(data)
+        self.line += data.count("\n")
         self.line_started = not data.endswith("\n")
 
-    def text(self) -> str:
-        text = "\n".join(line.rstrip(" ") for line in "".join(self.pieces).split("\n"))
-        return re.sub(r"\n{3,}", "\n\n", text)
+    def body(self) -> _Body:
+        """The text, no more than one blank line in a row, and the lines starting ">" typed
+        outside any blockquote (the sender's)."""
+        lines: list[str] = []
+        own: set[int] = set()
+        for number, line in enumerate("".join(self.pieces).split("\n")):
+            line = line.rstrip(" ")
+            if not line and lines and not lines[-1]:
+                continue
+            if line.lstrip(" ").startswith(">") and number not in self.quoted_lines:
+                own.add(len(lines))
+            lines.append(line)
+        return _Body("\n".join(lines), frozenset(own))
 
 
 _UNPARSED_LIMIT = 2048

@@ -1,11 +1,13 @@
 """Outbound mail: a plain-text UTF-8 message, with any files attached after the text, as bytes
 ready for SES's raw sending.
 
-The body is sent as written: never reflowed (monospace tables must line up), and
-quoted-printable, so long lines and any character travel safely over 7-bit SMTP. An answer to a
-player's message is threaded under it (In-Reply-To, and References as RFC 5322 says: the answered
-message's References and then its Message-ID) and is marked `Auto-Submitted: auto-replied`; a
-notice is `auto-generated` (RFC 3834), so that well-behaved autoresponders do not answer either.
+The body is sent as written, never reflowed (monospace tables must line up), as format=flowed
+text (RFC 3676, `flowed`) so that a line a player wrote starting ">" (a PRESS message we relay)
+is not shown as a quote, and quoted-printable, so long lines and any character travel safely over
+7-bit SMTP. An answer to a player's message is threaded under it (In-Reply-To, and References as
+RFC 5322 says: the answered message's References and then its Message-ID) and is marked
+`Auto-Submitted: auto-replied`; a notice is `auto-generated` (RFC 3834), so that well-behaved
+autoresponders do not answer either.
 """
 
 from __future__ import annotations
@@ -76,13 +78,34 @@ def compose(
         message["References"] = " ".join(_references(answering))
     if automatic:
         message["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
-    message.set_content(body, charset="utf-8", cte="quoted-printable")
+    message.set_content(flowed(body), charset="utf-8", cte="quoted-printable", params={"format": "flowed"})
     for attachment in attachments:
         maintype, _, subtype = attachment.content_type.partition("/")
         message.add_attachment(attachment.data, maintype=maintype, subtype=subtype, filename=attachment.filename)
     # The Subject goes in as written here, not as the stdlib folds it (which can leave a space
     # at a fold that unfolding doubles); before Date, which is always there
     return message.as_bytes().replace(b"\r\nDate: ", b"\r\n" + subject_field(fit_subject(subject)) + b"\r\nDate: ", 1)
+
+
+def flowed(body: str) -> str:
+    """`body` as format=flowed text (RFC 3676) that reads as written in a client that knows
+    flowed and in one that does not. Every line is hard: trailing spaces, which would join it to
+    the next (a soft break), are dropped, so nothing is ever reflowed. A line starting " ", ">" or
+    "From " must be space-stuffed (4.4: a reader takes one leading space off, and ">" would read as
+    a quote); any other line may be, and here every line of a paragraph (lines up to a blank one)
+    with such a line is, so that in a client that does not know flowed, which shows the stuffed
+    space, a table or a board still lines up: its lines all move one column right together."""
+    out: list[str] = []
+    paragraph: list[str] = []
+    for line in [*(line.rstrip(" ") for line in body.split("\n")), ""]:
+        if line:
+            paragraph.append(line)
+            continue
+        stuffed = any(written.startswith((" ", ">", "From ")) for written in paragraph)
+        out += [" " + written if stuffed else written for written in paragraph]
+        out.append(line)
+        paragraph = []
+    return "\n".join(out[:-1])
 
 
 def _references(answered: Letter) -> list[str]:

@@ -145,6 +145,10 @@ INSIDE_THE_QUOTE = Reason(
     " write your moves above the quoted mail",
 )
 """Why a reply whose writing, if any, is inside an unquoted old message reads as nothing."""
+NOT_UNDERSTOOD = "Nothing was submitted: your mail was not understood."
+UNREAD = "Nothing was submitted: your mail could not be read."
+"""The heading above `Letter.unreadable`'s reason (why, and how to send it again): no line of
+such a mail was read, so none was misunderstood."""
 
 Request = SubmissionRequest | ActionRequest
 """What one move of a mail asks: a submission to the phase, or an immediate action."""
@@ -288,7 +292,7 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
     if sender.player is None and (said.moves or not said.commands) and not whole_mail:
         return Answer(["Your mail is not one of the host's commands.", "", *HOST_USAGE])
     if said.reasons:
-        heading = "Nothing was submitted: your mail was not understood."
+        heading = UNREAD if letter.unreadable is not None else NOT_UNDERSTOOD
         if sender.player is None:
             return Answer([*_refusal_lines(heading, said.reasons), "", *HOST_USAGE])
         standing = _still_standing(ports, match, game, sender.player.id)
@@ -527,8 +531,7 @@ def _moves(
     try:
         requests = _requests(match, player.id, letter, moves)
     except Malformed as unread:
-        heading = "Nothing was submitted: your mail was not understood."
-        return [*_refusal_lines(heading, unread.reasons), "", *_still_standing(ports, match, game, player.id)]
+        return [*_refusal_lines(NOT_UNDERSTOOD, unread.reasons), "", *_still_standing(ports, match, game, player.id)]
     answered = phase_answered(match.match_id, letter.in_reply_to, letter.references)
     if match.phase is not None and answered not in (None, match.phase.number) and any(m.phase is None for m in moves):
         return _answers_an_old_notice(ports, match, game, player, answered)
