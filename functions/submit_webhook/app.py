@@ -49,7 +49,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -70,6 +70,7 @@ from game_core.errors import (
     TooMany,
     Unauthorized,
     Unavailable,
+    placeholder_hint,
     validation_reasons,
 )
 from game_core.service.actions import ActionRequest, act_by_webhook
@@ -484,6 +485,8 @@ def answer(request: Request, ports: Callable[[], Ports]) -> Reply:
             found = pattern.fullmatch(request.path)
             if found and method == request.method:
                 request = replace(request, params=found.groupdict())
+                if hint := placeholder_hint(unquote(request.params.get("match_id", ""))):  # the README's, pasted
+                    raise NotFound(hint)
                 return respond(request, ports, **found.groupdict())
         raise NotFound(f"nothing here answers {request.method[:10]}; submissions are POSTed to {ROUTE}")
     except GameCoreError as error:

@@ -65,6 +65,18 @@ def not_seconds(given: object) -> str:
     return f"{given!r} is not a number of seconds: write {count * size} for {count} {name}{'' if count == 1 else 's'}"
 
 
+PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}|[A-Z][A-Z_]*")
+"""How the README, the help and the route templates stand for a match id (MATCH_ID, <match_id>,
+{match_id}): no id the service makes (m- and 12 hex digits)."""
+
+
+def placeholder_hint(given: str) -> str:
+    """Why `given` is no match id when it is a placeholder a copied command kept ("" otherwise)."""
+    if not PLACEHOLDER.fullmatch(given):
+        return ""
+    return f"{given} stands for your match's id: put the id create's reply gives (m- and 12 hex digits) in its place"
+
+
 SECONDS_FIELDS = ("reminders",)
 """Fields of seconds whose names do not end in "seconds" (a list of them, each seconds before a deadline)."""
 
@@ -106,6 +118,19 @@ class Unavailable(Exception):
     or Lambda's own retry tries again; the webhook tells the sender to (503, Retry-After)."""
 
     retry_after = 1
+
+
+class MailRefused(Exception):
+    """The mail service refused one message for good (`Mailer.send`): its address is malformed,
+    or not one it may send to (SES's sandbox). Sending it again fails the same way, so it is no
+    `Unavailable`: the caller skips that message and tells the host (`letters.tell`)."""
+
+    def __init__(self, code: str, said: str) -> None:
+        super().__init__(f"{code}: {said}")
+        self.code = code
+        """The service's error code ("MessageRejected")."""
+        self.said = said
+        """What the service said of it, for the host to read."""
 
 
 class GameCoreError(Exception):

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from game_core.errors import Conflict, Illegal, Late, NotFound, Reason
+from game_core.errors import Conflict, Illegal, Late, MailRefused, NotFound, Reason
 from game_core.match import receipts
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
@@ -667,8 +667,12 @@ class RecordingMailer:
     required_checks: frozenset[str] = frozenset({"spf", "dkim", "dmarc"})
     sent: list[OutgoingMail] = field(default_factory=list)
     fail_after: int | None = None
+    refuses: dict[str, MailRefused] = field(default_factory=dict)
+    """Addresses refused for good, each raising its refusal every time (SES's sandbox, a bad address)."""
 
     def send(self, mail: OutgoingMail) -> None:
+        if mail.to in self.refuses:
+            raise self.refuses[mail.to]
         if self.fail_after == 0:
             self.fail_after = None
             raise RuntimeError("SES is unavailable")

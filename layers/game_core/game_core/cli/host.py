@@ -35,7 +35,6 @@ import argparse
 import importlib
 import json
 import os
-import re
 import sys
 import urllib.error
 import urllib.request
@@ -45,7 +44,7 @@ from typing import Any
 import boto3
 
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
-from game_core.errors import not_seconds
+from game_core.errors import not_seconds, placeholder_hint
 from game_core.games import registry
 from game_core.match.engine import replay_phase, setup_rng
 from game_core.match.model import MatchRecord
@@ -66,18 +65,11 @@ def seconds(text: str) -> int:
         raise argparse.ArgumentTypeError(not_seconds(text)) from None
 
 
-PLACEHOLDER = re.compile(r"<[^<>]*>|[A-Z][A-Z_]*")
-"""How the README and the help stand for a match id (MATCH_ID, <match_id>): no id the service makes
-(m- and 12 hex digits)."""
-
-
 def match_id(text: str) -> str:
     """A match id argument, without the spaces a copy picks up; a placeholder left in is refused."""
     given = text.strip()
-    if PLACEHOLDER.fullmatch(given):
-        raise argparse.ArgumentTypeError(
-            f"{given} stands for your match's id: put the id create's reply gives (m- and 12 hex digits) in its place"
-        )
+    if hint := placeholder_hint(given):
+        raise argparse.ArgumentTypeError(hint)
     return given
 
 

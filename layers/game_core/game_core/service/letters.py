@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from game_core.errors import MailRefused
 from game_core.games import registry
 from game_core.games.plain_text import prose, result_text, wrapped
 from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, DrawsViews, Picture
@@ -26,7 +27,7 @@ from game_core.match.press import help_lines, press_lines
 from game_core.match.seats import seat_lines
 from game_core.service import receipts, webhooks
 from game_core.service.notices import told_key
-from game_core.service.ports import Notice, OutgoingMail, Ports
+from game_core.service.ports import Bounce, Notice, OutgoingMail, Ports
 
 if TYPE_CHECKING:
     from game_core.mail.inbound import Letter
@@ -262,7 +263,12 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
     after each send would cost a write each and repeat the one whose mark failed. So one fault
     anywhere repeats nothing, but for one case no store can tell apart from a send that never
     happened: a send applied and its reply lost. That notice goes again, with the same id (and
-    the same Message-ID), for its receiver to drop."""
+    the same Message-ID), for its receiver to drop.
+
+    A mail the mail service refuses for good (`errors.MailRefused`: the address malformed, or not
+    one SES's sandbox may send to) is no failure of the step: every retry would stop at the same
+    mail, and no one after it would ever be told. It counts as told, and the host learns of it
+    (`_send`); the rest are sent."""
     told = match.told
     sent: list[str] = []
 
@@ -276,7 +282,7 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
         for mail in letters(match, notices, ports.clock.now(), ports.mailer.domain):
             key = told_key(mail.told_as or "")
             if key not in told:
-                ports.mailer.send(mail)
+                _send(ports, match, mail)
                 sent.append(key)
         webhooks.enqueue(ports, match, notices, told, sent)
         if then is not None:
@@ -285,6 +291,27 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
         if sent:
             _remember_told(ports, match.match_id, frozenset(sent))
         raise
+
+
+REFUSED = "refused-"
+"""A refusal's record is kept by this and its code, per participant (`Bounce.message`): the host
+reads one line of it however many mails the same address is refused."""
+
+
+def _send(ports: Ports, match: Match, mail: OutgoingMail) -> None:
+    """Send one participant's mail; when refused for good, record the refusal for the host's
+    status (`match_status`'s mail_bounced, as a bounce) instead, once per participant and code."""
+    try:
+        ports.mailer.send(mail)
+    except MailRefused as refusal:
+        player = next(participant.id for participant in match.players if participant.email == mail.to)
+        said = str(refusal)  # "MessageRejected: Email address is not verified. ..."
+        bounce = Bounce(player, REFUSED + refusal.code, ports.clock.now(), "", said, refused=True)
+        ports.store.record_bounce(match.match_id, bounce)
+        logger.warning(
+            "mail refused for good: not sent again, the host's status says so",
+            extra={"match_id": match.match_id, "player": player, "code": refusal.code},
+        )
 
 
 def _remember_told(ports: Ports, match_id: str, keys: frozenset[str]) -> None:

@@ -159,11 +159,13 @@ def match_status(ports: Ports, match_id: str, seen: Match | None = None) -> dict
 
 
 def _bounce_line(match: Match, bounce: Bounce) -> str:
-    """The host's line of a bounce: "Cy's mail bounced at <time>: 5.1.1 550 5.1.1 User unknown"."""
+    """The host's line of a bounce: "Cy's mail bounced at <time>: 5.1.1 550 5.1.1 User unknown",
+    or of a refusal: "Bo's mail was refused by SES at <time>: MessageRejected: ..."."""
     participant = match.participant(bounce.player)
     name = participant.name if participant is not None else bounce.player
     said = " ".join(part for part in (bounce.status, bounce.diagnostic) if part)
-    return f"{name}'s mail bounced at {iso(bounce.at)}" + (f": {said}" if said else "")
+    what = "was refused by SES" if bounce.refused else "bounced"
+    return f"{name}'s mail {what} at {iso(bounce.at)}" + (f": {said}" if said else "")
 
 
 def export_record(ports: Ports, match_id: str) -> MatchRecord:

@@ -55,6 +55,8 @@ class Bounce:
     at: datetime
     status: str
     diagnostic: str
+    refused: bool = False
+    """True: no bounce, the mail service refused to send it (`letters.tell`), as `diagnostic` says."""
 
 
 @dataclass(frozen=True)
@@ -344,7 +346,9 @@ class Mailer(Protocol):
     def required_checks(self) -> frozenset[str]:
         """The SES verdicts (of spf, dkim, dmarc) an incoming message must PASS to be read."""
 
-    def send(self, mail: OutgoingMail) -> None: ...
+    def send(self, mail: OutgoingMail) -> None:
+        """Send it; raises `errors.MailRefused` when the service refuses this message for good
+        (its address), anything else when sending may yet succeed."""
 
 
 class Workflow(Protocol):

@@ -14,7 +14,8 @@ pk MATCH#<id>   sk META                      the match header (JSON: players, se
                                              removed); who has one is on the header (aws/webhooks.py)
                 sk ANSWERED#<mail id>        a received mail has been answered (expires after a week)
                 sk BOUNCED#<player>#<mail id> a bounce of the participant's mail: when, its status
-                                             code and diagnostic (kept with the match)
+                                             code and diagnostic (kept with the match); `refused`
+                                             when SES refused to send it (#refused-<SES code>)
                 sk PURSE#<guest>             a guest's garnets while the match runs (balance,
                                              available, as a player's GARNETS)
                 sk ACTION#<number>#<version> an immediate action taken in the phase, with its

@@ -36,6 +36,7 @@ class Marks:
     def record_bounce(self, match_id: str, bounce: Bounce) -> None:
         """Written only where none is: a redelivered bounce keeps the first record's time."""
         written = {"at": bounce.at.isoformat(), "status": bounce.status, "diagnostic": bounce.diagnostic}
+        written |= {"refused": "yes"} if bounce.refused else {}  # a bounce's item as it was
         bounced = key(match_pk(match_id), f"BOUNCED#{bounce.player}#{bounce.message}")
         self.db.update_if(bounced, Update.assign(written), Attr("pk").not_exists())
 
@@ -47,4 +48,4 @@ class Marks:
 def _bounce(item: dict[str, Any]) -> Bounce:
     _, player, message = item["sk"].split("#", 2)
     at = datetime.fromisoformat(item["at"])
-    return Bounce(player, message, at, item["status"], item["diagnostic"])
+    return Bounce(player, message, at, item["status"], item["diagnostic"], refused="refused" in item)
