@@ -2,7 +2,9 @@
 SendEmail calls answered with an error injected before they reach it): the others are told once
 each, the state machine's step goes through, and the host's status names the one refused, once.
 A throttle of the same mail is transient: the step fails, and the state machine's retry tells
-that recipient alone (everyone's mail once)."""
+that recipient alone (everyone's mail once). The answer to a player's mail likewise: refused for
+good, her move stands, the mail counts as answered and the host's status says so; throttled, the
+mail function fails and its redelivery answers."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
-from conftest import crates_request
+from conftest import crates_request, load_event
+
+from game_core.aws.wiring import ports_from_environment
 
 ADDRESSES = {"p1": "p1@example.com", "p2": "p2@example.com", "p3": "p3@example.com"}
 NOT_VERIFIED = (
@@ -22,18 +26,18 @@ NOT_VERIFIED = (
 """SES's words in its sandbox, for a recipient not verified in the account."""
 
 
-class RefusesP2:
-    """SES answers P2's SendEmail calls with `code`: every one (`left` None), or the next `left`."""
+class Refuses:
+    """SES answers `address`'s SendEmail calls with `code`: every one (`left` None), or the next `left`."""
 
-    def __init__(self, stack: Any, code: str, message: str, left: int | None) -> None:
-        self.code, self.message, self.left = code, message, left
+    def __init__(self, stack: Any, address: str, code: str, message: str, left: int | None) -> None:
+        self.address, self.code, self.message, self.left = address, code, message, left
         self.calls = 0
-        """SendEmail calls for P2, refused or not."""
+        """SendEmail calls for the address, refused or not."""
         for client in stack.port_clients():
             client.meta.events.register("before-parameter-build.sesv2.SendEmail", self._before)
 
     def _before(self, params: dict[str, Any], **_kwargs: Any) -> None:
-        if params["Destination"]["ToAddresses"] != [ADDRESSES["p2"]]:
+        if params["Destination"]["ToAddresses"] != [self.address]:
             return
         self.calls += 1
         if self.left is None or self.left > 0:
@@ -75,7 +79,7 @@ def test_one_recipient_refused_among_three(stack: Any, refusal: Refusal) -> None
     for player in request["players"]:
         player["email"] = ADDRESSES[player["id"]]
     transient = refusal.host_reads is None
-    fault = RefusesP2(stack, refusal.code, refusal.message, 0 if transient else None)
+    fault = Refuses(stack, ADDRESSES["p2"], refusal.code, refusal.message, 0 if transient else None)
 
     # When the match is created (its opening mail) and its Pregame resolved at once by the host
     created = stack.host({"command": "create", "match": request})
@@ -96,3 +100,62 @@ def test_one_recipient_refused_among_three(stack: Any, refusal: Refusal) -> None
     assert len(lines) == (0 if transient else 1), lines
     if refusal.host_reads is not None:
         assert re.fullmatch(refusal.host_reads, lines[0]), lines
+
+
+ADA = "ada@example.com"
+"""The sample match's one address (events/host_create.json); events/email_in.json is her mail."""
+ADA_NOT_VERIFIED = NOT_VERIFIED.replace(ADDRESSES["p2"], ADA)
+
+
+@dataclass(frozen=True)
+class Answering:
+    code: str
+    message: str
+    left: int | None
+    """Refused calls (None: every one)."""
+    outcomes: list[Any]
+    """The mail function's reply to each of two deliveries of Ada's mail (None: it failed)."""
+    ada_calls: int
+    """SendEmail calls for Ada: the answer's attempts."""
+    host_reads: str | None
+
+
+ANSWERINGS = {
+    # Tried once: the redelivery finds the mail answered
+    "not verified in the sandbox, for good": Answering(
+        "MessageRejected", ADA_NOT_VERIFIED, None, [["answer_refused"], ["redelivered"]], 1,
+        r"Ada's mail was refused by SES at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: MessageRejected: "
+        + re.escape(ADA_NOT_VERIFIED + " (is SES still in its sandbox?)"),
+    ),
+    # The function fails (Lambda delivers the event again) and the redelivery answers
+    "throttled once: the redelivery answers": Answering(
+        "TooManyRequestsException", "Maximum sending rate exceeded.", 1, [None, ["answered"]], 2, None,
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", ANSWERINGS.values(), ids=ANSWERINGS)
+def test_the_answer_to_a_players_mail_refused(stack: Any, case: Answering) -> None:
+    created = stack.host(load_event("host_create.json"))
+    stack.settle()
+    match_id = created["match_id"]
+    fault = Refuses(stack, ADA, case.code, case.message, case.left)  # after create: the answer alone
+
+    # When SNS delivers Ada's mail (her Pregame multipliers), and delivers it again
+    outcomes = []
+    for _ in case.outcomes:
+        try:
+            outcomes.append(stack.invoke("EmailInFunction", load_event("email_in.json", match_id))["outcomes"])
+        except RuntimeError:  # the function failed
+            outcomes.append(None)
+
+    # Then the table's outcomes, her multipliers stored once, her answer tried as counted
+    assert outcomes == case.outcomes
+    stored = ports_from_environment().store.submissions(match_id, 1)
+    assert stored == {"ada": {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}}
+    assert fault.calls == case.ada_calls
+    status = stack.host({"command": "status", "match_id": match_id})
+    lines = status.get("mail_bounced", [])
+    assert len(lines) == (0 if case.host_reads is None else 1), lines
+    if case.host_reads is not None:
+        assert re.fullmatch(case.host_reads, lines[0]), lines

@@ -268,7 +268,7 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
     A mail the mail service refuses for good (`errors.MailRefused`: the address malformed, or not
     one SES's sandbox may send to) is no failure of the step: every retry would stop at the same
     mail, and no one after it would ever be told. It counts as told, and the host learns of it
-    (`_send`); the rest are sent."""
+    (`send`); the rest are sent."""
     told = match.told
     sent: list[str] = []
 
@@ -282,7 +282,7 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
         for mail in letters(match, notices, ports.clock.now(), ports.mailer.domain):
             key = told_key(mail.told_as or "")
             if key not in told:
-                _send(ports, match, mail)
+                send(ports, match, mail, _addressee(match, mail.to))
                 sent.append(key)
         webhooks.enqueue(ports, match, notices, told, sent)
         if then is not None:
@@ -296,22 +296,41 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
 REFUSED = "refused-"
 """A refusal's record is kept by this and its code, per participant (`Bounce.message`): the host
 reads one line of it however many mails the same address is refused."""
+HOST = "The host"
+"""Whose refusal it is when the host's own address is refused (`send`): no participant's id (a
+space), and the host's status line reads "The host's mail was refused by SES at ..."."""
 
 
-def _send(ports: Ports, match: Match, mail: OutgoingMail) -> None:
-    """Send one participant's mail; when refused for good, record the refusal for the host's
-    status (`match_status`'s mail_bounced, as a bounce) instead, once per participant and code."""
+def send(ports: Ports, match: Match, mail: OutgoingMail, whose: str) -> bool:
+    """Send `mail` to `whose` address (a participant's id, or `HOST`): True once out. False when
+    the mail service refused it for good: the refusal is then recorded for the host's status
+    instead (`match_status`'s mail_bounced, as a bounce), once per `whose` and SES code."""
+    refusal = refused(ports, match.match_id, mail, whose)
+    if refusal is not None:
+        said = str(refusal)  # "MessageRejected: Email address is not verified. ..."
+        bounce = Bounce(whose, REFUSED + refusal.code, ports.clock.now(), "", said, refused=True)
+        ports.store.record_bounce(match.match_id, bounce)
+    return refusal is None
+
+
+def refused(ports: Ports, match_id: str, mail: OutgoingMail, whose: str) -> MailRefused | None:
+    """Send `mail`; the mail service's refusal of it for good (`errors.MailRefused`) is returned
+    rather than raised, and logged by its code alone: sending it again fails the same way, so the
+    caller goes on without it. Any other failure raises (it may yet succeed)."""
     try:
         ports.mailer.send(mail)
     except MailRefused as refusal:
-        player = next(participant.id for participant in match.players if participant.email == mail.to)
-        said = str(refusal)  # "MessageRejected: Email address is not verified. ..."
-        bounce = Bounce(player, REFUSED + refusal.code, ports.clock.now(), "", said, refused=True)
-        ports.store.record_bounce(match.match_id, bounce)
         logger.warning(
-            "mail refused for good: not sent again, the host's status says so",
-            extra={"match_id": match.match_id, "player": player, "code": refusal.code},
+            "mail refused for good: not sent again",
+            extra={"match_id": match_id, "player": whose, "code": refusal.code},
         )
+        return refusal
+    return None
+
+
+def _addressee(match: Match, address: str) -> str:
+    """The participant a notice's mail goes to (`letters` mails participants only)."""
+    return next(participant.id for participant in match.players if participant.email == address)
 
 
 def _remember_told(ports: Ports, match_id: str, keys: frozenset[str]) -> None:

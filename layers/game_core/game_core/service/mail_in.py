@@ -32,7 +32,9 @@ A redelivered message (SNS or Lambda delivering the event again, or the sender's
 the same message again: the same Message-ID, `delivery_key`) stores nothing twice: its moves
 and actions are recognised by their stored replies. Its answer goes once: a message is marked answered after
 its answer is sent, and a marked one is not read again; one whose answer was lost (SES failed,
-the Lambda retried) is answered on its redelivery, from the replies stored with its moves.
+the Lambda retried) is answered on its redelivery, from the replies stored with its moves. An
+answer the mail service refuses for good (`errors.MailRefused`) is not tried again: the message
+is marked answered all the same, and the refusal recorded for the host (`letters.send`).
 """
 
 from __future__ import annotations
@@ -125,6 +127,10 @@ class Outcome(StrEnum):
     """Failed SES's verdicts, or not from an address the match registered."""
     AUTOMATIC = "automatic"
     """Written by no person (an out-of-office reply, a bounce, a list's copy): never answered."""
+    ANSWER_REFUSED = "answer_refused"
+    """Read and acted on, but the mail service refused its answer for good (the sender's address
+    malformed, or not one SES's sandbox may send to): what it did stands, and the host's status
+    says so (`letters.send`)."""
 
 
 @dataclass(frozen=True)
@@ -208,8 +214,12 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     subject = letter.subject if letter.subject.lower().startswith("re:") else f"Re: {letter.subject or match_id}"
     now = ports.clock.now()
     lines = [greeting, "", *said.lines]
-    ports.mailer.send(letters.answer(match, sender.address, subject, lines, now, domain, letter, said.pictures))
-    ports.store.mark_answered(match_id, delivery, now)
+    answer = letters.answer(match, sender.address, subject, lines, now, domain, letter, said.pictures)
+    whose = sender.player.id if sender.player is not None else letters.HOST
+    sent = letters.send(ports, match, answer, whose)
+    ports.store.mark_answered(match_id, delivery, now)  # a refused answer too: a retry would be refused alike
+    if not sent:
+        return Outcome.ANSWER_REFUSED
     return Outcome.TOO_LARGE if too_large else Outcome.ANSWERED
 
 

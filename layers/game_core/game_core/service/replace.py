@@ -13,7 +13,8 @@ and mail at the address they had), their address leaves the match's SNS subscrip
 mail it (no mail domain), everyone else gets a public line, and the newcomer a welcome with the
 seat's standing (its own view only). A replacement sent again finds the seat already theirs and
 changes nothing: it only finishes telling what the first did not (the told keys, `Match.told`),
-and gives no secret (it was in the first reply).
+and gives no secret (it was in the first reply). A farewell the mail service refuses for good
+(`errors.MailRefused`) counts as told; the host's reply says so, once.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from game_core.errors import Illegal, Late, NotFound, NotOpen, Reason
+from game_core.errors import Illegal, Late, MailRefused, NotFound, NotOpen, Reason
 from game_core.games import registry
 from game_core.games.plain_text import prose
 from game_core.match.absence import withdrawn
@@ -171,11 +172,12 @@ def _told(ports: Ports, match: Match, player: Participant) -> dict[str, Any]:
         return {}
     former = player.formerly[-1]
     sent: list[str] = []
-    reply: dict[str, Any] = {}
+    warnings: list[str] = []
     try:
-        _farewell(ports, match, player, former, sent)
+        if refusal := _farewell(ports, match, player, former, sent):
+            warnings.append(f"{former.name}'s farewell mail was refused by SES: {refusal}")
         if not ports.mailer.domain:  # SNS mails each address (as at create): the seat's notices to the new one
-            reply = _resubscribed(ports, match, player, former)
+            warnings += _resubscribed(ports, match, player, former)
         notices = _notices(ports, match, player, former, occasion)
         remember = frozenset(sent) | {whole}
         letters.tell(ports, match, notices, then=lambda: ports.store.remember_told(match.match_id, remember))
@@ -183,14 +185,21 @@ def _told(ports: Ports, match: Match, player: Participant) -> dict[str, Any]:
         logger.warning("replacement not told", extra={"match_id": match.match_id, "error": type(error).__name__})
         if sent:
             ports.store.remember_told(match.match_id, frozenset(sent))
-        return {"notice_sent": False, "warning": "stored, but not everyone was told: send the same replacement again"}
-    return reply
+        told: dict[str, Any] = {
+            "notice_sent": False,
+            "warning": "stored, but not everyone was told: send the same replacement again",
+        }
+    else:
+        told = {}
+    return told | ({"warnings": warnings} if warnings else {})  # a refusal is said once: a retry skips its mail
 
 
-def _farewell(ports: Ports, match: Match, player: Participant, former: Former, sent: list[str]) -> None:
+def _farewell(ports: Ports, match: Match, player: Participant, former: Former, sent: list[str]) -> MailRefused | None:
     """The old player's notice (on SNS, where their address still hears the seat) and, where the
     service sends mail, their mail at the address they had; each skipped if told already, and
-    added to `sent` once out."""
+    added to `sent` once out. A mail the mail service refuses for good counts as out (sending it
+    again fails alike): the refusal is returned for the host's reply, the one place that can
+    name the old player (the match's status names the seat's player, now the newcomer)."""
     title = registry.load(match.game).title
     text = (
         f"The host has given your seat in this {title} match to another player, from "
@@ -209,7 +218,7 @@ def _farewell(ports: Ports, match: Match, player: Participant, former: Former, s
         ports.notifier.publish(match, [notice])
         sent.append(told_key(notice.notice_id))
     if not former.email or not ports.mailer.domain:
-        return
+        return None
     mail = letters.note(
         match,
         former.email,
@@ -219,19 +228,22 @@ def _farewell(ports: Ports, match: Match, player: Participant, former: Former, s
         ports.mailer.domain,
         letters.mail_id(notice, "@former"),
     )
-    if told_key(mail.told_as or "") not in match.told:
-        ports.mailer.send(mail)
-        sent.append(told_key(mail.told_as or ""))
+    if told_key(mail.told_as or "") in match.told:
+        return None
+    refusal = letters.refused(ports, match.match_id, mail, player.id)
+    sent.append(told_key(mail.told_as or ""))
+    return refusal
 
 
-def _resubscribed(ports: Ports, match: Match, player: Participant, former: Former) -> dict[str, Any]:
-    """The old address no longer hears the match; the new one is subscribed as at create."""
+def _resubscribed(ports: Ports, match: Match, player: Participant, former: Former) -> list[str]:
+    """The old address no longer hears the match; the new one is subscribed as at create. What
+    could not be done is returned, as the host's warnings."""
     warnings = []
     if former.email and not ports.notifier.unsubscribe(match, player.id, former.email):
         warnings.append(f"{former.email}'s subscription awaits confirmation: SNS cannot narrow it; remove it by hand")
     if player.email and player.id in ports.notifier.subscribe(match):
         warnings.append(f"{player.email}'s subscription could not be made (an earlier one awaits confirmation)")
-    return {"warnings": warnings} if warnings else {}
+    return warnings
 
 
 def _notices(ports: Ports, match: Match, player: Participant, former: Former, occasion: str) -> list[Notice]:
