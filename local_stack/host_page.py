@@ -152,7 +152,7 @@ def match_section(match: Match, status: Mapping[str, Any], csrf: str) -> str:
     undecided = (status.get("result") or {}).get("undecided")
     if undecided:  # the host's to rank (decide), best first
         rows.append(("Tie to decide", ", ".join(_names(match, undecided))))
-    rows += [("Mail bounced", line) for line in status.get("mail_bounced", ())]
+    rows += [("Mail not delivered", line) for line in status.get("mail_bounced", ())]
     if status.get("stalled"):
         rows.append(("Stalled", status["stalled"].get("what_to_do", "")))
     listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows)

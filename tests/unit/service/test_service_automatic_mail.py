@@ -102,7 +102,7 @@ def test_the_hosts_page_shows_the_bounce_beside_the_status() -> None:
 
     page = match_section(table.match(), match_status(table.ports, MID), "csrf")
 
-    assert f"<dt>Mail bounced</dt><dd>{escape(POSTFIX_LINE)}</dd>" in page
+    assert f"<dt>Mail not delivered</dt><dd>{escape(POSTFIX_LINE)}</dd>" in page
 
 
 def test_another_bounce_for_the_same_participant_is_a_line_of_its_own() -> None:
