@@ -24,7 +24,7 @@ GET /matches/{match_id}                        the public view: no secret needed
 GET /play/{match_id}, POST /play/{match_id}/session|move|action|press|absence, GET
 /play/{match_id}/messages, GET /static/{asset}: the player's page (HTML;
 `game_core.service.page`): a session cookie for the secret, never the secret in a URL; each page
-view one read, as the GET of one's standing (the messages page one more: the log's).
+view one read, as the GET of one's standing (the messages page's: its header and log, one Query).
 
 One read (the match, the sender's garnets and submissions, an earlier reply to this
 Idempotency-Key), then in this order: the secret is checked (nothing is stored or logged before),
@@ -410,27 +410,27 @@ def post_page_action(request: Request, ports: Callable[[], Ports], match_id: str
 
 
 def get_messages(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
-    """The participant's messages and the form to write one: read only when asked (the page's
-    one read, then the log's), after a message with its answer (`answer`: its delivery key)."""
+    """The participant's messages and the form to write one, in one read, made only when asked;
+    after a message, with its answer (`message`: its id)."""
     _known_ids(match_id)
     cookie = request.cookie(session.cookie_name(match_id))
     try:
-        seen, messages = play.show_messages(ports(), match_id, cookie, dict(parse_qsl(request.query)).get("answer"))
+        talk = play.show_messages(ports(), match_id, cookie, dict(parse_qsl(request.query)).get("message"))
     except play.SignedOut as error:
         return _html(200, render.sign_in_page(match_id, str(error) if cookie else ""))
     logger.info("page messages", extra=_who(request))
-    return _html(200, render.messages_page(seen, messages, play.message_answer(seen)))
+    return _html(200, render.messages_page(talk))
 
 
 def post_page_press(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     fields, cookie = _page_form(request, match_id)
-    seen, key = play.send_press(ports(), match_id, cookie, fields)
+    seen, message_id = play.send_press(ports(), match_id, cookie, fields)
     if seen.refusal is not None:
         status = _status(seen.refusal.error)
         logger.info("page press refused", extra=_who(request) | {"status": status})
-        return _html(status, render.messages_page(seen, play.messages(ports(), seen)))
+        return _html(status, render.messages_page(play.refused_message(ports(), seen)))
     logger.info("page press sent", extra=_who(request))
-    return _see_other(f"/play/{match_id}/messages" + (f"?{urlencode({'answer': key})}" if key else ""))
+    return _see_other(f"/play/{match_id}/messages?{urlencode({'message': message_id})}")
 
 
 def post_page_absence(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:

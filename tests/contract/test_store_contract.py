@@ -543,3 +543,36 @@ def test_told_keys_add_up_once_each_outlive_a_host_act_and_go_with_the_phase(ben
     after, record = resolved(extended)
     bench.store.commit_resolution(extended, after, record, {}, {}, [])  # the next phase: every occasion told
     assert bench.store.get(match.match_id).told == frozenset()
+
+
+# -- the messages page's one read ---------------------------------------------------------------------
+
+
+def test_the_header_and_the_log_are_read_together_and_nothing_else_of_the_match(bench: Bench) -> None:
+    match = bench.crates()
+    # Beside the header and the log, the other items a match keeps: its state (STATE), ada's sheet
+    # and a delivery's reply (SUB#, DELIVERY#), a bounce (BOUNCED#), an answered mail (ANSWERED#)
+    submit(bench.store, match, "ada", delivery="d-1", completion=Completion(frozenset(), None))
+    bench.store.record_bounce(match.match_id, Bounce("bo", "b1", T0, "5.1.1", "user unknown"))
+    bench.store.mark_answered(match.match_id, "<m1@x>", T0)
+    bench.store.remember_told(match.match_id, frozenset({"k1"}))
+    bench.store.mark_announced(match.match_id, 1)
+    extended = moved(match, extension_seconds=600)
+    # A minute after the submission: the log orders by time (a tie, by a random nonce)
+    bench.store.save(match, extended, Event("extended", IN_TIME + timedelta(minutes=1), {"seconds": 600}))
+    header, events = bench.store.header_and_events(match.match_id)
+    stored = bench.store.get(match.match_id)
+    assert stored.state != {}  # Pushing Crates' board and crates: what the header leaves out
+    assert header == stored.model_copy(update={"state": {}, "result": None})
+    # The extension's version (one on the match's), and what is kept beside the match on its
+    # header: ada done, k1 told, phase 1 announced
+    assert (header.version, header.done, header.told, header.announced) == (match.version + 1, {"ada"}, {"k1"}, 1)
+    # The match's creation, ada's submission, the extension: oldest first, as `events` reads them
+    assert events == bench.store.events(match.match_id)
+    assert [(event.type, event.data) for event in events[1:]] == [
+        ("submission_accepted", {"player": "ada"}),
+        ("extended", {"seconds": 600}),
+    ]
+    assert events[0].type == "created"
+    with pytest.raises(NotFound):
+        bench.store.header_and_events("m-other")

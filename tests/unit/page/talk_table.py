@@ -51,9 +51,10 @@ class Talk:
     def page(self, who: str, notice: str = "") -> str:
         return render.page(play.show(self.ports, self.match_id, self.sessions[who].cookie), notice)
 
-    def messages_page(self, who: str, answer_key: str | None = None) -> str:
-        seen, messages = play.show_messages(self.ports, self.match_id, self.sessions[who].cookie, answer_key)
-        return render.messages_page(seen, messages, play.message_answer(seen))
+    def messages_page(self, who: str, message_id: str | None = None) -> str:
+        return render.messages_page(
+            play.show_messages(self.ports, self.match_id, self.sessions[who].cookie, message_id)
+        )
 
     def press(self, who: str, fields: dict[str, str]) -> tuple[play.Seen, str | None]:
         return play.send_press(self.ports, self.match_id, self.sessions[who].cookie, fields)

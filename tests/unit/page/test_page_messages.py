@@ -22,15 +22,16 @@ def told(table: Talk) -> list:
 def test_a_message_to_bo_from_adas_page_reaches_bo_once_and_both_pages_list_it() -> None:
     table = Talk.open()
     form = table.form("ada", **{"f.to.bo": "true", "f.text": SECRET_TALK})
-    seen, key = table.press("ada", form)
-    assert seen.refusal is None and key == form["delivery"]
+    seen, sent = table.press("ada", form)
+    assert seen.refusal is None
     assert table.press("ada", form)[0].refusal is None  # the browser's resend (a reload): nothing again
     [logged] = table.logged("press")
+    assert sent == logged["id"]  # what the redirect carries: the message's id, not the form's key
     assert (logged["from"], logged["to"], logged["text"], logged["channel"]) == ("ada", ["bo"], SECRET_TALK, "page")
     assert [notice.recipient for notice in told(table)] == ["bo"]  # Bo alone, once
 
     # The page the redirect shows Ada: the service's answer, naming Bo by name, and her message.
-    ada = table.messages_page("ada", key)
+    ada = table.messages_page("ada", sent)
     assert '<p id="notice" role="status">Your message went to Bo Baggins.</p>' in ada
     # Sent at 12:00 UTC on Tuesday 1 December: 13:00 in Paris, Ada's zone; UTC for Bo.
     line = "<p><strong>Ada Lovelace</strong> to Bo Baggins, {}:</p>\n<pre>{}</pre>"
@@ -39,8 +40,8 @@ def test_a_message_to_bo_from_adas_page_reaches_bo_once_and_both_pages_list_it()
     bo = table.messages_page("bo")
     assert line.format("Tuesday 1 December, 12:00 UTC", escape(SECRET_TALK)) in bo
     assert f'<li id="message-{logged["id"]}">' in bo and 'id="notice"' not in bo
-    # Bo's page with Ada's key shows nothing of hers: kept under her name alone.
-    assert 'id="notice"' not in table.messages_page("bo", key)
+    # Bo's page with Ada's message id shows no answer: it is said to its sender alone.
+    assert 'id="notice"' not in table.messages_page("bo", sent)
 
 
 def test_to_several_and_to_everyone_as_ticked_newest_first() -> None:
@@ -76,8 +77,8 @@ def test_a_refused_message_shows_why_in_the_form_keeping_what_was_written(
     settings: dict, fields: dict[str, str], code: str, said: str
 ) -> None:
     table = Talk.open(**settings)
-    seen, key = table.press("ada", table.form("ada", **fields))
-    assert key is None and seen.refusal is not None and seen.refusal.form == "press"
+    seen, sent = table.press("ada", table.form("ada", **fields))
+    assert sent is None and seen.refusal is not None and seen.refusal.form == "press"
     reasons = [(reason.code, reason.text) for reason in seen.refusal.error.reasons]
     assert any(found == code and said in text for found, text in reasons), reasons
     assert table.logged("press") == [] and told(table) == []
@@ -90,7 +91,7 @@ def test_the_refusal_is_shown_in_the_form_with_the_text_and_ticks_kept() -> None
     table.press("ada", table.form("ada", **{"f.to.bo": "true", "f.text": "One."}))
     table.fakes.clock.advance(600)
     seen, _ = table.press("ada", table.form("ada", **{"f.to.cy": "true", "f.text": "Two & more"}))
-    page = render.messages_page(seen, play.messages(table.ports, seen))
+    page = render.messages_page(play.refused_message(table.ports, seen))
     # One an hour: the first went at 12:00, so the next may go at 13:00 UTC, 14:00 in Paris, 50 min on.
     assert '<li data-code="press_rate">you have sent 1 messages in the last hour' in page
     assert "the next may go Tuesday 1 December, 14:00 (Europe/Paris) - 13:00 UTC, in 50 minutes" in page

@@ -56,7 +56,8 @@ def test_an_absence_and_a_message_posted_through_the_routes_are_said_done_on_the
     messages = page_call(served, "GET", "/play/{match_id}/messages", f"{page}/messages", cookie=cookie)["body"]
     form = hidden(messages, "press") | {"f.to.bo": "true", "f.text": "Truce?"}
     sent = page_call(served, "POST", "/play/{match_id}/press", f"{page}/press", cookie=cookie, form=form)
-    location = f"{page}/messages?answer={form['delivery']}"
+    [logged] = [event.data for event in table.fakes.store.events(mid) if event.type == "press"]
+    location = f"{page}/messages?message={logged['id']}"  # the message's id: its answer is in the log
     assert (sent["statusCode"], sent["headers"]["Location"]) == (303, location)
     shown = page_call(served, "GET", "/play/{match_id}/messages", location, cookie=cookie)["body"]
     assert '<p id="notice" role="status">Your message went to Bo Baggins.</p>' in shown and "Truce?" in shown

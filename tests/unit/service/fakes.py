@@ -508,6 +508,9 @@ class MemoryStore:
         stored = sorted(self._events.get(match_id, []), key=lambda entry: entry[1])
         return [Event(kind, datetime.fromisoformat(at), json.loads(data)) for kind, at, data in stored]
 
+    def header_and_events(self, match_id: str) -> tuple[Match, list[Event]]:
+        return self.get(match_id).model_copy(update={"state": {}, "result": None}), self.events(match_id)
+
     def contacts(self, players: tuple[str, ...]) -> dict[str, str]:
         return {player: self._profiles[player] for player in players if player in self._profiles}
 

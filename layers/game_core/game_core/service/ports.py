@@ -299,6 +299,11 @@ class MatchStore(Protocol):
 
     def events(self, match_id: str) -> list[Event]: ...
 
+    def header_and_events(self, match_id: str) -> tuple[Match, list[Event]]:
+        """The match without its game state and result (`state` empty, `result` None: what a page
+        of messages needs, no game view) and its log as `events` gives it, in one read (NotFound
+        for an unknown match)."""
+
     def contacts(self, players: tuple[str, ...]) -> dict[str, str]:
         """Each registered participant id's contact (ids never seen are absent)."""
 

@@ -195,14 +195,21 @@ def _record_then_tell(
 
 
 def _reply(match: Match, message: Message) -> dict[str, Any]:
-    answer = f"Your message went to {_whom(match, message)}."
+    to = _to(message)
     return {
         "accepted": True,
         "match_id": match.match_id,
         "message_id": message.id,
-        "to": _to(message),
-        "answer": answer,
+        "to": to,
+        "answer": answer(match, to),
     }
+
+
+def answer(match: Match, to: list[str] | str) -> str:
+    """What the sender hears of their message to `to` (as its log entry has it: ids, or "all")."""
+    shown = names(match)
+    whom = "everyone" if to == "all" else ", ".join(shown.get(who, who) for who in to)
+    return f"Your message went to {whom}."
 
 
 def notices(match: Match, message: Message) -> list[Notice]:
@@ -220,13 +227,6 @@ def notices(match: Match, message: Message) -> list[Notice]:
 
 def _to(message: Message) -> list[str] | str:
     return "all" if message.to is None else list(message.to)
-
-
-def _whom(match: Match, message: Message) -> str:
-    if message.to is None:
-        return "everyone"
-    shown = names(match)
-    return ", ".join(shown.get(who, who) for who in message.to)
 
 
 def set_mode(ports: Ports, match_id: str, mode: PressMode, per_hour: int | None = None) -> dict[str, Any]:
@@ -260,11 +260,16 @@ def set_mode(ports: Ports, match_id: str, mode: PressMode, per_hour: int | None 
 
 
 def messages_for(ports: Ports, match_id: str, participant: str | None) -> list[dict[str, Any]]:
-    """The messages `participant` may read (sent by them, to them, to everyone; None: the public's,
-    those to everyone), oldest first, each with when it went: what a view shows of the log (one
-    read of it)."""
+    """The messages `participant` may read (`readable`) in the match's log (one read of it)."""
+    return readable(ports.store.events(match_id), participant)
+
+
+def readable(events: Sequence[Event], participant: str | None) -> list[dict[str, Any]]:
+    """The messages among `events` that `participant` may read (sent by them, to them, to
+    everyone; None: the public's, those to everyone), oldest first, each with when it went: what
+    a view shows of the log."""
     return [
         {key: event.data[key] for key in ("id", "from", "to", "text")} | {"at": iso(event.at)}
-        for event in ports.store.events(match_id)
+        for event in events
         if event.type == "press" and seen_by(event.data, participant)
     ]

@@ -138,6 +138,9 @@ class DynamoMatchStore:
     def events(self, match_id: str) -> list[Event]:
         return self._matches.events(match_id)
 
+    def header_and_events(self, match_id: str) -> tuple[Match, list[Event]]:
+        return self._matches.header_and_events(match_id)
+
     # -- submissions and actions -----------------------------------------------------------
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:

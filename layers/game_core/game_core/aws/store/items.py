@@ -22,6 +22,9 @@ pk MATCH#<id>   sk META                      the match header (JSON: players, se
                                              arrival time (gathered into the phase's record)
                 sk PHASE#<number>            the phase's record (replay input)
                 sk EVENT#<time>#<nonce>      the append-only event log
+                (EVENT# to META holds the log, the HOOK# items and the header alone: the
+                messages page reads them in one Query, `Matches.header_and_events`; a new
+                item keyed in that range would be read, and billed, by every view of it)
 pk PLAYER#<id>  sk GARNETS                   the player's balance, carried across matches, and what
                                              of it is available (the balance less every garnet held
                                              by a submission waiting for its phase to resolve)

@@ -161,13 +161,18 @@ class Matches:
         """The match from its header and state among `items` (by sort key)."""
         if "META" not in items or "STATE" not in items:
             raise NotFound(f"no match {match_id!r}")
-        header = items["META"]
-        match = Match.model_validate_json(header["match"])
-        match = match.model_copy(update=_unpack_state(bytes(items["STATE"]["blob"])))
-        match.announced = int(header.get("announced", 0))
-        match.done = frozenset(header.get("done", ()))
-        match.told = frozenset(header.get("told", ()))
-        return match
+        match = _from_header(items["META"])
+        return match.model_copy(update=_unpack_state(bytes(items["STATE"]["blob"])))
+
+    def header_and_events(self, match_id: str) -> tuple[Match, list[Event]]:
+        """The match as its header holds it (no state, no result) and its log, in one Query: the
+        sort keys from EVENT# to META hold the log, the webhooks' HOOK# items (skipped) and the
+        header, nothing else (items.py's layout)."""
+        items = self.db.query_range(match_pk(match_id), "EVENT#", "META")
+        header = items[-1] if items and items[-1]["sk"] == "META" else None
+        if header is None:
+            raise NotFound(f"no match {match_id!r}")
+        return _from_header(header), [_event(item) for item in items if item["sk"].startswith("EVENT#")]
 
     def stop_accepting(self, match: Match) -> bool:
         # Only the match as read: every later save writes `accepting` from the match it stores,
@@ -201,7 +206,18 @@ class Matches:
         return [ActionRecord.model_validate_json(item["record"]) for item in items]
 
     def events(self, match_id: str) -> list[Event]:
-        return [
-            Event(item["type"], datetime.fromisoformat(item["at"]), json.loads(item["data"]))
-            for item in self.db.query(match_pk(match_id), "EVENT#")
-        ]
+        return [_event(item) for item in self.db.query(match_pk(match_id), "EVENT#")]
+
+
+def _from_header(header: dict[str, Any]) -> Match:
+    """The match its header item holds, with what is stored beside it there: all of it but the
+    state and the result (`HEAVY`)."""
+    match = Match.model_validate_json(header["match"])
+    match.announced = int(header.get("announced", 0))
+    match.done = frozenset(header.get("done", ()))
+    match.told = frozenset(header.get("told", ()))
+    return match
+
+
+def _event(item: dict[str, Any]) -> Event:
+    return Event(item["type"], datetime.fromisoformat(item["at"]), json.loads(item["data"]))

@@ -75,10 +75,16 @@ class Table:
 
     def query(self, pk: str, prefix: str) -> list[dict[str, Any]]:
         """Every item under `pk` whose sort key begins with `prefix`, in sort key order."""
+        return self._query(Key("pk").eq(pk) & Key("sk").begins_with(prefix))
+
+    def query_range(self, pk: str, first: str, last: str) -> list[dict[str, Any]]:
+        """Every item under `pk` whose sort key lies from `first` to `last` (both included), in
+        sort key order: one call per MB read."""
+        return self._query(Key("pk").eq(pk) & Key("sk").between(first, last))
+
+    def _query(self, condition: ConditionBase) -> list[dict[str, Any]]:
         pages = self.client.get_paginator("query").paginate(
-            TableName=self.name,
-            ConsistentRead=True,
-            **_key_condition(Key("pk").eq(pk) & Key("sk").begins_with(prefix)),
+            TableName=self.name, ConsistentRead=True, **_key_condition(condition)
         )
         return [plain(item) for page in pages for item in page["Items"]]
 

@@ -2,7 +2,7 @@
 JavaScript (forms POST, then redirect), served by the webhook function and by bin/host-server.
 
 Modules: `session` (the cookie and the form token), `play` (the use cases: one read per page;
-the messages page one more, the log's),
+the messages page's is its match's header and log, one Query),
 `forms` (a kind's form from its JSON schema, and back), `render` (the HTML), `assets` (the one
 style sheet and the one script, `static/`).
 

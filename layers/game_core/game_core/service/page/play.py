@@ -1,11 +1,13 @@
 """The player's page as use cases: show it, exchange a secret for a session, send a move, take an
-action or a ready vote. Each reads once (`store.submission_view`, as the webhook's GET does) and
-checks the session against the match it read before anything else; a move goes through
-`submit.submit`, an action through `actions.take_action`, exactly as the webhook's do.
+action or a ready vote. Each reads once (`store.submission_view`, as the webhook's GET does; the
+messages page `store.header_and_events`, the match's header and log) and checks the session
+against the match it read before anything else; a move goes through `submit.submit`, an action
+through `actions.take_action`, exactly as the webhook's do.
 
 A move or an action carries the delivery key its form was rendered with: the browser's resend of
 the same POST (a reload, a double click) gets the first reply and changes nothing again; an
 action's answer is kept under that key, which the page shown after it reads in the same one read.
+A message's answer is said again from its entry in the log, which its page reads anyway.
 """
 
 from __future__ import annotations
@@ -77,20 +79,18 @@ class Refusal:
     fields: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Seen:
-    """Everything one page shows, from the one read."""
+@dataclass(frozen=True, kw_only=True)
+class Signed:
+    """A page's reader, their session checked against the match as read."""
 
-    view: SubmissionView
+    match: Match
     session: sessions.Session
     now: datetime
-    answer: tuple[str, dict[str, Any]] | None = None
-    """An action's kind and its answer, when the page follows one."""
     refusal: Refusal | None = None
 
     @property
     def game(self) -> AnyGame:
-        return registry.load(self.view.match.game)
+        return registry.load(self.match.game)
 
     def refused(self, form: str) -> Refusal | None:
         """The refusal this page shows again, if it is of form `form`."""
@@ -102,17 +102,47 @@ class Seen:
         return refusal.fields if refusal is not None else {}
 
 
-def read(ports: Ports, match_id: str, cookie: str | None, delivery: str | None = None) -> Seen:
-    """The page's one read, for the session `cookie` holds; SignedOut when it holds none."""
+@dataclass(frozen=True, kw_only=True)
+class Seen(Signed):
+    """Everything the page shows, from the one read (`match` is the view's)."""
+
+    view: SubmissionView
+    answer: tuple[str, dict[str, Any]] | None = None
+    """An action's kind and its answer, when the page follows one."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Talk(Signed):
+    """Everything the messages page shows: `match` as its header holds it (no game state: the
+    page shows none), the messages the reader may read, newest first, and the answer to the one
+    they just sent ("" for none)."""
+
+    messages: list[dict[str, Any]]
+    answer: str = ""
+
+
+def _claimed(cookie: str | None) -> str:
+    """Whom `cookie` claims to be (checked once the match is read: `_signed`); SignedOut for nobody."""
     participant = sessions.claimed(cookie)
     if participant is None:
         raise SignedOut("sign in with your secret")
-    seen = ports.store.submission_view(match_id, participant, delivery)
+    return participant
+
+
+def _signed(ports: Ports, match: Match, cookie: str | None) -> tuple[sessions.Session, datetime]:
+    """The session `cookie` holds for `match`, and now; SignedOut when it holds none."""
     now = ports.clock.now()
-    session = sessions.participant_of(seen.match, cookie, now)
+    session = sessions.participant_of(match, cookie, now)
     if session is None:
         raise SignedOut("your session has ended (it expired, or your secret was replaced): sign in again")
-    return Seen(seen, session, now)
+    return session, now
+
+
+def read(ports: Ports, match_id: str, cookie: str | None, delivery: str | None = None) -> Seen:
+    """The page's one read, for the session `cookie` holds; SignedOut when it holds none."""
+    view = ports.store.submission_view(match_id, _claimed(cookie), delivery)
+    session, now = _signed(ports, view.match, cookie)
+    return Seen(match=view.match, session=session, now=now, view=view)
 
 
 def show(ports: Ports, match_id: str, cookie: str | None, answer_key: str | None = None) -> Seen:
@@ -177,7 +207,7 @@ def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[s
     kind = fields.get("kind", "")
     try:
         _checked(seen, fields)
-        match = seen.view.match
+        match = seen.match
         form = _form(seen.game, kind, False, rows_for(fields))
         accepts = match.phase.accepts if match.phase is not None else ()
         submission = submission_of(seen.game, form, fields, accepts, names(match))
@@ -200,9 +230,7 @@ def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, st
         if kind == READY_KIND:
             vote(ports, match_id, participant, fields.get("ready") == "true", CHANNEL, delivery, seen.view)
             return seen, None
-        action = submission_of(
-            seen.game, _form(seen.game, kind, True, rows_for(fields)), fields, (), names(seen.view.match)
-        )
+        action = submission_of(seen.game, _form(seen.game, kind, True, rows_for(fields)), fields, (), names(seen.match))
         take_action(ports, ActionRequest(match_id, participant, kind, action, CHANNEL), delivery, seen.view)
     except GameCoreError as error:
         return replace(seen, refusal=Refusal("ready" if kind == READY_KIND else f"action-{kind}", error, fields)), None
@@ -212,15 +240,17 @@ def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, st
 def send_press(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str | None]:
     """Send the message the press form holds (to everyone, or to each participant ticked), as the
     webhook's press action does, under the form's delivery key: a resend sends nothing again. The
-    key its answer is kept under, or the page with the refusal."""
+    message's id (the messages page shows its answer from the log: `show_messages`), or the page
+    with the refusal."""
     seen, delivery = _opened(ports, match_id, cookie, fields)
     try:
         _checked(seen, fields)
         to = press_recipients(fields)
-        press.send(ports, match_id, seen.session.participant, to, fields.get(TEXT_FIELD, ""), CHANNEL, delivery)
+        sender = seen.session.participant
+        reply = press.send(ports, match_id, sender, to, fields.get(TEXT_FIELD, ""), CHANNEL, delivery)
     except GameCoreError as error:
         return replace(seen, refusal=Refusal(PRESS_FORM, error, fields)), None
-    return seen, delivery
+    return seen, str(reply["message_id"])
 
 
 def press_recipients(fields: Mapping[str, str]) -> list[str] | None:
@@ -234,26 +264,24 @@ def press_recipients(fields: Mapping[str, str]) -> list[str] | None:
     return ticked
 
 
-def show_messages(
-    ports: Ports, match_id: str, cookie: str | None, answer_key: str | None = None
-) -> tuple[Seen, list[dict[str, Any]]]:
-    """The messages page's two reads: the page's (with the reply kept under `answer_key`, the
-    delivery key of a message just sent), then the log's (`messages`)."""
-    seen = read(ports, match_id, cookie, _delivery(answer_key))
-    return seen, messages(ports, seen)
+def show_messages(ports: Ports, match_id: str, cookie: str | None, message_id: str | None = None) -> Talk:
+    """The messages page, in one read (`header_and_events`: the match's header and its log); after
+    a message (`message_id`), the answer its sender heard, said again from its entry in the log
+    (to its sender only)."""
+    _claimed(cookie)  # nothing read for a cookie that names nobody
+    match, events = ports.store.header_and_events(match_id)
+    session, now = _signed(ports, match, cookie)
+    me = session.participant
+    sent = [e.data for e in events if e.type == "press" and e.data["id"] == message_id and e.data["from"] == me]
+    answer = press.answer(match, sent[0]["to"]) if sent else ""
+    return Talk(match=match, session=session, now=now, messages=press.readable(events, me)[::-1], answer=answer)
 
 
-def messages(ports: Ports, seen: Seen) -> list[dict[str, Any]]:
-    """The messages the participant may read (`press.messages_for`: theirs, to them, to everyone),
-    newest first: read only for the messages page, never for the page itself."""
-    return press.messages_for(ports, seen.view.match.match_id, seen.session.participant)[::-1]
-
-
-def message_answer(seen: Seen) -> str:
-    """The answer to the message sent under the key the page was read with ("Your message went to Bo.")."""
-    reply = seen.view.delivered
-    answer = reply.get("answer") if reply is not None else None
-    return answer if isinstance(answer, str) else ""
+def refused_message(ports: Ports, seen: Seen) -> Talk:
+    """The messages page again around a refused message (`send_press`), its reasons in the form:
+    the log read after the page's read."""
+    messages = press.messages_for(ports, seen.match.match_id, seen.session.participant)[::-1]
+    return Talk(match=seen.match, session=seen.session, now=seen.now, refusal=seen.refusal, messages=messages)
 
 
 def absence(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str]:
@@ -286,13 +314,13 @@ def names(match: Match) -> dict[str, str]:
 
 def view_of(seen: Seen) -> dict[str, Any]:
     """The participant's own view now (the game's `view`: nothing of anyone else's secrets)."""
-    match = seen.view.match
+    match = seen.match
     return dict(seen.game.view(game_state(seen.game, match), seen.session.participant))
 
 
 def move_kinds(seen: Seen) -> tuple[str, ...]:
     """The kinds the open phase takes from this participant (none once it is closing or over)."""
-    match = seen.view.match
+    match = seen.match
     phase = match.phase
     if match.status != "running" or phase is None or seen.session.participant not in phase.actors:
         return ()
@@ -301,7 +329,7 @@ def move_kinds(seen: Seen) -> tuple[str, ...]:
 
 def action_kinds(seen: Seen) -> tuple[str, ...]:
     """The immediate actions this participant may take now (Clubs' puzzles, transfers, peeks)."""
-    match = seen.view.match
+    match = seen.match
     game = seen.game
     if match.status != "running" or match.phase is None or not isinstance(game, ActsAtOnce):
         return ()
@@ -315,7 +343,7 @@ def ready_standing(seen: Seen) -> str | None:
     """Where the participant stands on a ready vote: None where votes do not count (early close
     on, a phase that closes on its moves, nothing owed by them); "owes" before their move is all
     in, then "may" vote or has "voted"."""
-    match = seen.view.match
+    match = seen.match
     phase = match.phase
     me = seen.session.participant
     if match.status != "running" or phase is None or match.early_close or phase.closes_on_submit:

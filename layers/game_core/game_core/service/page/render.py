@@ -33,6 +33,8 @@ from game_core.service.page.play import (
     TO_FIELD,
     WITHDRAW_FORM,
     Seen,
+    Signed,
+    Talk,
     action_kinds,
     delivery_key,
     forms,
@@ -98,7 +100,7 @@ def sign_in_page(match_id: str, problem: str = "") -> str:
 def page(seen: Seen, notice: str = "") -> str:
     """The participant's page: the phase and its clock, who is awaited, ready votes, their forms,
     what they sent, their own view (`game.view` for them, drawn where the game draws it), garnets."""
-    match = seen.view.match
+    match = seen.match
     named = names(match)
     view = view_of(seen)
     me = seen.session.participant
@@ -119,15 +121,15 @@ def page(seen: Seen, notice: str = "") -> str:
     )
 
 
-def _refresh(seen: Seen) -> str:
+def _refresh(seen: Signed) -> str:
     """`data-refresh`: the seconds between the script's reloads of a page read by a GET (never of
     a refused form's answer to a POST, which a reload would send again)."""
     return "" if seen.refusal is not None else _attrs(data_refresh=REFRESH_SECONDS)
 
 
-def _header(seen: Seen, names: Mapping[str, str]) -> str:
+def _header(seen: Signed, names: Mapping[str, str]) -> str:
     me = seen.session.participant
-    match_id = seen.view.match.match_id
+    match_id = seen.match.match_id
     return (
         f'<header>\n<h1 id="game">{esc(seen.game.title)}</h1>\n'
         f'<p>Match <span id="match-id">{esc(match_id)}</span>; you play as '
@@ -140,7 +142,7 @@ def _header(seen: Seen, names: Mapping[str, str]) -> str:
 
 
 def _phase(seen: Seen, names: Mapping[str, str]) -> str:
-    match = seen.view.match
+    match = seen.match
     summary = open_phase_summary(match)
     phase = match.phase
     if summary is None or phase is None:
@@ -176,7 +178,7 @@ def _phase(seen: Seen, names: Mapping[str, str]) -> str:
 
 def _graces(seen: Seen) -> str:
     """The participant's graces left, where the match has graces (`match.grace`)."""
-    match = seen.view.match
+    match = seen.match
     if not match.grace_seconds:
         return ""
     left = match.graces_left.get(seen.session.participant, 0)
@@ -191,7 +193,7 @@ def _graces(seen: Seen) -> str:
 def _away(seen: Seen, names: Mapping[str, str]) -> str:
     """Who is away during the open phase (everyone's, public), the participant's own absences to
     come, and the forms to declare one or withdraw theirs, while the match runs."""
-    match = seen.view.match
+    match = seen.match
     if match.status != "running" or match.phase is None:
         return ""
     zone = _zone(seen)
@@ -256,16 +258,16 @@ def _absence_form(seen: Seen, zone: str | None) -> str:
     )
 
 
-def messages_page(seen: Seen, messages: list[dict[str, Any]], notice: str = "") -> str:
+def messages_page(talk: Talk) -> str:
     """The participant's messages page: the form to write one (as the host allows), the answer to
     the one just sent, and every message they may read (sent by them, to them, to everyone),
     newest first."""
-    match = seen.view.match
+    match = talk.match
     named = names(match)
-    me = seen.session.participant
-    zone = _zone(seen)
+    me = talk.session.participant
+    zone = _zone(talk)
     items = []
-    for message in messages:
+    for message in talk.messages:
         to = message["to"]
         whom = "everyone" if to == "all" else _name_list(named, to)
         when = esc(day_text(datetime.fromisoformat(message["at"]), zone))
@@ -277,18 +279,18 @@ def messages_page(seen: Seen, messages: list[dict[str, Any]], notice: str = "") 
     listed = f'<ol id="messages">\n{"".join(items)}\n</ol>' if items else '<p id="messages">No messages yet.</p>'
     body = "\n".join(
         [
-            _header(seen, named),
-            _notice(notice),
-            _press_form(seen, named),
+            _header(talk, named),
+            _notice(talk.answer),
+            _press_form(talk, named),
             '<section id="inbox" aria-labelledby="inbox-h">\n<h2 id="inbox-h">Your messages</h2>\n'
             f"{listed}\n</section>",
         ]
     )
-    return document(f"Messages: {match.match_id}: {named.get(me, me)}", f"<main{_refresh(seen)}>\n{body}\n</main>")
+    return document(f"Messages: {match.match_id}: {named.get(me, me)}", f"<main{_refresh(talk)}>\n{body}\n</main>")
 
 
-def _press_form(seen: Seen, names: Mapping[str, str]) -> str:
-    match = seen.view.match
+def _press_form(seen: Signed, names: Mapping[str, str]) -> str:
+    match = seen.match
     head = '<section id="write" aria-labelledby="write-h">\n<h2 id="write-h">Write a message</h2>\n'
     if match.status != "running":
         return f'{head}<p id="press-off">Messages go only while the match runs.</p>\n</section>'
@@ -322,9 +324,9 @@ def _press_form(seen: Seen, names: Mapping[str, str]) -> str:
     return "".join(parts)
 
 
-def _zone(seen: Seen) -> str | None:
+def _zone(seen: Signed) -> str | None:
     """The participant's own zone (ZONE by mail, or the settings file's): the deadline there, UTC beside."""
-    participant = seen.view.match.participant(seen.session.participant)
+    participant = seen.match.participant(seen.session.participant)
     return participant.zone if participant is not None else None
 
 
@@ -366,12 +368,12 @@ def _answer(seen: Seen, names: Mapping[str, str]) -> str:
 
 
 def _sent(seen: Seen) -> str:
-    phase = seen.view.match.phase
+    phase = seen.match.phase
     sheet = seen.view.open_sheet
     if phase is None or sheet is None or not sheet.kinds:
         return ""
     parts = [f'<section id="sent" aria-labelledby="sent-h">\n<h2 id="sent-h">What you sent in {esc(phase.name)}</h2>']
-    roster = seen.view.match.roster()
+    roster = seen.match.roster()
     for kind, submission in sheet.kinds.items():
         try:
             lines = seen.game.text.write_text(kind, parse_submission(seen.game, kind, submission, roster))
@@ -385,7 +387,7 @@ def _sent(seen: Seen) -> str:
 def receipt(seen: Seen, kind: str) -> str:
     """The sealed receipt of what was sent of `kind` (issue 23 item 1), shown under it: the JSON
     the move's answer gave, to keep."""
-    sealed = receipts.standing(seen.view.match, seen.view.sheet, kind)
+    sealed = receipts.standing(seen.match, seen.view.sheet, kind)
     if sealed is None:
         return ""
     return f'<p>{esc(receipts.KEEP)}</p>\n<pre id="receipt-{esc(kind)}">{esc(canonical_json(sealed))}</pre>'
@@ -397,7 +399,7 @@ def _moves(seen: Seen, view: Mapping[str, Any]) -> str:
     if not kinds and not actions:
         return '<section id="moves">\n<h2>Your moves</h2>\n<p>Nothing is yours to send now.</p>\n</section>'
     parts = ['<section id="moves" aria-labelledby="moves-h">\n<h2 id="moves-h">Your moves</h2>']
-    phase = seen.view.match.phase
+    phase = seen.match.phase
     assert phase is not None
     hidden = {"phase": phase.name, "number": str(phase.number)}
     sheet = seen.view.open_sheet
@@ -435,8 +437,8 @@ def _puzzle_clocks(seen: Seen, view: Mapping[str, Any]) -> str:
     return '<ul id="puzzle-clocks">\n' + "\n".join(lines) + "\n</ul>"
 
 
-def _form_open(seen: Seen, form_id: str, route: str, fields: Mapping[str, str]) -> str:
-    match_id = seen.view.match.match_id
+def _form_open(seen: Signed, form_id: str, route: str, fields: Mapping[str, str]) -> str:
+    match_id = seen.match.match_id
     hidden = {"csrf": seen.session.csrf, **fields}
     inputs = "".join(f'<input type="hidden"{_attrs(name=name, value=value)}>' for name, value in hidden.items())
     return f'<form id="{esc(form_id)}" method="post" action="/play/{esc(match_id)}/{route}">\n{inputs}\n'
@@ -464,7 +466,7 @@ def _form(
     heading = f'<h3 id="{esc(form_id)}-h">{esc(form.kind.capitalize())}</h3>\n'
     described = f"<p>{esc(form.description)}</p>\n" if form.description else ""
     parts = [heading + described + _form_open(seen, form_id, route, fields), _reasons(seen, form_id)]
-    parts.append(inputs(form_id, form, given, Choices(names(seen.view.match), seen.session.participant)))
+    parts.append(inputs(form_id, form, given, Choices(names(seen.match), seen.session.participant)))
     if form.help:
         parts.append(f"<details>\n<summary>The game's help for {esc(form.kind)} (as a mail writes it)</summary>\n")
         parts.append(f"<pre>{esc(chr(10).join(form.help))}</pre>\n</details>\n")
@@ -567,7 +569,7 @@ def _input(form_id: str, form: Form, one: Input, given: Given, choices: Choices)
     return f'<div class="field">{label}{control}{hint}</div>\n'
 
 
-def _reasons(seen: Seen, form_id: str) -> str:
+def _reasons(seen: Signed, form_id: str) -> str:
     """The service's reasons for refusing what this form sent, at its top (read first by a screen
     reader: role alert), each with its stable code."""
     refusal = seen.refused(form_id)
