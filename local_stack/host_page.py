@@ -3,8 +3,9 @@ deadline and who owes what (the `status` command's answer, participants by name)
 commands as forms, each one that cannot be undone asking for confirmation on a second page.
 
 - The forms are made from the host commands' models (`service.commands.HostCommand`): every
-  command on one match whose fields a form can hold (numbers, words, lists of words) is offered,
-  so a command added there appears here; the service checks what is sent, as from the console.
+  command on one match whose fields a form can hold (numbers, words, participants: a choice of
+  the match's, lists of them) is offered, so a command added there appears here; the service
+  checks what is sent, as from the console.
 - Logged in with the host token (the data folder's host-token) once per browser: a session
   cookie (HttpOnly, SameSite=Strict) signed with the token, and each form carries a token of the
   session (CSRF). The host port also refuses a foreign Host or Origin (`foreign_refusal`): another
@@ -88,8 +89,8 @@ def _marked(part: Input | Group) -> Input | Group:
 
 @cache
 def command_forms() -> tuple[CommandForm, ...]:
-    """A form for each host command on one match whose fields a form can hold (`forms.parts_of`;
-    lists of names one a line)."""
+    """A form for each host command on one match whose fields a form can hold (`forms.parts_of`:
+    a participant a choice of the match's, lists of words one a line)."""
     forms = []
     for model in get_args(get_args(HostCommand)[0]):
         schema = model.model_json_schema()
@@ -178,10 +179,13 @@ def _command_form(command: CommandForm, match_id: str, csrf: str, choices: Choic
 
 def confirmation_page(command: CommandForm, match_id: str, posted: Mapping[str, str], csrf: str, once: str) -> Reply:
     """The second step of a command that cannot be undone: what it will do, and one button to do it."""
-    fields = command.form.inputs
-    given = "".join(f"<dt>{escape(one.label)}</dt><dd>{escape(posted.get(one.name, '') or '-')}</dd>" for one in fields)
+    shown = []
+    for part in command.form.parts:  # a group's places left empty are not sent: not shown either
+        inputs = [one for one in part.inputs if posted.get(one.name)] if isinstance(part, Group) else [part]
+        shown += [(one.label, posted.get(one.name, "") or "-") for one in inputs]
+    given = "".join(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" for label, value in shown)
     kept = {"csrf": csrf, "match_id": match_id, "command": command.command, "confirmed": "yes", "once": once}
-    kept |= {one.name: posted.get(one.name, "") for one in fields}
+    kept |= {one.name: posted[one.name] for one in command.form.inputs if one.name in posted}
     body = (
         f"<p>{escape(command.title)} in match {escape(match_id)}? This cannot be undone.</p>"
         + (f"<dl>{given}</dl>" if given else "")

@@ -18,7 +18,7 @@ from browsing import DESKTOP, PHONE, WAIT_SECONDS, chromium, host_server, proble
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as shown
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from local_stack.host_server import HostServer
 
@@ -74,13 +74,18 @@ def host_page(driver: Any, server: HostServer, match_id: str) -> Any:
 
 
 def send_command(driver: Any, section_id: str, title: str, **fields: str) -> None:
-    """Open a command of a match on the host's page, fill its fields, send it."""
+    """Open a command of a match on the host's page, fill its fields (a choice by what it shows),
+    send it."""
     section = driver.find_element(By.ID, section_id)
     summary = section.find_element(By.XPATH, f".//details/summary[text()='{title}']")
     summary.click()
     form = summary.find_element(By.XPATH, "following-sibling::form")
     for name, value in fields.items():
-        form.find_element(By.NAME, name).send_keys(value)
+        field = form.find_element(By.NAME, name)
+        if field.tag_name == "select":
+            Select(field).select_by_visible_text(value)
+        else:
+            field.send_keys(value)
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
 
 
@@ -143,7 +148,7 @@ def test_a_secret_reissued_from_the_hosts_page_ends_the_old_session_and_the_new_
     match_id = created["match_id"]
     ada = Player(browser, server, match_id, "ada", created["secrets"]["ada"])
     section_id = host_page(browser, server, match_id).get_attribute("id")
-    send_command(browser, section_id, "Reissue secret", player="Ada")  # by name
+    send_command(browser, section_id, "Reissue secret", player="Ada")  # chosen by name, her id sent
     wait_for(browser, (By.XPATH, "//button[text()='Yes: reissue secret']")).click()  # the confirming page, once loaded
     answer = json.loads(wait_for(browser, (By.TAG_NAME, "pre")).text)
     assert answer["player"] == "ada" and answer["secret"] != created["secrets"]["ada"]

@@ -12,13 +12,14 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
 import pytest
-from fakes import Fakes
+from fakes import T0, Fakes
 from pydantic import Field
 
 from game_core.games.protocol import Model
 from game_core.match.model import MatchRequest
 from game_core.service import commands
 from game_core.service.matches import create_match, match_status
+from game_core.service.ports import Event
 from local_stack import host_page
 from local_stack.host_page import HostPage, command_forms
 from local_stack.http_serving import Request
@@ -31,13 +32,16 @@ OWN = {"host": f"127.0.0.1:{PORT}", "origin": f"http://127.0.0.1:{PORT}"}
 """What Chromium sends with a form posted from the host's page itself."""
 
 
-class Hosted:
-    """A Crates match of Ada Lovelace and Bo Peep on the fakes, in its Pregame (an hour long, from
-    12:00), and the host's page over it."""
+PAIR = [{"id": "ada", "name": "Ada Lovelace"}, {"id": "bo", "name": "Bo Peep"}]
+TRIO = [*PAIR, {"id": "cy", "name": "Cy Young"}]
 
-    def __init__(self) -> None:
+
+class Hosted:
+    """A Crates match of `players` (Ada Lovelace and Bo Peep) on the fakes, in its Pregame (an
+    hour long, from 12:00), and the host's page over it."""
+
+    def __init__(self, players: list[dict[str, str]] = PAIR) -> None:
         self.fakes = Fakes()
-        players = [{"id": "ada", "name": "Ada Lovelace"}, {"id": "bo", "name": "Bo Peep"}]
         request = MatchRequest.model_validate({"game": "crates", "players": players, "phase_seconds": 3600})
         self.match_id = create_match(self.fakes.ports, request)["match_id"]
         handler = load_handler(ROOT / "functions" / "host_commands", "app.handler", lambda: self.fakes.ports)
@@ -110,7 +114,7 @@ STANDING = {
     "resolve_now": [],
     "cancel": [],
     "recover": [],
-    "decide": ["order"],
+    "decide": [f"order.{place}" for place in range(64)],  # a choice a place, as many as it may rank
     "press": ["text", "to"],
     "reissue_secret": ["player"],
     "webhook": ["target", "url"],
@@ -122,6 +126,104 @@ def test_a_result_left_tied_is_shown_for_the_host_to_decide(hosted) -> None:
     status = {"match_id": hosted.match_id, "game": "crates", "status": "finished", "result": tied}
     section = host_page.match_section(hosted.matches()[0], status, "csrf")
     assert "<dt>Tie to decide</dt><dd>Bo Peep, Ada Lovelace</dd>" in section and "Waiting for" not in section
+
+
+# -- participants chosen by name ------------------------------------------------------------------
+
+PARTICIPANT_CHOICES = [
+    # (command, field): each field of the command models naming a participant of the match
+    ("decide", "order.0"),
+    ("decide", "order.1"),
+    ("decide", "order.2"),  # a place for each of the three: a tie may hold them all
+    ("press", "to"),
+    ("reissue_secret", "player"),
+    ("replace", "seat"),
+    ("graces", "player"),
+    ("absence", "player"),
+]
+
+
+def choices_on(section: str) -> dict[str, list[tuple[str, str]]]:
+    """Each select of a match's section offering its participants: its id -> (value, shown) after
+    the blank first option."""
+    selects = re.findall(r'<select id="([^"]+)"[^>]*>(.*?)</select>', section)
+    return {
+        select_id: re.findall(r'<option value="([^"]*)">([^<]*)</option>', options)[1:]
+        for select_id, options in selects
+        if 'value="ada"' in options
+    }
+
+
+def test_each_field_naming_a_participant_offers_the_matchs_by_name_and_sends_the_id() -> None:
+    section = host_page.match_section(Hosted(TRIO).matches()[0], {}, "csrf")
+    # Ada, Bo and Cy in seating order, each shown by name, sent as the id the command reads.
+    trio = [("ada", "Ada Lovelace"), ("bo", "Bo Peep"), ("cy", "Cy Young")]
+    expected = {f"{command}-{field.replace('.', '-')}": trio for command, field in PARTICIPANT_CHOICES}
+    assert choices_on(section) == expected  # decide's fourth place and on are not shown: three to rank
+    # A webhook's target may also be "@public" or "@alerts": typed, as before.
+    assert '<input type="text" id="webhook-target" name="target" required maxlength="80">' in section
+
+
+def test_a_participant_chosen_on_the_page_is_the_one_the_command_acts_on() -> None:
+    hosted = Hosted(TRIO)
+    cookie, csrf = hosted.log_in()
+    hashes = {player.id: player.secret_hash for player in hosted.matches()[0].players}
+    _, page, _ = hosted.send("GET", "/", cookie=cookie)
+    [cy] = [value for value, shown in choices_on(page)["reissue_secret-player"] if shown == "Cy Young"]
+    form = {"csrf": csrf, "match_id": hosted.match_id, "command": "reissue_secret", "player": cy}  # as chosen
+    status, page, _ = hosted.send("POST", "/command", form | {"confirmed": "yes", "once": "a-form"}, cookie)
+    assert status == 200 and "&quot;player&quot;: &quot;cy&quot;" in page  # the reply, escaped into the page
+    now = {player.id: player.secret_hash for player in hosted.matches()[0].players}
+    assert [player for player in now if now[player] != hashes[player]] == ["cy"]  # Cy's alone
+
+
+def test_a_tie_is_decided_by_choosing_each_place_confirmed_with_the_places_chosen() -> None:
+    hosted = Hosted(TRIO)
+    match = hosted.matches()[0]
+    tied = {  # all three tied at the top, one EC place between them
+        "standings": [
+            {"place": 1, "player": p, "score": "3", "tied_with": ["ada", "bo", "cy"]} for p in "ada bo cy".split()
+        ],
+        "tol": [],
+        "tol_awarded": {},
+        "ec": ["ada", "bo", "cy"],
+        "undecided": ["ada", "bo", "cy"],
+        "tied_lines": [{"line": "ec", "players": ["ada", "bo", "cy"], "places": 1, "award": 1}],
+        "garnets": {"ada": 1, "bo": 1, "cy": 1},
+        "details": {},
+    }
+    finished = match.model_copy(update={"status": "finished", "phase": None, "result": tied, "version": 9})
+    hosted.fakes.store.save(match, finished, Event("finished", T0, {}))
+    cookie, csrf = hosted.log_in()
+    form = {"csrf": csrf, "match_id": hosted.match_id, "command": "decide", "once": "a-form"}
+    form |= {"order.0": "cy", "order.1": "bo", "order.2": "ada"}
+    status, page, _ = hosted.send("POST", "/command", form, cookie)
+    # The confirming page lists the three places chosen (none of the 61 left empty) and keeps them.
+    shown = "<dt>Order 1</dt><dd>cy</dd><dt>Order 2</dt><dd>bo</dd><dt>Order 3</dt><dd>ada</dd>"
+    assert status == 200 and f"<dl>{shown}</dl>" in page
+    assert re.findall(r'name="(order\.\d+)" value="(\w+)"', page) == [
+        ("order.0", "cy"),
+        ("order.1", "bo"),
+        ("order.2", "ada"),
+    ]
+    status, page, _ = hosted.send("POST", "/command", form | {"confirmed": "yes"}, cookie)
+    # Cy, Bo, Ada best first: places 1, 2, 3, and the one EC place goes to the last, Ada.
+    result = hosted.fakes.store.get(hosted.match_id).result
+    assert status == 200 and result["decision"] == ["cy", "bo", "ada"] and result["ec"] == ["ada"]
+    assert [(s["player"], s["place"]) for s in result["standings"]] == [("cy", 1), ("bo", 2), ("ada", 3)]
+
+
+@pytest.mark.parametrize(
+    ("posted", "order"),
+    [
+        ({"order.0": "cy", "order.1": "bo", "order.2": "ada"}, ["cy", "bo", "ada"]),
+        ({"order.0": "cy", "order.1": "", "order.2": "ada"}, ["cy", "ada"]),  # a place left empty is not sent
+        ({"order.10": "cy", "order.2": "bo"}, ["bo", "cy"]),  # by place, 2 before 10, not as posted or as text
+    ],
+)
+def test_decides_places_are_read_best_first(posted, order) -> None:
+    [decide] = [form for form in command_forms() if form.command == "decide"]
+    assert decide.command_from("m-1", posted) == {"command": "decide", "match_id": "m-1", "order": order}
 
 
 def test_the_page_offers_each_command_on_one_match_a_form_can_hold() -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, Field, TypeAdapter
 
 from game_core.errors import NotFound
-from game_core.games.protocol import Model
+from game_core.games.protocol import PARTICIPANT_FORMAT, Model
 from game_core.match.model import MAX_GRACES, MAX_SECONDS, Email, MatchRequest, Name
 from game_core.match.press import MAX_PER_HOUR, PressMode
 from game_core.service import grace, host, phases, replace, webhooks
@@ -25,9 +25,13 @@ from game_core.service.webhooks import MAX_URL
 
 MatchId = Annotated[str, Field(min_length=1, max_length=64)]
 """Far longer than any the service makes (m- and 12 hex digits), far shorter than a table key may be."""
-Named = Annotated[str, Field(min_length=1, max_length=80)]
+Target = Annotated[str, Field(min_length=1, max_length=80)]
 """A participant as the host names them: by id or by name (spaces and all), in any case, as long
-as a name may be; the use case reads it (`Match.named`) and refuses one that names nobody."""
+as a name may be; the use case reads it (`Match.named`) and refuses one that names nobody. Free
+text: a webhook's target may also be "@public" or "@alerts"."""
+Named = Annotated[Target, Field(json_schema_extra={"format": PARTICIPANT_FORMAT})]
+"""A participant alone: its schema's format says so, and the host's page offers the match's
+participants for it (by name, the id sent)."""
 
 
 class Create(Model):
@@ -164,7 +168,7 @@ class Webhook(Model):
 
     command: Literal["webhook"]
     match_id: MatchId
-    target: Named
+    target: Target
     """A participant (by id or by name), "@public" or "@alerts"."""
     url: str | None = Field(default=None, max_length=MAX_URL)
 

@@ -4,15 +4,16 @@ read back into the JSON the webhook would carry; the service judges it as it jud
 What the schema says becomes an input the browser checks too (`required`, `min`, `max`,
 `pattern`, `maxlength`, a choice list for an `enum`): a number is a number input, a field
 naming a participant (`PARTICIPANT_FORMAT`) a choice of the match's participants by name (the
-page fills them in: a form is the game's, built once), a list of numbers or words one text
-input (separated by spaces or commas), a list of a fixed few numbers that many inputs, a list
-of small objects a few rows of their fields. A kind whose schema is none of these (Palindrome's
-construction: a list of different instructions) is written in the game's own plain-text grammar,
-as by mail, its help beside the box.
+page fills them in: a form is the game's, built once), a list of participants in order such a
+choice for each place, a list of numbers or words one text input (separated by spaces or
+commas), a list of a fixed few numbers that many inputs, a list of small objects a few rows of
+their fields. A kind whose schema is none of these (Palindrome's construction: a list of
+different instructions) is written in the game's own plain-text grammar, as by mail, its help
+beside the box.
 
 The host's page builds its command forms here too (`command_parts`, from the host commands'
-models): lists of names there are one a line (a name holds spaces), its fields posted under their
-own names (`Form.prefix`).
+models): lists of words there are one a line (a word may hold spaces), its fields posted under
+their own names (`Form.prefix`).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class Group:
     inputs: tuple[Input, ...]
     columns: int
     """Inputs a row: a list of objects' fields, or all of a fixed few numbers."""
+    ranking: bool = False
+    """A list of participants in order, a choice each place: the page shows as many places as the
+    match has participants (the form is built once, for any match)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,8 @@ def _part(
         return _scalar(schema, name, node, required, one_a_line)
     items = _resolved(schema, node.get("items", {}))
     most = node.get("maxItems")
+    if items.get("format") == PARTICIPANT_FORMAT:
+        return _ranking(name, node, most or rows)
     if items.get("type") == "integer" and most is not None and most == node.get("minItems") and most <= FIXED_INPUTS:
         inputs = tuple(
             Input(
@@ -211,6 +217,16 @@ def _part(
         f"{_title(name, node)}: {_count_words(least or None, most).lower()}, one a row; a row left empty is not sent."
     )
     return Group(" ".join([said, *hints]), tuple(cells), len(fields))
+
+
+def _ranking(name: str, node: Mapping[str, Any], places: int) -> Group:
+    """A choice of a participant for each place of a list in order (decide's tied players, best
+    first): chosen, not typed, and in order without a script; a place left empty is not sent."""
+    least = node.get("minItems") or 0
+    title = _title(name, node)
+    inputs = tuple(Input(f"{name}.{i}", f"{title} {i + 1}", "participant", i < least) for i in range(places))
+    said = f"{title}: {_count_words(least or None, node.get('maxItems')).lower()}, in order, one a place"
+    return Group(f"{said}; a place left empty is not sent.", inputs, 1, ranking=True)
 
 
 def _row_hints(schema: Mapping[str, Any], fields: Mapping[str, Any], one_a_line: bool) -> list[Input]:

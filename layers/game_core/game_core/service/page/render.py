@@ -480,7 +480,8 @@ def inputs(form_id: str, form: Form, given: Given, choices: Choices) -> str:
     parts = []
     for part in form.parts:
         if isinstance(part, Group):
-            rows = [part.inputs[i : i + part.columns] for i in range(0, len(part.inputs), part.columns)]
+            shown = part.inputs[: len(choices.named)] if part.ranking else part.inputs
+            rows = [shown[i : i + part.columns] for i in range(0, len(shown), part.columns)]
             cells = "".join(
                 '<div class="row">\n' + "".join(_input(form_id, form, one, given, choices) for one in row) + "</div>\n"
                 for row in rows
