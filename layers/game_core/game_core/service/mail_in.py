@@ -71,7 +71,7 @@ from game_core.match import grace
 from game_core.match.absence import away_lines
 from game_core.match.clock import day_text, known_zone
 from game_core.match.engine import acting, sent_last
-from game_core.match.model import Match, Participant
+from game_core.match.model import Match, Participant, address_key
 from game_core.service import letters, ready
 from game_core.service.absence import absent_by_mail
 from game_core.service.actions import ActionRequest, take_action
@@ -267,16 +267,17 @@ def delivery_key(receipt: Receipt, letter: Letter, sender: Sender) -> str:
 
 
 def registered_sender(match: Match, address: str) -> Sender | None:
-    """The sender as the match registered them (compared ignoring case), None for a stranger."""
-    address = address.strip().lower()
-    if not address:
+    """The sender as the match registered them (compared ignoring case, an IDN domain in either
+    form: `address_key`), None for a stranger."""
+    key = address_key(address)
+    if not key:
         return None
-    player = next((p for p in match.players if (p.email or "").strip().lower() == address), None)
-    is_host = (match.host_email or "").strip().lower() == address
+    player = next((p for p in match.players if address_key(p.email or "") == key), None)
+    is_host = address_key(match.host_email or "") == key
     if player is None and not is_host:
         return None
     return Sender(
-        address=player.email if player is not None and player.email else address,
+        address=player.email if player is not None and player.email else (match.host_email or key),
         player=player,
         is_host=is_host,
         zone=(player.zone if player is not None else None) or (match.host_zone if is_host else None),
