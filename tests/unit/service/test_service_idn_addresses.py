@@ -16,9 +16,11 @@ own codec, maps it to "strasse", another domain). "例え" is IANA's test label:
 from __future__ import annotations
 
 import json
+from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
+from automatic_mail import postfix_bounce
 from crates_driver import Table
 from test_host_mistakes import SETTINGS, Hosted
 from test_service_addresses import COMMANDS, MID, NOT_AN_ADDRESS, players
@@ -26,8 +28,8 @@ from test_service_addresses import COMMANDS, MID, NOT_AN_ADDRESS, players
 from game_core.aws.ses_mailer import SesMailer
 from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
+from game_core.match.model import sendable_address
 from game_core.service.mail_in import Outcome, receive, registered_sender
-from game_core.service.ports import OutgoingMail
 
 KEPT = [
     # (as given, as kept and shown, as SES is given it)
@@ -60,16 +62,17 @@ def test_an_idn_address_is_kept_as_given_and_ses_sends_to_its_a_label(given: str
 
     assert created["ok"], created
     assert hosted.fakes.store.get(created["match_id"]).players[0].email == kept
-    [opening] = [mail for mail in hosted.fakes.mailer.sent if mail.to == kept]
+    [opening] = [mail for mail in hosted.fakes.mailer.sent if mail.to == sent_to]
+    # the mail's own To as well: an encoded word ("=?utf-8?q?b=C3=BCcher?=") is no part of an address
+    assert message_from_bytes(opening.raw, policy=policy.default)["To"].addresses[0].addr_spec == sent_to
     ses = RecordingSes()
     SesMailer(ses, "play.example.com", frozenset()).send(opening)
     assert ses.destinations == [{"ToAddresses": [sent_to]}]
 
 
-def test_an_address_stored_before_addresses_were_checked_goes_to_ses_as_it_is_for_ses_to_refuse() -> None:
-    ses = RecordingSes()  # "_" is no letter of a domain name (IDNA 2008, RFC 5892: DISALLOWED)
-    SesMailer(ses, "play.example.com", frozenset()).send(OutgoingMail(to="ada@bü_cher.de", raw=b"\r\n"))
-    assert ses.destinations == [{"ToAddresses": ["ada@bü_cher.de"]}]
+def test_an_address_stored_before_addresses_were_checked_is_sent_to_as_it_is_for_ses_to_refuse() -> None:
+    # "_" is no letter of a domain name (IDNA 2008, RFC 5892: DISALLOWED): no A-label to give
+    assert sendable_address("ada@bü_cher.de") == "ada@bü_cher.de"
 
 
 SES_CANNOT = "SES cannot deliver to a local part outside ASCII: give another address"
@@ -156,4 +159,16 @@ def test_a_move_from_the_a_label_is_answered_to_the_address_as_registered() -> N
     outcome = receive(table.ports, Receipt("ses-1", (f"{table.match_id}@play.test",), passing, "", raw))
 
     assert outcome is Outcome.ANSWERED
-    assert [mail.to for mail in table.fakes.mailer.sent] == ["ada@bücher.de"]
+    assert [mail.to for mail in table.fakes.mailer.sent] == ["ada@xn--bcher-kva.de"]  # Ada's, as SES takes it
+
+
+@pytest.mark.parametrize("failed", ["ada@xn--bcher-kva.de", "ADA@Bücher.de"])
+def test_a_bounce_naming_either_form_of_an_idn_address_is_its_participants(failed: str) -> None:
+    table = Table.open(emails=REGISTERED, host_email=HOST)
+    passing = Verdicts(spf="PASS", dkim="PASS", dmarc="PASS", spam="PASS", virus="PASS")
+    raw = postfix_bounce(failed, failed)  # its Final-Recipient names the address that failed
+
+    outcome = receive(table.ports, Receipt("ses-2", (f"{table.match_id}@play.test",), passing, "", raw))
+
+    assert outcome is Outcome.AUTOMATIC
+    assert [bounce.player for bounce in table.fakes.store.bounces(table.match_id)] == ["ada"]

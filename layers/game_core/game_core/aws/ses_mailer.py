@@ -14,7 +14,6 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from game_core.errors import MailRefused
-from game_core.match.model import a_label_address
 from game_core.service.ports import OutgoingMail
 
 REFUSED_FOR_GOOD = frozenset({"BadRequestException", "InvalidParameterValue", "MessageRejected"})
@@ -52,9 +51,7 @@ class SesMailer:
         if not self.domain:
             return  # a deployment without mail
         try:
-            self.client.send_email(
-                Destination={"ToAddresses": [_destination(mail.to)]}, Content={"Raw": {"Data": mail.raw}}
-            )
+            self.client.send_email(Destination={"ToAddresses": [mail.to]}, Content={"Raw": {"Data": mail.raw}})
         except ClientError as error:
             code, said = error.response["Error"].get("Code", ""), error.response["Error"].get("Message", "")
             if code not in REFUSED_FOR_GOOD:
@@ -63,13 +60,3 @@ class SesMailer:
             raise MailRefused(code, said + hint) from None
         if self._also is not None:
             self._also(mail)
-
-
-def _destination(address: str) -> str:
-    """`address` as SES takes it: an IDN domain as its A-label (SES has no SMTPUTF8:
-    `LOCAL_PART_NOT_ASCII`). One no IDN (stored before addresses were checked) goes as it is, for
-    SES to refuse for good in its own words."""
-    try:
-        return a_label_address(address)
-    except ValueError:
-        return address

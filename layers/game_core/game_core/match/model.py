@@ -59,6 +59,16 @@ def a_label_address(address: str) -> str:
     return f"{local}@{idna.encode(domain, uts46=True).decode('ascii')}"
 
 
+def sendable_address(address: str) -> str:
+    """`address` as mail goes to it, in its To and to SES: an IDN domain as its A-label (SES has no
+    SMTPUTF8, and an encoded word is no part of an address). One no IDN (stored before addresses
+    were checked) goes as it is, for SES to refuse for good in its own words."""
+    try:
+        return a_label_address(address)
+    except ValueError:
+        return address
+
+
 def address_key(address: str) -> str:
     """What two addresses of one mailbox have in common: the address ignoring case, its domain in
     either form (a reply's From may give the Unicode form, as Gmail shows it, or the A-label, as

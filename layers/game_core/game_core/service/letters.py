@@ -22,7 +22,7 @@ from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, DrawsVi
 from game_core.match import engine, grace
 from game_core.match.absence import away_lines
 from game_core.match.clock import PhaseClock, moment_text
-from game_core.match.model import Match
+from game_core.match.model import Match, sendable_address
 from game_core.match.press import help_lines, press_lines
 from game_core.match.seats import seat_lines
 from game_core.service import receipts, webhooks
@@ -207,6 +207,7 @@ def _mail(
     from game_core.mail.addresses import match_address, phase_message_id
     from game_core.mail.outbound import compose
 
+    to = sendable_address(to)
     raw = compose(
         sender=match_address(match.match_id, domain),
         sender_name=f"{registry.load(match.game).title} {match.match_id}",
@@ -329,8 +330,9 @@ def refused(ports: Ports, match_id: str, mail: OutgoingMail, whose: str) -> Mail
 
 
 def _addressee(match: Match, address: str) -> str:
-    """The participant a notice's mail goes to (`letters` mails participants only)."""
-    return next(participant.id for participant in match.players if participant.email == address)
+    """The participant a notice's mail goes to (`letters` mails participants only, each at
+    their address as mail goes to it: `sendable_address`)."""
+    return next(p.id for p in match.players if p.email and sendable_address(p.email) == address)
 
 
 def _remember_told(ports: Ports, match_id: str, keys: frozenset[str]) -> None:

@@ -247,12 +247,12 @@ def _bounced(match: Match, mail: Automatic) -> list[tuple[str, Failure]]:
     """Each participant whose mail from the match the bounce reports failed: named by its failed
     recipients; when it names none of them but returns one of the match's own mails (our
     Message-IDs begin with the match id: `phase_message_id`), by that mail's To."""
-    participants = {(p.email or "").strip().lower(): p.id for p in match.players if p.email}
-    found = {participants[f.recipient]: f for f in mail.failures if f.recipient in participants}
+    participants = {address_key(p.email): p.id for p in match.players if p.email}
+    found = {participants[key]: f for f in mail.failures if (key := address_key(f.recipient)) in participants}
     ours = any(original.lower().startswith(f"<{match.match_id}.") for original in mail.original_ids)
     if ours and not found:  # delivered on elsewhere (a forward) and failed there: what failed says why
         reported = mail.failures[0] if mail.failures else Failure("")
-        found = {participants[to]: reported for to in mail.original_to if to in participants}
+        found = {participants[key]: reported for to in mail.original_to if (key := address_key(to)) in participants}
     return sorted(found.items())
 
 
