@@ -87,3 +87,16 @@ def test_an_address_left_owing_nothing_is_unsubscribed_not_left_unfiltered(sns) 
     assert filters(client, private) == {ADA: {"match_id": ["m-1"], "recipient": ["ada"]}}
     # Asked again (a retried replacement), there is nothing left to change
     assert notifier.unsubscribe(match("m-1", {"ada": ADA}), "bo", BO) is True
+
+
+def test_an_idn_address_is_subscribed_at_its_a_label_and_leaves_in_either_form(sns) -> None:
+    client, notifier, private, public = sns
+    # Ada registered as "ada@bücher.de" ("bücher" is "xn--bcher-kva" in IDNA, RFC 3492): SNS, as
+    # SES, mails only an ASCII domain
+    notifier.subscribe(match("m-1", {"ada": "ada@bücher.de"}))
+
+    assert filters(client, private) == {"ada@xn--bcher-kva.de": {"match_id": ["m-1"], "recipient": ["ada"]}}
+
+    # Her seat goes to Dana: the address she left with, in the other form, is found all the same
+    assert notifier.unsubscribe(match("m-1", {"ada": "dana@one.example"}), "ada", "ADA@xn--bcher-kva.de") is True
+    assert filters(client, private) == {} and filters(client, public) == {}

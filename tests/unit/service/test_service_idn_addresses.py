@@ -30,6 +30,7 @@ from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
 from game_core.match.model import sendable_address
 from game_core.service.mail_in import Outcome, receive, registered_sender
+from game_core.service.matches import contact
 
 KEPT = [
     # (as given, as kept and shown, as SES is given it)
@@ -172,3 +173,16 @@ def test_a_bounce_naming_either_form_of_an_idn_address_is_its_participants(faile
 
     assert outcome is Outcome.AUTOMATIC
     assert [bounce.player for bounce in table.fakes.store.bounces(table.match_id)] == ["ada"]
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("ada@bücher.de", "ADA@xn--bcher-kva.de", True),  # one mailbox, its domain in either form
+        (" Ada@Bücher.DE", "ada@bücher.de", True),
+        ("ada@bücher.de", "ada@bucher.de", False),  # "u" is not "ü"
+    ],
+)
+def test_a_contact_is_the_same_in_either_form_of_its_domain(one: str, other: str, same: bool) -> None:
+    # a replacement given the old player's address in its other form is refused as that address
+    assert (contact(one) == contact(other)) is same

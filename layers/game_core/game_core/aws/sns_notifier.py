@@ -18,7 +18,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from game_core.match.model import Match
+from game_core.match.model import Match, sendable_address
 from game_core.service.ports import Notice
 
 logger = logging.getLogger(__name__)
@@ -72,7 +72,8 @@ class SnsNotifier:
     # -- subscriptions -----------------------------------------------------------------------
 
     def subscribe(self, match: Match) -> list[str]:
-        emails = {p.id: p.email.strip() for p in match.players if p.email and p.email.strip()}
+        # SNS mails an address as SES does: an internationalised domain as its A-label
+        emails = {p.id: sendable_address(p.email.strip()) for p in match.players if p.email and p.email.strip()}
         if not emails:
             return []
         private, public = self._email_subscriptions(self.private_topic), self._email_subscriptions(self.public_topic)
@@ -88,7 +89,7 @@ class SnsNotifier:
 
     def unsubscribe(self, match: Match, player: str, email: str) -> bool:
         arns = [
-            (self._email_subscriptions(topic).get(email.strip().lower()), recipient)
+            (self._email_subscriptions(topic).get(sendable_address(email.strip()).lower()), recipient)
             for topic, recipient in ((self.private_topic, player), (self.public_topic, None))
         ]
         for arn, recipient in arns:

@@ -11,7 +11,7 @@ from game_core.errors import Illegal, Reason
 from game_core.games import registry
 from game_core.match import chain, engine
 from game_core.match.clock import iso
-from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
+from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, address_key, secret_hash
 from game_core.match.press import DEFAULT_PER_HOUR
 from game_core.service import webhooks
 from game_core.service.letters import tell
@@ -49,7 +49,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         settings=settings.model_dump(mode="json"),
         seed=request.seed if request.seed is not None else ports.ids.seed(),
         players=tuple(p.model_copy(update={"secret_hash": secret_hash(secrets[p.id])}) for p in seated),
-        host_email=contact(request.host_email) or None,
+        host_email=request.host_email.lower() if request.host_email else None,  # `an_address` stripped it
         host_zone=request.host_zone,
         phase_seconds=request.phase_seconds,
         early_close=request.early_close,
@@ -97,8 +97,9 @@ def _attempt(action: Callable[[], Any], warnings: list[str], what: str) -> Any:
 
 
 def contact(email: str | None) -> str:
-    """A participant's contact as registered: the email, compared ignoring case ("" for none)."""
-    return (email or "").strip().lower()
+    """A participant's contact as registered: the email, compared ignoring case and in either form
+    of an internationalised domain (`address_key`; "" for none)."""
+    return address_key(email) if email and email.strip() else ""
 
 
 def register_contacts(ports: Ports, request: MatchRequest) -> dict[str, Contact]:
