@@ -80,29 +80,38 @@ MULTIPART = (
 
 
 @pytest.mark.parametrize(
-    ("raw", "unreadable"),
+    ("raw", "unreadable", "text"),
     [
-        ('Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name="smime.p7m"\n\nMIAG', ENCRYPTED),
-        ("Content-Type: application/pkcs7-mime; smime-type=authEnveloped-data\n\nMIAG", ENCRYPTED),
+        # (what cannot be read has no text: nothing of it is taken for a move)
+        ('Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name="smime.p7m"\n\nMIAG', ENCRYPTED, ""),
+        ("Content-Type: application/pkcs7-mime; smime-type=authEnveloped-data\n\nMIAG", ENCRYPTED, ""),
         # an old client's enveloped data, with no smime-type, under the old type's name
-        ('Content-Type: application/x-pkcs7-mime; name="smime.p7m"\n\nMIAG', ENCRYPTED),
-        ("Content-Type: application/pkcs7-mime; smime-type=signed-data\n\nMIAG", OPAQUE_SIGNED),
-        ("Content-Type: application/pkcs7-mime; smime-type=certs-only\n\nMIAG", None),  # no text, not encrypted
-        ('Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary=b\n\n--b--\n', ENCRYPTED),
-        (plain("-----BEGIN PGP MESSAGE-----\n\nhQEMA\n-----END PGP MESSAGE-----"), ENCRYPTED),
-        # a PGP message quoted, or only named, is no encrypted mail
-        (plain("PUSH A L\n\n> -----BEGIN PGP MESSAGE-----\n> hQEMA"), None),
-        (plain("PUSH A L\nthe -----BEGIN PGP MESSAGE----- line"), None),
-        ('Content-Type: application/ms-tnef; name="winmail.dat"\n\neJ8+', RICH_TEXT),
-        (MULTIPART.format(text=" \n", part="Content-Type: application/vnd.ms-tnef"), RICH_TEXT),
-        (MULTIPART.format(text="PUSH A L", part="Content-Type: application/ms-tnef"), None),
-        (MULTIPART.format(text="", part="Content-Type: application/pdf"), None),  # nothing written: no move
+        ('Content-Type: application/x-pkcs7-mime; name="smime.p7m"\n\nMIAG', ENCRYPTED, ""),
+        ("Content-Type: application/pkcs7-mime; smime-type=signed-data\n\nMIAG", OPAQUE_SIGNED, ""),
+        ("Content-Type: application/pkcs7-mime; smime-type=certs-only\n\nMIAG", None, ""),  # no text, not encrypted
+        (
+            'Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary=b\n\n--b--\n',
+            ENCRYPTED,
+            "",
+        ),
+        (plain("-----BEGIN PGP MESSAGE-----\n\nhQEMA\n-----END PGP MESSAGE-----"), ENCRYPTED, ""),
+        # a PGP message quoted, or only named, is no encrypted mail: what is written above it is read
+        (plain("PUSH A L\n\n> -----BEGIN PGP MESSAGE-----\n> hQEMA"), None, "PUSH A L"),
+        (
+            plain("PUSH A L\nthe -----BEGIN PGP MESSAGE----- line"),
+            None,
+            "PUSH A L\nthe -----BEGIN PGP MESSAGE----- line",
+        ),
+        ('Content-Type: application/ms-tnef; name="winmail.dat"\n\neJ8+', RICH_TEXT, ""),
+        (MULTIPART.format(text=" \n", part="Content-Type: application/vnd.ms-tnef"), RICH_TEXT, ""),
+        # winmail.dat beside a text that says something: the text is read
+        (MULTIPART.format(text="PUSH A L", part="Content-Type: application/ms-tnef"), None, "PUSH A L"),
+        (MULTIPART.format(text="", part="Content-Type: application/pdf"), None, ""),  # nothing written: no move
     ],
 )
-def test_what_cannot_be_read(raw: str | bytes, unreadable: object) -> None:
+def test_what_cannot_be_read(raw: str | bytes, unreadable: object, text: str) -> None:
     letter = parse_message(raw.encode() if isinstance(raw, str) else raw)
-    assert letter.unreadable == unreadable
-    assert letter.text == ("" if unreadable else letter.text) and letter.json_body is None
+    assert (letter.unreadable, letter.text, letter.json_body) == (unreadable, text, None)
 
 
 @pytest.mark.parametrize(
