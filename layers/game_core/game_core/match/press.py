@@ -100,19 +100,19 @@ def compose(match: Match, sender: str, to: Sequence[str] | None, text: str, mess
     if to is not None and match.press == "public":
         only = "the host allows messages to everyone only in this match (PRESS TO ALL)"
         raise Illegal("press is public only", [Reason("press_public_only", only)])
-    named = None if to is None else recipients(match, sender, to)
-    text = text.strip("\n")
-    if not text.strip():
+    said = message(match, sender, to, text, message_id)
+    if not said.text.strip():
         raise Malformed("the message is empty", [Reason("press_empty", "the message has no text")])
-    if len(text) > MAX_PRESS_CHARS:
-        too_long = f"the message is {len(text)} characters; at most {MAX_PRESS_CHARS}"
+    if len(said.text) > MAX_PRESS_CHARS:
+        too_long = f"the message is {len(said.text)} characters; at most {MAX_PRESS_CHARS}"
         raise Malformed("the message is too long", [Reason("press_too_long", too_long)])
     _within_rate(match, sender, now)
-    return Message(message_id, sender, named, text)
+    return said
 
 
 def message(match: Match, sender: str, to: Sequence[str] | None, text: str, message_id: str) -> Message:
-    """A message recorded already, built again as `compose` built it (to be told, or its reply)."""
+    """The message as it is kept: its recipients named (`recipients`), its text without blank
+    lines around it; unchecked (`compose` checks a new one; a recorded one was checked)."""
     return Message(message_id, sender, None if to is None else recipients(match, sender, to), text.strip("\n"))
 
 
