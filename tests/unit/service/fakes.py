@@ -155,6 +155,9 @@ class MemoryStore:
         """(match id, phase number) of every resolution stored."""
         self.saves: list[tuple[str, str]] = []
         """(match id, event type) of every save stored."""
+        self.reads: list[str] = []
+        """"get" and "view" (`submission_view`, which reads the header through `get`): each read of a
+        match as made, for a test to count (cleared where it starts counting)."""
 
     # -- looking inside (tests only) -------------------------------------------------------
 
@@ -231,6 +234,7 @@ class MemoryStore:
         return {player: self._garnets[player].balance for player in players if player in self._garnets}
 
     def get(self, match_id: str) -> Match:
+        self.reads.append("get")
         meta = self._meta.get(match_id)
         if meta is None:
             raise NotFound(f"no match {match_id!r}")
@@ -241,6 +245,7 @@ class MemoryStore:
         return match
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
+        self.reads.append("view")
         match = self.get(match_id)
         item = self._holding(match, player)
         delivered = self._deliveries.get((match_id, player, delivery)) if delivery is not None else None
