@@ -272,9 +272,10 @@ def show_messages(ports: Ports, match_id: str, cookie: str | None, message_id: s
     match, events = ports.store.header_and_events(match_id)
     session, now = _signed(ports, match, cookie)
     me = session.participant
-    sent = [e.data for e in events if e.type == "press" and e.data["id"] == message_id and e.data["from"] == me]
-    answer = press.answer(match, sent[0]["to"]) if sent else ""
-    return Talk(match=match, session=session, now=now, messages=press.readable(events, me)[::-1], answer=answer)
+    messages = press.readable(events, me)
+    sent = next((one for one in messages if one["id"] == message_id and one["from"] == me), None)
+    answer = press.answer(match, sent["to"]) if sent is not None else ""
+    return Talk(match=match, session=session, now=now, messages=messages[::-1], answer=answer)
 
 
 def refused_message(ports: Ports, seen: Seen) -> Talk:
