@@ -181,8 +181,8 @@ def confirmation_page(command: CommandForm, match_id: str, posted: Mapping[str, 
     """The second step of a command that cannot be undone: what it will do, and one button to do it."""
     shown = []
     for part in command.form.parts:  # a group's places left empty are not sent: not shown either
-        inputs = [one for one in part.inputs if posted.get(one.name)] if isinstance(part, Group) else [part]
-        shown += [(one.label, posted.get(one.name, "") or "-") for one in inputs]
+        filled = [one for one in part.inputs if posted.get(one.name)] if isinstance(part, Group) else [part]
+        shown += [(one.label, posted.get(one.name, "") or "-") for one in filled]
     given = "".join(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" for label, value in shown)
     kept = {"csrf": csrf, "match_id": match_id, "command": command.command, "confirmed": "yes", "once": once}
     kept |= {one.name: posted[one.name] for one in command.form.inputs if one.name in posted}
