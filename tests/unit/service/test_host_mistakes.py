@@ -285,25 +285,27 @@ CLI_MISTAKES = [
 ]
 
 
-@pytest.mark.parametrize(("mistake", "argv", "said"), CLI_MISTAKES, ids=[m[0] for m in CLI_MISTAKES])
-def test_a_pasted_commands_mistake_is_named_in_one_line_and_nothing_is_sent(
-    mistake, argv, said, monkeypatch, capsys
-) -> None:
+@pytest.fixture
+def sent(monkeypatch) -> list[dict[str, Any]]:
+    """What match-host sends, kept here instead of sent (answered ok)."""
     from game_core.cli import host
 
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
+    kept: list[dict[str, Any]] = []
+    monkeypatch.setattr(host, "send", lambda command, function, endpoint: kept.append(command) or {"ok": True})
+    return kept
+
+
+@pytest.mark.parametrize(("mistake", "argv", "said"), CLI_MISTAKES, ids=[m[0] for m in CLI_MISTAKES])
+def test_a_pasted_commands_mistake_is_named_in_one_line_and_nothing_is_sent(mistake, argv, said, sent, capsys) -> None:
+    from game_core.cli import host
 
     code = host.main(["--local", *argv])
 
     assert (code, capsys.readouterr().err, sent) == (2, said + "\n", [])
 
 
-def test_a_match_id_pasted_with_the_spaces_around_it_is_the_id(monkeypatch, capsys) -> None:
+def test_a_match_id_pasted_with_the_spaces_around_it_is_the_id(sent) -> None:
     from game_core.cli import host
-
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
 
     assert host.main(["--local", "extend", " m-0123456789ab ", "3600"]) == 0
     assert sent == [{"command": "extend", "match_id": "m-0123456789ab", "seconds": 3600}]
