@@ -35,7 +35,7 @@ from email.message import Message
 from email.utils import getaddresses, parseaddr
 from enum import StrEnum
 
-from game_core.mail.inbound import MAX_BYTES
+from game_core.mail.inbound import MAX_BYTES, header
 
 DIAGNOSTIC_CHARS = 200
 """Characters of a bounce's diagnostic kept: the line the host reads, not the remote server's essay."""
@@ -112,16 +112,16 @@ def _signal(message: Message) -> tuple[Kind, str] | None:
         return Kind.BOUNCE, "Content-Type"
     if message.get("X-Failed-Recipients"):
         return Kind.BOUNCE, "X-Failed-Recipients"
-    local_part = parseaddr(_header(message, "From"))[1].rpartition("@")[0].lower()
+    local_part = parseaddr(header(message, "From"))[1].rpartition("@")[0].lower()
     if local_part in DAEMONS:
         return Kind.BOUNCE, "From"
-    submitted = _header(message, "Auto-Submitted").split(";")[0].strip().lower()
+    submitted = header(message, "Auto-Submitted").split(";")[0].strip().lower()
     if submitted and submitted != "no":
         return Kind.AUTO_REPLY, "Auto-Submitted"
     for name in (*AUTORESPONDER_HEADERS, *EXCHANGE_HEADERS):
         if name in message:
             return Kind.AUTO_REPLY, name
-    precedence = _header(message, "Precedence").strip().lower()
+    precedence = header(message, "Precedence").strip().lower()
     if precedence == "auto_reply":
         return Kind.AUTO_REPLY, "Precedence"
     if precedence in BULK:
@@ -129,11 +129,11 @@ def _signal(message: Message) -> tuple[Kind, str] | None:
     for name in LIST_HEADERS:
         if name in message:
             return Kind.LIST, name
-    if "Return-Path" in message and parseaddr(_header(message, "Return-Path"))[1] == "":
+    if "Return-Path" in message and parseaddr(header(message, "Return-Path"))[1] == "":
         return Kind.AUTO_REPLY, "Return-Path"
     if report:
         return Kind.AUTO_REPLY, "Content-Type"
-    if AUTOMATIC_PREFIXES.match(" ".join(_header(message, "Subject").split())):
+    if AUTOMATIC_PREFIXES.match(" ".join(header(message, "Subject").split())):
         return Kind.AUTO_REPLY, "Subject"
     return None
 
@@ -159,7 +159,7 @@ def _bounce(message: Message, signal: str) -> Automatic:
             quoted += _QUOTED_ID.findall(_text(part))
     if not failures:
         failures = [Failure(address.lower()) for _, address in getaddresses(message.get_all("X-Failed-Recipients", []))]
-    ids = [_header(original, "Message-ID").strip() for original in originals]
+    ids = [header(original, "Message-ID").strip() for original in originals]
     to = [address.lower() for original in originals for _, address in getaddresses(original.get_all("To", []))]
     return Automatic(
         Kind.BOUNCE,
@@ -176,11 +176,11 @@ def _failures(part: Message) -> list[Failure]:
     blocks = [block for block in part.get_payload() if isinstance(block, Message)]
     found = []
     for block in blocks[1:]:
-        if _header(block, "Action").strip().lower() != "failed":
+        if header(block, "Action").strip().lower() != "failed":
             continue  # delayed, delivered, relayed, expanded: no bounce
-        recipient = _typed_value(_header(block, "Final-Recipient") or _header(block, "Original-Recipient"))
-        diagnostic = " ".join(_typed_value(_header(block, "Diagnostic-Code")).split())
-        status = _header(block, "Status").strip()
+        recipient = _typed_value(header(block, "Final-Recipient") or header(block, "Original-Recipient"))
+        diagnostic = " ".join(_typed_value(header(block, "Diagnostic-Code")).split())
+        status = header(block, "Status").strip()
         found.append(Failure(parseaddr(recipient)[1].lower(), status, diagnostic[:DIAGNOSTIC_CHARS]))
     return found
 
@@ -189,13 +189,6 @@ def _typed_value(field: str) -> str:
     """An RFC 3464 typed field's value without its type ("rfc822; a@b" -> "a@b")."""
     kind, separator, value = field.partition(";")
     return value.strip() if separator else kind.strip()
-
-
-def _header(message: Message, name: str) -> str:
-    try:
-        return str(message.get(name, ""))
-    except Exception:  # the header parser can trip over a malformed value
-        return ""
 
 
 def _param(message: Message, name: str) -> str:

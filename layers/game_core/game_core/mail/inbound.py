@@ -100,10 +100,10 @@ def parse_message(raw: bytes) -> Letter:
         sender_name=senders[0][0] if senders else "",
         to=tuple(address for _, address in _addresses(message, "To")),
         cc=tuple(address for _, address in _addresses(message, "Cc")),
-        subject=" ".join(_header(message, "Subject").split()),
-        message_id=next(iter(_ids(_header(message, "Message-ID"))), ""),
-        in_reply_to=next(iter(_ids(_header(message, "In-Reply-To"))), ""),
-        references=_ids(_header(message, "References")),
+        subject=" ".join(header(message, "Subject").split()),
+        message_id=next(iter(_ids(header(message, "Message-ID"))), ""),
+        in_reply_to=next(iter(_ids(header(message, "In-Reply-To"))), ""),
+        references=_ids(header(message, "References")),
         text=text,
         json_body=_json_object(text),
         old_unmarked=reply.old_unmarked,
@@ -116,7 +116,7 @@ def parse_message(raw: bytes) -> Letter:
 _ID = re.compile(r"<[^<>\s]+>")
 
 
-def _header(message: Message, name: str) -> str:
+def header(message: Message, name: str) -> str:
     """The header decoded (RFC 2047), "" when absent or unreadable."""
     try:
         return str(message.get(name, ""))
@@ -127,8 +127,8 @@ def _header(message: Message, name: str) -> str:
 def _addresses(message: Message, name: str) -> list[tuple[str, str]]:
     """(display name, lower-cased address) of every address in the header that has a domain."""
     try:
-        header = message.get(name)
-        found = [(a.display_name, a.addr_spec.lower()) for a in getattr(header, "addresses", ())]
+        field = message.get(name)
+        found = [(a.display_name, a.addr_spec.lower()) for a in getattr(field, "addresses", ())]
     except Exception:  # a malformed address list reads as none
         return []
     return [(display, address) for display, address in found if "@" in address.strip("@")]
