@@ -216,10 +216,16 @@ def test_a_persons_mail_that_only_looks_automatic_is_a_persons(mail: dict[str, s
     assert automatic(person(**mail)) is None
 
 
-@pytest.mark.parametrize("raw", [b"", b"\x00\xff not a message", b"Content-Type: multipart/report\r\n\r\nno parts"])
-def test_what_is_no_message_is_read_without_raising(raw: bytes) -> None:
-    # The last: a report without its boundary is still a report (of no report-type): automatic
-    expected = Automatic(Kind.AUTO_REPLY, "Content-Type") if b"report" in raw else None
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"", None),
+        (b"\x00\xff not a message", None),
+        # a report without its boundary is still a report (of no report-type): automatic
+        (b"Content-Type: multipart/report\r\n\r\nno parts", Automatic(Kind.AUTO_REPLY, "Content-Type")),
+    ],
+)
+def test_what_is_no_message_is_read_without_raising(raw: bytes, expected: Automatic | None) -> None:
     assert automatic(raw) == expected
 
 
