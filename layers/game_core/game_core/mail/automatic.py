@@ -32,6 +32,7 @@ import email.policy
 import re
 from dataclasses import dataclass
 from email.message import Message
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
 from enum import StrEnum
 
@@ -94,13 +95,15 @@ _QUOTED_ID = re.compile(r"^[> ]*message-id:\s*(<[^<>\s]+>)", re.IGNORECASE | re.
 def automatic(raw: bytes) -> Automatic | None:
     """What kind of automatic mail `raw` (a whole RFC 5322 message) is; None for a person's."""
     try:
-        message = email.message_from_bytes(raw[:MAX_BYTES], policy=email.policy.default)
-        kind, signal = _signal(message) or (None, "")
+        # The signals are headers: a person's mail (nearly all of it) is not parsed a second time
+        # beside `inbound.parse_message`; only a bounce's report is read whole
+        headers = BytesHeaderParser(policy=email.policy.default).parsebytes(raw[:MAX_BYTES])
+        kind, signal = _signal(headers) or (None, "")
         if kind is None:
             return None
         if kind is not Kind.BOUNCE:
             return Automatic(kind, signal)
-        return _bounce(message, signal)
+        return _bounce(email.message_from_bytes(raw[:MAX_BYTES], policy=email.policy.default), signal)
     except Exception:  # a message the parser trips over is a person's as far as this module can tell
         return None
 
