@@ -24,12 +24,13 @@ def setup_calls(tmp_path: Path, *arguments: str) -> list[str]:
     assert (ROOT / ".venv" / f".installed-{stamp}").exists()
     tools = tmp_path / "bin"
     tools.mkdir()
-    for tool in ("sha1sum", "cut", "id", "dirname", "rm", "touch", "sudo", "python3", "python3.11"):
-        if (found := shutil.which(tool)) is not None:
-            (tools / tool).symlink_to(found)
+    for tool in ("sha1sum", "cut", "dirname", "rm", "touch"):
+        (tools / tool).symlink_to(shutil.which(tool) or tool)
     calls = tmp_path / "apt-calls"
-    (tools / "apt-get").write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
-    (tools / "apt-get").chmod(0o755)
+    # as root (whoever runs the suite), apt-get recording what it was asked
+    for tool, script in (("id", "echo 0"), ("apt-get", f'echo "$*" >> {calls}')):
+        (tools / tool).write_text(f"#!/bin/sh\n{script}\n")
+        (tools / tool).chmod(0o755)
     done = subprocess.run(
         ["/bin/bash", str(ROOT / "bin/setup"), *arguments],
         env={**os.environ, "PATH": str(tools)},
