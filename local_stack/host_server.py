@@ -11,8 +11,8 @@ the host's commands on the laptop alone, the table kept on disk.
   never from a web page (local_stack/host_access.py).
 - The host's page (local_stack/host_page.py) is served on that port too: every match, and the
   host's commands as forms, logged in with the host token.
-- Both ports are served by waitress (local_stack/http_serving.py): idle connections and slow
-  requests time out, connections are capped (per client too), and every refusal has a JSON body.
+- Both ports are served by waitress (local_stack/http_serving.py): idle connections time out,
+  connections are capped, and every refusal has a JSON body.
 - AWS (moto) stays inside this process: no port serves its API.
 - Every item of the table is written to --data after each handler invocation and read back on
   start; one server at a time holds the folder (a second is refused, naming the first). So are
@@ -25,7 +25,7 @@ the host's commands on the laptop alone, the table kept on disk.
 - With --smtp-port, mail to <match_id>@play.local is taken by SMTP from a session logged in as
   its sender (a participant with their secret, the host with the token; STARTTLS from the LAN)
   and handed to EmailInFunction as SES would; what the service sends is kept in the outbox folder, and also sent through
-  --smtp-relay when one is set.
+  --smtp-relay when one is set, waiting in the data folder until it takes it (local_stack/mail_queue.py).
 - With --mail-account and --imap, the host's own mail account stands for the match domain: the
   service's mail goes out From it (through its provider's --smtp-relay), players reply to its
   plus-addresses (me+<match_id>@example.com), and those replies are read from its mailbox over
@@ -67,7 +67,6 @@ from game_core.mail.inbound import parse_message
 from game_core.match.clock import PhaseClock, day_text, duration_text
 from game_core.match.model import Match
 from game_core.service.matches import match_status
-from game_core.service.ports import OutgoingMail
 from local_stack.clock import VirtualClock
 from local_stack.host_access import (
     Authenticator,
@@ -80,10 +79,12 @@ from local_stack.host_access import (
     tls_context,
 )
 from local_stack.host_page import HostPage
-from local_stack.http_serving import IDLE_TIMEOUT, HttpListener, Reply, Request, json_reply
+from local_stack.http_serving import HttpListener, Reply, Request, json_reply
 from local_stack.inbound_bucket import SES_MAX_BYTES, deliver
-from local_stack.mail import LOCAL_DOMAIN, MailAccount
+from local_stack.mail import LOCAL_DOMAIN, MailAccount, SmtpRelay
 from local_stack.mail_options import add_mail_options, mail_options
+from local_stack.mail_queue import MailQueue
+from local_stack.mail_undelivered import tell_host
 from local_stack.mailbox import ImapSettings, MailboxPoller
 from local_stack.persistence import DataFolder, QueueFile, TableFile
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
@@ -157,8 +158,8 @@ class HostCommands:
     from the host's own console on this laptop (`foreign_refusal`: 403) with the host token (401).
     `port`: the loopback port they are served on, once bound."""
 
-    def __init__(self, stack: LocalStack, token: str) -> None:
-        self.stack = stack
+    def __init__(self, act: Callable[[dict[str, Any]], dict[str, Any]], token: str) -> None:
+        self.act = act
         self.token = token
         self.port = 0
 
@@ -182,7 +183,7 @@ class HostCommands:
             message = 'the command as a JSON object: {"command": "status", "match_id": ...}'
             return json_reply(400, {"ok": False, "error": "Malformed", "message": message})
         try:
-            reply = self.stack.host(command)
+            reply = self.act(command)
         except RuntimeError as error:
             return json_reply(500, {"ok": False, "error": "FunctionError", "message": str(error)})
         return json_reply(200, reply)
@@ -324,8 +325,8 @@ class HostServer:
             ...  # server.port, server.host_port, server.smtp_port: the bound ports
 
     Port 0 takes any free port (then `host_port` defaults to any free one too, else to port + 1).
-    Each HTTP port closes a connection idle for `idle_timeout` seconds, holds at most
-    `connection_limit` at once, and guards against a client that holds many (http_guards.py).
+    Each HTTP port closes a connection idle for `idle_timeout` seconds and holds at most
+    `connection_limit` at once.
     `on_restart` and `grace_seconds`: what becomes of a phase whose deadline passed while the
     server was down (OnRestart). `clock` is for tests (a VirtualClock); the server otherwise runs
     on the wall clock. Entering raises DataFolderInUse if another server holds `data`, and a
@@ -339,14 +340,14 @@ class HostServer:
         port: int = 8080,
         host_port: int | None = None,
         smtp_port: int | None = None,
-        relay: Callable[[OutgoingMail], None] | None = None,
+        relay: SmtpRelay | None = None,
         account: MailAccount | None = None,
         imap: ImapSettings | None = None,
         outbox: Path | None = None,
         clock: VirtualClock | None = None,
         games: tuple[str, ...] | None = None,
         log_level: str = "WARNING",
-        idle_timeout: int = IDLE_TIMEOUT,
+        idle_timeout: int = 60,
         connection_limit: int = 100,
         on_restart: OnRestart = "grace",
         grace_seconds: int = 3600,
@@ -356,7 +357,9 @@ class HostServer:
         self.folder = DataFolder(data)
         self._on_restart, self._grace_seconds = on_restart, grace_seconds
         self.stack = LocalStack(log_level=log_level, games=games, clock=clock, outbox=outbox or data / "outbox")
-        self.stack.outbox.relay = relay
+        self._relay = relay
+        self.mail_queue: MailQueue | None = None
+        """The mail waiting for the relay (with a relay), once started."""
         self._host, self._port = host, port
         self._host_port = host_port if host_port is not None else (port + 1 if port else 0)
         self._smtp_port = smtp_port
@@ -388,6 +391,9 @@ class HostServer:
                 raise CliError(taken)
             queue = QueueFile(self.data / "webhook-queue.json")
             kept = queue.read()  # a file that is not a queue: refused before anything starts
+            if self._relay is not None:  # the same for the mail queue
+                self.mail_queue = MailQueue(self.data, self._relay, self.stack.clock)
+                self.stack.outbox.relay = self.mail_queue.put
             seen = self.folder.previous.get("seen")
             down_since = datetime.fromisoformat(seen) if seen else None
             self.folder.describe(seen=self._now().isoformat())
@@ -409,6 +415,9 @@ class HostServer:
             heartbeat = threading.Thread(target=self._beat, args=(table,), name="heartbeat", daemon=True)
             heartbeat.start()
             starting.callback(self._stop_beating, heartbeat)
+            if self.mail_queue is not None:
+                self.mail_queue.start(told=lambda gone: tell_host(self.stack.ports(), gone) and table.save())
+                starting.callback(self.mail_queue.stop)
             self.recovered = self._recover_running(table, down_since)
             deliveries = DeliveryPump(self.stack.webhooks)
             deliveries.start()
@@ -417,9 +426,9 @@ class HostServer:
             api = HttpListener(ApiRoutes(self.stack), self._host, self._port, **self._http)
             starting.callback(api.stop)
             self.port = api.port
-            commands = HostCommands(self.stack, self.host_token)
+            commands = HostCommands(self._host_act, self.host_token)
             status = lambda match: match_status(self.stack.ports(), match.match_id, match)  # noqa: E731
-            page = HostPage(self.host_token, self._matches, status, self.stack.host)
+            page = HostPage(self.host_token, self._matches, status, self._host_act)
             on_host_port = lambda request: commands(request) if request.path == "/host" else page(request)  # noqa: E731
             listener = HttpListener(on_host_port, LOOPBACK, self._host_port, **self._http)
             starting.callback(listener.stop)
@@ -453,6 +462,11 @@ class HostServer:
     def __exit__(self, *exc: object) -> None:
         """Stop listening, then stop the stack (what still waits stays parked with it)."""
         self._running.close()
+
+    def _host_act(self, command: dict[str, Any]) -> dict[str, Any]:
+        """A host command's reply, saying so when the service's mail waits for the relay."""
+        reply = self.stack.host(command)
+        return reply | self.mail_queue.note() if self.mail_queue is not None else reply
 
     def mail_function(self, raw: bytes, recipients: list[str], verdicts: dict[str, str], message_id: str) -> Any:
         """Hand a received message to the mail function as SES's receipt rule does (`MailboxPoller`'s

@@ -7,7 +7,8 @@ it), and received mail turned into the event SES delivers through SNS.
 Sent mail lands in the outbox as one `.eml` file per message (`local-outbox/` by default), which
 any mail client opens. The host server also sends it through the host's own mail account
 (`SmtpRelay`, `MailAccount`): From the host's address, with replies to a plus-address of theirs
-that names the match.
+that names the match; each message waits in the data folder until the relay takes it
+(local_stack/mail_queue.py).
 """
 
 from __future__ import annotations
@@ -16,14 +17,12 @@ import base64
 import email
 import email.policy
 import json
-import logging
-import queue
 import smtplib
 import ssl
 import sys
 import threading
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
@@ -38,7 +37,6 @@ from game_core.service.ports import OutgoingMail
 LOCAL_DOMAIN = "play.local"
 """The match domain of the local stack: each match takes mail at <match_id>@play.local."""
 PASS = "PASS"
-logger = logging.getLogger("host-server")
 SmtpSecurity = Literal["starttls", "ssl", "plain"]
 """How the relay's connection is secured: STARTTLS (port 587), TLS from the start (port 465), or
 not at all (a relay on the LAN)."""
@@ -187,14 +185,35 @@ class MailAccount:
         return message.as_bytes()
 
 
-class SmtpRelay:
-    """Sends each message the service sends through an SMTP server: the host's own account's
-    (`account`: From it, replies to its tag for the match), else one on the LAN taking mail from
-    the match addresses as they are. `security`: STARTTLS, TLS from the start, or none; `tls`:
-    the context checking the server's certificate (the system's trusted authorities by default).
+class RelayUnavailable(Exception):
+    """The relay took a message for none of its recipients, for a reason that may pass and is
+    none of theirs: it could not be reached or timed out, dropped the connection, answered 4xx, or
+    refused the login or the sender (the host's to fix). The message says what."""
 
-    Messages wait in a queue for one sending thread: a handler runs holding moto's lock, and a
-    relay's round trips (TLS, login) must not hold the whole stack."""
+
+@dataclass(frozen=True)
+class Refusal:
+    """The relay's answer to one recipient it did not take: for good when a 5xx (RFC 5321 4.2.1),
+    else worth trying again."""
+
+    code: int
+    said: str
+
+    @property
+    def for_good(self) -> bool:
+        return 500 <= self.code < 600
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.said}"
+
+
+class SmtpRelay:
+    """Sends the service's messages through an SMTP server: the host's own account's (`account`:
+    From it, replies to its tag for the match), else one on the LAN taking mail from the match
+    addresses as they are. `security`: STARTTLS, TLS from the start, or none; `tls`: the context
+    checking the server's certificate (the system's trusted authorities by default). One
+    connection per message, each waiting at most `timeout` seconds for an answer; the mail queue
+    (local_stack/mail_queue.py) calls it from a thread of its own."""
 
     def __init__(
         self,
@@ -206,48 +225,68 @@ class SmtpRelay:
         security: SmtpSecurity = "starttls",
         account: MailAccount | None = None,
         tls: ssl.SSLContext | None = None,
+        timeout: float = 30,
     ) -> None:
         self.host, self.port = host, port
         self.user, self.password = user, password
         self.security = security
         self.account = account
         self.tls = tls or ssl.create_default_context()
-        self._waiting: queue.Queue[OutgoingMail] = queue.Queue()
-        threading.Thread(target=self._send_waiting, name="smtp-relay", daemon=True).start()
+        self.timeout = timeout
 
-    def __call__(self, mail: OutgoingMail) -> None:
-        self._waiting.put(mail)
+    @property
+    def where(self) -> str:
+        return f"{self.host}:{self.port}"
 
-    def join(self) -> None:
-        """Return once every message handed over so far is sent (or its failure logged)."""
-        self._waiting.join()
-
-    def _send_waiting(self) -> None:
-        while True:
-            mail = self._waiting.get()
-            try:
-                self._send(mail)
-            finally:
-                self._waiting.task_done()
-
-    def _send(self, mail: OutgoingMail) -> None:
-        raw = mail.raw if self.account is None else self.account.outgoing(mail.raw)
+    def send(self, raw: bytes, recipients: Sequence[str]) -> dict[str, Refusal]:
+        """Hand `raw` (a message as the service wrote it) to the relay for `recipients`; returns
+        each recipient it did not take, with its answer (none: all taken). A 5xx to the message
+        itself (DATA) refuses it for all of them. RelayUnavailable when it took none for a
+        reason not theirs."""
+        message = raw if self.account is None else self.account.outgoing(raw)
         sender = self.account.address if self.account is not None else parseaddr(_header(raw, "From"))[1]
+        refused: dict[str, tuple[int, bytes | str]]
         try:
-            with self._connect() as relay:
-                if self.security == "starttls":
-                    relay.starttls(context=self.tls)
-                if self.user:
-                    relay.login(self.user, self.password)
-                relay.sendmail(sender, [mail.to], raw)
-        except (smtplib.SMTPException, OSError):
-            # The match goes on: the message is in the outbox folder, and the host sees why here.
-            logger.exception("the SMTP relay did not take the message to %s", mail.to)
+            refused = dict(self._session(sender, list(recipients), message))
+        except smtplib.SMTPRecipientsRefused as error:  # none taken; after a 421, the rest never asked
+            unasked = (421, b"not asked: the relay closed the session")
+            refused = {to: error.recipients.get(to, unasked) for to in recipients}
+        except smtplib.SMTPDataError as error:
+            if not 500 <= error.smtp_code < 600:
+                raise RelayUnavailable(f"{error.smtp_code} {_said(error.smtp_error)}") from None
+            refused = {to: (error.smtp_code, error.smtp_error) for to in recipients}
+        except smtplib.SMTPResponseException as error:  # the greeting, STARTTLS, the login, the sender
+            raise RelayUnavailable(f"{error.smtp_code} {_said(error.smtp_error)}") from None
+        except ssl.SSLCertVerificationError as error:
+            raise RelayUnavailable(f"its certificate is not trusted ({error.verify_message}): --tls-ca-file") from None
+        except OSError as error:  # unreachable, timed out, a dropped connection, TLS (SMTPException too)
+            raise RelayUnavailable(error.strerror or str(error) or type(error).__name__) from None
+        return {to: Refusal(code, _said(said)) for to, (code, said) in refused.items()}
+
+    def _session(self, sender: str, recipients: list[str], message: bytes) -> dict[str, tuple[int, bytes]]:
+        relay = self._connect()
+        try:
+            if self.security == "starttls":
+                relay.starttls(context=self.tls)
+            if self.user:
+                relay.login(self.user, self.password)
+            return relay.sendmail(sender, recipients, message)
+        finally:
+            try:  # what the relay took is taken: a QUIT it answers badly changes nothing
+                relay.quit()
+            except OSError:
+                relay.close()
 
     def _connect(self) -> smtplib.SMTP:
         if self.security == "ssl":
-            return smtplib.SMTP_SSL(self.host, self.port, timeout=30, context=self.tls)
-        return smtplib.SMTP(self.host, self.port, timeout=30)
+            return smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=self.tls)
+        return smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+
+
+def _said(answer: bytes | str) -> str:
+    """A server's answer as one line of text."""
+    text = answer.decode("utf-8", "replace") if isinstance(answer, bytes) else answer
+    return " ".join(text.split())
 
 
 def _header(raw: bytes, name: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
@@ -70,6 +71,13 @@ def add_mail_options(parser: argparse.ArgumentParser) -> None:
         help="how often to look where the server offers no IDLE (default: 60)",
     )
     group.add_argument(
+        "--tls-ca-file",
+        type=Path,
+        metavar="PEM",
+        help="also trust the certificate authorities in this file for --smtp-relay and --imap "
+        "(a company server's own CA; the system's are trusted as well)",
+    )
+    group.add_argument(
         "--trust-authserv-id",
         metavar="NAME",
         help="the name your provider signs its Authentication-Results with (Gmail: mx.google.com); needed with --imap",
@@ -87,13 +95,15 @@ def mail_options(args: argparse.Namespace) -> MailOptions:
     elif args.imap:
         raise CliError("--imap reads your own mailbox: give its address with --mail-account")
     relay = None
+    tls = _trusting(args.tls_ca_file)
     smtp_password = _password(args.smtp_password_file, "SMTP_PASSWORD")
     if args.smtp_relay:
         user = args.smtp_user or (account.address if account is not None and args.smtp_security != "plain" else "")
         if user and not smtp_password:
             raise CliError(f"no password for {user} at {args.smtp_relay}: set $SMTP_PASSWORD or --smtp-password-file")
         host, port = _endpoint(args.smtp_relay, SMTP_PORTS[args.smtp_security], "--smtp-relay")
-        relay = SmtpRelay(host, port, user=user, password=smtp_password, security=args.smtp_security, account=account)
+        security = args.smtp_security
+        relay = SmtpRelay(host, port, user=user, password=smtp_password, security=security, account=account, tls=tls)
     imap = None
     if args.imap:
         assert account is not None
@@ -119,8 +129,23 @@ def mail_options(args: argparse.Namespace) -> MailOptions:
             folder=args.imap_folder,
             done_folder=args.imap_done_folder,
             poll_seconds=args.imap_poll_seconds,
+            tls=tls,
         )
     return MailOptions(account, relay, imap)
+
+
+def _trusting(ca_file: Path | None) -> ssl.SSLContext:
+    """The context checking the relay's and the mailbox's certificates: the system's authorities,
+    and `ca_file`'s too when given (a CliError naming it when it holds none)."""
+    context = ssl.create_default_context()
+    if ca_file is not None:
+        try:
+            context.load_verify_locations(cafile=ca_file)
+        except ssl.SSLError:
+            raise CliError(f"--tls-ca-file {ca_file}: no PEM certificate in it") from None
+        except OSError as error:
+            raise CliError(f"--tls-ca-file {ca_file} cannot be read: {error.strerror}") from None
+    return context
 
 
 def _password(file: Path | None, variable: str) -> str:

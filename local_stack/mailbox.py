@@ -93,6 +93,17 @@ class MailboxLoginRefused(CliError):
         )
 
 
+class MailboxNotTrusted(CliError):
+    """The IMAP server's certificate is signed by no authority this server trusts (one line)."""
+
+    def __init__(self, settings: ImapSettings, error: ssl.SSLCertVerificationError) -> None:
+        super().__init__(
+            f"{settings.host}:{settings.port}'s certificate is not trusted ({error.verify_message}): a server "
+            "whose certificate its provider or company signs with an authority of its own needs that "
+            "authority's certificate in --tls-ca-file"
+        )
+
+
 @dataclass(frozen=True)
 class Read:
     """What became of one message of a match: the mail function's outcome, or why it was not handed in."""
@@ -123,12 +134,15 @@ class MailboxPoller:
 
     def start(self) -> None:
         """Read the mailbox now, then whenever mail arrives, on a thread of its own, until `stop`.
-        A login the server refuses raises `MailboxLoginRefused` (the settings are wrong: nothing
-        would ever be read); a server out of reach is tried again on the thread."""
+        A login the server refuses raises `MailboxLoginRefused`, a certificate not trusted
+        `MailboxNotTrusted` (the settings are wrong: nothing would ever be read); a server out of
+        reach is tried again on the thread."""
         try:
             self.poll_once()
         except LoginError as error:
             raise MailboxLoginRefused(self.settings, error) from None
+        except ssl.SSLCertVerificationError as error:  # as wrong as a refused login: it would never pass
+            raise MailboxNotTrusted(self.settings, error) from None
         except (IMAPClientError, OSError) as error:
             logger.warning("the mailbox %s: %s (trying again)", self.settings.host, error)
         self._stopping.clear()

@@ -27,13 +27,15 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Generic, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from game_core.cli.failures import CliError
 from local_stack.lambda_adapter import MOTO_LOCK
 from local_stack.webhooks import KeptQueue, LocalWebhooks
+
+Kept = TypeVar("Kept", bound=BaseModel)
 
 
 def _to_json(value: dict[str, Any]) -> dict[str, Any]:
@@ -171,41 +173,59 @@ class TableFile:
         return len(kept)
 
 
-class QueueFile:
+class KeptFile(Generic[Kept]):
+    """One model (`kind`) kept whole in `path`: `read` at start (None when there is no file; a
+    file that is not such a model stops the start, naming it, before anything is touched), then
+    `write` after every change (replaced whole and durably, and only if it changed). `what`
+    names it to the host ("the webhook queue"), `lost` what a start without it would lose."""
+
+    def __init__(self, path: Path, kind: type[Kept], what: str, lost: str) -> None:
+        self.path = path
+        self.kind = kind
+        self.what, self.lost = what, lost
+        self._written = ""
+
+    def read(self) -> Kept | None:
+        remove_leftovers(self.path)
+        if not self.path.exists():
+            return None
+        try:
+            return self.kind.model_validate_json(self.path.read_bytes())
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise CliError(
+                f"{self.path} is not {self.what} this server keeps ({where + ': ' if where else ''}"
+                f"{first['msg']}): {self.lost} would be lost; put back a good copy, or move it aside "
+                "to start without them"
+            ) from None
+
+    def write(self, kept: Kept) -> None:
+        text = kept.model_dump_json()
+        if text == self._written:
+            return
+        write_durably(self.path, text.encode())
+        self._written = text
+
+
+class QueueFile(KeptFile[KeptQueue]):
     """The webhook queues of the host server kept in `path`: `read` before the stack starts (a
     file that is not a queue stops the start before anything is touched), `LocalWebhooks.put_back`
     what it read, then `save` after every invocation and every batch."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self._written = ""
+        super().__init__(path, KeptQueue, "the webhook queue", "the deliveries in it")
 
     def read(self) -> KeptQueue:
         """What the file holds (nothing queued if there is none); a CliError naming the file and
         what is wrong in it when it is not a whole queue (cut short, edited, another file)."""
-        remove_leftovers(self.path)
-        if not self.path.exists():
-            return KeptQueue(waiting=(), dead_letters=())
-        try:
-            return KeptQueue.model_validate_json(self.path.read_bytes())
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise CliError(
-                f"{self.path} is not the webhook queue this server keeps ({where + ': ' if where else ''}"
-                f"{first['msg']}): the deliveries in it would be lost; put back a good copy, or move it aside "
-                "to start without them"
-            ) from None
+        return super().read() or KeptQueue(waiting=(), dead_letters=())
 
     def save(self, webhooks: LocalWebhooks) -> None:
         """Write what the queues hold (`kept()`: a batch under way as if it had not begun), if it
         changed."""
         with MOTO_LOCK:
-            text = webhooks.kept().model_dump_json()
-            if text == self._written:
-                return
-            write_durably(self.path, text.encode())
-            self._written = text
+            self.write(webhooks.kept())
 
 
 class DataFolderInUse(CliError):

@@ -37,7 +37,6 @@ from test_host_server import (  # noqa: F401 - environment: the autouse fixture 
     serve,
 )
 
-from game_core.service.ports import OutgoingMail
 from local_stack.clock import VirtualClock
 from local_stack.host_access import CERTIFICATE_FILE, tls_context
 from local_stack.host_server import HostServer, SmtpListener
@@ -126,7 +125,7 @@ class Hosted:
         """What became of the message `uid` of the INBOX, once the poller has read it."""
         assert self.mailbox.wait_for(lambda read: any(r.uid == uid for r in read), WAIT), self.mailbox.read
         self.server.stack.settle()
-        self.relay.join()
+        mail_sent(self.server)
         return next(r for r in self.mailbox.read if r.uid == uid)
 
     def submitted(self, player: str) -> dict[str, Any]:
@@ -143,6 +142,12 @@ def provider(tmp_path: Path) -> Iterator[Provider]:
     running.stop()
 
 
+def mail_sent(server: HostServer) -> None:
+    """Once the server's relay has had every message due (the mail queue's thread sends them)."""
+    assert server.mail_queue is not None
+    server.mail_queue.settle()
+
+
 def start(data: Path, provider: Provider, relay: SmtpRelay, **imap_options: Any) -> HostServer:
     """A host server on the host's account, its clock at START."""
     imap = provider.settings(**imap_options)
@@ -157,7 +162,7 @@ def hosted(tmp_path: Path, provider: Provider) -> Iterator[Hosted]:
     try:
         created = host(server, "create", match=MATCH)
         server.stack.settle()
-        relay.join()
+        mail_sent(server)
         yield Hosted(server, provider, relay, created["match_id"], created["secrets"])
     finally:
         server.__exit__()
@@ -267,7 +272,7 @@ def test_a_mail_read_twice_is_applied_once_and_a_restart_reads_what_came_meanwhi
         assert server.mailbox.wait_for(lambda read: [r.uid for r in read] == [extend], WAIT)
         server.stack.settle()
         extended = host(server, "status", match_id=match_id)["open"]["deadline"]
-        relay.join()
+        mail_sent(server)
         answers = len(provider.to(HOST))
 
         # When the inbox is made anew (every message gets a new UID: a poller reads them again)
@@ -280,7 +285,7 @@ def test_a_mail_read_twice_is_applied_once_and_a_restart_reads_what_came_meanwhi
         assert read.outcome != "answered"
         server.stack.settle()
         assert host(server, "status", match_id=match_id)["open"]["deadline"] == extended != deadline
-        relay.join()
+        mail_sent(server)
         assert len(provider.to(HOST)) == answers == 1
 
         # When the server stops, and Ada's move arrives while it is down
@@ -416,8 +421,7 @@ def test_the_relay_on_port_465_speaks_tls_from_the_start_and_logs_in(tmp_path: P
             tls=client_tls,
         )
         raw = b"From: m-0123456789ab@play.local\r\nTo: ada@example.com\r\nSubject: Pregame\r\n\r\nHello Ada,\r\n"
-        relay(OutgoingMail(to="ada@example.com", raw=raw))
-        relay.join()
+        assert relay.send(raw, ["ada@example.com"]) == {}
     finally:
         server.stop()
 

@@ -290,7 +290,8 @@ def test_mail_comes_in_by_smtp_and_answers_go_out_through_the_relay_and_no_other
         # ...its answer, threaded under her message, is in the outbox and went out through the relay
         (answer,) = [mail for mail in server.stack.outbox.to("ada@example.com") if b"<ada-1@example.com>" in mail.raw]
         assert any(path.suffix == ".eml" for path in (tmp_path / "outbox").iterdir())
-        mail_relay.join()
+        assert server.mail_queue is not None
+        server.mail_queue.settle()
         (relayed,) = [e for e in catcher.envelopes if b"<ada-1@example.com>" in e.original_content]
         assert (relayed.mail_from, relayed.rcpt_tos) == ("host@example.net", ["ada@example.com"])
         assert email.message_from_bytes(relayed.original_content)["From"].endswith(" <host@example.net>")

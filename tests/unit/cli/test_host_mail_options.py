@@ -38,6 +38,12 @@ def parsed(argv: list[str]):  # type: ignore[no-untyped-def]
         (["--mail-account", "example.com"], {}, "--mail-account: not an account's own address"),
         ([*ACCOUNT, "--smtp-relay", "smtp.example.com:submission"], {"SMTP_PASSWORD": "x"}, "--smtp-relay: HOST or"),
         ([*ACCOUNT, *IMAP, *TRUST, "--imap-password-file", "/nonexistent/pw"], {}, "/nonexistent/pw cannot be read"),
+        (
+            ["--tls-ca-file", "/nonexistent/ca.pem"],
+            {},
+            "--tls-ca-file /nonexistent/ca.pem cannot be read: No such file",
+        ),
+        (["--tls-ca-file", __file__], {}, f"--tls-ca-file {__file__}: no PEM certificate in it"),
     ],
 )
 def test_what_is_missing_or_wrong_is_named_in_one_line(
