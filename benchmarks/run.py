@@ -1,6 +1,6 @@
 """Speed benchmarks, reported as medians of one run (this machine is shared and noisy).
 
-    bin/bench
+    bin/bench [SECTION ...]     (bin/bench --help lists the sections)
 
 Each report module prints its figures next to its goal (issue 8):
 - resolution: the heaviest phase of each game and rule set, and primality (benchmarks/resolution.py).
@@ -13,16 +13,36 @@ Each report module prints its figures next to its goal (issue 8):
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+
 from benchmarks import cold_start, costs, local_play, page, resolution, webhooks
 
+SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
+    "resolution": (resolution.report, "the heaviest phase of each game and rule set, and primality"),
+    "cold-start": (cold_start.report, "each handler's import against boto3 and a DynamoDB client"),
+    "costs": (costs.report, "a whole match of each game on the local stack: dollars, transitions, calls, sizes"),
+    "webhooks": (webhooks.report, "what webhooks out add per delivery"),
+    "local": (local_play.report, "a 12-player Crates match with 1-second phases on the local stack"),
+    "page": (page.report, "the player's page's size per game and one view's AWS calls"),
+}
 
-def main() -> int:
-    resolution.report()
-    cold_start.report()
-    costs.report()
-    webhooks.report()
-    local_play.report()
-    page.report()
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="bin/bench",
+        description="Speed and cost benchmarks, each figure beside its goal (medians of one run).",
+        epilog="sections, run in this order:\n"
+        + "\n".join(f"  {name:11} {why}" for name, (_, why) in SECTIONS.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("sections", nargs="*", metavar="SECTION", help="the sections to run (all when none given)")
+    chosen = parser.parse_args(argv).sections
+    unknown = [name for name in chosen if name not in SECTIONS]
+    if unknown:
+        parser.error(f"no section {', '.join(unknown)}: the sections are {', '.join(SECTIONS)}")
+    for name in chosen or SECTIONS:
+        SECTIONS[name][0]()
     return 0
 
 

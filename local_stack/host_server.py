@@ -11,8 +11,8 @@ the host's commands on the laptop alone, the table kept on disk.
   never from a web page (local_stack/host_access.py).
 - The host's page (local_stack/host_page.py) is served on that port too: every match, and the
   host's commands as forms, logged in with the host token.
-- Both ports are served by waitress (local_stack/http_serving.py): idle connections time out,
-  connections are capped, and every refusal has a JSON body.
+- Both ports are served by waitress (local_stack/http_serving.py): idle connections and slow
+  requests time out, connections are capped (per client too), and every refusal has a JSON body.
 - AWS (moto) stays inside this process: no port serves its API.
 - Every item of the table is written to --data after each handler invocation and read back on
   start; one server at a time holds the folder (a second is refused, naming the first). So are
@@ -79,7 +79,7 @@ from local_stack.host_access import (
     tls_context,
 )
 from local_stack.host_page import HostPage
-from local_stack.http_serving import HttpListener, Reply, Request, json_reply
+from local_stack.http_serving import IDLE_TIMEOUT, HttpListener, Reply, Request, json_reply
 from local_stack.inbound_bucket import SES_MAX_BYTES, deliver
 from local_stack.mail import LOCAL_DOMAIN, MailAccount, SmtpRelay
 from local_stack.mail_options import add_mail_options, mail_options
@@ -325,8 +325,8 @@ class HostServer:
             ...  # server.port, server.host_port, server.smtp_port: the bound ports
 
     Port 0 takes any free port (then `host_port` defaults to any free one too, else to port + 1).
-    Each HTTP port closes a connection idle for `idle_timeout` seconds and holds at most
-    `connection_limit` at once.
+    Each HTTP port closes a connection idle for `idle_timeout` seconds, holds at most
+    `connection_limit` at once, and guards against a client that holds many (http_guards.py).
     `on_restart` and `grace_seconds`: what becomes of a phase whose deadline passed while the
     server was down (OnRestart). `clock` is for tests (a VirtualClock); the server otherwise runs
     on the wall clock. Entering raises DataFolderInUse if another server holds `data`, and a
@@ -347,7 +347,7 @@ class HostServer:
         clock: VirtualClock | None = None,
         games: tuple[str, ...] | None = None,
         log_level: str = "WARNING",
-        idle_timeout: int = 60,
+        idle_timeout: int = IDLE_TIMEOUT,
         connection_limit: int = 100,
         on_restart: OnRestart = "grace",
         grace_seconds: int = 3600,

@@ -1,12 +1,15 @@
 """The host server's HTTP ports, served by waitress (a maintained pure-Python WSGI server) rather
 than the standard library's development server:
 
-- an idle connection is closed after `idle_timeout` seconds, and at most `connection_limit`
-  connections are open at once (the rest wait in the listen queue, not in threads);
+- one misbehaving client cannot lock the others out (local_stack/http_guards.py): it holds at
+  most `per_client` connections, a request not all in `request_timeout` seconds after its first
+  byte is answered 408 and closed, and a connection idle for `idle_timeout` seconds is closed;
+  at most `connection_limit` connections are open at once (the rest wait in the listen queue);
 - every error waitress answers itself (a malformed request, a body over the cap) has a JSON body;
-- a request line that is not HTTP/1.0 or HTTP/1.1 is refused as soon as its line is read: an
-  HTTP/0.9 "GET /" or HTTP/2's "PRI * HTTP/2.0" preface never sends the blank line a header ends
-  with, so waiting for one would hold the connection until the timeout;
+- a request that cannot be HTTP/1.x is refused as soon as the bytes that show it are read: a
+  request line that cannot become METHOD TARGET HTTP/1.x (garbage, a TLS hello on the plain
+  port, HTTP/0.9's "GET /", HTTP/2's "PRI * HTTP/2.0" preface) or a line ended by a bare LF
+  (waitress waits for CRLF CRLF, so either would hold the connection until a timeout);
 - a client that hangs up is no error worth a traceback.
 
 A request reaches the application as a `Request`; its answer is a status, a body and headers.
@@ -17,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -26,13 +30,23 @@ from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
-from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask
 from waitress.utilities import BadRequest, Error
 
-REQUEST_LINE = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^ ]+ HTTP/(\d\.\d)")
+from local_stack.http_guards import CHECK_EVERY, IDLE_TIMEOUT, PER_CLIENT, REQUEST_TIMEOUT, GuardedServer
+
+TOKEN = rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]"
+"""One character of a method (RFC 9110's tchar)."""
+REQUEST_LINE = re.compile(TOKEN + rb"+ [^ ]+ HTTP/(\d\.\d)")
 """METHOD TARGET HTTP/x.y, as RFC 9112 writes a request line (waitress then checks each part)."""
+REQUEST_LINE_START = re.compile(
+    rb"(?:%s+(?: (?:[^ ]+(?: (?:H(?:T(?:T(?:P(?:/(?:\d(?:\.(?:\d\r?)?)?)?)?)?)?)?)?)?)?)?)?" % TOKEN
+)
+"""What a request line can have so far, before its line end comes."""
+BARE_LF = re.compile(rb"(?<!\r)\n")
 SERVED_VERSIONS = (b"1.0", b"1.1")
+LINE_START_CHECKED = 64
+"""The first bytes of a request line checked before its end comes (each arrival checks them again)."""
 
 Reply = tuple[int, bytes, dict[str, str]]
 """A status, a body and the response's headers."""
@@ -64,24 +78,50 @@ def request_line_error(line: bytes) -> Error | None:
     return None
 
 
-class _Parser(HTTPRequestParser):
-    """waitress's parser, refusing a request line that is not HTTP/1.x once that line is in."""
+def head_error(head: bytes, checked: int) -> Error | None:
+    """Why a request's head read so far (its first bytes up to the blank line, if that came) is
+    refused, or None while it can still become an HTTP/1.x one; `checked`: how many of its
+    bytes an earlier call found nothing wrong in."""
+    if BARE_LF.search(head, max(checked - 1, 0)):  # one byte back: a CR the last call ended on
+        return BadRequest("every line must end with CRLF (\\r\\n), not a bare LF")
+    start = len(head) - len(head.lstrip(b"\r\n"))  # blank lines before a request are allowed
+    line_end = head.find(b"\n", start)
+    if line_end < 0:  # its first bytes show garbage, a TLS hello, ... (a long target waits for its end)
+        begun = head[start : start + LINE_START_CHECKED]
+        return None if REQUEST_LINE_START.fullmatch(begun) else request_line_error(begun)
+    return request_line_error(head[start:line_end].removesuffix(b"\r")) if checked <= line_end else None
 
-    line_checked = False
+
+class _Parser(HTTPRequestParser):
+    """waitress's parser, refusing at once a head that cannot become an HTTP/1.x request's."""
+
+    checked = 0
+    """How many bytes of the head `head_error` found nothing wrong in."""
+
+    def __init__(self, adj: Adjustments) -> None:
+        super().__init__(adj)
+        self.started = time.monotonic()
+        """When the request's first byte came (http_guards times a request out from then)."""
 
     def received(self, data: bytes) -> int:
-        if not (self.line_checked or self.completed):
-            line, line_end, _ = (self.header_plus + data).lstrip(b"\r\n").partition(b"\n")
-            if line_end:
-                self.line_checked = True
-                error = request_line_error(line.removesuffix(b"\r"))
-                if error is not None:
-                    self.parse_header(b"GET / HTTP/1.0\r\n")  # as waitress does for its own early refusals
-                    self.error = error
-                    self.completed = True
-                    return len(data)
+        if not (self.completed or self.headers_finished):
+            head = self.header_plus + data
+            blank_line = head.find(b"\r\n\r\n")
+            head = head if blank_line < 0 else head[: blank_line + 4]  # what follows is a body
+            error = head_error(head, self.checked)
+            if error is not None:
+                self.refuse(error)
+                return len(data)
+            self.checked = len(head)
         consumed: int = super().received(data)
         return consumed
+
+    def refuse(self, error: Error) -> None:
+        """Complete the request as a refusal, answered by the error task (and the connection closed)."""
+        if not self.headers_finished:
+            self.parse_header(b"GET / HTTP/1.0\r\n")  # as waitress does for its own early refusals
+        self.error = error
+        self.completed = True
 
 
 class _JsonErrorTask(ErrorTask):
@@ -102,14 +142,15 @@ class _Channel(HTTPChannel):
     error_task_class = _JsonErrorTask
 
 
-class _Server(TcpWSGIServer):
+class _Server(GuardedServer):
     channel_class = _Channel
 
 
 class HttpListener:
     """`respond` served on (host, port) (port 0: any free one, read `port`) from a thread of its own.
 
-    A body of `max_body` bytes or more is refused (413); `threads` requests are answered at once."""
+    A body of `max_body` bytes or more is refused (413); `threads` requests are answered at once.
+    The timeouts and limits: local_stack/http_guards.py."""
 
     def __init__(
         self,
@@ -118,7 +159,9 @@ class HttpListener:
         port: int,
         *,
         max_body: int,
-        idle_timeout: int = 60,
+        idle_timeout: int = IDLE_TIMEOUT,
+        request_timeout: float = REQUEST_TIMEOUT,
+        per_client: int = PER_CLIENT,
         connection_limit: int = 100,
         threads: int = 8,
     ) -> None:
@@ -128,14 +171,16 @@ class HttpListener:
             port=port,
             threads=threads,
             channel_timeout=idle_timeout,
-            cleanup_interval=min(idle_timeout, 30),  # how often idle connections are looked for
+            cleanup_interval=CHECK_EVERY,  # how often connections past a timeout are looked for
             connection_limit=connection_limit + 2,  # waitress counts its listening socket and wake-up pipe too
             max_request_body_size=max_body,
             log_socket_errors=False,  # a client that hangs up is no error of ours
             ident="host-server",
         )
         self._map: dict[int, Any] = {}
-        self.server = _Server(self._wsgi, map=self._map, adj=adjustments)
+        self.server = _Server(
+            self._wsgi, map=self._map, adj=adjustments, per_client=per_client, request_timeout=request_timeout
+        )
         self.port: int = int(self.server.effective_port)
         self.thread = threading.Thread(target=self.server.run, name=f"http-{self.port}", daemon=True)
         self.thread.start()

@@ -44,7 +44,7 @@ def chromium() -> Iterator[Any]:
     """Headless Chromium, its console kept (`problems`)."""
     missing = _missing()
     if missing:
-        pytest.skip(f"{' and '.join(missing)} not installed: bin/setup installs chromium and chromium-driver")
+        pytest.skip(f"{' and '.join(missing)} not installed: bin/setup --browser (bin/test does) installs them")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

@@ -94,6 +94,12 @@ def parsed(response: bytes) -> tuple[bytes, dict[bytes, bytes], bytes]:
             b"HTTP/1.0 505 HTTP Version Not Supported",
             "HTTP/2.0 is not served here",
         ),
+        # bare LF line ends, in the request line or in a header after it (issue 29: no answer, held 60 s)
+        (b"GET /matches/nope HTTP/1.1\nHost: l\n\n", b"HTTP/1.0 400 Bad Request", "not a bare LF"),
+        (b"GET /matches/nope HTTP/1.1\r\nHost: l\nAccept: */*\r\n\r\n", b"HTTP/1.0 400 Bad Request", "bare LF"),
+        # no line end at all: garbage, and a TLS hello on the plain port, refused by their first bytes
+        (b"\x00\x01garbage", b"HTTP/1.0 400 Bad Request", "the request line must be METHOD TARGET HTTP/1.1"),
+        (b"\x16\x03\x01\x00\xa5\x01\x00\x00", b"HTTP/1.0 400 Bad Request", "the request line must be"),
         (
             b"POST /matches/m/players/p/submissions HTTP/1.1\r\nHost: l\r\nContent-Length: many\r\n\r\n",
             b"HTTP/1.1 400 Bad Request",
@@ -125,6 +131,15 @@ def test_a_well_formed_request_is_answered_by_its_function(server) -> None:
     line, headers, body = parsed(exchange(server, NORMAL))
     assert (line, headers[b"content-type"]) == (b"HTTP/1.1 404 Not Found", b"application/json")
     assert "nope" in json.loads(body)["message"]
+
+
+def test_a_request_sent_a_byte_at_a_time_is_answered(server) -> None:
+    # Each CR and its LF arrive apart: no line end is taken for a bare LF, nor a prefix for garbage
+    connection = connect(server)
+    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    for byte in NORMAL:
+        connection.sendall(bytes([byte]))
+    assert parsed(until_closed(connection))[0] == b"HTTP/1.1 404 Not Found"
 
 
 def test_an_idle_connection_is_closed_after_the_idle_timeout(server) -> None:

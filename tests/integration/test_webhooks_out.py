@@ -15,7 +15,8 @@ from conftest import CratesMatch, crates_request, host_alerts
 from webhook_receiver import Receiver
 
 from game_core.aws.webhooks import AwsHooks
-from game_core.service.webhooks import Destination, Post
+from game_core.service.webhook_bodies import Post
+from game_core.service.webhooks import Destination
 
 NO_REMINDERS = {"reminders": []}
 """Reminders would tell the subscribers more than a test counts on."""

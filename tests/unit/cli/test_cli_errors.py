@@ -63,6 +63,16 @@ CASES = [
         {"MATCH_HOST_TOKEN": "t"},
         ["cannot reach", "bin/host-server"],
     ),
+    # --server that is no address (issue 29: a traceback, http.client.InvalidURL), or not http's
+    (host, ["--server", "not a url", "status", "m-1"], {"MATCH_HOST_TOKEN": "t"}, ["--server 'not a url' is not"]),
+    (host, ["--server", "127.0.0.1:80x", "status", "m-1"], {"MATCH_HOST_TOKEN": "t"}, ["like http://127.0.0.1:8081"]),
+    (
+        host,
+        ["--server", "ftp://127.0.0.1:8081", "status", "m-1"],
+        {"MATCH_HOST_TOKEN": "t"},
+        ["'ftp://127.0.0.1:8081'"],
+    ),
+    (host, ["--server", "http://", "status", "m-1"], {"MATCH_HOST_TOKEN": "t"}, ["'http://' is not the host server's"]),
     (
         host,
         ["--endpoint", "http://127.0.0.1:{closed}", "status", "m-1"],

@@ -83,6 +83,15 @@ def test_an_answer_is_threaded_under_the_message_it_answers() -> None:
     assert str(message["Auto-Submitted"]) == "auto-replied"
 
 
+def test_an_answer_to_a_reply_without_references_threads_by_its_in_reply_to() -> None:
+    # RFC 5322 3.6.4: a parent with no References but an In-Reply-To naming one message: the
+    # answer's References are that id, then the parent's own Message-ID (some clients, e.g. old
+    # Outlook, write In-Reply-To alone; the thread would break in a client that reads References)
+    letter = Letter(message_id="<c@x.org>", in_reply_to="<r1.m-6604cfc546dc@play.genius.example>")
+    message = headers(send(answering=letter))
+    assert str(message["References"]).split() == ["<r1.m-6604cfc546dc@play.genius.example>", "<c@x.org>"]
+
+
 def test_an_answer_to_a_message_without_an_id_is_not_threaded() -> None:
     message = headers(send(answering=Letter(sender="ada@x.org")))
     assert "In-Reply-To" not in message and "References" not in message

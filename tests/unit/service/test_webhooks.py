@@ -26,13 +26,12 @@ from game_core.service.matches import create_match
 from game_core.service.notices import progress_notices
 from game_core.service.phases import advance
 from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.webhook_bodies import channel, discord_parts
 from game_core.service.webhooks import (
     Delivery,
     Hook,
     attempt,
-    channel,
     destination,
-    discord_parts,
     new_secret,
     next_wait,
     posts,

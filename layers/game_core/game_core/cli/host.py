@@ -37,6 +37,7 @@ import json
 import os
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -144,11 +145,31 @@ def read_host_token(data: Path) -> str | None:
         return None
 
 
+def server_url(server: str) -> str:
+    """--server's address as a URL without a trailing slash ("127.0.0.1:8081", written in a
+    hurry, is http://127.0.0.1:8081); one that is no http(s) address of a host is refused,
+    naming it, rather than failing in urllib (http.client.InvalidURL, "unknown url type")."""
+    address = server.strip()
+    address = address if "://" in address else f"http://{address}"
+    parts = urllib.parse.urlsplit(address)
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:  # not a number, or past 65535
+        port_ok = False
+    if not (parts.scheme in ("http", "https") and parts.hostname and port_ok) or any(
+        char.isspace() or not char.isprintable() for char in address
+    ):
+        raise CliError(
+            f"--server {server!r} is not the host server's address: give its host port's URL,"
+            " like http://127.0.0.1:8081 (bin/host-server prints it)"
+        )
+    return address.rstrip("/")
+
+
 def send_to_server(command: dict[str, Any], server: str, token: str) -> dict[str, Any]:
     """The command to the host server's loopback route (bin/host-server), which answers as the function."""
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}"}
-    address = server if "://" in server else f"http://{server}"  # 127.0.0.1:8081 as written in a hurry
-    request = urllib.request.Request(f"{address.rstrip('/')}/host", data=json.dumps(command).encode(), headers=headers)
+    request = urllib.request.Request(f"{server_url(server)}/host", data=json.dumps(command).encode(), headers=headers)
     not_host_port = "not bin/host-server's host port (the players' port + 1, on 127.0.0.1: 8081 by default)"
     try:
         with urllib.request.urlopen(request, timeout=120) as response:

@@ -109,7 +109,10 @@ def flowed(body: str) -> str:
 
 
 def _references(answered: Letter) -> list[str]:
-    chain = [reference for reference in answered.references if reference != answered.message_id]
+    # RFC 5322 3.6.4: the parent's References, else its In-Reply-To (when it names one message),
+    # then the parent's Message-ID; a client that threads by References alone keeps the thread
+    parent = answered.references or ((answered.in_reply_to,) if answered.in_reply_to else ())
+    chain = [reference for reference in parent if reference != answered.message_id]
     chain.append(answered.message_id)
     if len(chain) > MAX_REFERENCES:
         chain = [chain[0], *chain[-(MAX_REFERENCES - 1) :]]

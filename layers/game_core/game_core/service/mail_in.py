@@ -96,7 +96,7 @@ from game_core.service.mail_commands import (
     sent_lines,
     written,
 )
-from game_core.service.mail_lines import MailLines, read_mail
+from game_core.service.mail_lines import MailLines, listed_reasons, read_mail, subject_hint, unread_lines
 from game_core.service.ports import Bounce, Event, Ports, Sheet, open_sheet
 from game_core.service.press import send as send_press
 from game_core.service.receipts import receipt_lines
@@ -299,6 +299,8 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
         accepts = match.phase.accepts if match.phase is not None else ()
         own = sender.player.id if sender.player is not None else None
         said = read_mail(game, letter.text, accepts, letters.names(match), own)
+        if said.reasons and (hint := subject_hint(game, match, letter.subject, letters.names(match))):
+            said = MailLines(reasons=(*said.reasons, hint))
     whole_mail = said.reasons in ((INSIDE_THE_QUOTE,), (letter.unreadable,))  # the host is told why too
     if sender.player is None and (said.moves or not said.commands) and not whole_mail:
         return Answer(["Your mail is not one of the host's commands.", "", *HOST_USAGE])
@@ -327,8 +329,7 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
         done = _command(ports, match, sender, command, answered)
         lines += ["", *done.lines]
         pictures = done.pictures or pictures  # one STATUS's boards are enough
-    if said.unread:
-        lines += ["", "Not read (taken for a greeting or a sign-off):", *("  " + line for line in said.unread)]
+    lines += ["", *unread_lines(said.unread)] if said.unread else []
     return Answer(lines[1:] if lines[:1] == [""] else lines, pictures)
 
 
@@ -384,7 +385,7 @@ def _host_command(ports: Ports, match: Match, command: Command, zone: str | None
         lines = [f"Done: {command.text}."]
         if reply.get("warning"):
             lines.append(f"Note: {reply['warning']}.")
-        match = ports.store.get(match.match_id)
+    match = ports.store.get(match.match_id)  # as the act left it, or an act earlier in the mail
     if match.phase is not None:
         lines.append(letters.deadline_line(match.phase, now, zone))
     return lines
@@ -660,7 +661,8 @@ def _action_lines(game: AnyGame, names: dict[str, str], request: ActionRequest, 
 
 def _refusal_lines(heading: str, reasons: Sequence[Reason]) -> list[str]:
     """The heading and each reason, folded at 78 columns (a reason's folds under its text)."""
-    return [*prose(heading), *(line for reason in reasons for line in prose(reason.text, "  - ", "    "))]
+    listed = listed_reasons(reasons)
+    return [*prose(heading), *(line for reason in listed for line in prose(reason.text, "  - ", "    "))]
 
 
 def _still_standing(ports: Ports, match: Match, game: AnyGame, player: str) -> list[str]:

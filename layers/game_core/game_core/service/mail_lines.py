@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from enum import Enum
 
 from game_core.errors import Reason
+from game_core.games.plain_text import MAIL_WIDTH
 from game_core.games.protocol import AnyGame, TextMove
+from game_core.match.model import Match
 from game_core.service.mail_commands import (
     ABSENT,
     HELP,
@@ -58,6 +60,11 @@ _COMMAND_LINES = {
     HELP: "write HELP on a line of its own for how to write moves and commands",
 }
 """How to write each player's command, for a line that names it among other words."""
+LISTED_AT_MOST = 5
+"""Lines of a mail an answer quotes back in one list at most: a greeting and a sign-off are a
+few lines; a pasted log or thread of thousands must not come back whole."""
+_SUBJECT_TAGS = r"(?i)^\s*((re|fwd?|aw|wg|sv|vs)\s*:\s*|\[[^\]]*\]\s*)*"
+"""What clients and the service put before a subject's words: "Re:", "Fwd:", "AW:", "[m-...]"."""
 
 
 @dataclass(frozen=True)
@@ -146,3 +153,51 @@ def _in_words(reasons: Sequence[Reason]) -> bool:
     """Whether a line read alone (no short form allowed) starts with one of the grammar's words:
     it is read, or refused for anything but that."""
     return not reasons or any(reason.code != NOT_UNDERSTOOD for reason in reasons)
+
+
+def unread_lines(unread: Sequence[str]) -> list[str]:
+    """The answer's list of the lines left unread: a few are a greeting and a sign-off, listed
+    whole as such; more is something pasted in, named by its count and its first lines."""
+    if not unread:
+        return []
+    quoted = ["  " + _cut(line) for line in unread[:LISTED_AT_MOST]]
+    if len(unread) <= LISTED_AT_MOST:
+        return ["Not read (taken for a greeting or a sign-off):", *quoted]
+    more = len(unread) - LISTED_AT_MOST
+    heading = f"Not read: {len(unread):,} lines above or below what was read; the first {LISTED_AT_MOST}:"
+    return [heading, *quoted, f"  ... and {more:,} more"]
+
+
+def listed_reasons(reasons: Sequence[Reason]) -> list[Reason]:
+    """At most `LISTED_AT_MOST` reasons, the rest counted in one more (a pasted log refused whole
+    has a reason for each of its lines)."""
+    if len(reasons) <= LISTED_AT_MOST:
+        return list(reasons)
+    more = len(reasons) - LISTED_AT_MOST
+    return [*reasons[:LISTED_AT_MOST], Reason("more_reasons", f"... and {more:,} more lines not understood")]
+
+
+def subject_hint(game: AnyGame, match: Match, subject: str, players: Players) -> Reason | None:
+    """Why a move (or command) written in the subject did nothing: only the body is read, so a
+    subject that alone reads as moves is the sender's mistake, told in words. A subject naming a
+    phase (the notices' own, "Re: [m-...] Round 1") is no move, whatever follows the name."""
+    words = re.sub(_SUBJECT_TAGS, "", subject).strip()
+    settings = game.Settings.model_validate(match.settings)
+    phases = (kind.name for kind in game.timeline(settings))
+    named = next((name for name in phases if words.casefold().startswith(name.casefold())), "")
+    words = words[len(named) :].lstrip(" :-") if named else words
+    accepts = match.phase.accepts if match.phase is not None else ()
+    said = read_mail(game, words, accepts, players) if words else None
+    if said is None or said.reasons or not (said.moves or said.commands):
+        return None
+    return Reason(
+        "move_in_subject",
+        f'your subject "{_cut(words)}" is read as nothing: only the body of a mail is read;'
+        " write your moves and commands in the body",
+    )
+
+
+def _cut(line: str) -> str:
+    """A quoted line within the mail's width (its list indent and a quote's two columns aside)."""
+    room = MAIL_WIDTH - 6
+    return line if len(line) <= room else line[: room - 3] + "..."

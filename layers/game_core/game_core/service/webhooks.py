@@ -36,6 +36,7 @@ from game_core.service.notices import told_key
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 from game_core.service.submit import authenticate_webhook
+from game_core.service.webhook_bodies import JSON, Post, channel, chat_posts
 
 PUBLIC = "@public"
 """The host's subscription to every public notice (a participant id never holds "@")."""
@@ -44,8 +45,6 @@ ALERTS = "@alerts"
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32
 MAX_URL = 2048
-DISCORD_LIMIT = 2000
-"""Characters of one Discord message at most (its API refuses longer `content`)."""
 FIRST_RETRY_SECONDS = 30
 LONGEST_WAIT_SECONDS = 12 * 3600
 """The longest wait between two attempts."""
@@ -55,8 +54,6 @@ HOP_SECONDS = 900
 """SQS's longest delay of a message."""
 TIMEOUT_SECONDS = 10
 """A receiver that has not answered by then is retried like a 5xx."""
-
-Channel = Literal["standard", "discord", "slack"]
 
 
 @dataclass(frozen=True)
@@ -188,49 +185,6 @@ def destination(url: str, resolve: Callable[[str], list[str]], allow_loopback: b
 # -- what a delivery sends ----------------------------------------------------------------
 
 
-def channel(url: str) -> Channel:
-    """Discord's and Slack's incoming webhooks get their own bodies; every other URL the standard's."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    if host in {"discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com"} and parts.path.startswith(
-        "/api/webhooks/"
-    ):
-        return "discord"
-    if host == "hooks.slack.com" and parts.path.startswith("/services/"):
-        return "slack"
-    return "standard"
-
-
-def discord_parts(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
-    """The text as Discord messages of at most `limit` characters, in order, each ending on a
-    line boundary (a line longer than a message is cut)."""
-    parts: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
-        joined = f"{current}\n{line}" if current else line
-        if len(joined) > limit:
-            parts.append(current)
-            joined = line
-        current = joined
-    if current.strip():
-        parts.append(current)
-    return parts
-
-
-@dataclass(frozen=True)
-class Post:
-    """One HTTP POST of a delivery (a long Discord message is several, in order)."""
-
-    body: bytes
-    headers: dict[str, str]
-
-
 def new_secret() -> str:
     """A subscription's signing secret as the standard writes it: `whsec_` and base64 of 32 bytes."""
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
@@ -246,19 +200,11 @@ def signature(secret: str, webhook_id: str, timestamp: int, body: bytes) -> str:
 
 def posts(hook: Hook, delivery: Delivery, timestamp: int) -> list[Post]:
     """What to POST to the subscription's URL: the signed JSON payload, or the chat service's own
-    body (unsigned: those URLs are their own secret; mentions never ping anyone)."""
-    json_type = {"Content-Type": "application/json"}
-    text = str(delivery.payload.get("text", ""))
-    match channel(hook.url):
-        case "discord":
-            return [
-                Post(json.dumps({"content": part, "allowed_mentions": {"parse": []}}).encode(), json_type)
-                for part in discord_parts(text)
-            ]
-        case "slack":
-            return [Post(json.dumps({"text": text}).encode(), json_type)]
+    body (`webhook_bodies`)."""
+    if (kind := channel(hook.url)) != "standard":
+        return chat_posts(kind, delivery.match_id, str(delivery.payload.get("text", "")))
     body = json.dumps(delivery.payload, separators=(",", ":")).encode()
-    headers = json_type | {
+    headers = JSON | {
         "webhook-id": delivery.webhook_id,
         "webhook-timestamp": str(timestamp),
         "webhook-signature": signature(hook.secret, delivery.webhook_id, timestamp, body),
