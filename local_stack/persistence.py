@@ -12,6 +12,8 @@
   batch delivered, and queued again on start: a receiver that was down while the server was
   stopped still gets each notice, under its webhook-id. A file that is not such a queue is
   refused (the server does not start), never dropped.
+  It is one `KeptFile`: a model kept whole the same way, as the mail queue is too
+  (local_stack/mail_queue.py).
 - `DataFolder`: one server at a time. An OS lock (flock) on `server.lock`, held for the process's
   life and released by the OS when the process dies however it dies; who holds it (pid, ports,
   when last seen alive) in `server.json` beside it.

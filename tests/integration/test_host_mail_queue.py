@@ -28,7 +28,7 @@ from test_host_server import START, environment, host, restarted, serve  # noqa:
 from game_core.cli.failures import CliError
 from local_stack.clock import VirtualClock
 from local_stack.host_server import HostServer
-from local_stack.mail import SmtpRelay
+from local_stack.mail import RelayUnavailable, SmtpRelay
 from local_stack.mail_queue import QUEUE_FILE, MailQueue
 
 pytestmark = pytest.mark.statemachine
@@ -191,3 +191,13 @@ def test_a_queue_file_that_is_not_whole_stops_the_start_naming_it(tmp_path: Path
     said = str(refused.value)
     assert f"{data / QUEUE_FILE} is not the mail queue this server keeps" in said and "move it aside" in said
     assert (data / QUEUE_FILE).read_text().endswith('"recipients": ["ada@example.com"]')
+
+
+def test_a_relay_that_never_answers_times_out_and_the_message_waits() -> None:
+    # Given a relay that takes the connection but never says a word (not even its greeting)
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        relay = SmtpRelay("127.0.0.1", silent.getsockname()[1], security="plain", timeout=0.5)
+
+        # Then a send gives up on it after its timeout, as a failure that may pass
+        with pytest.raises(RelayUnavailable, match="timed out"):
+            relay.send(b"From: m-0123456789ab@play.local\r\nTo: ada@example.com\r\n\r\nHi\r\n", ["ada@example.com"])
