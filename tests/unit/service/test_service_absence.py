@@ -70,10 +70,13 @@ def test_an_absence_across_the_deadline_holds_it_for_everyone_and_everyone_is_to
         "channel": "webhook",
         "deadline_held": True,
     }
-    # One public notice says why, naming who is away until when (and no reason: none is kept).
-    notice = table.fakes.notifier.notices()[-1]
+    # One public notice says why, naming who is away until when (and no reason: none is kept);
+    # Ada's own says it to her, as hers.
+    notice, own = table.fakes.notifier.notices()[-2:]
     assert notice.recipient is None
-    assert notice.subject == f"[{MID}] the deadline moves to Friday 4 December, 00:00 UTC: ada is away"
+    assert notice.subject == f"[{MID}] The deadline moves to Friday 4 December, 00:00 UTC: ada is away"
+    assert (own.recipient, own.body["you"]) == ("ada", "ada")
+    assert own.subject == f"[{MID}] The deadline moves to Friday 4 December, 00:00 UTC: you are away"
     assert notice.body["open"]["held_for"] == ["ada"]
     assert notice.body["open"]["away"] == [
         {"who": "ada", "from": "2026-12-01T00:00:00Z", "until": "2026-12-03T00:00:00Z"}
@@ -170,7 +173,8 @@ def test_over_the_cap_by_mail_then_withdrawn_and_help_offers_absent() -> None:
     assert "  - it lasts 4 days, and you have 3 days of absence left of 7" in over.text.splitlines()
     assert "Done: ABSENT CANCEL." in cancelled.text.splitlines()
     assert table.match().absences == ()  # withdrawn before it began: gone
-    assert "Away for a while? ABSENT 2026-12-24 2026-12-27 (your first and last days away) holds" in help_text.text
+    # Folded at 78 columns: "holds" would take the line to 84
+    assert "Away for a while? ABSENT 2026-12-24 2026-12-27 (your first and last days away)\nholds" in help_text.text
 
 
 def test_a_webhook_absence_reads_the_match_once() -> None:
@@ -225,7 +229,7 @@ def test_the_host_cuts_an_absence_then_refuses_it_and_the_participant_is_told() 
     [notice] = table.fakes.notifier.notices()[told:]
     assert (notice.recipient, notice.subject) == ("ada", f"[{MID}] The host cut your absence")
     assert (
-        "The host cut ada's absence short: away from Thursday 24 December, 00:00 UTC\n"
+        "The host cut your absence short: away from Thursday 24 December, 00:00 UTC\n"
         "until Saturday 26 December, 00:00 UTC."
     ) in mail_to(table, ADA)
     # The same cut again: it ends there already, so nothing changes and nobody is told again.

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from crates_driver import Table, request
 from fakes import Fakes
+from memory_hooks import MemoryHooks
 from test_service_mail_in import message, receipt
-from test_webhooks import MemoryHooks
 
 from game_core.cli import host, verify
 from game_core.cli.schemas import describe

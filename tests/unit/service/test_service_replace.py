@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from crates_driver import Table, push
 from fakes import Fakes, RecordingMailer
-from test_webhooks import MemoryHooks
+from memory_hooks import MemoryHooks
 
 from game_core.cli import verify
 from game_core.errors import GameCoreError, Illegal, Malformed, NotFound, NotOpen, Unauthorized

@@ -60,9 +60,15 @@ ACTS = {
         "command",
     ),
     "cancel": Act(nothing, lambda table: host.cancel(table.ports, MID), "cancelled", (ADA, BO), "command"),
-    # Away the 1st and 2nd: the 13:00 deadline falls in it, and moves (a public notice says why)
+    # Away the 1st and 2nd: the 13:00 deadline falls in it, and moves (a public notice says why,
+    # and Ada's own says it to her)
     "absence declared": Act(
-        waiting, lambda table: away(table, "2026-12-01", "2026-12-02"), "absence_declared", (ADA, BO), "declaration"
+        waiting,
+        lambda table: away(table, "2026-12-01", "2026-12-02"),
+        "absence_declared",
+        (ADA, BO),
+        "declaration",
+        ("v{}/@all", "v{}/ada"),
     ),
     # The host's cut and refusal are told to Ada alone
     "absence cut": Act(away_at_christmas, host_absence, "absence_cut", (ADA,), "cut command", ("v{}/ada",)),

@@ -7,14 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from crates_driver import request
 from fakes import Fakes
+from memory_hooks import PUBLIC_V4, MemoryHooks
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from game_core.errors import Malformed, NotFound
@@ -38,7 +38,6 @@ from game_core.service.webhooks import (
     verdict,
 )
 
-PUBLIC_V4 = "93.184.215.14"
 PUBLIC_V6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
 
 
@@ -211,30 +210,6 @@ def test_the_backoff_doubles_from_30_seconds_within_24_hours(attempts, queued_at
 
 
 # -- queued by `tell`, on the fakes ----------------------------------------------------------
-
-
-@dataclass
-class MemoryHooks:
-    """The Hooks port in memory: subscriptions kept, deliveries listed as queued."""
-
-    allow_loopback: bool = False
-    kept: dict[tuple[str, str], Hook] = field(default_factory=dict)
-    queued: list[Delivery] = field(default_factory=list)
-
-    def put_hook(self, match_id: str, target: str, hook: Hook) -> None:
-        self.kept[(match_id, target)] = hook
-
-    def hook(self, match_id: str, target: str) -> Hook | None:
-        return self.kept.get((match_id, target))
-
-    def drop_hook(self, match_id: str, target: str) -> None:
-        self.kept.pop((match_id, target), None)
-
-    def enqueue(self, deliveries: Sequence[Delivery], delay: int = 0) -> None:
-        self.queued.extend(deliveries)
-
-    def resolve(self, host: str) -> list[str]:
-        return ["10.0.0.9"] if host.startswith("internal.") else [PUBLIC_V4]
 
 
 def hooked(urls: dict[str, str]) -> tuple[Fakes, MemoryHooks, Any, str]:

@@ -394,6 +394,12 @@ def prose(text: str, first: str = "", rest: str | None = None) -> list[str]:
     return folded or [first.rstrip()]
 
 
+def listing(text: str) -> list[str]:
+    """A line listing things (players, cards, items) folded as prose, each fold standing in under
+    its first line."""
+    return prose(text, rest="    ")
+
+
 def result_text(result: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     """A match's result as a person reads it, from the public result alone (`Result.to_json`):
     who won, the Tokens of Life (ToL), the Elimination Candidates (EC), any tie left for the host,

@@ -277,23 +277,33 @@ def away_summary(clock: PhaseClock, absences: Collection[Absence]) -> dict[str, 
     return shown | ({"held_for": list(clock.held_for)} if clock.held_for else {})
 
 
-def away_lines(body: Mapping[str, Any], names: Mapping[str, str], zone: str | None) -> list[str]:
+def away_lines(
+    body: Mapping[str, Any], names: Mapping[str, str], zone: str | None, reader: str | None = None
+) -> list[str]:
     """What a notice (its `body`) says of absences, in the reader's zone: the host's refusal or
-    cut it tells, whose absence holds the open phase's deadline, and who is away when."""
+    cut it tells, whose absence holds the open phase's deadline, and who is away when; to the
+    `reader` (a participant's id), of their own absence as theirs."""
     said: list[str] = []
+
+    def whose(who: str) -> str:
+        return "your" if who == reader else f"{names.get(who, who)}'s"
+
     act = body.get("absence")
     if act is not None:
-        who = names.get(act["who"], act["who"])
         begins, ends = (day_text(datetime.fromisoformat(act[key]), zone) for key in ("from", "until"))
         if act["act"] == "refused":
-            said += prose(f"The host refused {who}'s absence from {begins} until {ends}.")
+            said += prose(f"The host refused {whose(act['who'])} absence from {begins} until {ends}.")
         else:
-            said += prose(f"The host cut {who}'s absence short: away from {begins} until {ends}.")
+            said += prose(f"The host cut {whose(act['who'])} absence short: away from {begins} until {ends}.")
     summary = body.get("open") or {}
-    if summary.get("held_for"):
-        held_for = ", ".join(names.get(who, who) for who in summary["held_for"])
-        said += prose(f"The deadline is held for an announced absence: {held_for}.")
+    held_for = summary.get("held_for") or []
+    if held_for == [reader]:
+        said += prose("The deadline is held for your announced absence.")
+    elif held_for:
+        shown = ", ".join("you" if who == reader else names.get(who, who) for who in held_for)
+        said += prose(f"The deadline is held for an announced absence: {shown}.")
     for away in summary.get("away", ()):
         begins, ends = (day_text(datetime.fromisoformat(away[key]), zone) for key in ("from", "until"))
-        said += prose(f"{names.get(away['who'], away['who'])} is away from {begins} until {ends}.")
+        who = "You are" if away["who"] == reader else f"{names.get(away['who'], away['who'])} is"
+        said += prose(f"{who} away from {begins} until {ends}.")
     return said

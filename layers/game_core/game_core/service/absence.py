@@ -238,8 +238,15 @@ def declare(
         shown = away.name if away is not None else participant
         assert held.phase is not None and act is not None
         when = day_text(held.phase.deadline)
-        notice = clock_notice(held, f"the deadline moves to {when}: {shown} is away", act.version)
-        reply |= tell_stored(ports, held, [notice], act, "declaration")
+        notice = clock_notice(held, f"The deadline moves to {when}: {shown} is away", act.version)
+        # The one away reads of it as theirs, under a subject of their own
+        own = Notice(
+            participant,
+            f"[{match_id}] The deadline moves to {when}: you are away",
+            notice.body | {"you": participant},
+            notice_id(match_id, act_at(act.version), participant),
+        )
+        reply |= tell_stored(ports, held, [notice, own], act, "declaration")
     return reply
 
 

@@ -26,6 +26,7 @@ from game_core.match.model import Match, sendable_address
 from game_core.match.press import help_lines, press_lines
 from game_core.match.seats import seat_lines
 from game_core.service import receipts, webhooks
+from game_core.service.named import kind_help
 from game_core.service.notices import told_key
 from game_core.service.ports import Bounce, Notice, OutgoingMail, Ports
 
@@ -77,23 +78,25 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
     optional = [kind for kind in phase.accepts if kind not in owed]
     lines = []
     if owed:
-        lines += [f"To play, reply to this mail with your move for {phase.name}:"]
+        lines += prose(f"To play, reply to this mail with your move for {phase.name}:")
         for kind in owed:
-            lines += ["", *game.text.text_help(kind)]
+            lines += ["", *kind_help(game, kind, names(match), player)]
     if optional:
         lines += ["", "You may also send:" if owed else f"{phase.name} waits for nothing from you, but you may send:"]
         for kind in optional:
-            lines += ["", *game.text.text_help(kind)]
+            lines += ["", *kind_help(game, kind, names(match), player)]
     if actions:
         lines += ["", "Actions are taken at once, a line each, and answered to you alone:"]
         for kind in actions:
-            lines += ["", *game.text.text_help(kind)]
-    lines += ["", "Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules."]
-    lines += ["Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time."]
+            lines += ["", *kind_help(game, kind, names(match), player)]
+    lines += ["", *prose("Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules.")]
+    lines += prose("Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time.")
     lines += help_lines(match.press)
     if match.absence_rules.days:
-        lines += ["Away for a while? ABSENT 2026-12-24 2026-12-27 (your first and last days away) holds"]
-        lines += ["the deadlines falling then that wait for you; ABSENT CANCEL withdraws it."]
+        lines += prose(
+            "Away for a while? ABSENT 2026-12-24 2026-12-27 (your first and last days away) holds the "
+            "deadlines falling then that wait for you; ABSENT CANCEL withdraws it."
+        )
     if match.grace_seconds and owed:
         lines += grace.help_lines(match.grace_seconds)
     if owed and not (match.early_close or phase.closes_on_submit):
@@ -111,10 +114,17 @@ def _actions_by_text(game: AnyGame, match: Match) -> tuple[str, ...]:
 
 
 def event_text(
-    match: Match, game: AnyGame, public: dict[str, Any], own: dict[str, Any], now: datetime, zone: str | None
+    match: Match,
+    game: AnyGame,
+    public: dict[str, Any],
+    own: dict[str, Any],
+    now: datetime,
+    zone: str | None,
+    reader: str | None = None,
 ) -> list[str]:
-    """The text of one event for one participant: what happened (a reminder, who sent nothing),
-    their view (the private one holds the public part too), and the open phase's deadline."""
+    """The text of one event for one participant (`reader`; None: the public channel): what
+    happened (a reminder, who sent nothing), their view (the private one holds the public part
+    too), and the open phase's deadline."""
     lines: list[str] = []
     press = own.get("press", public.get("press"))
     if press is not None:
@@ -141,7 +151,7 @@ def event_text(
     if (head := own.get("log_head", public.get("log_head"))) is not None:  # the record's seal
         lines += ["", *prose(f"The match's event log ends in the hash {head} (match-verify --head checks a record).")]
     if match.phase is not None and (own or public).get("open") is not None:
-        lines += ["", *away_lines(own or public, names(match), zone), deadline_line(match.phase, now, zone)]
+        lines += ["", *away_lines(own or public, names(match), zone, reader), deadline_line(match.phase, now, zone)]
     return lines[1:] if lines[:1] == [""] else lines
 
 
@@ -160,8 +170,9 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
         if not participant.email or headline is None:
             continue
         lines = [f"Hello {participant.name},", ""]
-        lines += event_text(match, game, public.body if public else {}, own.body if own else {}, now, participant.zone)
-        view = (own.body if own else {}).get("view", (public.body if public else {}).get("view"))
+        shared, mine = (public.body if public else {}), (own.body if own else {})
+        lines += event_text(match, game, shared, mine, now, participant.zone, participant.id)
+        view = mine.get("view", shared.get("view"))
         attached, pictures = drawn(game, view, names(match))
         lines += attached
         answer = how_to_answer(game, match, participant.id)

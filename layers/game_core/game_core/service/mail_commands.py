@@ -22,9 +22,9 @@ from pydantic import ValidationError
 from game_core.errors import Malformed, Reason
 from game_core.games.plain_text import prose
 from game_core.games.protocol import AnyGame
-from game_core.match import engine
 from game_core.match.model import MAX_SECONDS
 from game_core.service.letters import kinds_text
+from game_core.service.named import written
 
 if TYPE_CHECKING:
     from game_core.service.commands import HostCommand
@@ -146,18 +146,14 @@ def console_command(command: Command, match_id: str) -> HostCommand:
     return parsed
 
 
-def written(game: AnyGame, kind: str, submission: Any) -> list[str]:
-    """A stored or accepted submission (its JSON) as the game's grammar writes it."""
-    return game.text.write_text(kind, engine.parse_submission(game, kind, submission))
-
-
-def sent_lines(game: AnyGame, kinds: Mapping[str, Any], phase_name: str) -> list[str]:
-    """What a participant's submissions to the open phase say, each kind in the grammar."""
+def sent_lines(game: AnyGame, kinds: Mapping[str, Any], phase_name: str, names: Mapping[str, str]) -> list[str]:
+    """What a participant's submissions to the open phase say, each kind in the grammar (naming
+    participants by name: `names`)."""
     if not kinds:
         return [f"You have sent nothing for {phase_name} yet."]
     lines = [f"What stands from you for {phase_name}:"]
     for kind, submission in kinds.items():
-        lines += ["  " + line for line in written(game, kind, submission)]
+        lines += ["  " + line for line in written(game, kind, submission, names)]
     return lines
 
 

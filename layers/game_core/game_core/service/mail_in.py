@@ -70,7 +70,7 @@ from game_core.mail.ses import Receipt, refusals
 from game_core.match import grace
 from game_core.match.absence import away_lines
 from game_core.match.clock import day_text, known_zone
-from game_core.match.engine import acting, sent_last
+from game_core.match.engine import sent_last
 from game_core.match.model import Match, Participant, address_key
 from game_core.service import letters, ready
 from game_core.service.absence import absent_by_mail
@@ -94,9 +94,9 @@ from game_core.service.mail_commands import (
     owed_line,
     read_press,
     sent_lines,
-    written,
 )
 from game_core.service.mail_lines import MailLines, listed_reasons, read_mail, subject_hint, unread_lines
+from game_core.service.named import written
 from game_core.service.ports import Bounce, Event, Ports, Sheet, open_sheet
 from game_core.service.press import send as send_press
 from game_core.service.receipts import receipt_lines
@@ -505,9 +505,9 @@ def _status(ports: Ports, match: Match, player: Participant) -> Answer:
     attached, pictures = letters.drawn(game, seen["view"], letters.names(match))
     lines = [view_text.rstrip("\n"), *attached, ""]
     if match.phase is not None:
-        sent = sent_lines(game, seen["submitted"], match.phase.name)
+        sent = sent_lines(game, seen["submitted"], match.phase.name, letters.names(match))
         lines += [
-            *away_lines(seen, letters.names(match), player.zone),
+            *away_lines(seen, letters.names(match), player.zone, player.id),
             letters.deadline_line(match.phase, ports.clock.now(), player.zone),
             *sent,
             *receipt_lines(*seen["receipts"].values()),
@@ -631,7 +631,7 @@ def _judged_lines(game: AnyGame, names: dict[str, str], move: Judged) -> list[st
         return _action_lines(game, names, request, move)
     if move.reply is not None:
         phase = move.reply["phase"]
-        echo = ["  " + line for line in written(game, move.reply["kind"], move.reply["submission"])]
+        echo = ["  " + line for line in written(game, move.reply["kind"], move.reply["submission"], names)]
         sealed = receipt_lines(move.reply["receipt"]) if "receipt" in move.reply else []
         return [f"Accepted for {phase}:", *echo, cost_line(move.reply["garnet_cost"], phase), *sealed]
     assert move.error is not None
@@ -648,8 +648,7 @@ def _action_lines(game: AnyGame, names: dict[str, str], request: ActionRequest, 
     if move.reply is not None:
         text = game.text
         assert isinstance(text, AnswersInText)  # a grammar that reads actions renders their answers
-        action = acting(game).actions[request.kind].model_validate(request.action)
-        said = ", ".join(text.write_text(request.kind, action))
+        said = ", ".join(written(game, request.kind, request.action, names))
         answer = ["  " + line if line else "" for line in text.render_answer(request.kind, move.reply["answer"], names)]
         held = move.reply.get("garnets")
         return [f"Done: {said}", *answer, *(["  " + garnets_line(held["balance"], held["available"])] if held else [])]
@@ -675,7 +674,7 @@ def _still_standing(ports: Ports, match: Match, game: AnyGame, player: str) -> l
 def _standing(game: AnyGame, match: Match, sheet: Sheet | None) -> list[str]:
     assert match.phase is not None
     current = open_sheet(sheet, match)
-    return sent_lines(game, current.kinds if current is not None else {}, match.phase.name)
+    return sent_lines(game, current.kinds if current is not None else {}, match.phase.name, letters.names(match))
 
 
 # -- logging -----------------------------------------------------------------------------------

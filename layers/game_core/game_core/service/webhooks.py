@@ -245,7 +245,7 @@ def deliveries(match: Match, notices: Sequence[Notice], now: datetime) -> list[D
         if participant.id not in hooked or headline is None:
             continue
         shared, mine = (public.body if public else {}), (own.body if own else {})
-        text = letters.event_text(match, game, shared, mine, now, participant.zone)
+        text = letters.event_text(match, game, shared, mine, now, participant.zone, participant.id)
         payload = _payload(match, "match.notice", headline, shared | mine, text)
         sent.append(Delivery(match.match_id, participant.id, headline.notice_id, payload, now.timestamp()))
     return sent

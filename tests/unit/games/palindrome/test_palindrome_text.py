@@ -189,8 +189,10 @@ def test_a_private_view_lists_the_seat_in_the_grammar_and_names_players():
             "garnets_spent": 0,
         },
     }
+    # The heading is 81 columns: folded at 78, its last word on a line of its own, standing in
     assert TEXT.render_view(view, {"p1": "Ada", "p2": "Bo"}).split("\n") == [
-        "Palindrome Construction (Main Match 5): Round 2 bidding and round 1 construction.",
+        "Palindrome Construction (Main Match 5): Round 2 bidding and round 1",
+        "    construction.",
         "Players: Ada, Bo",
         "",
         "Round 1 (received):",

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game_core.games.abstrac.models import SUBMISSIONS, Lay, Pick, Starter, Take
-from game_core.games.plain_text import LineForm, LineGrammar, Words, name, name_list, table, wrapped
+from game_core.games.plain_text import LineForm, LineGrammar, Words, listing, name, name_list, table, wrapped
 from game_core.games.protocol import Model
 
 CARD = re.compile(r"^[1-6][RYGB]$")
@@ -88,8 +88,8 @@ def _row(public: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     stage = {"starter": "choosing the starter", "lay": "laying", "pick": "picking", "over": "the match is over"}
     lines = [f"Abstrac (the row game): {stage[public['stage']]}{_to_move(public, names)}"]
     lines.append(f"Protected player: {name(names, public['protected'])}. Starter: {name(names, public['starter'])}.")
-    lines.append(f"Row, front first: {' '.join(public['row']) or 'empty'}")
-    lines.append(f"Unused cards: {' '.join(public['unused']) or 'none'}")
+    lines += listing(f"Row, front first: {' '.join(public['row']) or 'empty'}")
+    lines += listing(f"Unused cards: {' '.join(public['unused']) or 'none'}")
     if public["lost_on_time"]:
         lines.append(f"{name(names, public['lost_on_time'])} ran out of time and loses.")
     scores = {player: hand["score"] for player, hand in public["taken"].items()}

@@ -41,6 +41,7 @@ from game_core.games.plain_text import (
     LineGrammar,
     Unreadable,
     Words,
+    listing,
     name,
     name_list,
     numbers,
@@ -196,7 +197,7 @@ class ClubsText(LineGrammar):
         phase = public["phase"]
         lines = [f"Puzzler's Clubs: {'phase ' + phase if phase else 'the match is over'}."]
         teams = [f"{name(names, team['player'])} with {name(names, team['guest'])}" for team in public["teams"]]
-        lines.append(f"Teams: {'; '.join(teams)}")
+        lines += listing(f"Teams: {'; '.join(teams)}")
         for shown in public["rounds"]:
             lines += ["", f"Round {shown['round']}: puzzles of type {shown['puzzle_type']}"]
             lines += [f"  {line}" for line in shown["puzzle_rules"]]

@@ -30,7 +30,7 @@ from game_core.games.domino.models import (
 )
 from game_core.games.domino.polyominoes import NAMES
 from game_core.games.domino.rules import SCHEDULE
-from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, name, name_list, table, wrapped
+from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, listing, name, name_list, table, wrapped
 from game_core.games.protocol import Drawing, Model
 
 SHAPES = {shape: shape for shape in NAMES}
@@ -126,7 +126,7 @@ class DominoText(LineGrammar):
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]
         players = public["players"]
-        lines = [_heading(public), f"Players: {name_list(names, players)}", ""]
+        lines = [_heading(public), *listing(f"Players: {name_list(names, players)}"), ""]
         rows = [
             [
                 name(names, p),

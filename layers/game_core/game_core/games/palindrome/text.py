@@ -20,7 +20,7 @@ from typing import Any
 
 from game_core.games.palindrome.construction import Construction, Step
 from game_core.games.palindrome.models import BID, CONSTRUCTION, SUBMISSIONS, Bid, CardBid
-from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, name, name_list, table, wrapped
+from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, listing, name, name_list, table, wrapped
 from game_core.games.protocol import Model
 
 TARGETS = {"PACK": "pack", "ITEM": "item"}
@@ -165,8 +165,8 @@ class PalindromeText(LineGrammar):
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]
         phase = public["phase"] or "the match is over"
-        lines = [f"Palindrome Construction ({public['rule_set_title']}): {phase}."]
-        lines.append(f"Players: {name_list(names, public['players'])}")
+        lines = listing(f"Palindrome Construction ({public['rule_set_title']}): {phase}.")
+        lines += listing(f"Players: {name_list(names, public['players'])}")
         for entry in public["round_log"]:
             lines += ["", *_round(entry, names)]
         if public.get("final"):
@@ -183,7 +183,7 @@ class PalindromeText(LineGrammar):
             + ("unused)" if item["used_in_round"] is None else f"used in round {item['used_in_round']})")
             for item in private["items"]
         ]
-        lines.append(f"Your items: {'; '.join(items) or 'none'}")
+        lines += listing(f"Your items: {'; '.join(items) or 'none'}")
         lines.append(f"Garnets you spent: {private['garnets_spent']}")
         for entry in private["bids"]:
             said = (
@@ -191,7 +191,7 @@ class PalindromeText(LineGrammar):
                 if entry["bid"] is None
                 else ", ".join(self.write_text(BID, Bid.model_validate(entry["bid"])))
             )
-            lines.append(f"Your bid in round {entry['round']}: {said}")
+            lines += listing(f"Your bid in round {entry['round']}: {said}")
         for entry in private["constructions"]:
             built = entry["construction"]
             said = (

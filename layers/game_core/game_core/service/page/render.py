@@ -22,6 +22,7 @@ from game_core.match.grace import graces_count
 from game_core.match.press import MAX_PRESS_CHARS, MODE_TEXT
 from game_core.match.replay import canonical_json
 from game_core.service import receipts
+from game_core.service.named import kind_help
 from game_core.service.notices import open_phase_summary
 from game_core.service.page import assets
 from game_core.service.page.forms import LONG_TEXT, Form, Group, Input, fields_of, rows_for
@@ -467,9 +468,10 @@ def _form(
     described = f"<p>{esc(form.description)}</p>\n" if form.description else ""
     parts = [heading + described + _form_open(seen, form_id, route, fields), _reasons(seen, form_id)]
     parts.append(inputs(form_id, form, given, Choices(names(seen.match), seen.session.participant)))
-    if form.help:
+    if form.help:  # its example naming a participant of this match
+        said = kind_help(seen.game, form.kind, names(seen.match), seen.session.participant)
         parts.append(f"<details>\n<summary>The game's help for {esc(form.kind)} (as a mail writes it)</summary>\n")
-        parts.append(f"<pre>{esc(chr(10).join(form.help))}</pre>\n</details>\n")
+        parts.append(f"<pre>{esc(chr(10).join(said))}</pre>\n</details>\n")
     parts.append(_button(button) + "</form>")
     return "".join(parts)
 
