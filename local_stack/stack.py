@@ -43,6 +43,7 @@ from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 from game_core.cli import asl
 from game_core.games import registry
 from game_core.service.ports import Ports
+from local_stack import executions
 from local_stack.clock import VirtualClock, patch_moto
 from local_stack.inbound_bucket import create_inbound_bucket, deliver
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
@@ -364,13 +365,7 @@ class LocalStack:
 
     def running_executions(self) -> list[str]:
         """The ARNs of every running execution of the stack's state machines."""
-        sfn = self.client("stepfunctions")
-        return [
-            execution["executionArn"]
-            for arn in self.state_machines.values()
-            for page in sfn.get_paginator("list_executions").paginate(stateMachineArn=arn, statusFilter="RUNNING")
-            for execution in page["executions"]
-        ]
+        return executions.running(REGION, self.state_machines.values())
 
     def idle(self) -> bool:
         """Every running execution is parked in a wait of the clock (or none is running)."""

@@ -248,11 +248,14 @@ def test_each_function_may_do_only_what_it_does() -> None:
     assert all(grants[name]["ses:SendEmail"] == [identity] for name in mailers)
     env = template()["Resources"]["PhaseStepFunction"]["Properties"]["Environment"]["Variables"]
     assert env["HOST_TOPIC_ARN"] == {"!Ref": "HostAlertsTopic"}
-    # Starting executions: only the stack's own state machines.
-    assert grants["HostCommandsFunction"]["states:StartExecution"] == [
-        {"!Sub": "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:${AWS::StackName}-*"}
-    ]
-    starters = ("SubmitWebhookFunction", "PhaseStepFunction", "EmailInFunction")
+    # Starting executions: only the stack's own state machines, by the host (create, recover) and
+    # by the phase step (a long-lived match handed on to a fresh execution: service/handover.py).
+    machines = {
+        "!Sub": "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:${AWS::StackName}-*"
+    }
+    assert grants["HostCommandsFunction"]["states:StartExecution"] == [machines]
+    assert grants["PhaseStepFunction"]["states:StartExecution"] == [machines]
+    starters = ("SubmitWebhookFunction", "EmailInFunction")
     assert not any("states:StartExecution" in grants[name] for name in starters)
     # Webhooks out: every telling function may queue deliveries; the delivery function reads the
     # table, queues a retry's copy or a dead letter, and alerts the host, and nothing more

@@ -576,3 +576,22 @@ def test_the_header_and_the_log_are_read_together_and_nothing_else_of_the_match(
     assert events[0].type == "created"
     with pytest.raises(NotFound):
         bench.store.header_and_events("m-other")
+
+
+# -- the hand-over count beside the match (service/handover.py) --------------------------------
+
+
+def test_the_hand_over_count_is_its_attempts_alone_and_a_save_keeps_it(bench: Bench) -> None:
+    match = bench.crates()
+    assert bench.store.handovers(match.match_id, 0) == 0  # never handed over
+
+    bench.store.hand_over(match.match_id, 0, 2)
+    bench.store.hand_over(match.match_id, 0, 2)  # a retried write: the same
+    # A host act stored meanwhile writes the header from the match: the count stays
+    after = match.model_copy(update={"version": match.version + 1, "stalled": {"error": "x", "cause": "y"}})
+    bench.store.save(match, after, Event("stalled", match.created_at, {}))
+
+    assert bench.store.handovers(match.match_id, 0) == 2
+    assert bench.store.handovers(match.match_id, 1) == 0  # recover's new attempt counts afresh
+    bench.store.hand_over(match.match_id, 1, 1)
+    assert (bench.store.handovers(match.match_id, 0), bench.store.handovers(match.match_id, 1)) == (0, 1)

@@ -243,7 +243,7 @@ def test_a_stored_submission_that_cannot_wake_the_machine_is_202_and_the_phase_s
 ) -> None:
     # Given an early-close match in which p1 has submitted, and Step Functions throttling the
     # wake that p2's submission (the last one) sends the waiting machine
-    match = crates_match(2, early_close=True, recheck_seconds=1)
+    match = crates_match(2, early_close=True, recheck_seconds=300)
     assert match.multipliers("p1", ORDER["multipliers"])[0] == 200
     workflow = match.ports.workflow  # the handler's own (one set of ports per container)
     real_wake = workflow.wake
@@ -265,7 +265,7 @@ def test_a_stored_submission_that_cannot_wake_the_machine_is_202_and_the_phase_s
     assert reply["message"] == "stored; the phase will close on the machine's next check"
     assert match.stored_submissions(1) == {"p1": {"multipliers": ORDER}, "p2": {"multipliers": ORDER}}
     assert throttled == [match.match_id]
-    match.advance(1)  # the machine's next check (recheck_seconds=1)
+    match.advance(300)  # the machine's next check (recheck_seconds=300; the phase's deadline is an hour away)
     status = match.wait_resolved(1)
     assert status["open"]["phase"] == "Round 1"
 

@@ -373,6 +373,12 @@ REFUSED = [
         id="recheck-beyond-a-date",
     ),
     pytest.param(
+        {"command": "create", "match": crates_request(2) | {"recheck_seconds": 1}},
+        "Malformed",
+        ["recheck_seconds: at least 300 seconds (5 minutes), not 1"],
+        id="recheck-polls",
+    ),
+    pytest.param(
         {"command": "create", "match": crates_request(2, settings={"rule_set": "mm5"})},
         "Malformed",
         ["settings.rule_set", "'default'"],

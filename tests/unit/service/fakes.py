@@ -50,6 +50,7 @@ from game_core.match import receipts
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
+from game_core.service.handover import execution_name
 from game_core.service.ports import (
     AlreadyDelivered,
     Bounce,
@@ -136,6 +137,8 @@ class MemoryStore:
         self._meta: dict[str, _Meta] = {}
         self._announced_only: dict[str, int] = {}
         """`mark_announced` of a match id never stored (DynamoDB's update would create the item)."""
+        self._handed_over: dict[str, tuple[int, int]] = {}
+        """Match id -> (attempt, hand-overs), as the header's `handed_over`."""
         self._sheets: dict[tuple[str, str], Sheet] = {}
         self._deliveries: dict[tuple[str, str, str], str] = {}
         self._answered: set[tuple[str, str]] = set()
@@ -489,6 +492,13 @@ class MemoryStore:
         else:
             meta.announced = number
 
+    def hand_over(self, match_id: str, attempt: int, handovers: int) -> None:
+        self._handed_over[match_id] = (attempt, handovers)
+
+    def handovers(self, match_id: str, attempt: int) -> int:
+        handed_attempt, count = self._handed_over.get(match_id, (attempt, 0))
+        return count if handed_attempt == attempt else 0
+
     def remember_told(self, match_id: str, keys: frozenset[str]) -> None:
         meta = self._meta.get(match_id)
         if meta is not None:
@@ -592,18 +602,19 @@ class FakeWorkflow:
     wake_error: Exception | None = None
 
     @staticmethod
-    def arn(match: Match) -> str:
+    def arn(match: Match, handovers: int = 0) -> str:
         machine = ARN_PREFIX + match.game
-        return machine.replace(":stateMachine:", ":execution:") + f":{match.execution_name}"
+        return machine.replace(":stateMachine:", ":execution:") + f":{execution_name(match, handovers)}"
 
-    def start(self, match: Match) -> str:
-        if match.execution_name not in self.executions:
-            self.executions[match.execution_name] = "RUNNING"
-            self.started.append(match.execution_name)
-        return self.arn(match)
+    def start(self, match: Match, handovers: int = 0) -> str:
+        name = execution_name(match, handovers)
+        if name not in self.executions:
+            self.executions[name] = "RUNNING"
+            self.started.append(name)
+        return self.arn(match, handovers)
 
-    def is_running(self, match: Match) -> bool:
-        return self.executions.get(match.execution_name) == "RUNNING"
+    def is_running(self, match: Match, handovers: int = 0) -> bool:
+        return self.executions.get(execution_name(match, handovers)) == "RUNNING"
 
     def wake(self, token: str) -> None:
         if self.wake_error is not None:

@@ -8,6 +8,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from game_core.match.model import Match
+from game_core.service.handover import execution_name
 
 _STALE_TOKEN_ERRORS = {"TaskTimedOut", "TaskDoesNotExist", "InvalidToken"}
 
@@ -21,26 +22,29 @@ class StepFunctionsWorkflow:
     def _state_machine(self, match: Match) -> str:
         return self.arn_prefix + match.game
 
-    def start(self, match: Match) -> str:
+    def start(self, match: Match, handovers: int = 0) -> str:
+        """The execution's input is what its first step reads: the match, no loops made yet, and
+        how many hand-overs came before it (the ASL's "Hand over" passes it on)."""
         try:
             execution = self.client.start_execution(
                 stateMachineArn=self._state_machine(match),
-                name=match.execution_name,
-                input=json.dumps({"match_id": match.match_id}),
+                name=execution_name(match, handovers),
+                input=json.dumps({"match_id": match.match_id, "loops": 0, "handovers": handovers}),
             )
         except ClientError as error:
-            # Started already (a retried create or recover whose reply was lost): the same execution.
+            # Started already (a retried create, recover or hand-over whose reply was lost): the same execution.
             if error.response["Error"]["Code"] != "ExecutionAlreadyExists":
                 raise
-            return self._execution_arn(match)
+            return self._execution_arn(match, handovers)
         return str(execution["executionArn"])
 
-    def _execution_arn(self, match: Match) -> str:
-        return self._state_machine(match).replace(":stateMachine:", ":execution:") + f":{match.execution_name}"
+    def _execution_arn(self, match: Match, handovers: int) -> str:
+        machine = self._state_machine(match).replace(":stateMachine:", ":execution:")
+        return f"{machine}:{execution_name(match, handovers)}"
 
-    def is_running(self, match: Match) -> bool:
+    def is_running(self, match: Match, handovers: int = 0) -> bool:
         try:
-            described = self.client.describe_execution(executionArn=self._execution_arn(match))
+            described = self.client.describe_execution(executionArn=self._execution_arn(match, handovers))
         except ClientError as error:
             if error.response["Error"]["Code"] == "ExecutionDoesNotExist":
                 return False  # never started (the create failed after storing the match)

@@ -20,12 +20,15 @@ from typing import Any
 from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.games.protocol import AnyGame
+from game_core.service.handover import LOOPS_PER_EXECUTION
 from game_core.service.phases import MATCH_CANCELLED, MATCH_OVER
 
 FUNCTION = "${PhaseStepFunctionArn}"
 ADVANCE = "Advance"
 STALLED = "Stalled"
 STOPPED = "Stopped"
+HAND_OVER = "Hand over"
+HANDED_OVER = "Handed over"
 # Every failure of a step is retried with backoff: Lambda's own errors, throttles and AWS errors
 # raised by the function (States.TaskFailed matches every error a task reports, but not
 # States.Timeout, which is how a wait ends). About four minutes in all, then the match stalls.
@@ -94,9 +97,13 @@ def wait_for_phase(name: str) -> dict[str, Any]:
 
 def definition(game: AnyGame) -> dict[str, Any]:
     """Advance -> Next phase -> <the open phase's wait> -> Advance ...: three transitions a phase
-    when nothing happens but its deadline, three more for each wake-up (a host act, early close)."""
+    when nothing happens but its deadline, three more for each wake-up (a host act, early close).
+    Each Advance counts the loop in the state (`loops`, from the execution's input); after
+    `LOOPS_PER_EXECUTION` of them the execution hands the match on to a fresh one and ends, so
+    no history outgrows Step Functions' limit (service/handover.py)."""
     names = phase_names(game)
-    advance = {"step": "advance", "match_id.$": "$.match_id"}
+    advance = {"step": "advance", "match_id.$": "$.match_id", "loops.$": "$.loops"}
+    hand_over = {"step": "hand_over", "match_id.$": "$.match_id", "handovers.$": "$$.Execution.Input.handovers"}
     states: dict[str, Any] = {
         ADVANCE: step(
             "Announce what is resolved but untold, resolve the open phase if it is due, and say how long to wait",
@@ -105,11 +112,12 @@ def definition(game: AnyGame) -> dict[str, Any]:
         ),
         "Next phase": {
             "Type": "Choice",
-            "Choices": [{"Variable": "$.phase", "StringEquals": name, "Next": name} for name in names]
-            + [
+            "Choices": [
                 {"Variable": "$.phase", "StringEquals": MATCH_OVER, "Next": MATCH_OVER},
                 {"Variable": "$.phase", "StringEquals": MATCH_CANCELLED, "Next": MATCH_CANCELLED},
-            ],
+                {"Variable": "$.loops", "NumericGreaterThanEquals": LOOPS_PER_EXECUTION, "Next": HAND_OVER},
+            ]
+            + [{"Variable": "$.phase", "StringEquals": name, "Next": name} for name in names],
             "Default": "Unknown phase",
         },
     }
@@ -117,6 +125,12 @@ def definition(game: AnyGame) -> dict[str, Any]:
     states |= {
         MATCH_OVER: {"Type": "Succeed"},
         MATCH_CANCELLED: {"Type": "Succeed"},
+        HAND_OVER: step(
+            "This execution's history has grown long: start the match's next execution, which goes on from the store",
+            hand_over,
+            HANDED_OVER,
+        ),
+        HANDED_OVER: {"Type": "Succeed", "Comment": "The match goes on in the execution this one started"},
         "Unknown phase": {
             "Type": "Pass",
             "Result": {"Error": "UnknownPhase", "Cause": "the match's open phase has no state in this machine"},

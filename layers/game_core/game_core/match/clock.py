@@ -11,13 +11,39 @@ import difflib
 import math
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 from zoneinfo import ZoneInfo, available_timezones
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler, WrapValidator, model_validator
 
 from game_core.errors import Illegal
 from game_core.games.protocol import Model, OpenPhase
+
+MIN_RECHECK_SECONDS = 300
+"""The shortest `recheck_seconds` a match may have (5 minutes). One look of a waiting machine is a
+loop of 13 history events and 3 billed transitions (service/handover.py): at 1 second a paused
+match loops 86,400 times a day and fills an execution's 25,000-event history in 32 minutes. At 5
+minutes it loops 288 times a day, fewer than the 300 after which an execution hands the match on
+(`handover.LOOPS_PER_EXECUTION`): at most about one hand-over a day, and nothing polls."""
+
+
+def _no_shorter_recheck(seconds: Any, check: ValidatorFunctionWrapHandler) -> int:
+    """The floor refused in words that say why (pydantic's would give only the number)."""
+    try:
+        checked: int = check(seconds)
+    except ValidationError as error:
+        if any(problem["type"] == "greater_than_equal" for problem in error.errors()):
+            raise ValueError(
+                f"at least {MIN_RECHECK_SECONDS} seconds (5 minutes), not {seconds}: host acts and submissions "
+                "wake the waiting machine at once, the recheck only backs them up, and a shorter one polls "
+                "(each look is billed and written into the execution's history)"
+            ) from None
+        raise
+    return checked
+
+
+RecheckSeconds = Annotated[int, Field(ge=MIN_RECHECK_SECONDS), WrapValidator(_no_shorter_recheck)]
+"""The longest a waiting state machine sleeps before it reads the clock again, at least the floor."""
 
 
 def utc(moment: datetime) -> datetime:

@@ -13,7 +13,7 @@ from game_core.errors import NotFound
 from game_core.games.plain_text import Roster
 from game_core.games.protocol import Model
 from game_core.match.absence import Absence, AbsenceRules
-from game_core.match.clock import PhaseClock, known_zone
+from game_core.match.clock import PhaseClock, RecheckSeconds, known_zone
 from game_core.match.press import DEFAULT_PER_HOUR, MAX_PER_HOUR, PressMode, PressSent
 
 DEFAULT_REMINDERS = (43_200, 3_600)
@@ -170,7 +170,7 @@ class MatchRequest(Model):
     early_close: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     """As the service draws one (63 random bits) when none is given."""
-    recheck_seconds: int = Field(default=86_400, ge=1, le=MAX_SECONDS)
+    recheck_seconds: RecheckSeconds = Field(default=86_400, le=MAX_SECONDS)
     """The longest a waiting state machine sleeps before re-reading the clock. Host acts and early
     close wake it at once; this bounds a paused wait, and any wake-up that never arrived."""
     reminders: tuple[Annotated[int, Field(ge=60, le=MAX_SECONDS)], ...] = Field(

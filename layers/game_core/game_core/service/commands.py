@@ -14,7 +14,7 @@ from game_core.errors import NotFound
 from game_core.games.protocol import PARTICIPANT_FORMAT, Model
 from game_core.match.model import MAX_GRACES, MAX_SECONDS, Email, MatchRequest, Name
 from game_core.match.press import MAX_PER_HOUR, PressMode
-from game_core.service import grace, host, phases, replace, webhooks
+from game_core.service import grace, handover, host, phases, replace, webhooks
 from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
@@ -291,13 +291,17 @@ def _run(ports: Ports, command: HostCommand) -> dict[str, Any]:
 class PhaseStep(Model):
     """What the state machine sends to the phase-step function."""
 
-    step: Literal["advance", "wait", "stalled"]
+    step: Literal["advance", "wait", "stalled", "hand_over"]
     match_id: MatchId
     phase_number: int = 0
     clock_version: int = 0
     token: str | None = None
     error: dict[str, Any] | None = None
     """What the state machine caught (`Error`, `Cause`), for the stalled step."""
+    loops: int = Field(default=0, ge=0)
+    """The loops this execution has made before this advance (`service.handover`)."""
+    handovers: int = Field(default=0, ge=0)
+    """The hand-overs before this execution, for the hand-over step."""
 
 
 def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
@@ -308,4 +312,7 @@ def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
     if step.step == "stalled":
         phases.stalled(ports, step.match_id, step.error or {})
         return {}
-    return phases.advance(ports, step.match_id)
+    if step.step == "hand_over":
+        return handover.hand_over(ports, step.match_id, step.handovers)
+    # One more loop: the machine hands the match on once it has made enough (`service.handover`).
+    return phases.advance(ports, step.match_id) | {"loops": step.loops + 1}

@@ -19,6 +19,7 @@ from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
+from game_core.service import handover
 from game_core.service.letters import names, tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import (
@@ -263,7 +264,7 @@ def recover(ports: Ports, match_id: str) -> dict[str, Any]:
     unfinished = match.status == "running" or match.announced < match.phases_resolved
     if not unfinished:
         raise NotOpen(f"the match is {match.status} and everything is announced; there is nothing to recover")
-    if ports.workflow.is_running(match):
+    if handover.is_running(ports, match):
         raise Conflict(f"the state machine of match {match_id} is running; there is nothing to recover")
     now = ports.clock.now()
     after = match.model_copy(update={"attempt": match.attempt + 1, "stalled": None, "version": match.version + 1})

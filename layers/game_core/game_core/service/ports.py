@@ -282,6 +282,14 @@ class MatchStore(Protocol):
     def mark_announced(self, match_id: str, number: int) -> None:
         """Remember that the resolution of phase `number` has been announced."""
 
+    def hand_over(self, match_id: str, attempt: int, handovers: int) -> None:
+        """Remember that execution attempt `attempt` of the match has handed it on `handovers`
+        times (`service.handover`): `handovers` reads it back."""
+
+    def handovers(self, match_id: str, attempt: int) -> int:
+        """How many times attempt `attempt`'s executions have handed the match on (0: never, or
+        the count is another attempt's)."""
+
     def remember_told(self, match_id: str, keys: frozenset[str]) -> None:
         """Add these notices' and mails' told keys to the match's `told` (idempotent; nothing for
         an unknown match). They are kept until the open phase changes: a step retried after
@@ -357,11 +365,13 @@ class Mailer(Protocol):
 
 
 class Workflow(Protocol):
-    def start(self, match: Match) -> str:
-        """Start the match's state machine, named `match.execution_name`; returns the execution's id."""
+    def start(self, match: Match, handovers: int = 0) -> str:
+        """Start the match's state machine, named `match.execution_name` (and `-h<handovers>` when
+        an execution hands the match on: `service.handover`); returns the execution's id. Started
+        already (a retry): the same execution."""
 
-    def is_running(self, match: Match) -> bool:
-        """Whether the match's current execution is still running."""
+    def is_running(self, match: Match, handovers: int = 0) -> bool:
+        """Whether that execution of the match (as `start` names it) is still running."""
 
     def wake(self, token: str) -> None:
         """Complete a waiting task so the state machine re-reads the clock (stale tokens are ignored)."""

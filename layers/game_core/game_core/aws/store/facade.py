@@ -132,6 +132,12 @@ class DynamoMatchStore:
     def mark_announced(self, match_id: str, number: int) -> None:
         self._matches.mark_announced(match_id, number)
 
+    def hand_over(self, match_id: str, attempt: int, handovers: int) -> None:
+        self._matches.hand_over(match_id, attempt, handovers)
+
+    def handovers(self, match_id: str, attempt: int) -> int:
+        return self._matches.handovers(match_id, attempt)
+
     def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
         return self._matches.phase_records(match_id, number)
 

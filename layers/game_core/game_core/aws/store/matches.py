@@ -197,6 +197,16 @@ class Matches:
     def mark_announced(self, match_id: str, number: int) -> None:
         self.db.update_if(header_key(match_id), Update("SET announced = :n", {":n": number}))
 
+    def hand_over(self, match_id: str, attempt: int, handovers: int) -> None:
+        """Beside the match, as `announced`: a save never writes it, and recover's new attempt
+        starts from none (the count names the attempt it belongs to)."""
+        count = {"attempt": attempt, "count": handovers}
+        self.db.update_if(header_key(match_id), Update("SET handed_over = :h", {":h": count}))
+
+    def handovers(self, match_id: str, attempt: int) -> int:
+        handed = (self.db.get(header_key(match_id)) or {}).get("handed_over") or {}
+        return int(handed["count"]) if handed and int(handed["attempt"]) == attempt else 0
+
     def phase_records(self, match_id: str, number: int | None = None) -> list[PhaseRecord]:
         prefix = "PHASE#" if number is None else f"PHASE#{number:05d}"
         return [PhaseRecord.model_validate_json(item["record"]) for item in self.db.query(match_pk(match_id), prefix)]
