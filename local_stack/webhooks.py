@@ -1,22 +1,26 @@
 """Webhook deliveries on the local stack: moto's SQS queue and dead-letter queue as template.yaml
 declares them, and the real delivery function invoked as Lambda's SQS event source would.
 
-`LocalWebhooks.deliver()` is the event source: it receives what the queue holds visible now, in
-batches, invokes WebhookDeliverFunction (in-process, as Lambda's poller does; not through moto's
-Invoke, which holds moto's lock for the whole run), deletes the records it did not report failed,
-and goes on until nothing is visible. Only the receive and the deletes hold moto's lock (and the
-function's own AWS calls, one by one, as every call does), not the function's POSTs (up to 10 s
-each): a dead receiver stalls nothing else of the host server. While a batch is under way,
-`kept()` shows the queues as if it had not begun. A retry is a copy the function queued with a
-delay. With a `VirtualClock`, moto's SQS reads that clock (its delays and visibility:
-`patch_sqs`), so a retry an hour away comes back once the test has advanced the clock an hour:
-no test waits in real time. bin/host-server calls `deliver()` every second on
-the wall clock, and keeps what the queues hold in its data folder (`kept`, `put_back`:
+`LocalWebhooks.dispatch()` is the event source: it receives what the queue holds visible now and
+hands each record to its subscription's lane (`service.webhook_lanes.lane_of`); a lane is a
+thread that invokes WebhookDeliverFunction (in-process, as Lambda's poller does; not through
+moto's Invoke, which holds moto's lock for the whole run) on its records, a batch at a time, in
+order, and deletes those it did not report failed. So a receiver that hangs holds only its own
+lane: every other subscription's notices go out at the next dispatch. `deliver()` dispatches and
+waits until nothing is visible or under way (tests). Only the receive and the deletes hold moto's
+lock (and the function's own AWS calls, one by one, as every call does), not the function's
+POSTs (up to 10 s each): a dead receiver stalls nothing else of the host server. While batches
+are under way, `kept()` shows the queues as if they had not begun. A retry is a copy the
+function queued with a delay. With a `VirtualClock`, moto's SQS reads that clock (its delays and
+visibility: `patch_sqs`), so a retry an hour away comes back once the test has advanced the
+clock an hour: no test waits in real time. bin/host-server dispatches every second on the wall
+clock, and keeps what the queues hold in its data folder (`kept`, `put_back`:
 local_stack/persistence.py's `QueueFile`), so a delivery survives the server's restart.
 """
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import inspect
 import json
@@ -30,6 +34,7 @@ from typing import Annotated, Any
 import moto.sqs.models as sqs_models
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
+from game_core.service.webhook_lanes import lane_of
 from game_core.service.webhooks import HOP_SECONDS, Delivery
 from local_stack.clock import VirtualClock
 from local_stack.lambda_adapter import MOTO_LOCK
@@ -40,7 +45,9 @@ FUNCTION = "WebhookDeliverFunction"
 QUEUE = "webhook-deliveries"
 DEAD_LETTERS = "webhook-dead-letters"
 BATCH = 5
-"""As the template's event source mapping."""
+"""As the template's event source mapping: a lane's records per invocation at most."""
+RECEIVE = 10
+"""Messages per ReceiveMessage at most (SQS's limit)."""
 MAX_RECEIVES = 40
 """As the template's redrive policy."""
 SQS_TIME_SEAM = ("unix_time", "unix_time_millis")
@@ -108,15 +115,17 @@ def _moto_queue(arn: str) -> Any:
     return sqs_models.sqs_backends[account][region].get_queue(name)
 
 
-@dataclass
-class _Batch:
-    """A batch under way: the thread running it (the function runs on it, so what it queues is
-    queued from it), its records as they were before it received them, by message id, and the
-    ids of what it queued since (retries' copies, dead letters, alerts)."""
+@dataclass(eq=False)
+class _Run:
+    """An invocation of the function under way: the ids of what it queued since it began
+    (retries' copies, dead letters, alerts), hidden by `kept()` until it is over."""
 
-    thread: int
-    before: dict[str, Waiting]
     queued: set[str] = field(default_factory=set)
+
+
+_RUN: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("webhook_run", default=None)
+"""The run on whose behalf this thread works: its lane's, and the function's own lanes' (their
+threads start in a copy of the caller's context), so what they queue is noted as the run's."""
 
 
 class LocalWebhooks:
@@ -144,22 +153,30 @@ class LocalWebhooks:
         self.after_batch: list[Callable[[], None]] = []
         """Called once each batch is done with (its records deleted or handed back), and when
         nothing was visible: the host server keeps the queues then."""
-        self._one_batch = threading.Lock()
-        """One batch at a time (the pump's and a test's `deliver()`), as one event source mapping."""
-        self._under_way: _Batch | None = None
-        """The batch under way, if one is: read and changed under moto's lock."""
+        self._received: dict[str, Waiting] = {}
+        """Each record received and not yet settled (deleted, or handed back failed), as it was
+        just before: visible, received one time fewer. Read and changed under moto's lock."""
+        self._runs: list[_Run] = []
+        """The invocations under way: read and changed under moto's lock."""
+        self._lanes: dict[str, list[dict[str, Any]]] = {}
+        """Each lane at work and the records waiting in it (its thread ends when none waits)."""
+        self._lanes_changed = threading.Condition()
+        """Guards `_lanes`; notified when a lane ends (`deliver()` waits for all to)."""
+        self._failure: Exception | None = None
+        """The first thing an invocation raised since `deliver()` last said one."""
+        self._closed = False
         for arn in (self.queue_arn, self.dead_letter_arn):
             queue = _moto_queue(arn)
             queue.add_message = self._noting(queue.add_message)
 
     def _noting(self, add_message: Callable[[Any], None]) -> Callable[[Any], None]:
         """moto's `Queue.add_message` (every send and redrive goes through it, under moto's lock),
-        noting what the batch under way queues."""
+        noting what it queues as the run of the thread queueing it (`_RUN`)."""
 
         def noted(message: Any) -> None:
             add_message(message)
-            if self._under_way is not None and self._under_way.thread == threading.get_ident():
-                self._under_way.queued.add(message.id)
+            if (run := _RUN.get()) is not None:
+                run.queued.add(message.id)
 
         return noted
 
@@ -169,80 +186,126 @@ class LocalWebhooks:
         return {"WEBHOOK_QUEUE_URL": self.queue_url, "WEBHOOK_DLQ_URL": self.dead_letter_url}
 
     def close(self) -> None:
+        """Stop: a lane under way ends with its invocation (its records as kept before it)."""
+        self._closed = True
         self._restore()
 
     def deliver(self) -> int:
-        """Run the delivery function on every record visible now, until none is; how many
-        attempts that made."""
-        made = 0
+        """Dispatch every record visible now and wait for the lanes to end, until none is; how
+        many attempts that made. What an invocation raised is raised then."""
+        attempts = self.attempts
         while True:
-            with self._one_batch:
-                try:
-                    received = self._batch()
-                finally:
-                    for hook in self.after_batch:
-                        hook()
+            received = self.dispatch()
+            with self._lanes_changed:
+                self._lanes_changed.wait_for(lambda: not self._lanes)
+                failure, self._failure = self._failure, None
+            if failure is not None:
+                raise failure
             if not received:
-                return made
-            made += len(received)
+                return self.attempts - attempts
 
-    def _batch(self) -> list[dict[str, Any]]:
-        """One batch received, handed to the function, and deleted but for the records it failed.
-        The receive and the deletes are each whole under moto's lock, the function's run is not."""
+    def dispatch(self) -> int:
+        """Receive every record visible now, each into its subscription's lane (a lane not at
+        work is started); how many. Nothing visible: the `after_batch` hooks are called."""
+        received = 0
+        while not self._closed:
+            with MOTO_LOCK:
+                messages: list[dict[str, Any]] = self.sqs.receive_message(
+                    QueueUrl=self.queue_url, MaxNumberOfMessages=RECEIVE, AttributeNames=["All"], WaitTimeSeconds=0
+                ).get("Messages", [])
+                ids = {message["MessageId"] for message in messages}
+                self._received |= {
+                    message.id: Waiting(
+                        body=message.body,
+                        ready_at=sqs_models.unix_time(),
+                        receives=message.approximate_receive_count - 1,
+                    )
+                    for message in _moto_queue(self.queue_arn)._messages
+                    if message.id in ids
+                }
+            if not messages:
+                break
+            received += len(messages)
+            with self._lanes_changed:
+                for message in messages:
+                    lane = lane_of(message["Body"], message["MessageId"])
+                    if lane not in self._lanes:
+                        threading.Thread(target=self._work, args=(lane,), name=f"lane-{lane}", daemon=True).start()
+                    self._lanes.setdefault(lane, []).append(message)
+        if not received:
+            self._batch_done()
+        return received
+
+    def _work(self, lane: str) -> None:
+        """A lane's thread: its records a batch at a time, in order, until none waits."""
+        while True:
+            with self._lanes_changed:
+                waiting = self._lanes[lane]
+                if not waiting or self._closed:
+                    del self._lanes[lane]
+                    self._lanes_changed.notify_all()
+                    return
+                batch, self._lanes[lane] = waiting[:BATCH], waiting[BATCH:]
+            try:
+                self._run(batch)
+            except Exception as error:  # its records come back after their visibility timeout
+                logger.exception("webhook deliveries failed; trying again")
+                with self._lanes_changed:
+                    self._failure = self._failure or error
+            self._batch_done()
+
+    def _batch_done(self) -> None:
+        if not self._closed:
+            for hook in self.after_batch:
+                hook()
+
+    def _run(self, batch: list[dict[str, Any]]) -> None:
+        """One invocation on `batch`, and its records deleted but for those it failed. The
+        deletes and the run's end are one step under moto's lock: `kept()` sees it under way or
+        over."""
+        run = _Run()
         with MOTO_LOCK:
-            received: list[dict[str, Any]] = self.sqs.receive_message(
-                QueueUrl=self.queue_url, MaxNumberOfMessages=BATCH, AttributeNames=["All"], WaitTimeSeconds=0
-            ).get("Messages", [])
-            if not received:
-                return received
-            ids = {message["MessageId"] for message in received}
-            before = {  # each as it was just before: visible now, received one time fewer
-                message.id: Waiting(
-                    body=message.body, ready_at=sqs_models.unix_time(), receives=message.approximate_receive_count - 1
-                )
-                for message in _moto_queue(self.queue_arn)._messages
-                if message.id in ids
-            }
-            self._under_way = _Batch(threading.get_ident(), before)
+            self._runs.append(run)
+            self.attempts += len(batch)
         done: list[dict[str, Any]] = []
+        noting = _RUN.set(run)
         try:
-            self.attempts += len(received)
-            payload, errored, _ = self._invoke(FUNCTION, json.dumps({"Records": [self._record(m) for m in received]}))
+            payload, errored, _ = self._invoke(FUNCTION, json.dumps({"Records": [self._record(m) for m in batch]}))
             reply = json.loads(payload)
             if errored:
                 raise RuntimeError(f"{FUNCTION} failed: {reply.get('errorType')}: {reply.get('errorMessage')}")
             failed = {failure["itemIdentifier"] for failure in (reply or {}).get("batchItemFailures", [])}
-            done = [message for message in received if message["MessageId"] not in failed]
+            done = [message for message in batch if message["MessageId"] not in failed]
         finally:
-            with MOTO_LOCK:  # the deletes and the batch's end at once: `kept()` sees it under way or over
+            _RUN.reset(noting)
+            with MOTO_LOCK:
                 for message in done:
                     self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
-                self._under_way = None
-        return received
+                for message in batch:
+                    self._received.pop(message["MessageId"], None)
+                self._runs.remove(run)
 
     def kept(self) -> KeptQueue:
         """What the queues hold now (read from moto's models: SQS has no way to look without
         receiving): every delivery not deleted, whether delayed, visible or in flight, and the
-        dead letters. While a batch is under way, the queues as if it had not begun: its records
-        as they were before it, and nothing it queued. So a restart from what was kept then runs
-        the batch again, each record once; keeping a record in flight beside the retry's copy the
-        function had already queued would send that notice twice."""
+        dead letters. While records are received and not yet settled, the queues as if they had
+        not been: those records as they were before, and nothing their runs queued. So a restart
+        from what was kept then runs them again, each once; keeping a record in flight beside the
+        retry's copy the function had already queued would send that notice twice."""
         with MOTO_LOCK:
-            batch = self._under_way or _Batch(thread=0, before={})
+            hidden = {message_id for run in self._runs for message_id in run.queued}
             waiting = tuple(
-                batch.before.get(message.id)
+                self._received.get(message.id)
                 or Waiting(
                     body=message.body,
                     ready_at=max(message.delayed_until, message.visible_at) / 1000,
                     receives=message.approximate_receive_count,
                 )
                 for message in _moto_queue(self.queue_arn)._messages
-                if message.id not in batch.queued
+                if message.id not in hidden
             )
             dead = tuple(
-                message.body
-                for message in _moto_queue(self.dead_letter_arn)._messages
-                if message.id not in batch.queued
+                message.body for message in _moto_queue(self.dead_letter_arn)._messages if message.id not in hidden
             )
         return KeptQueue(waiting=waiting, dead_letters=dead)
 
@@ -293,7 +356,7 @@ class LocalWebhooks:
 
 
 class DeliveryPump:
-    """bin/host-server's event source: `deliver()` every `interval` seconds of real time on a
+    """bin/host-server's event source: `dispatch()` every `interval` seconds of real time on a
     thread of its own, until stopped (what is still queued then is in the data folder: the next
     start delivers it)."""
 
@@ -313,6 +376,6 @@ class DeliveryPump:
     def _run(self) -> None:
         while not self._stopping.wait(self._interval):
             try:
-                self._webhooks.deliver()
-            except Exception:  # the function failed: its records come back after their visibility
+                self._webhooks.dispatch()
+            except Exception:  # a receive failed: the records are still queued, tried at the next tick
                 logger.exception("webhook deliveries failed; trying again")

@@ -15,9 +15,11 @@ is a backstop for a function that keeps crashing on one message.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
 import ssl
+import threading
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -120,16 +122,31 @@ class _PinnedPlain(http.client.HTTPConnection):
 
 def post(where: Destination, one: Post) -> tuple[int | None, str | None]:
     """POST `one` to the destination; redirects are not followed. (None, None) when nothing
-    answered in time or the connection failed."""
+    answered in time or the connection failed. `TIMEOUT_SECONDS` bounds the whole POST, not
+    only each wait of it: a receiver trickling its answer a byte at a time is cut off then."""
     parts = urlsplit(where.url)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     connection = _Pinned(where) if where.tls else _PinnedPlain(where)
+    cut = threading.Event()
+    cutoff = threading.Timer(TIMEOUT_SECONDS, _cut_off, (connection, cut))
+    cutoff.start()
     try:
         connection.request("POST", path, body=one.body, headers=one.headers | {"User-Agent": "genius-match-service"})
         response = connection.getresponse()
         response.read(READ_BYTES)
-        return response.status, response.getheader("Retry-After")
+        answer = response.status, response.getheader("Retry-After")
     except (OSError, http.client.HTTPException):
         return None, None
     finally:
+        cutoff.cancel()
         connection.close()
+    return (None, None) if cut.is_set() else answer  # what was read of a cut answer is not one
+
+
+def _cut_off(connection: http.client.HTTPConnection, cut: threading.Event) -> None:
+    """End a POST that ran out of time: its socket shut, so the wait on it ends at once."""
+    cut.set()
+    sock = connection.sock  # once: the POST's own thread may be closing it meanwhile
+    if sock is not None:  # the plain socket's shutdown (TLS's own would unset what its read uses)
+        with contextlib.suppress(OSError):
+            socket.socket.shutdown(sock, socket.SHUT_RDWR)
