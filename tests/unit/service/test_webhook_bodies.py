@@ -115,6 +115,15 @@ def test_a_table_too_long_for_one_message_is_closed_and_opened_again_never_cut_i
     assert shown == rows  # every row once, in order
 
 
+def test_a_board_that_opens_a_message_takes_its_heading_along() -> None:
+    # By hand: "Intro", "" and "Cy" (9 characters) and the board's block (4 + 3 x 14 + 2 + 4 =
+    # 52) make 62, past the limit of 60: the block opens the second message, and "Cy", the line
+    # naming whose board it is, goes with it (2 + 1 + 52 = 55)
+    parts = discord_parts("\n".join(["Intro", "", "Cy", *BOARD]), limit=60)
+
+    assert parts == ["Intro", "\n".join(["Cy", "```", *BOARD, "```"])]
+
+
 def test_backticks_in_the_text_open_no_code_block() -> None:
     # A host's press with ``` in it: broken by a zero-width space, so the only fences are ours
     (body,) = discord("```\nwho  wins\n```")

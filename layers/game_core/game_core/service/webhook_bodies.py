@@ -123,11 +123,23 @@ def _code_blocks(lines: list[str], limit: int) -> list[str]:
 
 def _packed(units: list[str], limit: int) -> list[str]:
     """The units (lines, cut lines, code blocks) joined by line ends into messages of at most
-    `limit` characters; a message neither begins nor ends with an empty line."""
+    `limit` characters; a message neither begins nor ends with an empty line, and a code block
+    that opens a message takes its heading (the line just before it) along."""
     parts: list[list[str]] = []
     for unit in units:
         if parts and len("\n".join([*parts[-1], unit])) <= limit:
             parts[-1].append(unit)
         elif unit.strip():
-            parts.append([unit])
+            parts.append([*_heading(parts[-1] if parts else [], unit, limit), unit])
     return ["\n".join(part).strip("\n") for part in parts if "".join(part).strip()]
+
+
+def _heading(part: list[str], block: str, limit: int) -> list[str]:
+    """The line ending `part` that heads `block` ("Cy" above Cy's board), taken from `part` to go
+    with it; nothing when `block` is no code block, or `part` would be left empty."""
+    if not block.startswith(FENCE) or len(part) < 2:
+        return []
+    last = part[-1]
+    if not last.strip() or last.startswith(FENCE) or len(last) + 1 + len(block) > limit:
+        return []
+    return [part.pop()]
