@@ -266,6 +266,8 @@ def test_each_function_may_do_only_what_it_does() -> None:
         "dynamodb:BatchGetItem": [table],
         "sqs:SendMessage": [queue, dead],
         "sns:Publish": [topics["HostAlertsTopic"]],
+        "kms:GenerateDataKey": [{"!GetAtt": "DataKey.Arn"}],  # the alerts topic is encrypted
+        "kms:Decrypt": [{"!GetAtt": "DataKey.Arn"}],
     }
 
 

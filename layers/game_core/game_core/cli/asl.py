@@ -171,7 +171,8 @@ def state_machine_resource(game_id: str) -> str:
     """A game's state machine, its log group and its alarm on failed executions.
 
     Logged at ERROR without execution data: a failed step's error and cause, never a state's
-    input or output (the match's secrets pass through them)."""
+    input or output (the match's secrets pass through them); the log group is encrypted with the
+    stack's DataKey like every other."""
     logical_id = "".join(part.capitalize() for part in game_id.split("_")) + "StateMachine"
     return f"""  {logical_id}:
     Type: AWS::Serverless::StateMachine
@@ -206,6 +207,7 @@ def state_machine_resource(game_id: str) -> str:
     Properties:
       LogGroupName: !Sub "/aws/vendedlogs/states/${{AWS::StackName}}-{game_id}"
       RetentionInDays: !Ref LogRetentionDays
+      KmsKeyId: !GetAtt DataKey.Arn
   {logical_id}FailedAlarm:
     Type: AWS::CloudWatch::Alarm
     Properties:
