@@ -3,7 +3,8 @@
 A refusal is {"ok": false, "error": <type>, "message": ..., "reasons": [{"code", "text"}, ...]},
 never a crash:
 values are bounded by the command models, and a clock that would still run past what a date
-can hold is refused as illegal.
+can hold is refused as illegal. AWS throttling or failing a call past its retries is a refusal
+too ("error": "Unavailable", with `retry_after`), saying what to do (game_core/aws/busy.py).
 """
 
 from collections.abc import Callable
@@ -11,10 +12,12 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from botocore.exceptions import ClientError
 from pydantic import ValidationError
 
+from game_core.aws.busy import AwsBusy, aws_busy
 from game_core.aws.wiring import ports_from_environment
-from game_core.errors import GameCoreError, Illegal, Malformed, validation_reasons
+from game_core.errors import GameCoreError, Illegal, Malformed, Unavailable, validation_reasons
 from game_core.service.commands import command_fields, parse_host_command, run_host_command
 from game_core.service.ports import Ports
 
@@ -32,6 +35,11 @@ def _run(ports: Ports, event: dict[str, Any]) -> dict[str, Any]:
         return run_host_command(ports, command)
     except OverflowError:  # e.g. extension upon extension, each within bounds
         raise Illegal("a time in this command is beyond the dates the service can keep") from None
+    except ClientError as error:
+        busy = aws_busy(error)
+        if busy is None:
+            raise
+        raise busy from error
 
 
 def handler_for(ports: Callable[[], Ports]) -> Callable[[dict[str, Any], LambdaContext], dict[str, Any]]:
@@ -44,6 +52,10 @@ def handler_for(ports: Callable[[], Ports]) -> Callable[[dict[str, Any], LambdaC
         except GameCoreError as error:
             logger.info("host command refused", extra={"error": type(error).__name__})
             return {"ok": False} | error.to_json()
+        except Unavailable as error:
+            busy = AwsBusy.of(error)
+            logger.warning("host command unavailable", extra={"operation": busy.operation, "code": busy.code})
+            return {"ok": False} | busy.to_json()
 
     return handler
 

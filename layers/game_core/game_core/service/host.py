@@ -9,6 +9,7 @@ clock and waits again, resolves, or stops. An act whose notice failed is kept as
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -35,6 +36,8 @@ from game_core.service.retries import until_stored
 
 logger = logging.getLogger(__name__)
 
+SEND_AGAIN = "send the same command again to wake it (it is not applied twice)"
+"""What the host is told to do when a stored act could not wake the machine, and a repeat is harmless."""
 DECIDED = "decided"
 """The log entry of the host's decision of a tie."""
 
@@ -107,8 +110,15 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None, act: Untold 
     `recover` will run it). `act` is what the notice tells (see `tell_stored`)."""
     reply: dict[str, Any] = {"match_id": saved.match_id, "status": saved.status, "open": open_phase_summary(saved)}
     if not wake_machine(ports, saved.match_id):
+        # Sending the act again wakes it, when that is harmless: with no `act`, asking again
+        # changes nothing; else the act is kept as untold, so its repeat is known and only wakes
+        # (and its tell below marks all told, so the repeat tells nothing twice).
+        if act is not None and not act.repeat and _kept(ports, saved.match_id, act):
+            act = dataclasses.replace(act, repeat=True)
+        again = act is None or act.repeat
+        later = f"it acts on this at its next look, within {duration_text(saved.recheck_seconds)}"
         reply["wake_pending"] = True
-        reply["warning"] = "stored, but the state machine could not be woken: send the act again to wake it"
+        reply["warning"] = "stored, but the state machine could not be woken: " + (SEND_AGAIN if again else later)
     if saved.stalled is not None:
         reply["warning"] = "the match's state machine has stopped; run `recover` to act on this"
     if headline:
