@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from botocore.exceptions import ClientError
 from crates_driver import Table
 from test_service_absence import away, host_absence
 from test_service_host import finished_with_a_tie
@@ -219,6 +220,32 @@ def test_a_different_act_after_a_failed_one_is_applied() -> None:
     assert "changed" not in paused and table.match().phase.paused is True
     [notice] = table.fakes.notifier.notices()[published:]
     assert notice.notice_id == f"{MID}/v{table.match().version}/@all"
+
+
+def test_a_decision_whose_log_could_not_be_read_for_its_notice_is_told_when_sent_again(monkeypatch) -> None:
+    # A decision's notice carries the log's head: a read of the log that AWS throttles after the
+    # decision is stored is a failed tell like another (it escaped: the repeat was then refused,
+    # no tie being left, and nobody was ever told)
+    table = open_table()
+    finished_with_a_tie(table)
+    published, mailed = len(table.fakes.notifier.notices()), len(table.fakes.mailer.sent)
+    store = table.fakes.store
+
+    def throttled(_match_id: str) -> None:
+        monkeypatch.setattr(store, "events", type(store).events.__get__(store))
+        raise ClientError({"Error": {"Code": "ThrottlingException", "Message": "Rate exceeded"}}, "Query")
+
+    monkeypatch.setattr(store, "events", throttled)
+    first = host.decide(table.ports, MID, ["bo", "ada"])
+    assert first["notice_sent"] is False and "send the same command again" in first["warning"]
+    assert told_since(table, published, mailed) == (Counter(), Counter())
+
+    again = host.decide(table.ports, MID, ["bo", "ada"])
+    assert again["changed"] is False and "notice_sent" not in again
+    version = table.match().version
+    notices, mails = told_since(table, published, mailed)
+    assert notices == {f"{MID}/v{version}/@all": 1, f"{MID}/v{version}/ada": 1, f"{MID}/v{version}/bo": 1}
+    assert mails == {ADA: 1, BO: 1} and len(table.events("decided")) == 1
 
 
 def test_a_decision_told_the_first_time_is_refused_when_sent_again() -> None:

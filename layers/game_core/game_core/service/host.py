@@ -130,14 +130,15 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None, act: Untold 
 def tell_stored(
     ports: Ports,
     saved: Match,
-    notices: list[Notice],
+    notices: list[Notice] | Callable[[], list[Notice]],
     act: Untold,
     sent_again: str,
 ) -> dict[str, Any]:
     """Tell a stored act (the host's, an absence's); it stands whatever fails here, and the reply
     says so. A failed tell of the `act` (its version and log entry) is kept with the match
     (`Untold.mark`, beside what it did send), so the same act sent again (`Untold.repeat`, its
-    `notices` built under that version) tells only the rest, then marks all told: a third sends nothing."""
+    `notices` built under that version) tells only the rest, then marks all told: a third sends nothing.
+    `notices` built here (a callable) fail as the tell does: a decision's reads the log."""
     repeat = act.repeat
     done = act.all_told(saved.match_id)
     if repeat and done in saved.told:
@@ -148,7 +149,7 @@ def tell_stored(
             ports.store.remember_told(saved.match_id, frozenset({done}))
 
     try:
-        tell(ports, saved, notices, then=all_told)
+        tell(ports, saved, notices() if callable(notices) else notices, then=all_told)
     except Exception as error:  # the act is stored; only its notice is lost
         logger.warning("act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__})
         if not (repeat or _kept(ports, saved.match_id, act)):
@@ -304,7 +305,7 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     if act.repeat:
         reply["changed"] = False
     notices = progress_notices(decided, registry.load(match.game), headline, act_at(act.version))
-    return reply | tell_stored(ports, decided, with_log_head(ports, match_id, notices), act, "command")
+    return reply | tell_stored(ports, decided, lambda: with_log_head(ports, match_id, notices), act, "command")
 
 
 def reissue_secret(ports: Ports, match_id: str, player: str) -> dict[str, Any]:
