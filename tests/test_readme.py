@@ -92,7 +92,7 @@ LINES: dict[str, Run | Skip] = {
     'bin/match-host --local press MATCH_ID "text" [--to bo]': PATTERN,
     "bin/match-host --local press-mode MATCH_ID on|public|off [--per-hour 10]": PATTERN,
     "bin/match-host --local reissue-secret MATCH_ID bo": PATTERN,
-    "bin/match-host --local graces MATCH_ID 2 [--seconds 43200] [--to bo]": PATTERN,
+    "bin/match-host --local graces MATCH_ID 2 --seconds 43200 [--to bo]": PATTERN,
     "bin/match-host --local absence MATCH_ID bo refuse|cut [--to 2026-12-25]": PATTERN,
     "bin/match-host --local replace MATCH_ID bo --name Dana [--email dana@example.com] [--extend 3600]": PATTERN,
     "bin/match-host --local webhook MATCH_ID @public URL": PATTERN,

@@ -300,7 +300,7 @@ PAGE_HEADERS = {
 }
 """Every page's headers: no inline script or style anywhere, no framing, no referrer sent on."""
 NOTICES = {
-    "sent": "Your {} is in; sending it again replaces it.",
+    "sent": "Your {} submission is in; sending it again replaces it.",  # "multipliers" or "place" alike
     "ready": "Your ready vote is recorded.",
 } | play.ABSENCE_NOTICES
 

@@ -77,6 +77,8 @@ def test_a_player_signs_in_sees_the_page_and_sends_moves_through_its_forms(
         assert (sent["statusCode"], sent["headers"]["Location"]) == (303, f"{path}?sent=multipliers")
         after = page_call(stack, "GET", PAGE, f"{path}?sent=multipliers", cookie=cookie)["body"]
         assert '<p id="owes">Waiting for: p2.</p>' in after and 'id="notice"' in after
+        # One sentence for every kind, plural or singular ("Your multipliers is in" read wrong)
+        assert "Your multipliers submission is in; sending it again replaces it." in after
         # The browser sends the same POST again (a reload): the first reply, nothing stored again.
         assert page_call(stack, "POST", MOVE, f"{path}/move", cookie=cookie, form=fields)["statusCode"] == 303
         accepted = [e for e in match.export()["events"] if e["type"] == "submission_accepted"]

@@ -6,7 +6,8 @@ webhook, Discord, Slack, page), holds to the rules of issue 34:
 - every example reads back in this match's own grammar, naming this match's own players;
 - nothing speaks of the reader in the third person ("Hedy Lamarr's absence" to Hedy Lamarr);
 - no line of prose in a mail over 78 columns (boards and tables keep their widths);
-- no raw field path (`pushes.0.direction`) and no JSON.
+- no raw field path (`pushes.0.direction`) and no JSON;
+- a message's subject says whether it is private (for one participant) or to everyone.
 
 The sealed receipts and the opened moves are the exception the mail states: data kept for
 `match-verify`, byte for byte as hashed.
@@ -102,6 +103,8 @@ def problems(table: WholeMatch, read: Read) -> Iterator[str]:
             yield f"{own} spoken of in the third person to {own}: {line!r}"
         if read.channel == "mail" and prose(line) and len(line) > MAIL_WIDTH and (number or not read.subject):
             yield f"prose over {MAIL_WIDTH} columns ({len(line)}): {line!r}"
+    if "message from" in read.subject and not re.search(r"private message from|to everyone$", read.subject):
+        yield f"a message's subject says neither private nor to everyone: {read.subject!r}"
     game = table.game
     for example in examples(lines):
         reading = game.text.read_text(example, tuple(game.submissions), names)

@@ -459,7 +459,8 @@ def test_graces_without_a_length_are_refused_and_a_finished_match_takes_none() -
     with pytest.raises(Illegal) as refused:
         grace.set_graces(fakes.ports, match_id, 1)
     assert texts(refused.value.reasons) == [
-        "the match has no grace length yet: give the seconds a grace holds a deadline (43200: 12 hours)"
+        "the match has no grace length yet: give the seconds a grace holds a deadline "
+        "(--seconds 43200, the console's seconds: 12 hours)"
     ]
     host.cancel(fakes.ports, match_id)
     with pytest.raises(NotOpen, match="the match is cancelled"):

@@ -411,7 +411,10 @@ def test_press_reaches_everyone_or_one_through_every_channel() -> None:
     ]
     mails = [(mail.to, mail.raw.decode()) for mail in table.fakes.mailer.sent[sent_before:]]
     assert [to for to, _raw in mails] == ["ada@example.org", "bo@example.org", "bo@example.org"]
-    assert "A message from the host:" in mails[0][1] and "stuck" not in mails[0][1]
+    assert "A message from the host to everyone:" in mails[0][1] and "stuck" not in mails[0][1]
+    # Bo's own says it is his alone, in its subject and its text
+    assert "Subject: [m-000000000001] A private message from the host" in mails[2][1]
+    assert "A private message from the host, to you alone:" in mails[2][1]
 
 
 def test_press_to_a_stranger_is_refused_naming_the_participants() -> None:

@@ -87,7 +87,7 @@ def test_a_message_to_one_reaches_them_by_every_channel_and_nobody_else() -> Non
     # SNS: one private notice, to Bo, under the message's id
     [notice] = table.fakes.notifier.notices()
     assert notice.recipient == "bo" and notice.notice_id == f"{mid}/message-{reply['message_id']}/bo"
-    assert notice.subject == f"[{mid}] A message from Ada Lovelace"
+    assert notice.subject == f"[{mid}] A private message from Ada Lovelace"
     # Nothing but the message: no view, nobody's secret, the text as Ada wrote it
     said = {"id": reply["message_id"], "from": "ada", "to": ["bo"], "text": SECRET_TALK}
     assert notice.body == {"match_id": mid, "message": said}

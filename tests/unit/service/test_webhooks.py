@@ -104,6 +104,19 @@ def test_the_laptops_flag_allows_plain_http_to_127_0_0_1_only(url, allowed) -> N
         destination(url, resolver("127.0.0.1"))
 
 
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8080/hook", "http://localhost:8080/hook"])
+def test_a_url_to_the_laptop_itself_is_refused_naming_the_flag_that_takes_it(url) -> None:
+    # Issue 34: the refusal said "only https:// URLs are taken" and nothing of the laptop's flag
+    with pytest.raises(Malformed) as refused:
+        destination(url, resolver("127.0.0.1"))
+    [reason] = refused.value.reasons
+    assert "--allow-loopback-webhooks" in reason.text and "http://127.0.0.1:<port>/" in reason.text
+    # Elsewhere plain http is just refused: no flag would take it
+    with pytest.raises(Malformed) as elsewhere:
+        destination("http://hooks.example.com/in", resolver(PUBLIC_V4))
+    assert "--allow-loopback-webhooks" not in elsewhere.value.reasons[0].text
+
+
 @pytest.mark.parametrize(
     ("url", "kind"),
     [

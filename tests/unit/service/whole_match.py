@@ -6,8 +6,8 @@ bodies) and their page after each phase.
 The participants' ids (p01, p02, ...) differ from their names (scientists' names): a reader knows
 the names, so an id shown bare is one they do not know. Each bot mails its moves (and STATUS) in
 the game's grammar and reads the answer; immediate actions go by webhook (the bot reads their
-answers as data). In the first phase a player declares an absence the host then refuses, and the
-host sends a message to everyone and one to a single player.
+answers as data). In the first phase a player declares an absence the host then refuses, the
+host sends a message to everyone and one to a single player, and a player one to another.
 """
 
 from __future__ import annotations
@@ -195,13 +195,14 @@ def play(game_id: str) -> WholeMatch:
 
 def host_acts(table: WholeMatch) -> None:
     """The first player declares an absence (by mail), which the host refuses; the host sends a
-    message to everyone and one to the second player alone."""
+    message to everyone and one to the second player alone; the first player one to the second."""
     first, second = table.match().player_ids[:2]
     day = table.fakes.clock.now().date()
     table.mail(table.address(first), [f"ABSENT {day.isoformat()}"])
     absence.refuse_or_cut(table.ports, table.match_id, first, "refuse", None, None)
     press.from_host(table.ports, table.match_id, "Welcome, everyone.")
     press.from_host(table.ports, table.match_id, "A word for you alone.", to=second)
+    table.mail(table.address(first), [f"PRESS TO {table.names()[second]}", "Shall we push together?"])
 
 
 def moves(table: WholeMatch, choose: Any, acts: Any, number: int) -> None:

@@ -99,7 +99,10 @@ def set_graces(
             raise NotOpen(f"the match is {match.status}: its graces no longer count")
         length = seconds or match.grace_seconds
         if left and not length:
-            text = "the match has no grace length yet: give the seconds a grace holds a deadline (43200: 12 hours)"
+            text = (
+                "the match has no grace length yet: give the seconds a grace holds a deadline "
+                "(--seconds 43200, the console's seconds: 12 hours)"
+            )
             raise Illegal("no grace length", [Reason("grace_seconds_missing", text)])
         who = (match.named(player),) if player is not None else match.player_ids
         counts = match.graces_left | dict.fromkeys(who, left)

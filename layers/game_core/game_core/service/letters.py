@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RULE = "-" * 72
+PRIVATE_FROM_HOST = "A private message from the host"
+"""What the host's message to one participant is called, in its subject and its text."""
 NO_BREAK = "\u00a0"
 """Binds words a fold must not part (textwrap breaks at ASCII whitespace only)."""
 _UNBROKEN = r"\b[A-Z][a-z]+day \d{1,2} [A-Z][a-z]+\b|\bin (\d+ [a-z]+ ?)+|\d+ [a-z]+ ago|less than a minute( ago)?"
@@ -126,9 +128,10 @@ def event_text(
     happened (a reminder, who sent nothing), their view (the private one holds the public part
     too), and the open phase's deadline."""
     lines: list[str] = []
-    press = own.get("press", public.get("press"))
-    if press is not None:
-        lines += ["A message from the host:", "", *str(press).splitlines()]
+    if (press := own.get("press")) is not None:  # the host's message to this participant alone
+        lines += [f"{PRIVATE_FROM_HOST}, to you alone:", "", *str(press).splitlines()]
+    elif (press := public.get("press")) is not None:
+        lines += ["A message from the host to everyone:", "", *str(press).splitlines()]
     lines += press_lines(public, own, names(match))  # a player's message, the host's press setting
     if (news := own.get("news", public.get("news"))) is not None:  # a seat's new player (service.replace)
         lines += prose(str(news))

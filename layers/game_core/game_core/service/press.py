@@ -51,7 +51,7 @@ from game_core.match.press import (
     told,
 )
 from game_core.service.host import tell_stored
-from game_core.service.letters import names, tell
+from game_core.service.letters import PRIVATE_FROM_HOST, names, tell
 from game_core.service.notices import Untold, act_at, notice_id, untold
 from game_core.service.ports import AlreadyDelivered, Event, Notice, Ports
 from game_core.service.retries import until_stored
@@ -126,7 +126,9 @@ def from_host(ports: Ports, match_id: str, text: str, to: str | None = None) -> 
         # Its record's moment in its id: the same text sent again after the hour is another message
         occasion = f"host-message-{said.id}-{int(entry.at.timestamp())}"
         body = {"match_id": match_id, "press": text}
-        return [Notice(to, f"[{match_id}] A message from the host", body, notice_id(match_id, occasion, to))]
+        # A subject of its own says whether it is for one participant or for everyone
+        subject = f"[{match_id}] " + ("A message from the host to everyone" if to is None else PRIVATE_FROM_HOST)
+        return [Notice(to, subject, body, notice_id(match_id, occasion, to))]
 
     reply = {"match_id": match_id, "sent_to": to or "everyone"}
     written = Written(HOST, said.id, logged, lambda _current: said)
@@ -221,7 +223,7 @@ def notices(match: Match, message: Message) -> list[Notice]:
     if message.to is None:
         subject = f"[{match.match_id}] A message from {sender} to everyone"
         return [Notice(None, subject, body, notice_id(match.match_id, occasion, None))]
-    subject = f"[{match.match_id}] A message from {sender}"
+    subject = f"[{match.match_id}] A private message from {sender}"
     return [Notice(who, subject, body, notice_id(match.match_id, occasion, who)) for who in message.to]
 
 

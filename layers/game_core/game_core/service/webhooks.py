@@ -147,6 +147,14 @@ def _public(address: str) -> bool:
     return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified)
 
 
+_LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+_LOOPBACK_HINT = (
+    "; for a receiver on the laptop, start bin/host-server with --allow-loopback-webhooks and "
+    "give http://127.0.0.1:<port>/... (the address itself, not a name)"
+)
+"""What a refused URL to the laptop itself is told: the way to what was meant."""
+
+
 def _loopback(address: str) -> bool:
     return ipaddress.ip_address(address) == ipaddress.ip_address("127.0.0.1")
 
@@ -169,7 +177,7 @@ def destination(url: str, resolve: Callable[[str], list[str]], allow_loopback: b
         raise _refused(url, "no host")
     loopback = allow_loopback and parts.scheme == "http" and host == "127.0.0.1"
     if parts.scheme != "https" and not loopback:
-        raise _refused(url, "only https:// URLs are taken")
+        raise _refused(url, "only https:// URLs are taken" + _LOOPBACK_HINT * (host in _LOOPBACK_NAMES))
     try:
         addresses = resolve(host)
     except OSError:

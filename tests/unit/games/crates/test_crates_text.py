@@ -5,7 +5,7 @@ body is refused with, the echo, and the text of a view."""
 from __future__ import annotations
 
 import pytest
-from crates_support import GAME, PREGAME, play, pushes, turn
+from crates_support import GAME, PREGAME, play, pushes, start, turn
 
 from game_core.games.crates.models import MultipliersSubmission, RoundSubmission
 
@@ -198,7 +198,7 @@ def test_a_view_as_text():
         "",
         "Your multipliers (rounds 1-6):",
         "  pregame: 2 1 1 0 -1 -1",
-        "  round 1: none sent",
+        "  round 1: no late change sent",  # Round 1 is over: no late change can come now
         "  standing: 2 1 1 0 -1 -1",
         "Your rounds:",
         "Round  Pushes            Ground  Total",
@@ -206,4 +206,33 @@ def test_a_view_as_text():
         "    1  Ann Lee right x2  ice         2",
         "Grounds left: rubber 1, ice 1 (stone: any number)",
         "Your total: 2",
+    ]
+
+
+def multiplier_lines(state, player: str) -> list[str]:
+    lines = TEXT.render_view(GAME.view(state, player), {"ann": "Ann", "bob": "Bob"}).split("\n")
+    start = lines.index("Your multipliers (rounds 1-6):")
+    return lines[start : start + 3]
+
+
+def test_each_multiplier_line_says_what_it_is_while_it_may_still_change():
+    # Issue 34: "pregame: none sent" beside STATUS's "What stands from you for Pregame", and
+    # "round 1: none sent" with no word of the late change the rules take until Round 1 closes.
+    in_pregame = start(["ann", "bob"])
+    assert multiplier_lines(in_pregame, "ann") == [
+        "Your multipliers (rounds 1-6):",
+        "  pregame: counted when Pregame closes (STATUS shows what you sent)",
+        "  round 1: a late change is taken until Round 1 closes; none yet",
+    ]
+    pregame = {"ann": {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}}
+    in_round_one = play(["ann", "bob"], {PREGAME: pregame}, until=PREGAME)
+    assert multiplier_lines(in_round_one, "ann")[1:] == [
+        "  pregame: 2 1 1 0 -1 -1",
+        "  round 1: a late change is taken until Round 1 closes; none yet",
+    ]
+    changed = {"ann": {"multipliers": {"multipliers": [-1, 2, 1, 1, 0, -1]}}}
+    after_round_one = play(["ann", "bob"], {PREGAME: pregame, 1: changed}, until=1)
+    assert multiplier_lines(after_round_one, "ann")[1:] == [
+        "  pregame: 2 1 1 0 -1 -1",
+        "  round 1: -1 2 1 1 0 -1 (your late change)",
     ]

@@ -87,7 +87,7 @@ class CratesText(LineGrammar):
         if public.get("final"):
             lines += ["", *_final(public["final"], names)]
         if view.get("private"):
-            lines += ["", *_private(view["private"], names)]
+            lines += ["", *_private(view["private"], names, None if public["over"] else public["round"])]
         return "\n".join(lines)
 
 
@@ -134,11 +134,29 @@ def _final(final: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
     return lines
 
 
-def _private(private: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+def _multiplier_lines(multipliers: Mapping[str, Any], open_round: int | None) -> list[str]:
+    """The player's multipliers, each line telling what it is: what Pregame took (counted only
+    when it closes: until then STATUS shows what was sent), the late change Round 1 takes, and
+    the order that stands. `open_round`: the round being played (0: the pregame; None: over)."""
+    pregame, late = multipliers["pregame"], multipliers["round_1"]
+    if pregame:
+        lines = [f"  pregame: {numbers(pregame)}"]
+    elif open_round == 0:
+        lines = ["  pregame: counted when Pregame closes (STATUS shows what you sent)"]
+    else:
+        lines = ["  pregame: none sent"]
+    if late:
+        lines += [f"  round 1: {numbers(late)} (your late change)"]
+    elif open_round in (0, 1):
+        lines += ["  round 1: a late change is taken until Round 1 closes; none yet"]
+    else:
+        lines += ["  round 1: no late change sent"]
+    return ["Your multipliers (rounds 1-6):", *lines]
+
+
+def _private(private: Mapping[str, Any], names: Mapping[str, str], open_round: int | None) -> list[str]:
     multipliers = private["multipliers"]
-    said = [(when, multipliers[key]) for when, key in (("pregame", "pregame"), ("round 1", "round_1"))]
-    lines = ["Your multipliers (rounds 1-6):"]
-    lines += [f"  {when}: {numbers(values) if values else 'none sent'}" for when, values in said]
+    lines = _multiplier_lines(multipliers, open_round)
     if multipliers["standing"]:
         lines.append(f"  standing: {numbers(multipliers['standing'])}")
     if private["rounds"]:
