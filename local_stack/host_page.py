@@ -11,6 +11,8 @@ commands as forms, each one that cannot be undone asking for confirmation on a s
   session (CSRF). The host port also refuses a foreign Host or Origin (`foreign_refusal`): another
   site the host visits, or a page of the players' port (same site: ports do not count), cannot
   drive it.
+- A new match is started here too (local_stack/host_create_page.py): a form per game, each
+  player's page link shown once after, and mailed to them on request.
 - In AWS there is no such page: the host uses the console's sample events or `match-host`.
 """
 
@@ -38,7 +40,9 @@ from game_core.service.page.forms import Form, Group, Input, filled_in, parts_of
 from game_core.service.page.play import names
 from game_core.service.page.render import Choices, Given, inputs
 from local_stack.host_access import foreign_refusal, is_loopback, is_token
+from local_stack.host_create_page import MatchCreation, games_section
 from local_stack.http_serving import Reply, Request
+from local_stack.new_match_form import hidden_fields
 
 SESSION_COOKIE = "host_session"
 STYLE = "/static/page.css"
@@ -123,8 +127,10 @@ def _page(title: str, body: str, status: int = 200, headers: Mapping[str, str] =
     return status, html.encode(), HEADERS | dict(headers)
 
 
-def _hidden(values: Mapping[str, str]) -> str:
-    return "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in values.items())
+def _back(page: tuple[str, str, int]) -> Reply:
+    """A new match's page, with the way back to the matches."""
+    title, body, status = page
+    return _page(title, f"{body}<p>{BACK}</p>", status)
 
 
 def _names(match: Match, ids: Iterable[str]) -> list[str]:
@@ -171,7 +177,7 @@ def _command_form(command: CommandForm, match_id: str, csrf: str, choices: Choic
     about = f"<p>{escape(form.description)}</p>" if form.description else ""
     return (
         f'<details class="command"><summary>{escape(command.title)}</summary>{about}'
-        f'<form method="post" action="/command">{_hidden(kept)}'
+        f'<form method="post" action="/command">{hidden_fields(kept)}'
         f"{inputs(command.command, form, Given({}, ()), choices)}"
         f'<p><button type="submit">{escape(command.title)}</button></p></form></details>'
     )
@@ -189,7 +195,7 @@ def confirmation_page(command: CommandForm, match_id: str, posted: Mapping[str, 
     body = (
         f"<p>{escape(command.title)} in match {escape(match_id)}? This cannot be undone.</p>"
         + (f"<dl>{given}</dl>" if given else "")
-        + f'<form method="post" action="/command">{_hidden(kept)}'
+        + f'<form method="post" action="/command">{hidden_fields(kept)}'
         f'<p><button type="submit">Yes: {escape(command.title.lower())}</button> {BACK}</p></form>'
     )
     return _page(f"{command.title}: are you sure?", body)
@@ -224,12 +230,22 @@ def login_page(status: int = 200, refusal: str = "") -> Reply:
 
 
 class HostPage:
-    """The host port's pages: GET / (log in, or every match), POST /login, POST /command.
+    """The host port's pages: GET / (log in, or every match), POST /login, POST /command, and a new
+    match's: GET and POST /new, POST /links (`MatchCreation`).
 
     `matches` lists the matches in the table; `status` is the status command's answer for a match
-    as `matches` read it (not read again); `host` runs a host command as the console does."""
+    as `matches` read it (not read again); `host` runs a host command as the console does;
+    `mail_out`: whether the server's mail leaves the laptop."""
 
-    METHODS = {"/": "GET", "/login": "POST", "/command": "POST", "/favicon.ico": "GET", STYLE: "GET"}
+    METHODS = {
+        "/": ("GET",),
+        "/login": ("POST",),
+        "/command": ("POST",),
+        "/new": ("GET", "POST"),
+        "/links": ("POST",),
+        "/favicon.ico": ("GET",),
+        STYLE: ("GET",),
+    }
 
     def __init__(
         self,
@@ -237,11 +253,13 @@ class HostPage:
         matches: Callable[[], list[Match]],
         status: Callable[[Match], dict[str, Any]],
         host: Callable[[dict[str, Any]], Any],
+        mail_out: bool = False,
     ) -> None:
         self.token = token
         self.matches = matches
         self.status = status
         self.host = host
+        self.creation = MatchCreation(host, mail_out)
         self.port = 0
         self._sent: OrderedDict[str, Reply] = OrderedDict()
         """The answer to each form sent lately, by the form's `once`: sent again (a reload, a
@@ -266,11 +284,11 @@ class HostPage:
         refusal = foreign_refusal(request.headers, self.port)
         if refusal is not None:
             return _page("Forbidden", f"<p>{escape(refusal)}</p>", 403)
-        method = self.METHODS.get(request.path)
-        if method is None:
+        methods = self.METHODS.get(request.path)
+        if methods is None:
             return _page("Not found", '<p><a href="/">The matches</a></p>', 404)
-        if request.method not in (method, "HEAD" if method == "GET" else method):
-            return _page("Method not allowed", "", 405, {"allow": method})
+        if request.method not in (*methods, *(("HEAD",) if "GET" in methods else ())):
+            return _page("Method not allowed", "", 405, {"allow": ", ".join(methods)})
         if request.path == "/favicon.ico":  # no icon: said without a 404 in the browser's console
             return 204, b"", {"cache-control": "max-age=86400"}
         if request.path == STYLE:
@@ -282,12 +300,18 @@ class HostPage:
             return self._login(form)
         session = self._session(request)
         if session is None:
-            return login_page(401 if request.path == "/command" else 200, "Log in first." if form else "")
+            return login_page(401 if request.method == "POST" else 200, "Log in first." if form else "")
         csrf = self._signature("csrf", session)
         if request.path == "/":
             return self._matches_page(csrf)
+        if request.path == "/new" and request.method != "POST":
+            return _back(self.creation.form(request.query, csrf))
         if not is_token(form.get("csrf", ""), csrf):
             return _page("Forbidden", "<p>This form is not from this page: reload the page and send it again.</p>", 403)
+        if request.path == "/new":
+            return _back(self.creation.post(form, csrf))
+        if request.path == "/links":
+            return _back(self.creation.mail(form))
         return self._command(form, csrf)
 
     def _login(self, form: Mapping[str, str]) -> Reply:
@@ -300,9 +324,10 @@ class HostPage:
     def _matches_page(self, csrf: str) -> Reply:
         matches = sorted(self.matches(), key=lambda match: (match.status != "running", match.match_id))
         sections = "".join(match_section(match, self.status(match), csrf) for match in matches)
-        none = "<p>No matches yet: <code>bin/match-host --server ... create settings.json</code>.</p>"
-        body = sections or none
-        return _page("Matches", body)
+        none = (
+            "<p>No matches yet: start one above (or <code>bin/match-host --server ... create settings.json</code>).</p>"
+        )
+        return _page("Matches", games_section() + (sections or none))
 
     def _command(self, form: Mapping[str, str], csrf: str) -> Reply:
         chosen = _form_named(form.get("command", ""))

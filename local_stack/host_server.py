@@ -9,10 +9,9 @@ the host's commands on the laptop alone, the table kept on disk.
 - Host commands (POST /host, the command as JSON, answered by HostCommandsFunction) are taken
   only on 127.0.0.1, at --host-port (default: the port after --port), with the host token, and
   never from a web page (local_stack/host_access.py).
-- The host's page (local_stack/host_page.py) is served on that port too: every match, and the
-  host's commands as forms, logged in with the host token.
-- Both ports are served by waitress (local_stack/http_serving.py): idle connections and slow
-  requests time out, connections are capped (per client too), and every refusal has a JSON body.
+- The host's page (local_stack/host_page.py) is served there too, logged in with the host token: every
+  match, a new match's form, the host's commands. Both ports are served by waitress (http_serving.py):
+  idle connections and slow requests time out, connections are capped (per client too), refusals are JSON.
 - AWS (moto) stays inside this process: no port serves its API.
 - Every item of the table is written to --data after each handler invocation and read back on
   start; one server at a time holds the folder (a second is refused, naming the first). So are
@@ -87,6 +86,7 @@ from local_stack.mail_queue import MailQueue
 from local_stack.mail_undelivered import tell_host
 from local_stack.mailbox import ImapSettings, MailboxPoller
 from local_stack.persistence import DataFolder, QueueFile, TableFile
+from local_stack.players_url import PLAYERS_URL, players_url
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
 from local_stack.webhooks import DeliveryPump
 
@@ -426,9 +426,10 @@ class HostServer:
             api = HttpListener(ApiRoutes(self.stack), self._host, self._port, **self._http)
             starting.callback(api.stop)
             self.port = api.port
+            os.environ[PLAYERS_URL] = players_url(self._host, self.port)  # create's links (service.links)
             commands = HostCommands(self._host_act, self.host_token)
             status = lambda match: match_status(self.stack.ports(), match.match_id, match)  # noqa: E731
-            page = HostPage(self.host_token, self._matches, status, self._host_act)
+            page = HostPage(self.host_token, self._matches, status, self._host_act, self.mail_queue is not None)
             on_host_port = lambda request: commands(request) if request.path == "/host" else page(request)  # noqa: E731
             listener = HttpListener(on_host_port, LOOPBACK, self._host_port, **self._http)
             starting.callback(listener.stop)

@@ -7,6 +7,7 @@ can hold is refused as illegal. AWS throttling or failing a call past its retrie
 too ("error": "Unavailable", with `retry_after`), saying what to do (game_core/aws/busy.py).
 """
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from game_core.aws.busy import AwsBusy, aws_busy
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Illegal, Malformed, Unavailable, validation_reasons
 from game_core.service.commands import command_fields, parse_host_command, run_host_command
+from game_core.service.links import PLAYERS_URL, addressed
 from game_core.service.ports import Ports
 
 logger = Logger(service="host-commands")
@@ -32,7 +34,9 @@ def _run(ports: Ports, event: dict[str, Any]) -> dict[str, Any]:
         raise Malformed("the command is malformed", reasons) from None
     logger.info("host command", extra={"command": command.command})
     try:
-        return run_host_command(ports, command)
+        # create's links, with the address players reach the service at (read now: bin/host-server
+        # sets it once its players' port is bound)
+        return addressed(run_host_command(ports, command), os.environ.get(PLAYERS_URL, ""))
     except OverflowError:  # e.g. extension upon extension, each within bounds
         raise Illegal("a time in this command is beyond the dates the service can keep") from None
     except ClientError as error:

@@ -1,7 +1,8 @@
 """The host's command line: the same commands as the AWS console's sample events, sent to the
 host-commands function on AWS or on the local stack (`bin/local-stack`).
 
-    match-host create settings.json           prints the match id and each player's webhook secret
+    match-host create settings.json           prints the match id, each player's secret and page link
+                                               (JSON on stdout; the links, one a line, on stderr)
     match-host status MATCH_ID                 phase, deadline, who has submitted (never what)
     match-host extend MATCH_ID 3600            seconds to add to the open phase's deadline
     match-host pause|resume|resolve-now|cancel MATCH_ID
@@ -188,6 +189,17 @@ def send_to_server(command: dict[str, Any], server: str, token: str) -> dict[str
     return reply
 
 
+def links_summary(created: dict[str, Any]) -> str:
+    """For the host to read (stdout holds the reply as JSON, for scripts): each participant's link
+    to their page, one a line, and what to do with them."""
+    links: dict[str, str] = created.get("links", {})
+    lines = [f"Match {created.get('match_id')}: each player's page (send each their own, privately; not shown again):"]
+    lines += [f"  {who}: {link}" for who, link in links.items()]
+    if any(link.startswith("/") for link in links.values()):
+        lines.append("  (put the address players reach the service at before each: http://<address>:<port>/play/...)")
+    return "\n".join(lines) + "\n"
+
+
 def write_pictures(exported: dict[str, Any], phases: int | None, out: str) -> list[str]:
     """The pictures of the public view after `phases` resolved phases of an exported match (None:
     all of them), written to `out` under the names the view gives them; the paths written."""
@@ -293,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         reply = {"ok": True, "written": write_pictures(reply, args.phase, args.out)}
     json.dump(reply, sys.stdout, indent=2)
     sys.stdout.write("\n")
+    if args.command == "create" and ok:
+        sys.stderr.write(links_summary(reply))
     return 0 if ok else 1
 
 

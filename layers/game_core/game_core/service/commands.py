@@ -12,9 +12,9 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from game_core.errors import NotFound
 from game_core.games.protocol import PARTICIPANT_FORMAT, Model
-from game_core.match.model import MAX_GRACES, MAX_SECONDS, Email, MatchRequest, Name
+from game_core.match.model import MAX_GRACES, MAX_PLAYERS, MAX_SECONDS, Email, MatchRequest, Name
 from game_core.match.press import MAX_PER_HOUR, PressMode
-from game_core.service import grace, handover, host, phases, replace, webhooks
+from game_core.service import grace, handover, host, links, phases, replace, webhooks
 from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.matches import create_match, export_record, match_status
@@ -162,6 +162,15 @@ class Graces(Model):
     player: Named | None = None
 
 
+class MailLinks(Model):
+    """The host mails each participant with an address their page's link, as create's reply gave
+    it (`links`: by participant id or name); a link not carrying its participant's secret is refused."""
+
+    command: Literal["mail_links"]
+    match_id: MatchId
+    links: dict[Target, Annotated[str, Field(max_length=MAX_URL)]] = Field(min_length=1, max_length=MAX_PLAYERS * 5)
+
+
 class Webhook(Model):
     """The host sets (`url`) or removes (no `url`) a subscription: a participant's, "@public" (every
     public notice) or "@alerts" (the host's alerts). The reply holds a new one's secret, once."""
@@ -189,6 +198,7 @@ HostCommand = Annotated[
     | ReissueSecret
     | Replace
     | Webhook
+    | MailLinks
     | Graces
     | AbsenceAct
     | Act,
@@ -281,6 +291,8 @@ def _run(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return refuse_or_cut(ports, match_id, player, act, command.to, command.start)
         case Graces(match_id=match_id, left=left, seconds=seconds, player=player):
             return grace.set_graces(ports, match_id, left, seconds, player)
+        case MailLinks(match_id=match_id, links=sent):
+            return links.mail_links(ports, match_id, sent)
         case Webhook(match_id=match_id, target=target, url=None):
             return webhooks.unsubscribe(ports, match_id, target)
         case Webhook(match_id=match_id, target=target, url=str(url)):

@@ -13,7 +13,7 @@ from game_core.match import chain, engine
 from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, address_key, secret_hash
 from game_core.match.press import DEFAULT_PER_HOUR
-from game_core.service import webhooks
+from game_core.service import links, webhooks
 from game_core.service.letters import names, tell
 from game_core.service.notices import BEGINS, open_phase_summary, progress_notices
 from game_core.service.ports import Bounce, Contact, Event, Notice, Ports
@@ -22,7 +22,8 @@ logger = logging.getLogger(__name__)
 
 
 def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
-    """Create and start a match. The webhook secrets are returned once and stored only as hashes."""
+    """Create and start a match. The secrets, and each participant's page link (`links`: a path,
+    the players' address put before it at the edge), are returned once; only hashes are stored."""
     game = registry.load(request.game)
     ids = [p.id for p in request.players]
     settings = engine.seat(game, ids, request.settings, {p.id: [g.id for g in p.guests] for p in request.players})
@@ -66,9 +67,14 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
     match = engine.start(match, game, now)
     match, hook_secrets = webhooks.subscribe_at_create(ports, match, request.webhooks)
     ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}), contacts)
-    # The match is stored: whatever fails from here on, the host must get the secrets (they are
-    # never shown again), and the reply says what to do about the rest.
-    reply: dict[str, Any] = {"match_id": match.match_id, "secrets": secrets, "open": open_phase_summary(match)}
+    # The match is stored: whatever fails from here on, the host must get the secrets and each
+    # participant's page link (never shown again), and the reply says what to do about the rest.
+    reply: dict[str, Any] = {
+        "match_id": match.match_id,
+        "secrets": secrets,
+        "links": links.paths(match.match_id, secrets),
+    }
+    reply["open"] = open_phase_summary(match)
     if hook_secrets:
         reply["webhook_secrets"] = hook_secrets
     warnings: list[str] = []

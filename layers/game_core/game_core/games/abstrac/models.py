@@ -8,7 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from game_core.games.abstrac.cards import DECK, Card, LineCard, sorted_cards
 from game_core.games.abstrac.clocks import PeriodClock, ReserveClock
-from game_core.games.protocol import GameSettings, Model, PlayerRef
+from game_core.games.protocol import PARTICIPANT_FORMAT, GameSettings, Model, PlayerRef
 
 YEAR = 366 * 86_400
 """The longest clock a host may set: a deadline stays a date (more is refused when the match is
@@ -23,24 +23,59 @@ class AbstracSettings(GameSettings):
     Fields of the other rule set are ignored.
     """
 
-    rule_set: Literal["row", "deal"] = "row"
+    rule_set: Literal["row", "deal"] = Field(
+        default="row",
+        description="row: Death Match 12 (lay all 24 cards in a row, then take them from its front); "
+        "deal: the original game (deals of 24 cards taken from a line, until a target score).",
+    )
 
     # row
-    protected: str | None = None
+    protected: str | None = Field(
+        default=None,
+        json_schema_extra={"format": PARTICIPANT_FORMAT},
+        description="Row: the protected player, who names who lays first and wins the last tie-break "
+        "(none: the first player).",
+    )
     """The protected player (the non-EC, apple.singer in the text): names the starter and wins the
     last tie-break. Default: the first player."""
-    move_seconds: int = Field(default=86400, gt=0, le=YEAR)
-    reserve_seconds: int = Field(default=172800, ge=0, le=YEAR)
-    on_empty_reserve: Literal["lose", "smallest_move"] = "lose"
+    move_seconds: int = Field(
+        default=86400, gt=0, le=YEAR, description="Row: seconds each move has (86400: a day; 3600: an hour)."
+    )
+    reserve_seconds: int = Field(
+        default=172800,
+        ge=0,
+        le=YEAR,
+        description="Row: each player's reserve in seconds, eaten by moves over their time (172800: two days).",
+    )
+    on_empty_reserve: Literal["lose", "smallest_move"] = Field(
+        default="lose",
+        description="Row: a player whose reserve runs out loses (lose), or the service plays the smallest "
+        "legal move for them (smallest_move).",
+    )
 
     # deal
-    first_starter: str | None = None
+    first_starter: str | None = Field(
+        default=None,
+        json_schema_extra={"format": PARTICIPANT_FORMAT},
+        description="Deal: who starts the first deal (none: the first player); the starter then alternates.",
+    )
     """Who starts the first deal. Default: the first player."""
-    target: Literal[400, 500, 600] = 400
-    period_seconds: int = Field(default=86400, gt=0, le=YEAR)
-    start_periods: int = Field(default=5, ge=1, le=MOST_PERIODS)
+    target: Literal[400, 500, 600] = Field(
+        default=400, description="Deal: the match ends after a deal in which someone reaches this total."
+    )
+    period_seconds: int = Field(
+        default=86400, gt=0, le=YEAR, description="Deal: one period of a player's clock, in seconds (86400: a day)."
+    )
+    start_periods: int = Field(
+        default=5,
+        ge=1,
+        le=MOST_PERIODS,
+        description="Deal: periods each player holds at the start (one more at each later deal).",
+    )
     """Periods each player holds at the start (a move's whole time is its periods: at least one)."""
-    deal_lines: list[list[LineCard]] | None = None
+    deal_lines: list[list[LineCard]] | None = Field(
+        default=None, description="Deal: lines of the 24 cards fixed by the host, one a deal (none: shuffled)."
+    )
     """The host's fixed lines, top (first taken) first: deal k uses line k; deals beyond the list
     are shuffled with the match's random source."""
 

@@ -60,12 +60,27 @@ class Deal(Model):
 
 
 class ClubsSettings(GameSettings):
-    rule_set: Literal["default"] = "default"
-    puzzles: list[PuzzleType] | None = Field(default=None, min_length=ROUNDS, max_length=ROUNDS)
+    rule_set: Literal["default"] = Field(
+        default="default", description="The rules as written (this game has one rule set)."
+    )
+    puzzles: list[PuzzleType] | None = Field(
+        default=None,
+        min_length=ROUNDS,
+        max_length=ROUNDS,
+        description="Each round's puzzle type, fixed by the host (none: the service rotates them).",
+    )
     """The host's puzzle type for each round; None: the service rotates them."""
-    deals: list[Deal] | None = Field(default=None, min_length=ROUNDS, max_length=ROUNDS)
+    deals: list[Deal] | None = Field(
+        default=None,
+        min_length=ROUNDS,
+        max_length=ROUNDS,
+        description="Each round's public cards, fixed by the host (none: dealt).",
+    )
     """The host's override of each round's public cards."""
-    lot: list[str] | None = None
+    lot: list[str] | None = Field(
+        default=None,
+        description="The final tie-break lot, fixed by the host: every player's id once, best first (none: drawn).",
+    )
     """The host's override of the final tie-break lot: every player once, best first."""
 
 

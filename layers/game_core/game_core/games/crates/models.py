@@ -17,8 +17,13 @@ Direction = Literal["left", "right"]
 
 
 class CratesSettings(GameSettings):
-    rule_set: Literal["default"] = "default"
-    lot: list[str] | None = None
+    rule_set: Literal["default"] = Field(
+        default="default", description="The rules as written (this game has one rule set)."
+    )
+    lot: list[str] | None = Field(
+        default=None,
+        description="The final tie-break lot, fixed by the host: every player's id once, best first (none: drawn).",
+    )
     """The host's override of the final tie-break lot: every player once, best first."""
 
     @field_validator("lot")

@@ -25,8 +25,13 @@ class DominoSettings(GameSettings):
     """`tiles` sets the shapes of some rounds (by round number, 20 names each, auction order);
     rounds not named are drawn with the match's randomness."""
 
-    rule_set: Literal["default"] = "default"
-    tiles: dict[int, list[str]] = {}
+    rule_set: Literal["default"] = Field(
+        default="default", description="The rules as written (this game has one rule set)."
+    )
+    tiles: dict[int, list[str]] = Field(
+        default={},
+        description="Shapes fixed by the host for some rounds: round number to its 20 shape names (none: drawn).",
+    )
 
     @model_validator(mode="after")
     def _tiles_fit_the_rounds(self) -> DominoSettings:

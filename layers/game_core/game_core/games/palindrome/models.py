@@ -23,9 +23,17 @@ class PalindromeSettings(GameSettings):
     """`rule_set` picks Main Match 8 or 5. `packs` and `items` fix some rounds (by round number);
     rounds not named are drawn with the match's randomness."""
 
-    rule_set: Literal["mm8", "mm5"] = "mm8"
-    packs: dict[int, list[str]] = {}
-    items: dict[int, list[ItemName]] = {}
+    rule_set: Literal["mm8", "mm5"] = Field(
+        default="mm8",
+        description="mm8: Main Match 8 (7 rounds, packs of 3 digits, one item a round, a pregame); "
+        "mm5: Main Match 5 (5 rounds, packs of 5 digits, two items a round).",
+    )
+    packs: dict[int, list[str]] = Field(
+        default={}, description="Packs fixed by the host for some rounds: round number to its packs (none: drawn)."
+    )
+    items: dict[int, list[ItemName]] = Field(
+        default={}, description="Items fixed by the host for some rounds: round number to its items (none: drawn)."
+    )
 
     @property
     def rules(self) -> RuleSet:
