@@ -18,6 +18,8 @@ import pytest
 from botocore.exceptions import ClientError
 from conftest import load_event
 
+pytestmark = pytest.mark.statemachine
+
 THROTTLES = {
     "dynamodb": "ProvisionedThroughputExceededException",
     "sns": "Throttling",

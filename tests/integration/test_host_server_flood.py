@@ -89,11 +89,12 @@ def test_500_connections_from_one_address_leave_the_port_open_to_another(listene
 
     # Then the player is answered
     assert status(until_closed(player)) == 200
-    # ...while the server still holds the flood's silent and half-sent connections it took: as
-    # many as one address may hold, no more (the count: 20, and every one of the 500
-    # stayed open on the client's side throughout)
+    # ...while the server still holds the flood's silent and half-sent connections it took, no
+    # more than one address may hold (20), and every one of the 500 stayed open on the client's
+    # side throughout. (Fewer than 20 when bare-LF ones, answered by the worker threads, still
+    # held their places as the rest came: on a loaded machine, say.)
     held = [kind for kind, connection in flood if kind != "bare LF" and still_open_and_silent(connection)]
-    assert len(held) == PER_CLIENT == 20
+    assert 1 <= len(held) <= PER_CLIENT == 20
     # ...and every other connection of the flood was answered at once: a bare-LF request with
     # 400 (or 429, when it came while the address held its 20), the rest with 429
     others = Counter(
@@ -101,7 +102,7 @@ def test_500_connections_from_one_address_leave_the_port_open_to_another(listene
     )
     assert set(others) <= {("idle", 429), ("half-sent", 429), ("bare LF", 400), ("bare LF", 429)}, others
     assert others[("bare LF", 400)] >= 1
-    assert sum(others.values()) == 500 - PER_CLIENT
+    assert sum(others.values()) == 500 - len(held)
     for _, connection in flood:
         connection.close()
 
