@@ -219,3 +219,25 @@ def test_match_host_takes_the_server_without_its_scheme(answering_port, monkeypa
     port, answered = answering_port
     monkeypatch.setenv("MATCH_HOST_TOKEN", "t")
     assert host.main(["--server", f"127.0.0.1:{port}/ok", "status", "m-1"]) == 0 and answered == [200]
+
+
+def test_a_host_command_whose_invocation_aws_throttles_is_told_to_send_it_again(monkeypatch, capsys) -> None:
+    # Lambda refuses the invocation itself (the account's concurrency, past botocore's retries):
+    # the reply is the function's own kind of refusal, not a traceback or "AWS refused"
+    from botocore.exceptions import ClientError
+
+    class Throttled:
+        def invoke(self, **_kwargs: object) -> None:
+            error = {"Code": "TooManyRequestsException", "Message": "Rate exceeded"}
+            raise ClientError({"Error": error, "ResponseMetadata": {"HTTPStatusCode": 429}}, "Invoke")
+
+    monkeypatch.setattr(host.boto3, "client", lambda *_args, **_kwargs: Throttled())
+
+    code = host.main(["status", "m-1"])
+
+    reply = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert (reply["ok"], reply["error"], reply["retry_after"]) == (False, "Unavailable", 5)
+    assert (
+        "(Invoke: TooManyRequestsException)" in reply["message"] and "send the same command again" in reply["message"]
+    )

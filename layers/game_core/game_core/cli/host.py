@@ -44,7 +44,9 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import botocore.exceptions
 
+from game_core.aws.busy import aws_busy
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
 from game_core.errors import not_seconds, placeholder_hint
 from game_core.games import registry
@@ -129,7 +131,13 @@ def send(command: dict[str, Any], function: str, endpoint: str | None) -> dict[s
             "aws_secret_access_key": "local",
         }
     client = boto3.client("lambda", **extra)
-    response = client.invoke(FunctionName=function, Payload=json.dumps(command).encode())
+    try:
+        response = client.invoke(FunctionName=function, Payload=json.dumps(command).encode())
+    except botocore.exceptions.ClientError as error:  # Lambda throttled the invocation: the act never ran
+        busy = aws_busy(error)
+        if busy is None:
+            raise
+        return {"ok": False} | busy.to_json()
     reply: dict[str, Any] = json.loads(response["Payload"].read())
     if response.get("FunctionError"):
         return {"ok": False, "error": reply.get("errorType"), "message": reply.get("errorMessage")}
