@@ -4,7 +4,8 @@ webhook, Discord, Slack, page), holds to the rules of issue 34:
 - no id the reader does not know: a participant's id (p01, ...) differs from their name and is
   shown only beside it ("Hedy Lamarr (p01)"), never bare;
 - every example reads back in this match's own grammar, naming this match's own players;
-- nothing speaks of the reader in the third person ("Hedy Lamarr's absence" to Hedy Lamarr);
+- nothing speaks of the reader in the third person ("Hedy Lamarr's absence", "a message from
+  Hedy Lamarr to Grace Hopper" to Grace Hopper);
 - no line of prose in a mail over 78 columns (boards and tables keep their widths);
 - no raw field path (`pushes.0.direction`) and no JSON;
 - a message's subject says whether it is private (for one participant) or to everyone.
@@ -99,7 +100,9 @@ def problems(table: WholeMatch, read: Read) -> Iterator[str]:
             yield f"ids {bare} the reader knows by name: {line!r}"
         if FIELD_PATH.search(line) or JSON.search(line):
             yield f"a field path or JSON: {line!r}"
-        if own and re.search(rf"\b{re.escape(own)}(['’]s| has| is| was)\b", line):
+        if own and re.search(
+            rf"\b{re.escape(own)}(['’]s| has| is| was)\b|\bto ([A-Z][a-z]+ )*{re.escape(own)}\b", line
+        ):
             yield f"{own} spoken of in the third person to {own}: {line!r}"
         if read.channel == "mail" and prose(line) and len(line) > MAIL_WIDTH and (number or not read.subject):
             yield f"prose over {MAIL_WIDTH} columns ({len(line)}): {line!r}"

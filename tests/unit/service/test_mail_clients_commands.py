@@ -261,8 +261,12 @@ class Message(Expected):
     def holds(self, fakes: Fakes, answer: str) -> None:
         assert messages(fakes) == [("all" if self.to is None else list(self.to), self.text)]
         whom = "everyone" if self.to is None else ", ".join(PLAYERS[who][0] for who in self.to)
-        heard = f"A message from Ada Lovelace to {whom}:\n\n{self.text}\n\n"
         for who in ("bo", "cy"):
+            # Each recipient reads themself as "you" among those it went to
+            them = (
+                "everyone" if self.to is None else ", ".join("you" if to == who else PLAYERS[to][0] for to in self.to)
+            )
+            heard = f"A message from Ada Lovelace to {them}:\n\n{self.text}\n\n"
             said = [text[text.index("A message from") :] for text in told(fakes, who) if "A message from" in text]
             assert [text.startswith(heard) for text in said] == ([True] if self.to is None or who in self.to else [])
         # a blank line of the message is echoed blank: trailing spaces are not sent (format=flowed)

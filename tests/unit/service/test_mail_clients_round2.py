@@ -356,9 +356,7 @@ class MarkedMessage(Message):
         [notice] = [mail.raw for mail in fakes.mailer.sent if mail.to == PLAYERS["bo"][1]][-1:]
         body = email.message_from_bytes(notice, policy=email.policy.default).get_body()
         assert body is not None and body.get_param("format") == "flowed"
-        assert f"A message from Ada Lovelace to Bo Baggins:\n\n {self.text}\n" in body.get_content().replace(
-            "\r\n", "\n"
-        )
+        assert f"A message from Ada Lovelace to you:\n\n {self.text}\n" in body.get_content().replace("\r\n", "\n")
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def test_a_message_to_one_reaches_them_by_every_channel_and_nobody_else() -> Non
     [mail] = table.mails_to("bo")
     # and how to answer her (a reply to the mail would be read as moves), folded at 78 columns
     said = (
-        "A message from Ada Lovelace to Bo Baggins:\n\nMeet me at crate 3?\nI push it left, you push it up.\n\n"
+        "A message from Ada Lovelace to you:\n\nMeet me at crate 3?\nI push it left, you push it up.\n\n"
         "To answer, send PRESS TO Ada Lovelace as a mail's first line, your message\nbelow it."
     )
     assert said in mail
@@ -118,12 +118,13 @@ def test_a_message_to_one_reaches_them_by_every_channel_and_nobody_else() -> Non
 def test_a_message_to_several_names_them_all_and_leaves_the_sender_out() -> None:
     table = room()
     reply = press.send(table.ports, table.match_id, "ada", ["cy", "ada", "Bo Baggins"], "Truce?", "test")
-    # In seat order, Ada herself dropped: one notice each to Bo and Cy, each naming both
+    # In seat order, Ada herself dropped: one notice each to Bo and Cy, each naming both (its
+    # reader as "you")
     assert reply["to"] == ["bo", "cy"] and reply["answer"] == "Your message went to Bo Baggins, Cy Twombly."
     assert [notice.recipient for notice in table.fakes.notifier.notices()] == ["bo", "cy"]
-    for who in ("bo", "cy"):
+    for who, whom in (("bo", "you, Cy Twombly"), ("cy", "Bo Baggins, you")):
         [mail] = table.mails_to(who)
-        assert "A message from Ada Lovelace to Bo Baggins, Cy Twombly:\n\nTruce?\n" in mail
+        assert f"A message from Ada Lovelace to {whom}:\n\nTruce?\n" in mail
     assert table.mails_to("ada") == [] and table.delivered_to("@public") == []
 
 
@@ -352,7 +353,7 @@ def test_a_press_mail_is_sent_echoed_to_its_sender_and_once_however_often_it_is_
     receive(table.ports, receipt(raw, ses_id="ses-again", match_id=table.match_id))  # the client sent it again
 
     assert [notice.recipient for notice in table.fakes.notifier.notices()] == ["bo", "cy"]
-    assert "A message from Ada Lovelace to Bo Baggins, Cy Twombly:\n\nDeal?\nAda\n" in table.mails_to("bo")[0]
+    assert "A message from Ada Lovelace to you, Cy Twombly:\n\nDeal?\nAda\n" in table.mails_to("bo")[0]
     [echo] = table.mails_to("ada")
     assert echo == "Hello Ada Lovelace,\n\nYour message went to Bo Baggins, Cy Twombly.\n\n  Deal?\n  Ada"
     assert [data["channel"] for data in table.logged()] == ["email"]

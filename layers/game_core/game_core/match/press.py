@@ -165,13 +165,16 @@ def _with_sent(match: Match, sender: str, kept: tuple[PressSent, ...]) -> Match:
     return match.model_copy(update={"press_sent": press_sent | {sender: kept}, "version": match.version + 1})
 
 
-def press_lines(public: Mapping[str, Any], own: Mapping[str, Any], shown: Mapping[str, str]) -> list[str]:
-    """What a notice of press says to its reader: the message with its sender's name and whom it
-    went to, or the host's new setting."""
+def press_lines(
+    public: Mapping[str, Any], own: Mapping[str, Any], shown: Mapping[str, str], reader: str | None = None
+) -> list[str]:
+    """What a notice of press says to its reader (a participant's id; None: the public channel):
+    the message with its sender's name and whom it went to ("you" for the reader), or the host's
+    new setting."""
     message = own.get("message", public.get("message"))
     if message is not None:
         to, sender = message["to"], shown.get(message["from"], message["from"])
-        whom = "everyone" if to == "all" else ", ".join(shown.get(who, who) for who in to)
+        whom = "everyone" if to == "all" else ", ".join("you" if who == reader else shown.get(who, who) for who in to)
         lines = [*prose(f"A message from {sender} to {whom}:"), "", *message["text"].split("\n")]
         if to == "all":
             return lines

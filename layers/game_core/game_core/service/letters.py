@@ -132,7 +132,7 @@ def event_text(
         lines += [f"{PRIVATE_FROM_HOST}, to you alone:", "", *str(press).splitlines()]
     elif (press := public.get("press")) is not None:
         lines += ["A message from the host to everyone:", "", *str(press).splitlines()]
-    lines += press_lines(public, own, names(match))  # a player's message, the host's press setting
+    lines += press_lines(public, own, names(match), reader)  # a player's message, the host's press setting
     if (news := own.get("news", public.get("news"))) is not None:  # a seat's new player (service.replace)
         lines += prose(str(news))
     lines += grace.notice_lines(public, own, names(match))
