@@ -69,6 +69,6 @@ def test_bench_names_an_unknown_section_and_the_known_ones(capsys: pytest.Captur
         run.main(["cost"])
     assert ended.value.code == 2
     assert (
-        "no section cost: the sections are resolution, cold-start, costs, webhooks, local, page"
+        "no section cost: the sections are resolution, cold-start, costs, webhooks, paused, local, page"
         in capsys.readouterr().err
     )
