@@ -94,3 +94,11 @@ def test_a_deployment_without_mail_of_its_own_mails_no_link(monkeypatch) -> None
     fakes.mailer.domain = ""
     refused = console(fakes)({"command": "mail_links", "match_id": reply["match_id"], "links": reply["links"]})
     assert refused["ok"] is False and "share each link yourself" in refused["message"]
+
+
+def test_a_reissued_secret_comes_with_its_new_link(monkeypatch) -> None:
+    monkeypatch.setenv(PLAYERS_URL, API)
+    fakes = Fakes()
+    match = created(fakes)["match_id"]
+    reissued = console(fakes)({"command": "reissue_secret", "match_id": match, "player": "Bo"})
+    assert reissued["links"] == {"bo": f"{API}/play/{match}#{reissued['secret']}"}

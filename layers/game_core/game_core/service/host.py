@@ -20,7 +20,7 @@ from game_core.games import registry
 from game_core.match import engine
 from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
-from game_core.service import handover
+from game_core.service import handover, links
 from game_core.service.letters import names, tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import (
@@ -310,7 +310,8 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
 
 def reissue_secret(ports: Ports, match_id: str, player: str) -> dict[str, Any]:
     """A new webhook secret for the participant (lost, or leaked): the old one stops working at
-    once. The new one is in the reply, once; only its hash is kept."""
+    once. The new one is in the reply, once, with the link to their page it makes (`links`); only
+    its hash is kept."""
     match = ports.store.get(match_id)
     player = match.named(player)  # by id or by name
     secret = ports.ids.secret()
@@ -319,4 +320,4 @@ def reissue_secret(ports: Ports, match_id: str, player: str) -> dict[str, Any]:
     )
     reissued = match.model_copy(update={"players": players, "version": match.version + 1})
     ports.store.save(match, reissued, Event("secret_reissued", ports.clock.now(), {"player": player}))
-    return {"match_id": match_id, "player": player, "secret": secret}
+    return {"match_id": match_id, "player": player, "secret": secret, "links": links.paths(match_id, {player: secret})}
