@@ -112,6 +112,21 @@ def validation_reasons(
     return reasons
 
 
+_FIELD_PATH = re.compile(r"^[A-Za-z_]\w*(\.(\d+|[A-Za-z_]\w*))+(?=: )")
+"""A reason's leading field path, as `validation_reasons` writes it ("pushes.0.direction: ...")."""
+
+
+def in_words(text: str) -> str:
+    """A reason's text as a person reads it: a leading field path in words ("pushes.0.direction:
+    ..." -> "pushes, number 1, direction: ..."; the webhook's JSON replies keep the path, which a
+    program's author reads against the schema)."""
+    found = _FIELD_PATH.match(text)
+    if found is None:
+        return text
+    parts = [f"number {int(part) + 1}" if part.isdigit() else part.replace("_", " ") for part in found[0].split(".")]
+    return ", ".join(parts) + text[found.end() :]
+
+
 class Unavailable(Exception):
     """A store or AWS service gave no answer after every retry: neither the caller's fault nor
     final, so it is no `GameCoreError` (no refusal is stored or mailed). A state machine's Task

@@ -7,7 +7,8 @@ The participants' ids (p01, p02, ...) differ from their names (scientists' names
 the names, so an id shown bare is one they do not know. Each bot mails its moves (and STATUS) in
 the game's grammar and reads the answer; immediate actions go by webhook (the bot reads their
 answers as data). In the first phase a player declares an absence the host then refuses, the
-host sends a message to everyone and one to a single player, and a player one to another.
+host sends a message to everyone and one to a single player, a player one to another, and a
+player mails a JSON body the match refuses.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def play(game_id: str) -> WholeMatch:
     """The whole match, and everything read in it (`WholeMatch.read`)."""
     table = start(game_id)
     choose, acts = bot_for(game_id), acting_bot_for(game_id)
-    first = True
+    first, refused = True, False
     for _step in range(200):
         match = table.match()
         if match.phase is None or match.status != "running":
@@ -181,6 +182,9 @@ def play(game_id: str) -> WholeMatch:
         if first:
             host_acts(table)
             first = False
+        if not refused and match.phase.accepts:
+            refused_json(table, match.player_ids[1])
+            refused = True
         moves(table, choose, acts, number)
         match = table.match()
         if match.phase is not None and match.phase.number == number:
@@ -203,6 +207,17 @@ def host_acts(table: WholeMatch) -> None:
     press.from_host(table.ports, table.match_id, "Welcome, everyone.")
     press.from_host(table.ports, table.match_id, "A word for you alone.", to=second)
     table.mail(table.address(first), [f"PRESS TO {table.names()[second]}", "Shall we push together?"])
+
+
+def refused_json(table: WholeMatch, sender: str) -> None:
+    """A JSON body the match refuses: the open phase's first kind with its first field a list of
+    one thing it does not take (pydantic names where by path: `multipliers.0`)."""
+    phase = table.match().phase
+    assert phase is not None
+    kind = phase.accepts[0]
+    field = next(iter(table.game.submissions[kind].model_fields))
+    body = {"phase": phase.name, "kind": kind, "submission": {field: [{"nonsense": 1}]}}
+    table.mail(table.address(sender), [json.dumps(body)])
 
 
 def moves(table: WholeMatch, choose: Any, acts: Any, number: int) -> None:

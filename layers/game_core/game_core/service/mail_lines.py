@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from game_core.errors import Reason
+from game_core.errors import Reason, in_words
 from game_core.games.plain_text import MAIL_WIDTH
 from game_core.games.protocol import AnyGame, TextMove
 from game_core.match.model import Match
@@ -171,10 +171,11 @@ def unread_lines(unread: Sequence[str]) -> list[str]:
 def listed_reasons(reasons: Sequence[Reason]) -> list[Reason]:
     """At most `LISTED_AT_MOST` reasons, the rest counted in one more (a pasted log refused whole
     has a reason for each of its lines)."""
+    told = [Reason(reason.code, in_words(reason.text)) for reason in reasons[:LISTED_AT_MOST]]
     if len(reasons) <= LISTED_AT_MOST:
-        return list(reasons)
+        return told
     more = len(reasons) - LISTED_AT_MOST
-    return [*reasons[:LISTED_AT_MOST], Reason("more_reasons", f"... and {more:,} more lines not understood")]
+    return [*told, Reason("more_reasons", f"... and {more:,} more lines not understood")]
 
 
 def subject_hint(game: AnyGame, match: Match, subject: str, players: Players) -> Reason | None:

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from html import escape
 from typing import Any
 
-from game_core.errors import GameCoreError, Reason
+from game_core.errors import GameCoreError, Reason, in_words
 from game_core.games.protocol import AnswersInText, DrawsViews
 from game_core.match import absence
 from game_core.match.clock import day_text, duration_text, iso
@@ -579,7 +579,7 @@ def _reasons(seen: Signed, form_id: str) -> str:
     if refusal is None:
         return ""
     reasons = refusal.error.reasons or [Reason(refusal.error.code, str(refusal.error))]
-    items = "".join(f"<li{_attrs(data_code=reason.code)}>{esc(reason.text)}</li>" for reason in reasons)
+    items = "".join(f"<li{_attrs(data_code=reason.code)}>{esc(in_words(reason.text))}</li>" for reason in reasons)
     return f'<div id="reasons" role="alert">\n<p>{esc(refusal.error)}</p>\n<ul>{items}</ul>\n</div>\n'
 
 
