@@ -159,6 +159,40 @@ def test_a_secret_reissued_from_the_hosts_page_ends_the_old_session_and_the_new_
     assert problems(browser) == []
 
 
+def test_the_host_starts_a_match_on_the_page_and_the_link_shown_opens_the_players_page(browser, server) -> None:
+    """Issue 30, item 5: no JSON written. A name twice is refused beside the second (nothing made),
+    a row added without a script keeps what was typed, and the link shown signs the player in."""
+    browser.get(f"http://127.0.0.1:{server.host_port}/")
+    listed = waiting(browser).until(
+        lambda d: d.find_elements(By.ID, "token") or d.find_elements(By.ID, "new-match-games")
+    )
+    if listed[0].get_attribute("id") == "token":
+        listed[0].send_keys(server.host_token)
+        browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
+    wait_for(browser, (By.ID, "new-match-games")).find_element(By.LINK_TEXT, "Pushing Crates").click()
+    wait_for(browser, (By.ID, "new-match-players-0-name")).send_keys("Ada Lovelace")
+    browser.find_element(By.ID, "new-match-players-1-name").send_keys("ADA LOVELACE")
+    browser.find_element(By.XPATH, "//button[text()='Create the match']").click()
+    said = wait_for(browser, (By.ID, "new-match-players-1-name-error")).text
+    assert said == "Too like the name in row 1: give each player a name of their own."
+    problems(browser)  # the refusal's 422 is logged as a failed load: expected here
+    renamed = browser.find_element(By.ID, "new-match-players-1-name")
+    renamed.clear()
+    renamed.send_keys("Bo Peep")
+    browser.find_element(By.XPATH, "//button[text()='Add a player row']").click()
+    wait_for(browser, (By.ID, "new-match-players-4-name")).send_keys("Cy Young")  # the fifth row: four at first
+    assert browser.find_element(By.ID, "new-match-players-1-name").get_attribute("value") == "Bo Peep"
+    for width in (DESKTOP, PHONE):
+        screenshot(browser, "host-new-match", width)
+    browser.find_element(By.XPATH, "//button[text()='Create the match']").click()
+    match_id = wait_for(browser, (By.CSS_SELECTOR, "#created strong")).text
+    link = browser.find_element(By.ID, "link-cy-young").text
+    assert link.startswith(f"http://127.0.0.1:{server.port}/play/{match_id}#")
+    Player(browser, server, match_id, "cy-young", link.partition("#")[2])  # the link opens Cy's page
+    assert "Cy Young" in browser.find_element(By.ID, "you").text
+    assert problems(browser) == []
+
+
 # -- the players' pages ---------------------------------------------------------------------------
 
 
