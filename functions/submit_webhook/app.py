@@ -74,7 +74,7 @@ from game_core.errors import (
     validation_reasons,
 )
 from game_core.service.actions import ActionRequest, act_by_webhook
-from game_core.service.page import assets, play, render, session
+from game_core.service.page import assets, board, play, render, session
 from game_core.service.ports import Ports
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
@@ -343,12 +343,11 @@ def _page_form(request: Request, match_id: str) -> tuple[dict[str, str], str | N
     return _form_fields(request), request.cookie(session.cookie_name(match_id))
 
 
-def _set_cookie(request: Request, match_id: str, value: str, max_age: int = session.MAX_AGE) -> dict[str, str]:
-    """HttpOnly, SameSite=Strict, on this match's paths only; Secure unless served over plain
-    HTTP (the laptop's host server says so: API Gateway's X-Forwarded-Proto is https)."""
+def _set_cookie(request: Request, match: str, value: str, age: int = session.MAX_AGE, name: str = "") -> dict[str, str]:
+    """The session's cookie (or `name`d): HttpOnly, SameSite=Strict, this match's paths; Secure but on HTTP."""
     secure = "" if request.headers.get("x-forwarded-proto") == "http" else "; Secure"
-    cookie = f"{session.cookie_name(match_id)}={value}; Path=/play/{match_id}"
-    return {"Set-Cookie": f"{cookie}; Max-Age={max_age}; HttpOnly; SameSite=Strict{secure}"}
+    cookie = f"{name or session.cookie_name(match)}={value}; Path=/play/{match}"
+    return {"Set-Cookie": f"{cookie}; Max-Age={age}; HttpOnly; SameSite=Strict{secure}"}
 
 
 def _page_refused(error: GameCoreError, request: Request, match_id: str) -> Reply:
@@ -359,7 +358,7 @@ def _page_refused(error: GameCoreError, request: Request, match_id: str) -> Repl
 
 def get_page(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     _known_ids(match_id)
-    cookie = request.cookie(session.cookie_name(match_id))
+    cookie, seen_cookie = request.cookie(session.cookie_name(match_id)), board.cookie_name(match_id)
     query = dict(parse_qsl(request.query, keep_blank_values=True))  # "?ready": a notice by its name alone
     try:
         seen = play.show(ports(), match_id, cookie, query.get("answer"))
@@ -367,7 +366,8 @@ def get_page(request: Request, ports: Callable[[], Ports], match_id: str) -> Rep
         return _html(200, render.sign_in_page(match_id, str(error) if cookie else ""))
     notice = NOTICES["sent"].format(query["sent"][:40]) if "sent" in query else NOTICES.get(next(iter(query), ""), "")
     logger.info("page", extra=_who(request))
-    return _html(200, render.page(seen, notice if "answer" not in query else ""))
+    shown, marks = render.marked_page(seen, "" if "answer" in query else notice, request.cookie(seen_cookie))
+    return _html(200, shown, _set_cookie(request, match_id, marks, name=seen_cookie) if marks else None)
 
 
 def post_session(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:

@@ -351,6 +351,33 @@ class DrawsViews(Protocol):
         """The pictures of a view this game's `view` returned (None: nothing to draw)."""
 
 
+@dataclass(frozen=True)
+class Board:
+    """The game as one participant sees it, drawn for their page (issue 30), from their view alone.
+
+    `svg` is one `<svg>` element, well-formed XML: `role="img"`, a `<title>` first, a `viewBox`
+    and no width or height (it scales to its container's width; the page scrolls a wide one),
+    no script, no `style` element or attribute (presentation attributes like `fill` are fine).
+    An element whose change the page marks carries `data-mark` (a key stable across visits:
+    "crate-ada", "row-card-3R"), a `<title>` child naming it in words and `data-new="x y"`, where
+    in its own coordinates the page writes "new" beside it; its markup (attributes and children)
+    is its state, so a game lays marked elements out in a stable order. Marked elements do not nest.
+    `alt` says in words what the drawing shows (the page puts it beside the drawing for readers
+    that cannot see it)."""
+
+    svg: str
+    alt: str
+
+
+@runtime_checkable
+class DrawsBoard(Protocol):
+    """The grammar of a game drawn on the player's page: its drawing lives in the game's own
+    `board` module, imported only when a page draws it."""
+
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board | None:
+        """The board of a view this game's `view` returned for one participant (None: nothing to draw)."""
+
+
 RULES_FILE = "rules.md"
 
 

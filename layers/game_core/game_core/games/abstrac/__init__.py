@@ -4,7 +4,7 @@ Modules: `models` (settings, state, submissions), `game` (the protocol object), 
 each participant may know: everything), and the rules in parts: `row` and `deal` (each rule set's
 phases, checks, resolution and result), `cards` (card codes, combinations, exact scores),
 `clocks` (reserve and period clocks), and `text` (the plain-text grammar of the moves and the text
-of a view, for play by e-mail).
+of a view, for play by e-mail), `board` (the view drawn for the player's page).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 
 from game_core.games.abstrac.models import SUBMISSIONS, Lay, Pick, Starter, Take
 from game_core.games.plain_text import LineForm, LineGrammar, Words, listing, name, name_list, table, wrapped
-from game_core.games.protocol import Model
+from game_core.games.protocol import Board, Model
 
 CARD = re.compile(r"^[1-6][RYGB]$")
 CARD_SHAPE = "a card: a number 1-6 then R, Y, G or B, like 2G"
@@ -77,6 +77,11 @@ class AbstracText(LineGrammar):
         if submission.last is not None:
             return [f"TAKE TO {submission.last}"]
         return [" ".join(["TAKE", *(submission.cards or [])])]
+
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+        from game_core.games.abstrac import board  # only a page draws: not at import
+
+        return board.draw(view, names)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

@@ -2,7 +2,8 @@
 
 Modules: `models` (settings, state, submissions), `rules` (movement, points, checks, resolution,
 result), `game` (the protocol object), `views` (what each participant may know), `text` (the plain-text
-grammar of the submissions and the text of a view, for play by e-mail).
+grammar of the submissions and the text of a view, for play by e-mail), `board` (the view drawn for
+the player's page).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, get_args
 from game_core.games import plain_text
 from game_core.games.crates.models import SUBMISSIONS, Direction, Ground, MultipliersSubmission, Push, RoundSubmission
 from game_core.games.plain_text import MAX_REPEAT, Header, LineForm, LineGrammar, Words, name, name_list, numbers, table
-from game_core.games.protocol import Model
+from game_core.games.protocol import Board, Model
 
 MULTIPLIERS, ROUND = "multipliers", "round"
 DIRECTIONS: dict[str, Direction] = {"LEFT": "left", "L": "left", "RIGHT": "right", "R": "right"}
@@ -72,6 +72,11 @@ class CratesText(LineGrammar):
         assert isinstance(submission, RoundSubmission)
         lines = [_push_line(push.crate, push.direction, times) for push, times in _runs(submission.pushes)]
         return [*lines, f"GROUND {submission.ground.upper()}"]
+
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+        from game_core.games.crates import board  # only a page draws: not at import
+
+        return board.draw(view, names)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

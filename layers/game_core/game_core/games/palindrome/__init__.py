@@ -6,7 +6,7 @@ parts: `rule_sets` (the two rule sets as data), `bidding` (bids: legality and wh
 `construction` and `items` (a construction's steps and the item catalogue), `workbench` (the
 position a construction is applied to), `packs` (drawing packs and items), `scoring` (the ten
 criteria and primality), and `text` (the plain-text grammar of bids and constructions and the
-text of a view, for play by e-mail).
+text of a view, for play by e-mail), `board` (the view drawn for the player's page).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import Any
 from game_core.games.palindrome.construction import Construction, Step
 from game_core.games.palindrome.models import BID, CONSTRUCTION, SUBMISSIONS, Bid, CardBid
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, listing, name, name_list, table, wrapped
-from game_core.games.protocol import Model
+from game_core.games.protocol import Board, Model
 
 TARGETS = {"PACK": "pack", "ITEM": "item"}
 DIGITS = re.compile(r"^[0-9]+$")
@@ -161,6 +161,11 @@ class PalindromeText(LineGrammar):
             return lines or ["BID"]
         assert isinstance(submission, Construction)
         return [_step_line(step) for step in submission.steps] or ["BUILD"]
+
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+        from game_core.games.palindrome import board  # only a page draws: not at import
+
+        return board.draw(view, names)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

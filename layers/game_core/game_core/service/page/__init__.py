@@ -30,7 +30,15 @@ Stable hooks for tests and assistive technology (ids unless said):
   with a `label`, its hint `<input id>-hint`, the service's reason naming it `<input id>-error`;
   the grammar box is `<form id>-lines`; `puzzle-clocks` beside Clubs' answer form, each
   `puzzle-<n>-clock` (a `time.elapsed` the script counts on);
-- `view` the participant's own view: `view-text` (the game's text of it), `img.board` drawings;
+- `board` the game as it stands for this participant, first on the page (`board.py`): the
+  game's drawing of their own view (`DrawsBoard`: an inline `svg`, role img, its words in the
+  visually hidden `board-alt`), each element that changed since their last visit of class
+  `changed` with "new" beside it, and named in `board-new`; where the game draws no board, its
+  mail pictures (`img.board`). The last visit is remembered in a second cookie, `seen_<match_id>`
+  (same path and flags as the session's): the phase number and one HMAC digest (keyed by the
+  session's form token) per drawn element as last shown; forged or stale it only changes the marks
+  on that browser's page, and without the session's key it tells nothing of the view;
+- `view` the participant's own view in words, after the forms, folded (a `details`): `view-text`;
 - `garnets`;
 - `graces` their graces left (where the match has graces), `grace-held` and `held-for` whom the
   deadline is held for (a grace, an announced absence);

@@ -5,7 +5,6 @@ script, no style, no style attribute), so the Content-Security-Policy needs no `
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from html import escape
 from typing import Any
 
 from game_core.errors import GameCoreError, Reason, in_words
-from game_core.games.protocol import AnswersInText, DrawsViews
+from game_core.games.protocol import AnswersInText
 from game_core.match import absence
 from game_core.match.clock import day_text, duration_text, iso
 from game_core.match.engine import EPOCH, parse_submission
@@ -24,7 +23,7 @@ from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.named import kind_help
 from game_core.service.notices import open_phase_summary
-from game_core.service.page import assets
+from game_core.service.page import assets, board
 from game_core.service.page.forms import LONG_TEXT, Form, Group, Input, fields_of, rows_for
 from game_core.service.page.play import (
     ABSENCE_FORM,
@@ -99,27 +98,34 @@ def sign_in_page(match_id: str, problem: str = "") -> str:
 
 
 def page(seen: Seen, notice: str = "") -> str:
-    """The participant's page: the phase and its clock, who is awaited, ready votes, their forms,
-    what they sent, their own view (`game.view` for them, drawn where the game draws it), garnets."""
+    """The participant's page, nothing marked new (a refused form's answer, a test's look)."""
+    return marked_page(seen, notice, None)[0]
+
+
+def marked_page(seen: Seen, notice: str, last_seen: str | None) -> tuple[str, str | None]:
+    """The participant's page: the game drawn (what changed since `last_seen`, the board cookie
+    of their last visit, marked), the phase and its clock, who is awaited, ready votes, what they
+    sent, their forms, their own view in words, garnets; and the board cookie to set."""
     match = seen.match
     named = names(match)
     view = view_of(seen)
     me = seen.session.participant
+    drawn = board.section(seen, view, named, last_seen)
     sections = [
         _header(seen, named),
-        _phase(seen, named),
         _notice(notice),
+        drawn.html,
+        _phase(seen, named),
         _answer(seen, named),
         _sent(seen),
         _moves(seen, view),
-        _view(seen, view, named),
+        board.view_text(seen, view, named),
         _garnets(seen),
         _away(seen, named),
     ]
     body = '<a class="skip" href="#moves">Skip to your moves</a>\n' + "\n".join(part for part in sections if part)
-    return document(
-        f"{seen.game.title} {match.match_id}: {named.get(me, me)}", f"<main{_refresh(seen)}>\n{body}\n</main>"
-    )
+    title = f"{seen.game.title} {match.match_id}: {named.get(me, me)}"
+    return document(title, f"<main{_refresh(seen)}>\n{body}\n</main>"), drawn.seen_cookie
 
 
 def _refresh(seen: Signed) -> str:
@@ -587,23 +593,6 @@ def _span(seconds: int) -> str:
     """ "1 min 35 s", "35 s": a puzzle's time to the second, as the script counts it on."""
     minutes, rest = divmod(max(0, seconds), 60)
     return f"{minutes} min {rest} s" if minutes else f"{rest} s"
-
-
-def _view(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    text = seen.game.text
-    pictures = ""
-    drawing = text.draw_view(view, names) if isinstance(text, DrawsViews) else None
-    if drawing is not None:
-        for picture in drawing.pictures:
-            if picture.content_type == "image/svg+xml":
-                source = "data:image/svg+xml;base64," + base64.b64encode(picture.data).decode()
-                pictures += f'<img class="board"{_attrs(src=source, alt=f"{drawing.caption}: {picture.filename}")}>\n'
-    return (
-        '<section id="view" aria-labelledby="view-h">\n<h2 id="view-h">The table as you see it</h2>\n'
-        "<p>Everything revealed so far, phase by phase, and what only you know.</p>\n"
-        f'{pictures}<pre id="view-text" tabindex="0" aria-labelledby="view-h">'
-        f"{esc(text.render_view(view, names))}</pre>\n</section>"
-    )
 
 
 def _garnets(seen: Seen) -> str:

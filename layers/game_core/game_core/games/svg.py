@@ -1,0 +1,61 @@
+"""The few SVG pieces every game's `board` module draws with (`protocol.Board`): the picture, a
+text, a box, and an element the page marks when it changed since the participant's last visit.
+Every value written goes through `escape` (text and attributes alike); no id is written (the
+page holds each id once), no style attribute (the page's Content-Security-Policy has no
+`unsafe-inline`): colours are presentation attributes.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+INK, PAPER, LINE, QUIET = "#1a1a1a", "#ffffff", "#8a8a80", "#4a4a4a"
+"""Text, ground, rules and secondary text: the page's own colours (WCAG AA on white)."""
+YOU = "#0b4f8a"
+"""What is the viewer's own: the page's link colour."""
+FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+
+
+def _attrs(attributes: dict[str, object]) -> str:
+    """` name="value"` each; a trailing underscore dropped (`class_`), other underscores dashes."""
+    return "".join(
+        f" {name.rstrip('_').replace('_', '-')}={quoteattr(str(value))}"
+        for name, value in attributes.items()
+        if value is not None
+    )
+
+
+def picture(width: int, height: int, title: str, body: list[str], wide: bool = False) -> str:
+    """The one `svg` element: role img, its `title` first, scaling to its container's width (a
+    `wide` one keeps at least 40rem and scrolls on a phone: page.css)."""
+    attrs = _attrs(
+        {
+            "viewBox": f"-8 -4 {width + 16} {height + 8}",
+            "role": "img",
+            "class_": "wide" if wide else None,
+            "font_family": FONT,
+            "font_size": 14,
+            "fill": INK,
+        }
+    )
+    return f"<svg{attrs}><title>{escape(title)}</title>{''.join(body)}</svg>"
+
+
+def text(x: float, y: float, words: object, **attributes: object) -> str:
+    return f"<text{_attrs({'x': x, 'y': y, **attributes})}>{escape(str(words))}</text>"
+
+
+def box(x: float, y: float, width: float, height: float, **attributes: object) -> str:
+    return f"<rect{_attrs({'x': x, 'y': y, 'width': width, 'height': height, **attributes})}/>"
+
+
+def line(x1: float, y1: float, x2: float, y2: float, **attributes: object) -> str:
+    return f"<line{_attrs({'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2, 'stroke': LINE, **attributes})}/>"
+
+
+def marked(key: str, title: str, body: list[str], new_at: tuple[float, float], **attributes: object) -> str:
+    """A group the page marks "new" (at `new_at`, in the group's coordinates) when its markup
+    differs from the participant's last visit; `title` names it in words (a tooltip, and the
+    page's list of what is new)."""
+    attrs = _attrs({"data_mark": key, "data_new": f"{new_at[0]} {new_at[1]}", **attributes})
+    return f"<g{attrs}><title>{escape(title)}</title>{''.join(body)}</g>"
