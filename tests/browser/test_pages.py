@@ -304,7 +304,8 @@ def test_a_whole_crates_match_played_through_the_players_pages(browser, server) 
         if phase == "Round 2":  # mid-match: two rounds revealed, the third open
             for width in (DESKTOP, PHONE):
                 screenshot(browser, "page-crates", width)
-        revealed = crate_locations(browser.find_element(By.ID, "view-text").text)
+        folded = browser.find_element(By.ID, "view-text")  # in a closed `details`: its text, not what shows
+        revealed = crate_locations(folded.get_attribute("textContent") or "")
         assert revealed == REVEALED.get(phase, revealed) and all(len(row) == number - 1 for row in revealed.values())
     assert server.stack.host({"command": "status", "match_id": match_id})["status"] == "finished"
     assert problems(browser) == []
@@ -340,7 +341,7 @@ def test_a_domino_placement_through_the_page_refused_with_the_services_reasons_t
     said = ada.send("move-place", {"placements.0.tile": 1, "placements.0.cells": "A1 B1 A2 B2"})
     assert said.get_attribute("id") == "notice", said.text
     assert "A1" in browser.find_element(By.ID, "sent-place").text
-    assert browser.find_elements(By.CSS_SELECTOR, "#view img.board")  # the boards, as the service draws them
+    assert browser.find_elements(By.CSS_SELECTOR, "#board img.board")  # the boards, as the service draws them
     for width in (DESKTOP, PHONE):
         screenshot(browser, "page-domino", width)
     assert problems(browser) == []
