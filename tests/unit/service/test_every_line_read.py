@@ -41,14 +41,15 @@ def whole(game_id: str) -> WholeMatch:
 
 
 class _Text(HTMLParser):
-    """A page's text as a reader sees it: text nodes, one a line (attributes are no reading)."""
+    """A page's text as a reader sees it: text nodes, one a line, indents kept (a <pre>'s example
+    stands under its "Example:"); attributes are no reading."""
 
     def __init__(self) -> None:
         super().__init__()
         self.lines: list[str] = []
 
     def handle_data(self, data: str) -> None:
-        self.lines += [line.strip() for line in data.splitlines() if line.strip()]
+        self.lines += [line.rstrip() for line in data.splitlines() if line.strip()]
 
 
 def lines_of(read: Read) -> list[str]:
