@@ -5,89 +5,77 @@ error, and that a refusal writes nothing. Expected values follow from the port's
 
 Matches are created through the service (`create_match`); the later moves are made on the store
 itself, with hand-made successors of the match (a version one higher), since the store judges
-versions, clocks and garnets, never the game."""
+versions, clocks and garnets, never the game.
+
+Every condition of game_core/aws/store, and the test that fails when it alone is removed (each
+was removed by hand, one at a time; modules: C this one, E test_store_early_close.py, S
+test_store_conditions.py, L test_store_log.py, A test_store_adapter.py):
+- matches.add_new, the header only if the id is new: C test_a_match_id_is_created_once
+- matches.replace_header, the version read: C test_a_host_act_on_a_match_that_moved_is_a_conflict_and_writes_nothing
+- replace_header's `also` (an action's phase still open): C test_an_action_on_a_match_that_moved_or_closed_is_a_conflict
+- phase_open, its phase number: C test_a_submission_to_a_phase_no_longer_taking_it_is_late... (the phase resolved)
+- phase_open, accepting: C the same test (a resolution closed the door)
+- phase_open, status running: C the same test (the match was cancelled)
+- phase_open, paused or before the deadline: C the same test (the deadline passed)
+- phase_open, its `paused` alternative: C test_a_paused_phase_takes_a_submission_after_its_deadline
+- matches.complete, `done` absent (nobody done yet): E test_a_completion_joins_done_only_on_done_as_read
+- complete, `done` of the size read (someone done):
+  E test_of_two_last_submitters_racing_the_second_is_told_to_read_again_and_the_phase_closes_once
+- complete (closing), the version read: E test_a_closing_submission_on_a_match_that_moved_meanwhile_writes_nothing
+- complete (closing), no token / the token read: E test_a_closing_submission_whose_wait_token_changed... (None / t-0)
+- matches.add_record, once: S test_a_phase_record_is_stored_once_even_by_a_resolution_on_the_version_the_first_left
+- matches.add_action, once: S test_an_action_record_is_stored_once_under_the_version_it_made
+- matches.stop_accepting, the version read: C test_a_resolution_closes_the_door_only_on_the_version_it_read
+- matches.set_task_token, phase number, clock version, running (each):
+  E test_a_wait_token_is_kept_only_for_the_clock_it_waited_on
+- submissions.replace_sheet, none yet: C test_a_first_submission_when_one_landed_meanwhile_is_a_conflict
+- replace_sheet, the revision read:
+  C test_a_submission_replacing_a_sheet_that_moved_meanwhile_is_a_conflict_and_writes_nothing
+- submissions.require_unchanged, none read: C test_a_cancel_releases_the_holds_it_read_and_only_those
+- require_unchanged, a sheet of another phase counts as none: S test_a_cancel_counts_a_sheet_of_an_earlier_phase_as_none
+- require_unchanged, the revision read: S test_a_cancel_that_read_a_sheet_replaced_since_is_a_conflict
+- submissions.keep_reply, once: C test_a_redelivery_is_already_delivered_and_changes_nothing
+- wallet.hold, free garnets: C test_a_hold_never_takes_free_garnets_below_zero
+- wallet.move, free garnets: C test_an_action_takes_only_free_garnets_and_writes_nothing_when_short
+- wallet.settle, the balance covers the spending: C test_a_resolution_never_spends_more_than_a_balance_holds
+- settle, or no balance yet: S test_a_resolution_awards_a_player_who_has_no_garnets_yet
+- wallet.ledger, once: S test_a_ledger_line_is_written_once
+- profiles.register, new / the contact read (each): C test_a_contact_is_registered_only_on_the_profile_as_read
+- marks.remember_told, the match exists: A test_told_keys_for_a_match_that_does_not_exist_write_nothing
+- marks.record_bounce, once: C test_a_bounce_is_recorded_once_per_player_and_message_and_read_back_earliest_first
+- log.append, the counter absent (nothing numbered yet):
+  L test_entries_stored_before_the_numbers_are_read_first_by_time_then_the_numbered_ones
+- log.append, `last` as read: L test_writers_that_read_the_log_at_once_each_take_numbers_of_their_own
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timedelta
-from typing import Any
 
 import pytest
-from store_bench import T0, Bench, bench_on, moto_dynamodb
+from store_bench import (
+    IN_TIME,
+    STORES,
+    T0,
+    TOO_LATE,
+    Bench,
+    cancel,
+    each_store,
+    garnets,
+    moto_client,
+    moved,
+    resolved,
+    revision,
+    submit,
+)
 
 from game_core.errors import Conflict, Illegal, Late, NotFound
 from game_core.match.engine import Accepted
-from game_core.match.model import ActionRecord, Match, PhaseRecord
-from game_core.service.ports import AlreadyDelivered, Bounce, Completion, Contact, Event, HeaderMoved, MatchStore, Sheet
+from game_core.match.model import ActionRecord, Match
+from game_core.service.ports import AlreadyDelivered, Bounce, Completion, Contact, Event, MatchStore
 
-
-@pytest.fixture(scope="module")
-def dynamodb() -> Iterator[Any]:
-    with moto_dynamodb() as client:
-        yield client
-
-
-@pytest.fixture(params=["dynamodb", "memory"])
-def bench(request: pytest.FixtureRequest, dynamodb: Any) -> Bench:
-    """Each test on both stores: on DynamoDB, a table of its own."""
-    return bench_on(request.param, dynamodb)
-
-
-IN_TIME = T0 + timedelta(minutes=1)
-"""Within the Pregame, which runs from T0 for an hour."""
-TOO_LATE = T0 + timedelta(hours=2)
-
-
-def moved(match: Match, **clock: Any) -> Match:
-    """The match as the next store of it leaves it: its version one higher, its clock changed."""
-    assert match.phase is not None
-    phase = match.phase.model_copy(update=clock)
-    return match.model_copy(update={"version": match.version + 1, "phase": phase})
-
-
-def submit(
-    store: MatchStore,
-    match: Match,
-    player: str,
-    cost: int = 0,
-    *,
-    at: datetime = IN_TIME,
-    seen: Sheet | None | str = "as stored",
-    delivery: str | None = None,
-    completion: Completion | None = None,
-    kind: str = "multipliers",
-) -> None:
-    """The player's submission of `kind` spending `cost`, replacing their sheet `seen` (by default
-    the one stored now)."""
-    if seen == "as stored":
-        seen = store.submission_view(match.match_id, player, None).sheet
-    assert not isinstance(seen, str)
-    accepted = Accepted(kind, {"cost": cost}, cost)
-    reply = (delivery, {"accepted": True, "cost": cost}) if delivery is not None else None
-    event = Event("submission_accepted", at, {"player": player})
-    store.put_submission(match, player, accepted, event, seen, reply, completion)
-
-
-def garnets(store: MatchStore, match: Match, participant: str) -> tuple[int, int]:
-    """(balance, available) of the participant's holding, as a submission reads it."""
-    view = store.submission_view(match.match_id, participant, None)
-    return view.balance, view.available
-
-
-def revision(store: MatchStore, match: Match, player: str) -> int | None:
-    sheet = store.submission_view(match.match_id, player, None).sheet
-    return sheet.revision if sheet else None
-
-
-def resolved(match: Match) -> tuple[Match, PhaseRecord]:
-    """The match with its Pregame resolved (phase 2 open) and the Pregame's record."""
-    assert match.phase is not None
-    after = moved(match, number=2, name="Round 1", deadline=match.phase.deadline + timedelta(hours=1))
-    record = PhaseRecord(
-        number=1, name="Pregame", submissions={}, elapsed_seconds=3600, extension_seconds=0, timed_out=True
-    )
-    return after.model_copy(update={"phases_resolved": 1}), record
+dynamodb = pytest.fixture(scope="module")(moto_client)
+bench = pytest.fixture(params=STORES)(each_store)
 
 
 # -- a submission: only while its phase takes it ----------------------------------------------
@@ -121,10 +109,6 @@ def _stop_accepting(bench: Bench, match: Match) -> None:
     assert bench.store.stop_accepting(match) is True
 
 
-def _cancel(bench: Bench, match: Match) -> None:
-    bench.store.save(match, moved(match).model_copy(update={"status": "cancelled"}), Event("cancelled", T0))
-
-
 def _resolve(bench: Bench, match: Match) -> None:
     after, record = resolved(match)
     bench.store.commit_resolution(match, after, record, {}, {}, [])
@@ -133,7 +117,7 @@ def _resolve(bench: Bench, match: Match) -> None:
 CLOSED = {
     "a resolution closed the door (accepting)": (_stop_accepting, IN_TIME),
     "the deadline passed": (lambda bench, match: None, TOO_LATE),
-    "the match was cancelled": (_cancel, IN_TIME),
+    "the match was cancelled": (cancel, IN_TIME),
     "the phase resolved (another number is open)": (_resolve, IN_TIME),
 }
 
@@ -249,78 +233,6 @@ def test_of_several_failed_conditions_the_caller_hears_the_first_that_matters(be
     error, arguments = PRECEDENCE[failures]
     with pytest.raises(error):
         submit(bench.store, match, "ada", **arguments)
-
-
-# -- early close: done, and the token of the machine's wait ---------------------------------------
-
-
-def test_a_completion_joins_done_only_on_done_as_read(bench: Bench) -> None:
-    match = bench.crates()
-    submit(bench.store, match, "ada", completion=Completion(frozenset(), None))
-    assert bench.store.submission_view(match.match_id, "ada", None).done == {"ada"}
-    # bo read the header before ada was done
-    with pytest.raises(HeaderMoved):
-        submit(bench.store, match, "bo", completion=Completion(frozenset(), None))
-    assert bench.store.submissions(match.match_id, 1) == {"ada": {"multipliers": {"cost": 0}}}
-    submit(bench.store, match, "bo", completion=Completion(frozenset({"ada"}), None))
-    assert bench.store.submission_view(match.match_id, "bo", None).done == {"ada", "bo"}
-
-
-def _closing(match: Match, token: str | None) -> Completion:
-    closing = moved(match, resolve_requested=True, closed_at=IN_TIME)
-    return Completion(frozenset(), token, closing, Event("resolve_requested", IN_TIME, {}))
-
-
-def test_a_wait_token_is_kept_only_for_the_clock_it_waited_on(bench: Bench) -> None:
-    match = bench.crates()
-    assert match.phase is not None
-    assert bench.store.set_task_token(match.match_id, 1, match.phase.version + 1, "stale") is False
-    assert bench.store.set_task_token(match.match_id, 2, match.phase.version, "stale") is False
-    assert bench.store.task_token(match.match_id) is None
-    assert bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-1") is True
-    assert bench.store.task_token(match.match_id) == "t-1"
-    _cancel(bench, match)
-    assert bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-2") is False
-    assert bench.store.task_token(match.match_id) == "t-1"
-
-
-def test_the_closing_submission_stores_the_resolution_request_on_the_token_it_read(bench: Bench) -> None:
-    match = bench.crates()
-    assert match.phase is not None
-    bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-1")
-    submit(bench.store, match, "ada", completion=_closing(match, "t-1"))
-    stored = bench.store.get(match.match_id)
-    assert stored.phase is not None and stored.phase.resolve_requested
-    assert stored.version == match.version + 1
-    assert [event.type for event in bench.store.events(match.match_id)].count("resolve_requested") == 1
-    # The phase is closed for resolution: nothing more lands
-    with pytest.raises(Late):
-        submit(bench.store, stored, "bo")
-
-
-@pytest.mark.parametrize("read", [None, "t-0"])
-def test_a_closing_submission_whose_wait_token_changed_meanwhile_writes_nothing(bench: Bench, read: str | None) -> None:
-    # The machine began another wait after the closer read the header (none yet, or "t-0"): the
-    # closer must read its token again, or it would wake a wait that is over
-    match = bench.crates()
-    assert match.phase is not None
-    if read is not None:
-        bench.store.set_task_token(match.match_id, 1, match.phase.version, read)
-    bench.store.set_task_token(match.match_id, 1, match.phase.version, "t-1")
-    with pytest.raises(HeaderMoved):
-        submit(bench.store, match, "ada", completion=_closing(match, read))
-    stored = bench.store.get(match.match_id)
-    assert stored.phase is not None and not stored.phase.resolve_requested
-    assert bench.store.submissions(match.match_id, 1) == {}
-
-
-def test_a_closing_submission_on_a_match_that_moved_meanwhile_writes_nothing(bench: Bench) -> None:
-    match = bench.crates()
-    bench.store.save(match, moved(match, extension_seconds=600), Event("extended", T0))
-    with pytest.raises(HeaderMoved):
-        submit(bench.store, match, "ada", completion=_closing(match, None))
-    stored = bench.store.get(match.match_id)
-    assert stored.phase is not None and (stored.phase.extension_seconds, stored.phase.resolve_requested) == (600, False)
 
 
 # -- a host act against a resolution ---------------------------------------------------------------

@@ -23,11 +23,14 @@ both and holds them to it):
   player's balance once with the net change, the phase's record and each ledger line only if
   absent;
 - `put_action` is conditional on a delivery's key being new -> AlreadyDelivered; on the stored
-  version being `before.version` and the phase still taking actions -> Conflict; on each holding
-  a decrease takes from having that many free -> Illegal (in that order);
+  version being `before.version`, the phase still taking actions and no action stored under the
+  version `after` makes -> Conflict; on each holding a decrease takes from having that many free
+  -> Illegal (in that order);
 - `stop_accepting` acts only while the stored version is the one read; `set_task_token` only while
   the stored phase number, clock version and status match; `mark_announced` is unconditional;
   `remember_told` adds to `told` (idempotent) of a stored match only;
+- the log keeps its entries in the order they were stored, whatever their times say (the
+  adapter numbers them as its transactions commit: aws/store/log.py);
 - a save recomputes the stored attributes from the match it stores (so a host act after
   `stop_accepting` opens the phase again, as on DynamoDB), and keeps `task_token`/`announced`;
   one that changes the phase number empties `done` and `told`.
@@ -149,7 +152,8 @@ class MemoryStore:
         self._garnets: dict[str, _Garnets] = {}
         self._purses: dict[tuple[str, str], _Garnets] = {}
         """(match id, guest) -> the guest's garnets in the match, as the PURSE# items."""
-        self._actions: dict[tuple[str, int], list[str]] = {}
+        self._actions: dict[tuple[str, int], dict[int, str]] = {}
+        """(match id, phase number) -> each action's record by the match version it made."""
         self._profiles: dict[str, str] = {}
         self.ledger: dict[tuple[str, str], int] = {}
         """(player, "<match>#<entry>") -> amount, as the LEDGER# items."""
@@ -441,6 +445,7 @@ class MemoryStore:
         if (
             meta is None
             or meta.version != before.version
+            or after.version in self._actions.get((after.match_id, before.phase.number), {})
             or not meta.accepting
             or meta.status != "running"
             or not (meta.paused or meta.deadline > iso(event.at))
@@ -452,7 +457,7 @@ class MemoryStore:
         self._write_meta(after)
         if delivery is not None and delivered_key is not None:
             self._deliveries[delivered_key] = json.dumps(delivery[1], sort_keys=True)
-        self._actions.setdefault((after.match_id, before.phase.number), []).append(record.model_dump_json())
+        self._actions.setdefault((after.match_id, before.phase.number), {})[after.version] = record.model_dump_json()
         self._append_event(after.match_id, event)
         for who, change in sorted(garnets.items()):
             holding = self._holding(after, who)
@@ -464,7 +469,8 @@ class MemoryStore:
                 self.ledger[(who, f"{after.match_id}#{before.phase.number:05d}#action#{after.version:08d}")] = change
 
     def actions(self, match_id: str, phase_number: int) -> list[ActionRecord]:
-        return [ActionRecord.model_validate_json(text) for text in self._actions.get((match_id, phase_number), [])]
+        stored = sorted(self._actions.get((match_id, phase_number), {}).items())
+        return [ActionRecord.model_validate_json(text) for _version, text in stored]
 
     def purses(self, match_id: str) -> dict[str, int]:
         return {guest: item.balance for (m, guest), item in sorted(self._purses.items()) if m == match_id}
@@ -519,8 +525,7 @@ class MemoryStore:
         ]
 
     def events(self, match_id: str) -> list[Event]:
-        # DynamoDB orders them by time, then by a random nonce; here ties keep the order of writing.
-        stored = sorted(self._events.get(match_id, []), key=lambda entry: entry[1])
+        stored = self._events.get(match_id, [])
         return [Event(kind, datetime.fromisoformat(at), json.loads(data)) for kind, at, data in stored]
 
     def header_and_events(self, match_id: str) -> tuple[Match, list[Event]]:

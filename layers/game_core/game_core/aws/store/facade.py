@@ -6,23 +6,25 @@ stores its delivery's reply once; the one that makes every actor done also reque
 resolution. An immediate action is conditional on the match's version and on its phase still
 taking actions. Host acts and resolutions are conditional on the match's version; a cancel closes
 nothing: it is also conditional on every participant's submissions to the phase as read, whose
-holds it releases. tests/contract/test_store_contract.py holds every one of these rules, here and
-in the service tests' in-memory store."""
+holds it releases. Every write that logs also takes the log's next numbers (`log.py`): when another
+write took them first, it is made again under the next ones (`_commit`).
+tests/contract/test_store_contract.py holds every one of these rules, here and in the service
+tests' in-memory store."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from game_core.aws.store.items import (
     delivery_key,
     garnets_key,
-    header_key,
     holding_key,
     purse_key,
     sheet_key,
-    state_key,
 )
+from game_core.aws.store.log import EventLog, LogMoved
 from game_core.aws.store.marks import Marks
 from game_core.aws.store.matches import Matches, phase_open
 from game_core.aws.store.profiles import Profiles
@@ -35,31 +37,56 @@ from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.ports import Bounce, Completion, Contact, Event, Sheet, SubmissionView, garnet_changes
 
+LOG_ATTEMPTS = 5
+"""Commits of one write, the first included, while other writes keep taking the log's next
+numbers first; then the write is refused as a collision (its caller's "try again")."""
+
+Build = Callable[[Transaction], list[Event]]
+"""Adds a write's items to its transaction and returns the events it logs."""
+
 
 class DynamoMatchStore:
     def __init__(self, client: Any, table: str) -> None:
         self.client = client
         self.table = table
         db = Table(client, table)
-        self._matches = Matches(db)
+        self._log = EventLog(db)
+        self._matches = Matches(db, self._log)
         self._sheets = Submissions(db)
         self._wallet = Wallet(db)
         self._profiles = Profiles(db)
         self._marks = Marks(db)
         self._db = db
 
-    def _transaction(self, match_id: str) -> Transaction:
-        return Transaction(self.client, self.table, collided=changed_meanwhile(match_id))
+    def _commit(self, match_id: str, build: Build, collided: Exception | None = None) -> None:
+        """The write `build` makes, with its events under the log's next numbers, in one
+        transaction; made again (from scratch, under the numbers read again) while another write
+        takes those numbers first: a cancelled transaction wrote nothing."""
+        collided = collided or changed_meanwhile(match_id)
+        for _attempt in range(LOG_ATTEMPTS):
+            tx = Transaction(self.client, self.table, collided)
+            events = build(tx)
+            self._log.append(tx, match_id, events)
+            try:
+                tx.commit()
+            except LogMoved:
+                self._log.read_again(match_id)
+                continue
+            self._log.appended(match_id, len(events))
+            return
+        raise collided
 
     # -- a match's life --------------------------------------------------------------------
 
     def create(self, match: Match, balances: dict[str, int], event: Event, contacts: dict[str, Contact]) -> None:
-        tx = self._transaction(match.match_id)
-        self._matches.add_new(tx, match)
-        self._wallet.open_accounts(tx, match, balances)
-        self._profiles.register(tx, contacts)
-        self._matches.log(tx, match.match_id, event)
-        tx.commit()
+        def build(tx: Transaction) -> list[Event]:
+            self._matches.add_new(tx, match)
+            self._wallet.open_accounts(tx, match, balances)
+            self._profiles.register(tx, contacts)
+            return [event]
+
+        self._log.starts(match.match_id)
+        self._commit(match.match_id, build)
 
     def get(self, match_id: str) -> Match:
         return self._matches.get(match_id)
@@ -76,26 +103,27 @@ class DynamoMatchStore:
         returned: dict[str, int] | None = None,
         delivery: tuple[str, str, dict[str, Any]] | None = None,
     ) -> None:
-        tx = self._transaction(before.match_id)
-        self._matches.replace_header(tx, before, after)
-        self._matches.log(tx, before.match_id, event)
-        if delivery is not None:
-            sender, key, reply = delivery
-            self._sheets.keep_reply(tx, after.match_id, sender, (key, reply), event.at)
-        if (before.state, before.result) != (after.state, after.result):
-            self._matches.put_state(tx, after)  # a host's decision of a tie changes the result
-        if releases is not None:
-            self._sheets.require_unchanged(tx, before, releases)
-        # One update per holding (a transaction touches an item once): a guest's release and the
-        # emptying of their purse together. The purses were read at this match version, which only
-        # an immediate action or a resolution moves, so the condition on it keeps them as read.
-        held = {participant: sheet.held for participant, sheet in (releases or {}).items() if sheet.held}
-        changes = sorted(garnet_changes(after.guests, held, returned or {}).items())
-        for participant, (balance, available) in changes:
-            self._wallet.give_back(tx, holding_key(after, participant), balance, available)
-            if participant not in after.guests and balance:
-                self._wallet.ledger(tx, participant, after.match_id, "returned", balance)
-        tx.commit()
+        def build(tx: Transaction) -> list[Event]:
+            self._matches.replace_header(tx, before, after)
+            if delivery is not None:
+                sender, key, reply = delivery
+                self._sheets.keep_reply(tx, after.match_id, sender, (key, reply), event.at)
+            if (before.state, before.result) != (after.state, after.result):
+                self._matches.put_state(tx, after)  # a host's decision of a tie changes the result
+            if releases is not None:
+                self._sheets.require_unchanged(tx, before, releases)
+            # One update per holding (a transaction touches an item once): a guest's release and the
+            # emptying of their purse together. The purses were read at this match version, which
+            # only an immediate action or a resolution moves, so the condition on it keeps them as read.
+            held = {participant: sheet.held for participant, sheet in (releases or {}).items() if sheet.held}
+            changes = sorted(garnet_changes(after.guests, held, returned or {}).items())
+            for participant, (balance, available) in changes:
+                self._wallet.give_back(tx, holding_key(after, participant), balance, available)
+                if participant not in after.guests and balance:
+                    self._wallet.ledger(tx, participant, after.match_id, "returned", balance)
+            return [event]
+
+        self._commit(before.match_id, build)
 
     def commit_resolution(
         self,
@@ -107,21 +135,22 @@ class DynamoMatchStore:
         events: list[Event],
     ) -> None:
         match_id = after.match_id
-        tx = self._transaction(match_id)
-        self._matches.replace_header(tx, before, after)
-        self._matches.put_state(tx, after)
-        self._matches.add_record(tx, match_id, record)
-        for player in sorted(spending.keys() | awards.keys()):
-            spent, awarded = spending.get(player, 0), awards.get(player, 0)
-            self._wallet.settle(tx, holding_key(after, player), spent, awarded, match_id)
-        players = {player for player in spending.keys() | awards.keys() if player not in after.guests}
-        for player in sorted(players & spending.keys()):
-            self._wallet.ledger(tx, player, match_id, f"{record.number:05d}#spent", -spending[player])
-        for player in sorted(players & awards.keys()):
-            self._wallet.ledger(tx, player, match_id, "award", awards[player])
-        for event in events:
-            self._matches.log(tx, match_id, event)
-        tx.commit()
+
+        def build(tx: Transaction) -> list[Event]:
+            self._matches.replace_header(tx, before, after)
+            self._matches.put_state(tx, after)
+            self._matches.add_record(tx, match_id, record)
+            for player in sorted(spending.keys() | awards.keys()):
+                spent, awarded = spending.get(player, 0), awards.get(player, 0)
+                self._wallet.settle(tx, holding_key(after, player), spent, awarded, match_id)
+            players = {player for player in spending.keys() | awards.keys() if player not in after.guests}
+            for player in sorted(players & spending.keys()):
+                self._wallet.ledger(tx, player, match_id, f"{record.number:05d}#spent", -spending[player])
+            for player in sorted(players & awards.keys()):
+                self._wallet.ledger(tx, player, match_id, "award", awards[player])
+            return events
+
+        self._commit(match_id, build)
 
     def set_task_token(self, match_id: str, phase_number: int, clock_version: int, token: str) -> bool:
         return self._matches.set_task_token(match_id, phase_number, clock_version, token)
@@ -142,7 +171,7 @@ class DynamoMatchStore:
         return self._matches.phase_records(match_id, number)
 
     def events(self, match_id: str) -> list[Event]:
-        return self._matches.events(match_id)
+        return self._log.events(match_id)
 
     def header_and_events(self, match_id: str) -> tuple[Match, list[Event]]:
         return self._matches.header_and_events(match_id)
@@ -150,7 +179,7 @@ class DynamoMatchStore:
     # -- submissions and actions -----------------------------------------------------------
 
     def submission_view(self, match_id: str, player: str, delivery: str | None) -> SubmissionView:
-        keys = [header_key(match_id), state_key(match_id), garnets_key(player), sheet_key(match_id, player)]
+        keys = [*self._matches.keys(match_id), garnets_key(player), sheet_key(match_id, player)]
         keys.append(purse_key(match_id, player))  # read at once: whether it is a guest's is in the match
         if delivery is not None:
             keys.append(delivery_key(match_id, player, delivery))
@@ -184,20 +213,20 @@ class DynamoMatchStore:
         delivery: tuple[str, dict[str, Any]] | None = None,
         completion: Completion | None = None,
     ) -> None:
+        def build(tx: Transaction) -> list[Event]:
+            self._matches.complete(tx, match, player, event.at, completion)
+            held = self._sheets.replace_sheet(tx, match, player, accepted, event.at, seen)
+            if change := accepted.garnet_cost - held:
+                text = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
+                short = Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", text)])
+                self._wallet.hold(tx, holding_key(match, player), change, short)
+            if delivery is not None:
+                self._sheets.keep_reply(tx, match.match_id, player, delivery, event.at)
+            closing = completion.closing_event if completion is not None else None
+            return [event] if closing is None else [event, closing]
+
         collided = InProgress("another write to your submissions is under way; send it again")
-        tx = Transaction(self.client, self.table, collided)
-        self._matches.complete(tx, match, player, event.at, completion)
-        held = self._sheets.replace_sheet(tx, match, player, accepted, event.at, seen)
-        self._matches.log(tx, match.match_id, event)
-        if completion is not None and completion.closing_event is not None:
-            self._matches.log(tx, match.match_id, completion.closing_event)
-        if change := accepted.garnet_cost - held:
-            text = f"it spends {accepted.garnet_cost} garnets, more than your balance has free now"
-            short = Illegal(f"the {accepted.kind} submission is not allowed", [Reason("garnets_short", text)])
-            self._wallet.hold(tx, holding_key(match, player), change, short)
-        if delivery is not None:
-            self._sheets.keep_reply(tx, match.match_id, player, delivery, event.at)
-        tx.commit()
+        self._commit(match.match_id, build, collided)
 
     def sheets(self, match_id: str, phase_number: int) -> dict[str, Sheet]:
         return self._sheets.sheets(match_id, phase_number)
@@ -216,21 +245,23 @@ class DynamoMatchStore:
     ) -> None:
         assert before.phase is not None
         number = before.phase.number
-        tx = self._transaction(after.match_id)
-        self._matches.replace_header(tx, before, after, also=phase_open(number, event.at))
-        self._matches.put_state(tx, after)
-        self._matches.add_action(tx, after, number, record)
-        self._matches.log(tx, after.match_id, event)
         text = f"the {record.kind} takes more garnets than you hold free now"
         short = Illegal(f"the {record.kind} is not allowed", [Reason("garnets_short", text)])
-        for participant, change in sorted(garnets.items()):
-            self._wallet.move(tx, holding_key(after, participant), change, short)
-            if participant not in after.guests:
-                entry = f"{number:05d}#action#{after.version:08d}"
-                self._wallet.ledger(tx, participant, after.match_id, entry, change)
-        if delivery is not None:
-            self._sheets.keep_reply(tx, after.match_id, record.actor or "", delivery, event.at)
-        tx.commit()
+
+        def build(tx: Transaction) -> list[Event]:
+            self._matches.replace_header(tx, before, after, also=phase_open(number, event.at))
+            self._matches.put_state(tx, after)
+            self._matches.add_action(tx, after, number, record)
+            for participant, change in sorted(garnets.items()):
+                self._wallet.move(tx, holding_key(after, participant), change, short)
+                if participant not in after.guests:
+                    entry = f"{number:05d}#action#{after.version:08d}"
+                    self._wallet.ledger(tx, participant, after.match_id, entry, change)
+            if delivery is not None:
+                self._sheets.keep_reply(tx, after.match_id, record.actor or "", delivery, event.at)
+            return [event]
+
+        self._commit(after.match_id, build)
 
     def actions(self, match_id: str, phase_number: int) -> list[ActionRecord]:
         return self._matches.actions(match_id, phase_number)

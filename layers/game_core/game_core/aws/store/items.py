@@ -21,7 +21,10 @@ pk MATCH#<id>   sk META                      the match header (JSON: players, se
                 sk ACTION#<number>#<version> an immediate action taken in the phase, with its
                                              arrival time (gathered into the phase's record)
                 sk PHASE#<number>            the phase's record (replay input)
-                sk EVENT#<time>#<nonce>      the append-only event log
+                sk EVENT#SEQ#<number>        the append-only event log, numbered in the order it
+                                             was stored (log.py; entries written before the
+                                             numbers, EVENT#<time>#<nonce>, sort first)
+                sk SEQ#EVENT                 the log's last number (`last`)
                 (EVENT# to META holds the log, the HOOK# items and the header alone: the
                 messages page reads them in one Query, `Matches.header_and_events`; a new
                 item keyed in that range would be read, and billed, by every view of it)

@@ -9,14 +9,14 @@ on the version it read, so a host act stored first is never left shut."""
 from __future__ import annotations
 
 import json
-import uuid
 import zlib
 from datetime import datetime
 from typing import Any
 
 from boto3.dynamodb.conditions import Attr, ConditionBase
 
-from game_core.aws.store.items import header_key, match_pk, stamp, state_key
+from game_core.aws.store.items import header_key, match_pk, state_key
+from game_core.aws.store.log import PREFIX, EventLog, counter_key, entry
 from game_core.aws.store.table import Table
 from game_core.aws.store.transaction import Guard, Transaction, Update, changed_meanwhile
 from game_core.errors import Conflict, Late, NotFound
@@ -71,8 +71,9 @@ def _unpack_state(blob: bytes) -> dict[str, Any]:
 
 
 class Matches:
-    def __init__(self, db: Table) -> None:
+    def __init__(self, db: Table, log: EventLog) -> None:
         self.db = db
+        self.log = log
 
     # -- writes, each an item of the caller's transaction ----------------------------------
 
@@ -138,29 +139,23 @@ class Matches:
         }
         tx.put(item, Guard(Attr("pk").not_exists(), changed_meanwhile(after.match_id)))
 
-    def log(self, tx: Transaction, match_id: str, event: Event) -> None:
-        at = stamp(event.at)
-        tx.put(
-            {
-                "pk": match_pk(match_id),
-                "sk": f"EVENT#{at}#{uuid.uuid4().hex[:12]}",
-                "type": event.type,
-                "at": at,
-                "data": json.dumps(event.data, sort_keys=True),
-            }
-        )
-
     # -- reads, and the header's own updates -----------------------------------------------
 
+    @staticmethod
+    def keys(match_id: str) -> list[dict[str, Any]]:
+        """What a read of the match gets: its header, its state, its log's counter (the next write
+        logs after it)."""
+        return [header_key(match_id), state_key(match_id), counter_key(match_id)]
+
     def get(self, match_id: str) -> Match:
-        items = self.db.batch_get([header_key(match_id), state_key(match_id)])
+        items = self.db.batch_get(self.keys(match_id))
         return self.match(match_id, {item["sk"]: item for item in items})
 
-    @staticmethod
-    def match(match_id: str, items: dict[str, dict[str, Any]]) -> Match:
-        """The match from its header and state among `items` (by sort key)."""
+    def match(self, match_id: str, items: dict[str, dict[str, Any]]) -> Match:
+        """The match from its header and state among `items` (by sort key, read with `keys`)."""
         if "META" not in items or "STATE" not in items:
             raise NotFound(f"no match {match_id!r}")
+        self.log.learn(match_id, items)
         match = _from_header(items["META"])
         return match.model_copy(update=_unpack_state(bytes(items["STATE"]["blob"])))
 
@@ -168,11 +163,11 @@ class Matches:
         """The match as its header holds it (no state, no result) and its log, in one Query: the
         sort keys from EVENT# to META hold the log, the webhooks' HOOK# items (skipped) and the
         header, nothing else (items.py's layout)."""
-        items = self.db.query_range(match_pk(match_id), "EVENT#", "META")
+        items = self.db.query_range(match_pk(match_id), PREFIX, "META")
         header = items[-1] if items and items[-1]["sk"] == "META" else None
         if header is None:
             raise NotFound(f"no match {match_id!r}")
-        return _from_header(header), [_event(item) for item in items if item["sk"].startswith("EVENT#")]
+        return _from_header(header), [entry(item) for item in items if item["sk"].startswith(PREFIX)]
 
     def stop_accepting(self, match: Match) -> bool:
         # Only the match as read: every later save writes `accepting` from the match it stores,
@@ -215,9 +210,6 @@ class Matches:
         items = self.db.query(match_pk(match_id), f"ACTION#{phase_number:05d}#")
         return [ActionRecord.model_validate_json(item["record"]) for item in items]
 
-    def events(self, match_id: str) -> list[Event]:
-        return [_event(item) for item in self.db.query(match_pk(match_id), "EVENT#")]
-
 
 def _from_header(header: dict[str, Any]) -> Match:
     """The match its header item holds, with what is stored beside it there: all of it but the
@@ -227,7 +219,3 @@ def _from_header(header: dict[str, Any]) -> Match:
     match.done = frozenset(header.get("done", ()))
     match.told = frozenset(header.get("told", ()))
     return match
-
-
-def _event(item: dict[str, Any]) -> Event:
-    return Event(item["type"], datetime.fromisoformat(item["at"]), json.loads(item["data"]))

@@ -24,10 +24,13 @@ last, as what was read may be stale."""
 
 @dataclass(frozen=True)
 class Guard:
-    """An item's condition, and the error the transaction raises when it fails."""
+    """An item's condition, and the error the transaction raises when it fails; `collided`, what
+    DynamoDB cancelling it for another transaction on this item means (None: the transaction's own
+    `collided`)."""
 
     condition: ConditionBase
     otherwise: Exception
+    collided: Exception | None = None
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,8 @@ class Transaction:
 
     def commit(self) -> None:
         """All or nothing. A failed condition raises its item's error (of several, the first in
-        `PRECEDENCE`); a collision raises `collided`; any other failure as it came."""
+        `PRECEDENCE`); a collision raises `collided`, unless every item that collided has a
+        `collided` of its own (then the first of those); any other failure as it came."""
         try:
             self.client.transact_write_items(TransactItems=self._items)
         except ClientError as error:
@@ -123,6 +127,12 @@ class Transaction:
             ]
             if failed:
                 raise min(failed, key=_rank) from None
-            if any(reason.get("Code") == "TransactionConflict" for reason in reasons):
-                raise self.collided from None
+            collisions = [
+                guard.collided if guard is not None else None
+                for guard, reason in zip(self._guards, reasons, strict=False)
+                if reason.get("Code") == "TransactionConflict"
+            ]
+            if collisions:
+                own = [collided for collided in collisions if collided is not None]
+                raise (own[0] if len(own) == len(collisions) else self.collided) from None
             raise
