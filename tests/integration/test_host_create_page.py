@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import pytest
+from conftest import load_event
 from test_host_server import START
 
 from game_core.aws.wiring import ports_from_environment
@@ -320,7 +321,7 @@ def free_port() -> Iterator[int]:
 
 def test_match_host_create_prints_each_players_link(server, tmp_path, capsys) -> None:
     settings = tmp_path / "settings.json"
-    players = [{"id": "di", "name": "Di", "email": "di@example.com"}, {"id": "ed", "name": "Ed"}]
+    players = [{"id": "flo", "name": "Flo", "email": "flo@example.com"}, {"id": "gus", "name": "Gus"}]
     settings.write_text(json.dumps({"game": "crates", "players": players}))
     (tmp_path / "host-token").write_text(server.host_token)
     code = match_host.main(
@@ -334,4 +335,14 @@ def test_match_host_create_prints_each_players_link(server, tmp_path, capsys) ->
         for who, secret in reply["secrets"].items()
     }
     assert reply["links"] == expected
-    assert f"di: {expected['di']}" in err and f"ed: {expected['ed']}" in err  # and for the host to read
+    assert f"flo: {expected['flo']}" in err and f"gus: {expected['gus']}" in err  # and for the host to read
+
+
+def test_the_consoles_sample_event_with_creates_links_mails_them_and_refuses_another_secret(server) -> None:
+    created = server.stack.host(load_event("host_create.json"))  # the console's samples, one after the other
+    assert created["ok"], created
+    sample = load_event("host_mail_links.json", created["match_id"])
+    refused = server.stack.host(sample)  # sent as it stands: no secret of Ada's
+    assert (refused["ok"], [reason["code"] for reason in refused["reasons"]]) == (False, ["link_secret"])
+    mailed = server.stack.host(sample | {"links": created["links"]})
+    assert (mailed["mailed"], mailed["no_address"]) == (["ada"], ["bo", "cy", "di", "ed"])  # Ada alone has an address
