@@ -243,6 +243,25 @@ def test_each_mistake_is_refused_beside_its_field_in_words_and_nothing_is_create
     assert len(server._matches()) == before
 
 
+def test_a_setting_naming_a_player_is_chosen_by_row_and_sent_as_their_id(server) -> None:
+    host = Host(server)
+    # Abstrac's deal game, Bo (row 2) starting the first deal, to 500, two periods of an hour each
+    chosen = {"settings.rule_set": "deal", "settings.first_starter": "2", "settings.target": "500"}
+    chosen |= {"settings.period_seconds": "3600", "settings.start_periods": "2"}
+    status, page, _ = host.send("POST", "/new", with_players(host.new_match("abstrac") | chosen, TRIO[:2]))
+    assert status == 200, page
+    settings = server.stack.ports().store.get(created_id(page)).settings
+    assert (
+        DEFAULTS["abstrac"]
+        | {"rule_set": "deal", "first_starter": "bo-peep", "target": 500}
+        | {
+            "period_seconds": 3600,
+            "start_periods": 2,
+        }
+        == settings
+    )
+
+
 def test_add_a_row_shows_one_more_without_a_script_and_keeps_what_was_typed(server) -> None:
     host = Host(server)
     fields = host.new_match("crates") | {"players.0.name": "Ada", "more": "yes"}
