@@ -46,6 +46,7 @@ import moto.stepfunctions.parser.asl.eval.callback.callback as callbacks
 from moto.core.botocore_stubber import BotocoreStubber
 
 from game_core.service.ports import Ports
+from local_stack import interpreter_clients
 from local_stack.moto_dynamodb import item_backups
 
 PINNED_MOTO = "5.2.1"
@@ -168,8 +169,10 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
     original_notify = callbacks.CallbackPoolManager.notify
     callbacks.CallbackPoolManager.notify = _notify_once(original_notify)  # type: ignore[method-assign]
     restore_transactions = item_backups()  # safe under MOTO_LOCK (its docstring)
+    restore_clients = interpreter_clients.install()
 
     def restore() -> None:
+        restore_clients()
         restore_transactions()
         lambda_models.LambdaFunction._invoke_lambda = original  # type: ignore[method-assign]
         BotocoreStubber.__call__ = original_call  # type: ignore[method-assign]
