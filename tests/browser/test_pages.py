@@ -341,7 +341,7 @@ def test_a_domino_placement_through_the_page_refused_with_the_services_reasons_t
     said = ada.send("move-place", {"placements.0.tile": 1, "placements.0.cells": "A1 B1 A2 B2"})
     assert said.get_attribute("id") == "notice", said.text
     assert "A1" in browser.find_element(By.ID, "sent-place").text
-    assert browser.find_elements(By.CSS_SELECTOR, "#board img.board")  # the boards, as the service draws them
+    assert browser.find_elements(By.CSS_SELECTOR, "#board svg [data-mark=board-ada]")  # the tiles and boards, drawn
     for width in (DESKTOP, PHONE):
         screenshot(browser, "page-domino", width)
     assert problems(browser) == []

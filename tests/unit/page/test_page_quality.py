@@ -5,8 +5,8 @@ applied to every page of every game's bot match by test_page_secrecy."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
+import html
 import re
 import sys
 from html.parser import HTMLParser
@@ -111,17 +111,20 @@ def test_the_deadline_is_given_in_the_participants_zone_with_utc_beside_and_coun
     assert ">Tuesday 1 December, 13:00 UTC</time>" in render.page(play.show(fakes.ports, match_id, bo.cookie))
 
 
-def test_dominos_board_is_the_svg_the_service_draws_for_mail() -> None:
+def test_dominos_board_is_drawn_on_the_page_from_the_players_own_view() -> None:
+    """The tiles and boards inline (the game's `draw_board` of ann's view), its words beside,
+    and no longer the mail's pictures as images."""
     fakes = Fakes()
     request = {"game": "domino", "players": [{"id": p} for p in ("ann", "ben", "cyd")], "seed": 7}
     created = create_match(fakes.ports, MatchRequest.model_validate(request))
     ann = play.sign_in(fakes.ports, created["match_id"], created["secrets"]["ann"])
     seen = play.show(fakes.ports, created["match_id"], ann.cookie)
     page = render.page(seen)
-    drawing = seen.game.text.draw_view(play.view_of(seen), {p: p for p in ("ann", "ben", "cyd")})
-    svgs = [picture.data for picture in drawing.pictures if picture.content_type == "image/svg+xml"]
-    shown = [base64.b64decode(data) for data in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)]
-    assert shown == svgs and svgs
+    drawn = seen.game.text.draw_board(play.view_of(seen), {p: p for p in ("ann", "ben", "cyd")})
+    assert f'<figcaption id="board-alt" class="visually-hidden">{html.escape(drawn.alt)}</figcaption>' in page
+    section = page[page.index('<section id="board"') : page.index("</section>", page.index('<section id="board"'))]
+    assert all(f'data-mark="{key}"' in section for key in ("tile-1", "tile-60", "board-ann", "board-cyd"))
+    assert "data:image/svg+xml" not in page
     check_markup(page)
 
 

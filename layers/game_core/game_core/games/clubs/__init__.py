@@ -7,7 +7,8 @@ checks, actions, resolution, result), `game` (the protocol object), `views` (wha
 may know), `text` (the plain-text grammar of the submissions and the text of a view), `cards`
 (poker hands of 1 to 5 cards and the clubs tie-breaks), `draft` (the draft's priorities and who
 receives each card), `showdown` (the hands' ranking, points and the guesses), `puzzles` (the
-three puzzle types: generated from a seed, checked exactly).
+three puzzle types: generated from a seed, checked exactly), `board` (the view drawn for the
+player's page).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ from game_core.games.plain_text import (
     table,
     wrapped,
 )
-from game_core.games.protocol import Model
+from game_core.games.protocol import Board, Model
 
 DRAFT, BUILD, GUESS = "draft", "build", "guess"
 PUZZLE, ANSWER, TRANSFER, PEEK = "puzzle", "answer", "transfer", "peek"
@@ -191,6 +191,12 @@ class ClubsText(LineGrammar):
             f"{answer['round']}.{puzzle}: {seconds} s" for puzzle, seconds in enumerate(answer["tokens"], start=1)
         )
         return wrapped(f"{name(names, answer['participant'])}'s tokens of round {answer['round']}: {tokens}.")
+
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+        """The cards, puzzles, tokens and teams on the player's page (`board`)."""
+        from game_core.games.clubs import board  # only a page draws it: not at import
+
+        return board.draw(view, names)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

@@ -29,6 +29,8 @@ CELL = 24
 MARGIN = 24
 """Room for the column letters and row numbers."""
 TITLE = 24
+TOP = TITLE + MARGIN
+"""Where a board's grid starts, below its title and the column letters."""
 BOARD = MARGIN + SIZE * CELL
 GAP = 24
 """Between two boards side by side, in the SVG and in the PNG."""
@@ -55,44 +57,55 @@ def rgb(shape: str) -> RGB:
     return round(red * 255), round(green * 255), round(blue * 255)
 
 
-def _fill(shape: str) -> str:
+def fill_of(shape: str) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb(shape))
 
 
-def _board(pieces: Sequence[Mapping[str, Any]], square: Sequence[str], title: str) -> list[str]:
-    """The elements of one board, its top-left corner at (0, 0)."""
-    top = TITLE + MARGIN
+def frame(title: str) -> list[str]:
+    """A board's title, ground, column letters, row numbers and grid lines, its top-left corner at
+    (0, 0): its cell (row, column) is at (MARGIN + column * CELL, TOP + row * CELL)."""
     parts = [
         f'<text x="0" y="16" font-size="14" font-family="sans-serif">{escape(title)}</text>',
-        f'<rect x="{MARGIN}" y="{top}" width="{SIZE * CELL}" height="{SIZE * CELL}" fill="#ffffff" stroke="#999999"/>',
+        f'<rect x="{MARGIN}" y="{TOP}" width="{SIZE * CELL}" height="{SIZE * CELL}" fill="#ffffff" stroke="#999999"/>',
     ]
     for index, letter in enumerate(COLUMNS):
         x = MARGIN + index * CELL + CELL // 2
-        parts.append(f'<text x="{x}" y="{top - 6}" font-size="11" text-anchor="middle">{letter}</text>')
+        parts.append(f'<text x="{x}" y="{TOP - 6}" font-size="11" text-anchor="middle">{letter}</text>')
         parts.append(
-            f'<text x="{MARGIN - 4}" y="{top + index * CELL + 16}" font-size="11" text-anchor="end">{index + 1}</text>'
+            f'<text x="{MARGIN - 4}" y="{TOP + index * CELL + 16}" font-size="11" text-anchor="end">{index + 1}</text>'
         )
     for line in range(1, SIZE):
         offset = line * CELL
         parts.append(
-            f'<path d="M{MARGIN + offset} {top}v{SIZE * CELL}M{MARGIN} {top + offset}h{SIZE * CELL}" stroke="#dddddd"/>'
+            f'<path d="M{MARGIN + offset} {TOP}v{SIZE * CELL}M{MARGIN} {TOP + offset}h{SIZE * CELL}" stroke="#dddddd"/>'
         )
+    return parts
+
+
+def square_outline(square: Sequence[str]) -> list[str]:
+    """The largest square's outline on a board drawn by `frame` (none for no square)."""
+    if not square:
+        return []
+    row, column = cell_of(square[0])
+    side = round(len(square) ** 0.5)
+    return [
+        f'<rect class="largest-square" x="{MARGIN + column * CELL}" y="{TOP + row * CELL}" width="{side * CELL}"'
+        f' height="{side * CELL}" fill="none" stroke="#cc0000" stroke-width="4"/>'
+    ]
+
+
+def _board(pieces: Sequence[Mapping[str, Any]], square: Sequence[str], title: str) -> list[str]:
+    """The elements of one board, its top-left corner at (0, 0): each covered cell a `rect`."""
+    parts = frame(title)
     for piece in pieces:
         for cell in piece["cells"]:
             row, column = cell_of(cell)
             parts.append(
                 f'<rect class="cell" data-cell="{cell}" data-tile="{piece["tile"]}" x="{MARGIN + column * CELL}"'
-                f' y="{top + row * CELL}" width="{CELL}" height="{CELL}" fill="{_fill(piece["shape"])}"'
+                f' y="{TOP + row * CELL}" width="{CELL}" height="{CELL}" fill="{fill_of(piece["shape"])}"'
                 ' stroke="#333333"/>'
             )
-    if square:
-        row, column = cell_of(square[0])
-        side = round(len(square) ** 0.5)
-        parts.append(
-            f'<rect class="largest-square" x="{MARGIN + column * CELL}" y="{top + row * CELL}" width="{side * CELL}"'
-            f' height="{side * CELL}" fill="none" stroke="#cc0000" stroke-width="4"/>'
-        )
-    return parts
+    return parts + square_outline(square)
 
 
 def _svg(width: int, height: int, title: str, body: list[str]) -> str:

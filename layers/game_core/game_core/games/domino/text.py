@@ -31,7 +31,7 @@ from game_core.games.domino.models import (
 from game_core.games.domino.polyominoes import NAMES
 from game_core.games.domino.rules import SCHEDULE
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, listing, name, name_list, table, wrapped
-from game_core.games.protocol import Drawing, Model
+from game_core.games.protocol import Board, Drawing, Model
 
 SHAPES = {shape: shape for shape in NAMES}
 EMPTY, SQUARE_MARK = ".", "#"
@@ -122,6 +122,12 @@ class DominoText(LineGrammar):
         from game_core.games.domino.pictures import drawing  # only a mail carrying a view draws it
 
         return drawing(view, names)
+
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+        """The tiles and every board on the player's page (`page_board`)."""
+        from game_core.games.domino import page_board  # only a page draws it: not at import
+
+        return page_board.draw(view, names)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

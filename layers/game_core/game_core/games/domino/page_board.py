@@ -1,0 +1,212 @@
+"""Domino Auction drawn on the player's page (`protocol.Board`), from the participant's view alone:
+the 60 auction tiles, each as its shape with its number, who won it (or that the auction is open
+or to come) and the viewer's own bid on it; then every board, two side by side, with its chips
+and squares left and the tiles its player won, still has to place and forfeited. (`board.py` is
+the grid's rules; the mail's pictures are `pictures.py`, whose board frame this reuses.)
+
+A board's pieces are drawn one `path` each (`data-tile`, `data-cells`: a cell's square each), so a
+late match's six boards stay a few kilobytes. The drawing is 648 units wide, "wide" on the page:
+at least 40rem, so its text keeps its size on a phone and the page scrolls it sideways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from game_core.games import svg
+from game_core.games.domino.board import cell_of
+from game_core.games.domino.models import SQUARE, TILES_PER_ROUND
+from game_core.games.domino.pictures import BOARD, CELL, GAP, HEIGHT, MARGIN, TOP, fill_of, frame, square_outline
+from game_core.games.domino.polyominoes import SHAPES
+from game_core.games.plain_text import name
+from game_core.games.protocol import Board
+
+WIDTH = 2 * BOARD + GAP
+COLUMNS = 5
+TILE_WIDTH = WIDTH // COLUMNS
+TILE_HEIGHT = 100
+TILE_CELL = 12
+"""A tile's cell in the auction's chart (5 cells: 60 units, inside the tile's 100 x 129 box)."""
+LINE = 16
+"""A line of 12-unit text under a board."""
+LINE_CHARACTERS = 48
+"""About what fits in a board's width at 12 units a character's height."""
+HEADING = 22
+NAME_CHARACTERS = 17
+"""A winner's name under a tile is cut to this many characters (the tile's title says it whole)."""
+
+
+def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+    """The open auction's tiles first (what to bid on), then every board, then the other auctions."""
+    public = view["public"]
+    own_bids = _own_bids(view.get("private"))
+    parts = [svg.text(0, 16, _heading(public), font_size=16, font_weight=700)]
+    alt = [_heading(public) + "."]
+    y = 28
+    auctions = range(1, len(public["tiles"]) // TILES_PER_ROUND + 1)
+    open_now = _open_auction(public)
+    for number in [open_now] if open_now else []:
+        drawn, said, y = _auction(public, number, own_bids, names, y)
+        parts, alt = parts + drawn, alt + [said]
+    parts.append(svg.text(0, y + 18, "The boards", font_size=16, font_weight=700))
+    y += 26
+    players = public["players"]
+    for pair in (players[i : i + 2] for i in range(0, len(players), 2)):
+        notes = {p: _notes(public, p) for p in pair}
+        for column, p in enumerate(pair):
+            parts.append(_board(public, p, names, notes[p], column * (BOARD + GAP), y))
+            alt.append(_board_words(public, p, names, notes[p]))
+        y += HEIGHT + LINE * max(sum(len(_wrapped(note)) for note in said) for said in notes.values())
+    for number in (number for number in auctions if number != open_now):
+        drawn, said, y = _auction(public, number, own_bids, names, y + 8)
+        parts, alt = parts + drawn, alt + [said]
+    return Board(svg.picture(WIDTH, y, _heading(public), parts, wide=True), " ".join(alt))
+
+
+def _heading(public: Mapping[str, Any]) -> str:
+    return "Domino Auction: the match is over" if public["over"] else f"Domino Auction: {public['phase']}"
+
+
+def _own_bids(private: Mapping[str, Any] | None) -> dict[int, int]:
+    """The viewer's own bid on each tile of the auctions resolved (chips above 0)."""
+    sent = [bid for entry in (private or {}).get("bids", []) for bid in entry["bids"] or []]
+    return {bid["tile"]: bid["chips"] for bid in sent if bid["chips"] > 0}
+
+
+def _open_auction(public: Mapping[str, Any]) -> int | None:
+    resolved = len(public["auctions"])
+    return None if public["over"] or resolved * TILES_PER_ROUND >= len(public["tiles"]) else resolved + 1
+
+
+def _auction(
+    public: Mapping[str, Any], number: int, own_bids: Mapping[int, int], names: Mapping[str, str], top: int
+) -> tuple[list[str], str, int]:
+    """Auction `number`'s tiles in rows of five below `top`: the drawing, its words, its bottom."""
+    tiles = [tile for tile in public["tiles"] if tile["round"] == number]
+    if number <= len(public["auctions"]):
+        state = "won as shown"
+    else:
+        state = "open now: bid on them" if _open_auction(public) == number else "to come"
+    title = f"Auction {number}, tiles {tiles[0]['tile']} to {tiles[-1]['tile']}: {state}"
+    rows = -(-len(tiles) // COLUMNS)
+    # The tiles' boxes as one path: a line above and below each row, one left of each column.
+    boxes = "".join(f"M0 {r * TILE_HEIGHT}h{COLUMNS * TILE_WIDTH}" for r in range(rows + 1))
+    boxes += "".join(f"M{c * TILE_WIDTH} 0v{rows * TILE_HEIGHT}" for c in range(COLUMNS + 1))
+    parts = [f'<path d="{boxes}" stroke="#dddddd" fill="none"/>']
+    said = []
+    for index, tile in enumerate(tiles):
+        x, y = (index % COLUMNS) * TILE_WIDTH, (index // COLUMNS) * TILE_HEIGHT
+        shown, words = _tile(tile, own_bids.get(tile["tile"]), names, x, y)
+        parts.append(shown)
+        said.append(words)
+    drawn = [
+        svg.text(0, top + 18, title, font_weight=700),
+        f'<g transform="translate(0 {top + HEADING})" font-size="12">{"".join(parts)}</g>',
+    ]
+    return drawn, f"{title}: " + "; ".join(said) + ".", top + HEADING + rows * TILE_HEIGHT
+
+
+def _winner(tile: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
+    """Who won the tile ("nobody" too), or None while its auction has not closed."""
+    if "won_by" not in tile:
+        return None
+    return name(names, tile["won_by"]) if tile["won_by"] else "nobody"
+
+
+def _tile(tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], x: int, y: int) -> tuple[str, str]:
+    """One auction tile in its box at (x, y): number and shape, the shape drawn, winner, own bid."""
+    shape = tile["shape"]
+    cells = SHAPES[shape]
+    height = 1 + max(row for row, _ in cells)
+    width = 1 + max(column for _, column in cells)
+    left = (TILE_WIDTH - width * TILE_CELL) // 2
+    top = 22 + (5 - height) * TILE_CELL // 2
+    path = "".join(
+        f"M{left + c * TILE_CELL} {top + r * TILE_CELL}h{TILE_CELL}v{TILE_CELL}h-{TILE_CELL}z" for r, c in cells
+    )
+    winner = _winner(tile, names)
+    body = [
+        svg.text(6, 16, f"{tile['tile']} {shape}", font_weight=700),
+        f'<path d="{path}" fill="{fill_of(shape)}" stroke="#333333"/>',
+    ]
+    if winner:
+        shown = winner if len(winner) <= NAME_CHARACTERS else winner[: NAME_CHARACTERS - 1] + "…"
+        body.append(svg.text(6, TILE_HEIGHT - 8, f"to {shown}", fill=svg.QUIET))
+    if bid:
+        body.append(svg.text(TILE_WIDTH - 6, 16, f"you bid {bid}", fill=svg.YOU, text_anchor="end"))
+    words = (
+        f"tile {tile['tile']}, {shape}" + (f", won by {winner}" if winner else "") + (f", you bid {bid}" if bid else "")
+    )
+    title = words[0].upper() + words[1:]
+    return svg.marked(
+        f"tile-{tile['tile']}", title, body, (TILE_WIDTH - 30, 30), transform=f"translate({x} {y})"
+    ), words
+
+
+def _tile_list(public: Mapping[str, Any], numbers: Sequence[int]) -> str:
+    shapes = {tile["tile"]: tile["shape"] for tile in public["tiles"]}
+    return ", ".join(f"{number} {shapes[number]}" for number in numbers)
+
+
+def _notes(public: Mapping[str, Any], player: str) -> list[str]:
+    """The lines under a player's board: what they won, must place now, forfeited; their square."""
+    won = [tile["tile"] for tile in public["tiles"] if tile.get("won_by") == player]
+    said = [
+        f"Won: {_tile_list(public, won) or 'nothing yet'}",
+        *([f"To place now: {_tile_list(public, public['to_place'][player])}"] if public["to_place"][player] else []),
+        *([f"Forfeited: {_tile_list(public, public['forfeited'][player])}"] if public["forfeited"][player] else []),
+    ]
+    final = public.get("final")
+    if final:
+        detail = final["squares"][player]
+        place = next(s["place"] for s in final["standings"] if s["player"] == player)
+        said.append(f"Largest square {detail['side']}x{detail['side']}, place {place}")
+    return said
+
+
+def _wrapped(sentence: str) -> list[str]:
+    lines = [""]
+    for word in sentence.split(" "):
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > LINE_CHARACTERS:
+            lines.append("  ")
+        lines[-1] = f"{lines[-1]} {word}" if lines[-1].strip() else f"{lines[-1]}{word}"
+    return lines
+
+
+def _standing(public: Mapping[str, Any], player: str, names: Mapping[str, str]) -> str:
+    return (
+        f"{name(names, player)}: {public['chips_left'][player]} chips left,"
+        f" {public['squares_left'][player]} squares left"
+    )
+
+
+def _board(
+    public: Mapping[str, Any], player: str, names: Mapping[str, str], notes: Sequence[str], x: int, y: int
+) -> str:
+    """A player's board at (x, y): the mail's frame, each piece one path, the final square."""
+    parts = frame(_standing(public, player, names))
+    for piece in public["boards"][player]:
+        cells = [cell_of(cell) for cell in piece["cells"]]
+        path = "".join(f"M{MARGIN + c * CELL} {TOP + r * CELL}h{CELL}v{CELL}h-{CELL}z" for r, c in cells)
+        parts.append(
+            f'<path data-tile="{piece["tile"]}" data-cells="{" ".join(piece["cells"])}" d="{path}"'
+            f' fill="{fill_of(piece["shape"])}" stroke="#333333"/>'
+        )
+    final = public.get("final")
+    parts += square_outline(final["squares"][player]["square"] if final else [])
+    lines = [line for note in notes for line in _wrapped(note)]
+    parts += [svg.text(0, HEIGHT - 6 + index * LINE, line, font_size=12) for index, line in enumerate(lines)]
+    title = f"{name(names, player)}'s board"
+    return svg.marked(f"board-{player}", title, parts, (BOARD - 30, 16), transform=f"translate({x} {y})")
+
+
+def _board_words(public: Mapping[str, Any], player: str, names: Mapping[str, str], notes: Sequence[str]) -> str:
+    pieces = [
+        f"{'a 1x1 square' if piece['tile'] == SQUARE else 'tile ' + str(piece['tile']) + ' ' + piece['shape']}"
+        f" on {' '.join(piece['cells'])}"
+        for piece in public["boards"][player]
+    ]
+    covered = "; ".join(pieces) if pieces else "nothing placed yet"
+    told = "".join(f" {note}." for note in notes)
+    return f"{_standing(public, player, names)}; {name(names, player)}'s board: {covered}.{told}"
