@@ -363,7 +363,9 @@ class Board:
     in its own coordinates the page writes "new" beside it; its markup (attributes and children)
     is its state, so a game lays marked elements out in a stable order. Marked elements do not nest.
     `alt` says in words what the drawing shows (the page puts it beside the drawing for readers
-    that cannot see it)."""
+    that cannot see it). `draw_board` is told whose view it draws beside the view (`viewer`, a
+    parameter the first sketch of this protocol lacked): a board speaks to its reader ("your
+    crate"), never of them in the third person, and a view alone does not say whose it is."""
 
     svg: str
     alt: str
@@ -374,8 +376,8 @@ class DrawsBoard(Protocol):
     """The grammar of a game drawn on the player's page: its drawing lives in the game's own
     `board` module, imported only when a page draws it."""
 
-    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board | None:
-        """The board of a view this game's `view` returned for one participant (None: nothing to draw)."""
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board | None:
+        """The board of the view this game's `view` returned for `viewer` (None: nothing to draw)."""
 
 
 RULES_FILE = "rules.md"

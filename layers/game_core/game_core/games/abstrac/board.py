@@ -87,9 +87,11 @@ def _score(public: Mapping[str, Any], player: str) -> str:
     return f"{taken['points']} points this deal, {public['totals'][player]} in total of {public['target']}"
 
 
-def _player(public: Mapping[str, Any], player: str, names: Mapping[str, str], top: float) -> tuple[str, float]:
+def _player(
+    public: Mapping[str, Any], player: str, names: Mapping[str, str], you: bool, top: float
+) -> tuple[str, float]:
     taken = public["taken"][player]
-    who = _name(names, player)
+    who = f"{_name(names, player)} (you)" if you else _name(names, player)
     moving = " (to move)" if public["to_move"] == player else ""
     body = [svg.text(0, 18, f"{who}{moving}: {_score(public, player)}", font_weight=700)]
     body.append(svg.text(0, 38, f"Clock: {_clock(public, player)}", fill=svg.QUIET))
@@ -99,7 +101,7 @@ def _player(public: Mapping[str, Any], player: str, names: Mapping[str, str], to
     for combination in taken["combinations"]:
         body.append(svg.text(0, y + 14, f"{combination['name']}: {combination['points']} points"))
         y += 20
-    title = f"{who}'s cards and clock"
+    title = "Your cards and clock" if you else f"{who}'s cards and clock"
     return svg.marked(f"player-{player}", title, body, (WIDTH - 36, 18), transform=f"translate(0 {top})"), y + 10
 
 
@@ -113,12 +115,13 @@ def _slots(public: Mapping[str, Any]) -> tuple[list[str | None], str]:
     return [None] * gone + list(line), f"Deal {public['deal']}: the line (top, the next card taken, first)"
 
 
-def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
     public = view["public"]
     heading = f"Abstrac ({'the row game' if public['rule_set'] == 'row' else 'deal by deal'})"
     parts = [svg.text(0, 18, heading, font_weight=700, font_size=16)]
     mover = public["to_move"]
-    parts.append(svg.text(0, 40, f"To move: {_name(names, mover)}" if mover else "No move is awaited."))
+    to_move = "you" if mover == viewer else _name(names, mover)
+    parts.append(svg.text(0, 40, f"To move: {to_move}" if mover else "No move is awaited."))
     slots, label = _slots(public)
     drawn, top = _strip(slots, label, 52)
     parts += drawn
@@ -129,7 +132,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
         parts += cards
         top += 28 + height
     for player in public["players"]:
-        drawn_player, height = _player(public, player, names, top + 8)
+        drawn_player, height = _player(public, player, names, player == viewer, top + 8)
         parts.append(drawn_player)
         top += 8 + height
     longest = max(len(_clock(public, p)) + 7 for p in public["players"])

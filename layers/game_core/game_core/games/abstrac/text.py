@@ -78,10 +78,10 @@ class AbstracText(LineGrammar):
             return [f"TAKE TO {submission.last}"]
         return [" ".join(["TAKE", *(submission.cards or [])])]
 
-    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
         from game_core.games.abstrac import board  # only a page draws: not at import
 
-        return board.draw(view, names)
+        return board.draw(view, names, viewer)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

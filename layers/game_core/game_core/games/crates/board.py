@@ -46,20 +46,21 @@ def _pushes_text(pushes: Sequence[Mapping[str, str]], names: Mapping[str, str]) 
     return ", ".join(f"{_name(names, crate)} {_pushes(pushes, crate)}" for crate in crates) or "none"
 
 
-def _crate(player: str, who: str, remainder: int, mine: str, top: float, left: float) -> str:
+def _crate(player: str, title: str, remainder: int, top: float, left: float) -> str:
+    """A crate in its cell: marked new when its revealed remainder changed (only)."""
     x = left + remainder * CELL
     body = [
         svg.box(x + 6, 3, CELL - 12, ROW - 6, fill=CRATE, stroke=CRATE_LINE, rx=3),
         svg.text(x + CELL / 2, ROW - 10, remainder, text_anchor="middle", font_weight=700),
     ]
-    if mine:
-        body.append(svg.text(x + CELL + 2, ROW - 10, mine, fill=svg.YOU, font_weight=700))
-    return svg.marked(f"crate-{player}", f"{who}'s crate", body, (x - 2, 10), transform=f"translate(0 {top})")
+    return svg.marked(f"crate-{player}", title, body, (x - 2, 10), transform=f"translate(0 {top})")
 
 
-def _track(public: Mapping[str, Any], private: Mapping[str, Any], names: Mapping[str, str], top: float) -> list[str]:
+def _track(
+    public: Mapping[str, Any], private: Mapping[str, Any], names: Mapping[str, str], viewer: str | None, top: float
+) -> list[str]:
     players, reveals = public["players"], public["reveals"]
-    left = max(CHAR * len(_name(names, p)) for p in players) + GAP
+    left = max(CHAR * len(_name(names, p)) for p in players) + CHAR * 6 + GAP
     history = left + 5 * CELL + GAP + 2 * CELL
     rounds = private.get("rounds") or []
     last_pushes = rounds[-1]["pushes"] if rounds else []
@@ -73,11 +74,16 @@ def _track(public: Mapping[str, Any], private: Mapping[str, Any], names: Mapping
     for index, player in enumerate(players):
         y = top + index * ROW
         who = _name(names, player)
-        parts.append(svg.box(0, y, history + 6 * 30, ROW, fill="#f4f4ef" if index % 2 else svg.PAPER))
-        parts.append(svg.text(0, y + ROW - 10, who))
+        shade = "#e3eef8" if player == viewer else "#f4f4ef" if index % 2 else svg.PAPER
+        parts.append(svg.box(0, y, history + 6 * 30, ROW, fill=shade))
+        parts.append(svg.text(0, y + ROW - 10, f"{who} (you)" if player == viewer else who))
         parts.append(svg.line(left, y + ROW / 2, left + 5 * CELL, y + ROW / 2))
         remainder = reveals[-1]["mod5"][player] if reveals else 0
-        parts.append(_crate(player, who, remainder, _pushes(last_pushes, player), y, left))
+        parts.append(_crate(player, "Your crate" if player == viewer else f"{who}'s crate", remainder, y, left))
+        mine = _pushes(last_pushes, player)  # the participant's own, beside the crate they pushed
+        if mine:
+            x = left + remainder * CELL + CELL + 2
+            parts.append(svg.text(x, y + ROW - 10, mine, fill=svg.YOU, font_weight=700))
         for reveal in reveals:
             x = history + (reveal["round"] - 1) * 30 + 15
             parts.append(svg.text(x, y + ROW - 10, reveal["mod5"][player], text_anchor="middle", fill=svg.QUIET))
@@ -118,11 +124,11 @@ def _final(final: Mapping[str, Any], names: Mapping[str, str], top: float) -> li
     return parts
 
 
-def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
     public, private = view["public"], view.get("private") or {}
     heading = "the match is over" if public["over"] else _phase(public)
     parts = [svg.text(0, 18, f"Pushing Crates: {heading}", font_weight=700, font_size=16)]
-    parts += _track(public, private, names, 24)
+    parts += _track(public, private, names, viewer, 24)
     top = 24 + 44 + len(public["players"]) * ROW + 12
     if private:
         parts += _own(public, private, names, top)
@@ -130,7 +136,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
     if public.get("final"):
         parts += _final(public["final"], names, top)
         top += 42 + len(public["players"]) * 22
-    width = max(CHAR * len(_name(names, p)) for p in public["players"]) + GAP + 7 * CELL + GAP + 6 * 30 + 8
+    width = max(CHAR * len(_name(names, p)) for p in public["players"]) + CHAR * 6 + GAP + 7 * CELL + GAP + 6 * 30 + 8
     title = f"Pushing Crates, {heading}: every crate on the track"
     picture = svg.picture(max(width, _widest(private, names)), int(top), title, parts, wide=True)
     return Board(picture, _alt(public, private, names, heading))

@@ -73,10 +73,10 @@ class CratesText(LineGrammar):
         lines = [_push_line(push.crate, push.direction, times) for push, times in _runs(submission.pushes)]
         return [*lines, f"GROUND {submission.ground.upper()}"]
 
-    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
         from game_core.games.crates import board  # only a page draws: not at import
 
-        return board.draw(view, names)
+        return board.draw(view, names, viewer)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

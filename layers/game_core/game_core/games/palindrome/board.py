@@ -141,7 +141,9 @@ def _columns(entry: Mapping[str, Any], bid: Mapping[str, Any] | None) -> tuple[i
     return 0, LEFT, cards_x, cards_x + max(100, CHAR * max(map(len, said)) + 12)
 
 
-def _final(final: Mapping[str, Any], names: Mapping[str, str], top: float) -> tuple[list[str], float]:
+def _final(
+    final: Mapping[str, Any], names: Mapping[str, str], viewer: str | None, top: float
+) -> tuple[list[str], float]:
     parts = [svg.text(0, top + 18, "Every player's strings (the match is over)", font_weight=700)]
     top += 28
     for player, account in final.items():
@@ -153,13 +155,13 @@ def _final(final: Mapping[str, Any], names: Mapping[str, str], top: float) -> tu
             if not string:
                 body.append(svg.text(LEFT, y + 17, "(empty)", fill=svg.QUIET))
             y += height
-        title = f"{_name(names, player)}'s strings"
+        title = "Your strings" if player == viewer else f"{_name(names, player)}'s strings"
         parts.append(svg.marked(f"final-{player}", title, body, (WIDTH - 40, 18), transform=f"translate(0 {top})"))
         top += y + 8
     return parts, top
 
 
-def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
     public, private = view["public"], view.get("private") or {}
     phase = public["phase"] or "the match is over"
     heading = f"Palindrome Construction ({public['rule_set_title']}): {phase}"
@@ -173,7 +175,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
         drawn, top = _table(public, private, names, top + 8)
         parts += drawn
     if public.get("final"):
-        drawn, top = _final(public["final"], names, top + 8)
+        drawn, top = _final(public["final"], names, viewer, top + 8)
         parts += drawn
     width = max(WIDTH, CHAR * len(phase))
     if public["round_log"]:

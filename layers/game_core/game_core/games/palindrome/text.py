@@ -162,10 +162,10 @@ class PalindromeText(LineGrammar):
         assert isinstance(submission, Construction)
         return [_step_line(step) for step in submission.steps] or ["BUILD"]
 
-    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
         from game_core.games.palindrome import board  # only a page draws: not at import
 
-        return board.draw(view, names)
+        return board.draw(view, names, viewer)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

@@ -110,7 +110,7 @@ def mark(svg: str, key: str, last: frozenset[str] | None) -> Marked:
 
 def board_of(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str]) -> Board | None:
     text = seen.game.text
-    return text.draw_board(view, names) if isinstance(text, DrawsBoard) else None
+    return text.draw_board(view, names, seen.session.participant) if isinstance(text, DrawsBoard) else None
 
 
 def section(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str], last: str | None) -> Shown:
