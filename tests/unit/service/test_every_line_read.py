@@ -42,25 +42,14 @@ def whole(game_id: str) -> WholeMatch:
 
 class _Text(HTMLParser):
     """A page's text as a reader sees it: text nodes, one a line, indents kept (a <pre>'s example
-    stands under its "Example:"); attributes are no reading. The drawn board (an inline <svg>,
-    issue 30) is left out: its elements' titles name each participant's piece by name, the
-    reader's own too ("Alan Turing's crate" to Alan Turing), since `draw_board` is not told who
-    reads it; that is the board's to fix, not held here yet."""
+    stands under its "Example:"); attributes are no reading."""
 
     def __init__(self) -> None:
         super().__init__()
         self.lines: list[str] = []
-        self.drawing = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.drawing += tag == "svg"
-
-    def handle_endtag(self, tag: str) -> None:
-        self.drawing -= tag == "svg"
 
     def handle_data(self, data: str) -> None:
-        if not self.drawing:
-            self.lines += [line.rstrip() for line in data.splitlines() if line.strip()]
+        self.lines += [line.rstrip() for line in data.splitlines() if line.strip()]
 
 
 def lines_of(read: Read) -> list[str]:
