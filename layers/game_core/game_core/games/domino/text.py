@@ -123,7 +123,7 @@ class DominoText(LineGrammar):
 
         return drawing(view, names)
 
-    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None = None) -> Board:
         """The tiles and every board on the player's page (`page_board`)."""
         from game_core.games.domino import page_board  # only a page draws it: not at import
 
