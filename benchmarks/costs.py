@@ -45,7 +45,13 @@ PRICES = {
     "mail_sent_gb": 0.12,  # SES sending, per GB sent (attachments: counted here on whole messages)
     "s3_put": 0.005 / 1_000,  # S3 Standard, per PUT (SES storing a received message)
     "s3_get": 0.0004 / 1_000,  # S3 Standard, per GET (the mail function reading it)
+    "sqs_request": 0.40 / 1_000_000,  # SQS standard, per request (64 KB chunk); the first million free
 }
+IDLE_POLLS_A_MONTH = 5 * 3 * 60 * 24 * 30
+"""Lambda's SQS event source polls the inbound queue while it is idle: 5 pollers, each a 20-second
+long poll, 3 ReceiveMessage requests a minute: 5 x 3 x 60 x 24 x 30 = 648,000 requests a 30-day
+month, x $0.40 a million = $0.2592, a fixed cost of the deployment whatever the matches (the
+dead-letter queue is not polled: it costs nothing until a mail lands there)."""
 CHUNK_BYTES = 256 * 1024
 GB = 1024**3
 MEMORY_GB = 0.25  # the functions' MemorySize (template.yaml Globals)
@@ -71,10 +77,13 @@ class Bill:
     """By mail: the size of each message sent."""
     stored_reads: int = 0
     """By mail: the mail function's GetObject calls."""
+    mail_batches: int = 0
+    """By mail: the batches the inbound queue's event source handed the mail function."""
 
     def lines(self) -> list[tuple[str, str, float]]:
         requests = sum(self.invocations.values())
-        return [*self._aws_lines(requests), *(self._mail_lines() if self.received or self.sent else [])]
+        by_mail = [*self._mail_lines(), self._mail_queue_line()] if self.received or self.sent else []
+        return [*self._aws_lines(requests), *by_mail]
 
     def _aws_lines(self, requests: int) -> list[tuple[str, str, float]]:
         return [
@@ -112,6 +121,15 @@ class Bill:
             ),
             ("SNS (mail in)", f"{received} receipt notifications", received * PRICES["publish"]),
         ]
+
+    def _mail_queue_line(self) -> tuple[str, str, float]:
+        """The inbound queue: each mail sent into it by the topic (one request), each batch
+        received and deleted by the event source (one request each); a retry would add a
+        ChangeMessageVisibility and a receive (none in a clean run)."""
+        received = len(self.received)
+        requests = received + 2 * self.mail_batches
+        counted = f"{received} sends by SNS, {self.mail_batches} receives and {self.mail_batches} deletes"
+        return ("SQS (mail in)", counted, requests * PRICES["sqs_request"])
 
     def total(self) -> float:
         return sum(cost for _, _, cost in self.lines())
@@ -210,6 +228,7 @@ def match_bill(request: dict[str, Any], channel: str = "webhook") -> tuple[Bill,
         )
         items = stack.client("dynamodb").scan(TableName="matches")["Items"]
         invocations = Counter(stack.lambdas.invocations)
+        batches = stack.mail_in.batches
     sizes = {(item["pk"]["S"], item["sk"]["S"]): item_size(item) for item in items}
     writes, reads = dynamodb_units(recorder.calls, sizes)
     publishes = sum(
@@ -228,6 +247,7 @@ def match_bill(request: dict[str, Any], channel: str = "webhook") -> tuple[Bill,
         received=[len(raw) for raws in run.mailed.values() for raw in raws],
         sent=sent,
         stored_reads=stored_reads.calls[("s3", "GetObject")],
+        mail_batches=batches,
     )
     largest = {"item": max(sizes.values()), "phases": sum(1 for p, s in sizes if s.startswith("PHASE#"))}
     return bill, largest
@@ -279,3 +299,9 @@ def report() -> None:
     mail = bill.mail_total()
     floor = "over the goal before any compute" if mail > MAIL_GOAL_DOLLARS else "under the goal"
     print(f"    the mail alone (SES, its bucket and notifications, nothing else): ${mail:.5f}, {floor}")
+    idle = IDLE_POLLS_A_MONTH * PRICES["sqs_request"]
+    _what, _counted, queue = bill.lines()[-1]
+    print(
+        f"    the inbound queue: ${queue:.6f} for this match, and its idle polling ({IDLE_POLLS_A_MONTH:,} requests)"
+        f" ${idle:.4f} a month: ${idle + queue:.4f} for a month with this match (SQS's first million a month are free)"
+    )

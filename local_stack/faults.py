@@ -172,3 +172,69 @@ class StepFaults:
         else:
             code, message = ERROR_CODES.get(service, "InternalError"), f"{operation} failed (injected)"
         raise ClientError({"Error": {"Code": code, "Message": message}}, operation)
+
+
+EVERY_CALL = "*"
+"""A mail fault's operation that is every DynamoDB call: the table unreachable for the whole try."""
+MailPlan = Callable[[str, int], Fault | None]
+"""(SES's id of a received mail, which try of it this is, from 1) -> the try's fault, if any."""
+
+
+@dataclass
+class MailFaults:
+    """Transient AWS failures in the mail function's tries of chosen mail: while a try of a mail
+    runs, every call of the fault's DynamoDB operation (`EVERY_CALL`: every call) fails before it
+    reaches the table, or, for a fault `after`, the first one is applied and its reply lost. A try
+    is known by the GetObject of its stored message, the first AWS call of each record (SES's id
+    is the object's key): the calls after it on the same thread are that try's, up to the next
+    record's GetObject or the invocation's end."""
+
+    stack: Any
+    plan: MailPlan
+    tries: Counter[str] = field(default_factory=Counter)
+    injected: list[tuple[str, int, str]] = field(default_factory=list)
+    """(SES's id, try, operation) of each fault that struck."""
+    _active: threading.local = field(default_factory=threading.local)
+
+    def __post_init__(self) -> None:
+        from game_core.aws.mail_bucket import mail_bucket  # the function's own S3 reader
+
+        handlers = self.stack.lambdas.handlers
+        self._handler = handlers["EmailInFunction"]
+        handlers["EmailInFunction"] = self._invoke
+        mail_bucket().client.meta.events.register("provide-client-params.s3.GetObject", self._reading)
+        events = self.stack.ports().store.client.meta.events
+        events.register("before-call.dynamodb", self._before)
+        events.register("after-call.dynamodb", self._after)
+
+    def _invoke(self, event: dict[str, Any], context: Any) -> Any:
+        try:
+            return self._handler(event, context)
+        finally:
+            self._active.try_ = ("", 0, None)
+
+    def _reading(self, params: dict[str, Any], **_kwargs: Any) -> None:
+        mail = str(params["Key"])
+        self.tries[mail] += 1
+        self._active.try_ = (mail, self.tries[mail], self.plan(mail, self.tries[mail]))
+
+    def _due(self, model: Any, after: bool) -> tuple[str, int] | None:
+        mail, number, fault = getattr(self._active, "try_", ("", 0, None))
+        if fault is None or fault.operation not in (model.name, EVERY_CALL) or fault.after != after:
+            return None
+        if after:  # the reply of one call lost: the try's only fault
+            self._active.try_ = (mail, number, None)
+        return mail, number
+
+    def _before(self, model: Any, **_kwargs: Any) -> None:
+        self._strike(model, self._due(model, after=False))
+
+    def _after(self, model: Any, **_kwargs: Any) -> None:
+        self._strike(model, self._due(model, after=True))
+
+    def _strike(self, model: Any, due: tuple[str, int] | None) -> None:
+        if due is None:
+            return
+        self.injected.append((*due, model.name))
+        code = ERROR_CODES["dynamodb"]
+        raise ClientError({"Error": {"Code": code, "Message": f"{model.name} failed (injected)"}}, model.name)

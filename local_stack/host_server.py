@@ -79,7 +79,7 @@ from local_stack.host_access import (
 )
 from local_stack.host_page import HostPage
 from local_stack.http_serving import IDLE_TIMEOUT, HttpListener, Reply, Request, json_reply
-from local_stack.inbound_bucket import SES_MAX_BYTES, deliver
+from local_stack.inbound_bucket import SES_MAX_BYTES
 from local_stack.mail import LOCAL_DOMAIN, MailAccount, SmtpRelay
 from local_stack.mail_options import add_mail_options, mail_options
 from local_stack.mail_queue import MailQueue
@@ -254,7 +254,7 @@ class MailDrop:
         refusal = login.refusal(match, letter.sender, letter.text)
         if refusal is not None:
             return f"553 5.7.1 {refusal}"
-        self.stack.receive_mail(raw, recipients)
+        self.stack.mail_in.hand_in(raw, recipients, None)  # failing: 451, and the sender tries again
         return "250 OK"
 
 
@@ -471,10 +471,9 @@ class HostServer:
 
     def mail_function(self, raw: bytes, recipients: list[str], verdicts: dict[str, str], message_id: str) -> Any:
         """Hand a received message to the mail function as SES's receipt rule does (`MailboxPoller`'s
-        hand-in): stored in the inbound bucket under `message_id`, then notified."""
-        return self.stack.invoke(
-            "EmailInFunction", deliver(self.stack.client("s3"), raw, recipients, verdicts, message_id)
-        )
+        hand-in): stored in the inbound bucket under `message_id`, then taken at once (not queued:
+        failing, it raises, and the poller reads it again)."""
+        return self.stack.mail_in.hand_in(raw, recipients, verdicts, message_id)
 
     def _matches(self) -> list[Match]:
         """Every match in the table."""

@@ -45,9 +45,9 @@ from game_core.games import registry
 from game_core.service.ports import Ports
 from local_stack import executions
 from local_stack.clock import VirtualClock, patch_moto
-from local_stack.inbound_bucket import create_inbound_bucket, deliver
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 from local_stack.mail import LOCAL_DOMAIN, Outbox
+from local_stack.inbound_queue import LocalMailIn
 from local_stack.webhooks import LocalWebhooks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,7 +249,7 @@ class LocalStack:
         self.private_topic = sns.create_topic(Name="private-notices")["TopicArn"]
         self.host_topic = sns.create_topic(Name="host-alerts")["TopicArn"]
         self.client("sesv2").create_email_identity(EmailIdentity=LOCAL_DOMAIN)
-        create_inbound_bucket(self.client("s3"))
+        self.mail_in = LocalMailIn(self.client("s3"), sns, self.client("sqs"), self.lambdas.invoke)
         self.client("iam").create_role(RoleName="match-service", AssumeRolePolicyDocument="{}")
         lambdas = self.client("lambda")
         functions = {}
@@ -280,7 +280,7 @@ class LocalStack:
             }
         )
         self.webhooks = LocalWebhooks(self.client("sqs"), self.lambdas.invoke, self.clock)
-        os.environ.update(self.webhooks.environment)
+        os.environ.update(self.webhooks.environment | self.mail_in.environment)
 
     # -- what a user of the stack does -----------------------------------------------------
 
@@ -294,9 +294,9 @@ class LocalStack:
     def receive_mail(
         self, raw: bytes, recipients: list[str] | None = None, verdicts: dict[str, str] | None = None
     ) -> Any:
-        """Hand a message to the mail function as SES's receipt rule does: stored in the inbound
-        bucket, then notified (every verdict PASS unless given)."""
-        return self.invoke("EmailInFunction", deliver(self.client("s3"), raw, recipients, verdicts))
+        """A message as SES's receipt rule takes it (every verdict PASS unless given), queued and
+        taken by the mail function as on AWS (`mail_in`: local_stack/inbound_queue.py)."""
+        return self.mail_in.receive(raw, recipients, verdicts)
 
     def host(self, command: dict[str, Any]) -> dict[str, Any]:
         reply: dict[str, Any] = self.invoke("HostCommandsFunction", command)

@@ -240,7 +240,7 @@ def test_each_function_may_do_only_what_it_does() -> None:
     assert "sns:Publish" not in grants["SubmitWebhookFunction"]
     assert grants["PhaseStepFunction"]["sns:Publish"] == list(topics.values())
     assert grants["HostCommandsFunction"]["sns:Publish"] == [topics["PublicNotices"], topics["PrivateNotices"]]
-    assert grants["EmailInFunction"]["sns:Publish"] == [topics["PublicNotices"], topics["PrivateNotices"]]
+    assert grants["EmailInFunction"]["sns:Publish"] == list(topics.values())  # a mail given up on: the host told
     # Mail goes out only from the match domain, and never from the webhook
     identity = {"!Sub": "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${MailDomain}"}
     mailers = [name for name, granted in grants.items() if "ses:SendEmail" in granted]
@@ -260,7 +260,9 @@ def test_each_function_may_do_only_what_it_does() -> None:
     # Webhooks out: every telling function may queue deliveries; the delivery function reads the
     # table, queues a retry's copy or a dead letter, and alerts the host, and nothing more
     queue, dead = {"!GetAtt": "WebhookQueue.Arn"}, {"!GetAtt": "WebhookDeadLetters.Arn"}
-    assert all(grants[name]["sqs:SendMessage"] == [queue] for name in FUNCTIONS[:4])
+    redriver = "HostCommandsFunction"  # and the mail queue (below)
+    assert all(grants[name]["sqs:SendMessage"][:1] == [queue] for name in FUNCTIONS[:4])
+    assert all(len(grants[name]["sqs:SendMessage"]) == 1 for name in FUNCTIONS[:4] if name != redriver)
     assert grants["WebhookDeliverFunction"] == {
         "dynamodb:GetItem": [table],
         "dynamodb:BatchGetItem": [table],
@@ -269,6 +271,15 @@ def test_each_function_may_do_only_what_it_does() -> None:
         "kms:GenerateDataKey": [{"!GetAtt": "DataKey.Arn"}],  # the alerts topic is encrypted
         "kms:Decrypt": [{"!GetAtt": "DataKey.Arn"}],
     }
+    # Mail in: the mail function puts off a failed mail's next try; the host's redrive moves the
+    # dead letters back to the queue; nothing else touches either queue
+    mail_queue, mail_dead = {"!GetAtt": "MailQueue.Arn"}, {"!GetAtt": "MailDeadLetters.Arn"}
+    assert grants["EmailInFunction"]["sqs:ChangeMessageVisibility"] == [mail_queue]
+    assert grants["HostCommandsFunction"]["sqs:ReceiveMessage"] == [mail_dead]
+    assert grants["HostCommandsFunction"]["sqs:DeleteMessage"] == [mail_dead]
+    assert grants["HostCommandsFunction"]["sqs:ChangeMessageVisibility"] == [mail_dead]
+    assert grants["HostCommandsFunction"]["sqs:GetQueueAttributes"] == [mail_dead]
+    assert grants["HostCommandsFunction"]["sqs:SendMessage"] == [queue, mail_queue]
 
 
 def test_webhook_deliveries_report_partial_failures_and_a_dead_letter_raises_an_alarm() -> None:
@@ -318,8 +329,16 @@ def test_received_mail_is_stored_encrypted_private_briefly_and_read_by_the_mail_
         {"S3Action": {"BucketName": {"!Ref": "InboundMailBucket"}, "TopicArn": {"!Ref": "InboundMail"}}}
     ]
     assert "InboundMailBucketPolicy" in resources["InboundMailRule"]["DependsOn"]
+    # The topic queues each notification as it is, for the mail function's queue alone
+    [subscription] = [
+        r
+        for r in resources_of("AWS::SNS::Subscription").values()
+        if r["Properties"]["TopicArn"] == {"!Ref": "InboundMail"}
+    ]
+    assert subscription["Properties"]["Endpoint"] == {"!GetAtt": "MailQueue.Arn"}
+    assert subscription["Properties"]["RawMessageDelivery"] is True
     events = resources["EmailInFunction"]["Properties"]["Events"]
-    assert [event["Properties"]["Topic"] for event in events.values()] == [{"!Ref": "InboundMail"}]
+    assert [event["Properties"]["Queue"] for event in events.values()] == [{"!GetAtt": "MailQueue.Arn"}]
     # Only the mail function reads it: each message, and whether one is there
     readers = {name: {a: r for a, r in allowed(name).items() if a.startswith("s3:")} for name in FUNCTIONS}
     assert {name: grants for name, grants in readers.items() if grants} == {

@@ -27,9 +27,10 @@ from test_email_in import answers, create_sample
 from game_core.aws.mail_bucket import MailBucket
 from game_core.aws.wiring import ports_from_environment
 from game_core.mail.inbound import MAX_BYTES, parse_message
-from game_core.mail.ses import Receipt, receipts
+from game_core.mail.ses import Receipt
+from game_core.mail.ses import receipt_of as read_notification
 from local_stack.host_server import SmtpListener
-from local_stack.inbound_bucket import INBOUND_BUCKET, deliver
+from local_stack.inbound_bucket import INBOUND_BUCKET, deliver, queued_event
 from local_stack.mail import ses_event
 
 KB = 1024
@@ -68,9 +69,14 @@ def mail_of_about(match_id: str, size: int) -> bytes:
     raise AssertionError(f"no mail of about {size} bytes: {len(raw)}")
 
 
+def taken(outcome: str) -> dict[str, Any]:
+    """The mail function's reply to one record it took (none failed: the queue deletes it)."""
+    return {"batchItemFailures": [], "outcomes": [outcome]}
+
+
 def event_key(event: dict[str, Any]) -> str:
     """The object key an S3 action's event names."""
-    key: str = json.loads(event["Records"][0]["Sns"]["Message"])["receipt"]["action"]["objectKey"]
+    key: str = json.loads(event["Records"][0]["body"])["receipt"]["action"]["objectKey"]
     return key
 
 
@@ -87,12 +93,13 @@ def stored_moves(match_id: str) -> dict[str, Any]:
 def test_a_mail_up_to_10_mb_is_read_and_answered_once(stack: Any, size: int, delivered: str) -> None:
     match_id = create_sample(stack)
     raw = mail_of_about(match_id, size)
-    event = deliver(stack.client("s3"), raw) if delivered == "stored" else ses_event(raw)
+    in_notification = ses_event(raw)["Records"][0]["Sns"]["Message"]  # as an SNS action's would carry it
+    event = deliver(stack.client("s3"), raw) if delivered == "stored" else queued_event(in_notification)
 
     first = stack.invoke("EmailInFunction", event)
-    again = stack.invoke("EmailInFunction", event)  # SNS or Lambda delivering it again
+    again = stack.invoke("EmailInFunction", event)  # the queue handing it over again
 
-    assert (first, again) == ({"outcomes": ["answered"]}, {"outcomes": ["redelivered"]})
+    assert (first, again) == (taken("answered"), taken("redelivered"))
     assert stored_moves(match_id) == {"ada": MOVE}
     [(_to, answer)] = answers(stack)
     assert "Accepted for Pregame:\n  MULTIPLIERS 2 1 1 0 -1 -1" in parse_message(answer).text
@@ -102,7 +109,7 @@ def test_the_stored_notification_carries_no_content_and_names_the_object(stack: 
     match_id = create_sample(stack)
     event = deliver(stack.client("s3"), mail_of_about(match_id, 149 * KB))
 
-    notification = json.loads(event["Records"][0]["Sns"]["Message"])
+    notification = json.loads(event["Records"][0]["body"])
     action = notification["receipt"]["action"]
     assert "content" not in notification
     assert (action["type"], action["bucketName"], action["objectKey"]) == (
@@ -121,7 +128,7 @@ def test_a_mail_over_10_mb_is_not_read_and_its_sender_is_told_why_once(stack: An
     first = stack.invoke("EmailInFunction", event)
     again = stack.invoke("EmailInFunction", event)
 
-    assert (first, again) == ({"outcomes": ["too_large"]}, {"outcomes": ["redelivered"]})
+    assert (first, again) == (taken("too_large"), taken("redelivered"))
     assert stored_moves(match_id) == {}
     [(to, answer)] = answers(stack)
     assert "ada@example.com" in to
@@ -144,7 +151,7 @@ def test_a_mail_gone_from_the_bucket_is_not_read_the_log_says_so_and_a_retry_cha
         first = stack.invoke("EmailInFunction", event)
         again = stack.invoke("EmailInFunction", event)
 
-    assert (first, again) == ({"outcomes": ["gone"]}, {"outcomes": ["gone"]})
+    assert (first, again) == (taken("gone"), taken("gone"))
     assert stored_moves(match_id) == {}
     assert answers(stack) == []
     gone = [record for record in caplog.records if record.name == "game_core.aws.mail_bucket"]
@@ -157,10 +164,10 @@ def test_a_mail_answered_then_expired_and_delivered_again_changes_nothing(stack:
     match_id = create_sample(stack)
     s3 = stack.client("s3")
     event = deliver(s3, mail_of_about(match_id, 3 * MB))
-    assert stack.invoke("EmailInFunction", event) == {"outcomes": ["answered"]}
+    assert stack.invoke("EmailInFunction", event) == taken("answered")
     s3.delete_object(Bucket=INBOUND_BUCKET, Key=event_key(event))
 
-    assert stack.invoke("EmailInFunction", event) == {"outcomes": ["gone"]}
+    assert stack.invoke("EmailInFunction", event) == taken("gone")
     assert stored_moves(match_id) == {"ada": MOVE}
     assert len(answers(stack)) == 1
 
@@ -177,7 +184,8 @@ def test_the_laptop_hosts_smtp_port_takes_mail_as_large_as_ses_does() -> None:
 
 
 def receipt_of(event: dict[str, Any]) -> Receipt:
-    [receipt] = receipts(event)
+    receipt = read_notification(event["Records"][0]["body"])
+    assert receipt is not None
     return receipt
 
 

@@ -1,5 +1,6 @@
-"""Mail in through the email-in function, exactly as SES's SNS action delivers it (AWS's documented
-notification: every verdict, the SNS action, the whole message as `content`): a move from a
+"""Mail in through the email-in function, exactly as the inbound queue hands it SES's SNS action's
+notification (AWS's documented notification: every verdict, the SNS action, the whole message as
+`content`): a move from a
 registered address is stored and answered through SES v2, once however often the event comes;
 a message SES judged spam changes nothing and is not answered."""
 
@@ -38,9 +39,9 @@ def answers(stack: Any) -> list[tuple[list[str], bytes]]:
 
 def edited(event: dict[str, Any], edit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     """The event with SES's notification in it changed by `edit`."""
-    notification = json.loads(event["Records"][0]["Sns"]["Message"])
+    notification = json.loads(event["Records"][0]["body"])
     edit(notification)
-    event["Records"][0]["Sns"]["Message"] = json.dumps(notification)
+    event["Records"][0]["body"] = json.dumps(notification)
     return event
 
 
@@ -52,12 +53,12 @@ def test_the_sample_mail_is_stored_and_answered_through_ses_once_however_often_i
     match_id = create_sample(stack)
     event = load_event("email_in.json", match_id)
 
-    # When SNS delivers Ada's sample message, and then delivers it again
+    # When the queue hands the function Ada's sample message, and then hands it over again
     first = stack.invoke("EmailInFunction", event)
     again = stack.invoke("EmailInFunction", event)
 
     # Then her multipliers are stored once, from the e-mail channel
-    assert (first, again) == ({"outcomes": ["answered"]}, {"outcomes": ["redelivered"]})
+    assert (first["outcomes"], again["outcomes"]) == (["answered"], ["redelivered"])
     ports = ports_from_environment()
     assert ports.store.submissions(match_id, 1) == {"ada": {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}}
     accepted = [event for event in ports.store.events(match_id) if event.type == "submission_accepted"]
@@ -80,7 +81,7 @@ def test_a_client_resend_of_the_sample_mail_is_a_new_ses_delivery_but_stored_and
     again = stack.invoke("EmailInFunction", resent)
 
     # Then it is known for the same message: her multipliers stored once, one answer
-    assert (first, again) == ({"outcomes": ["answered"]}, {"outcomes": ["redelivered"]})
+    assert (first["outcomes"], again["outcomes"]) == (["answered"], ["redelivered"])
     accepted = [
         event for event in ports_from_environment().store.events(match_id) if event.type == "submission_accepted"
     ]
@@ -94,10 +95,11 @@ def test_a_message_ses_judged_spam_changes_nothing_and_is_not_answered(stack) ->
 
     reply = stack.invoke("EmailInFunction", event)
 
-    assert reply == {"outcomes": ["refused"]}
+    assert reply == {"batchItemFailures": [], "outcomes": ["refused"]}
     assert ports_from_environment().store.submissions(match_id, 1) == {}
     assert answers(stack) == []
 
 
-def test_an_event_that_is_not_sess_notification_is_dropped(stack) -> None:
-    assert stack.invoke("EmailInFunction", {"Records": [{"EventSource": "aws:sqs"}]}) == {"outcomes": []}
+def test_a_record_that_is_not_sess_notification_is_dropped_not_tried_again(stack) -> None:
+    event = edited(load_event("email_in.json"), lambda notification: notification.pop("receipt"))
+    assert stack.invoke("EmailInFunction", event) == {"batchItemFailures": [], "outcomes": ["dropped"]}

@@ -28,6 +28,7 @@ HOST_COMMANDS = [
     "reissue_secret",
     "replace",
     "graces",
+    "redrive_mail",
 ]
 """Every host command with a sample event a live match takes (`decide` needs a finished, tied one)."""
 

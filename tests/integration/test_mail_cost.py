@@ -59,6 +59,9 @@ def test_ses_is_priced_at_list_price(by_mail: Bill) -> None:
     # 162 x $0.0001, and under 1 MB at $0.12 a GB: at most $0.00012 more
     assert 0.0162 <= lines["SES sending"] < 0.0162 + 0.00012
     assert lines["S3 (mail stored)"] == pytest.approx(72 * 0.000005 + 72 * 0.0000004)  # PUTs, GETs: $0.0003888
+    # The inbound queue (issue 29): 72 mails sent into it by the topic, and each bot's mail comes
+    # alone, so the event source receives and deletes 72 batches of one: 216 requests x $0.0000004
+    assert lines["SQS (mail in)"] == pytest.approx(216 * 0.0000004)
 
 
 def test_the_mail_the_issue_counts_is_over_the_goal_by_itself(by_mail: Bill) -> None:

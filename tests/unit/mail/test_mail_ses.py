@@ -1,11 +1,10 @@
-"""Reading SES's receipt notifications as SNS delivers them to Lambda: AWS's documented samples
-(notifications/, from "Examples of notifications for Amazon SES email receiving"), the BASE64
-encoding, missing and failing verdicts, and what refuses a message."""
+"""Reading SES's receipt notifications as the inbound queue holds them (the topic's raw delivery):
+AWS's documented samples (notifications/, from "Examples of notifications for Amazon SES email
+receiving"), the BASE64 encoding, missing and failing verdicts, and what refuses a message."""
 
 from __future__ import annotations
 
 import base64
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from pydantic import ValidationError
 
 from game_core.errors import Reason
 from game_core.mail.inbound import MAX_BYTES, parse_message
-from game_core.mail.ses import MISSING, StoredMessage, Verdicts, receipt_of, receipts, refusals
+from game_core.mail.ses import MISSING, Receipt, StoredMessage, Verdicts, receipt_of, refusals
 
 NOTIFICATIONS = Path(__file__).parent / "notifications"
 
@@ -25,35 +24,15 @@ def notification(name: str) -> dict[str, Any]:
     return loaded
 
 
-def sns_event(*messages: dict[str, Any]) -> dict[str, Any]:
-    """The Lambda event of an SNS subscription (as AWS documents it), one record per message."""
-    return {
-        "Records": [
-            {
-                "EventSource": "aws:sns",
-                "EventVersion": "1.0",
-                "EventSubscriptionArn": "arn:aws:sns:eu-west-1:123456789012:mail-in:21be56ed",
-                "Sns": {
-                    "Type": "Notification",
-                    "MessageId": "95df01b4-ee98-5cb9-9903-4c221d41eb5e",
-                    "TopicArn": "arn:aws:sns:eu-west-1:123456789012:mail-in",
-                    "Subject": "Amazon SES Email Receipt Notification",
-                    "Message": json.dumps(message),
-                    "Timestamp": "2026-12-01T12:00:00.000Z",
-                    "SignatureVersion": "1",
-                    "Signature": "EXAMPLE",
-                    "SigningCertUrl": "https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0000000000.pem",
-                    "UnsubscribeUrl": "https://sns.eu-west-1.amazonaws.com/?Action=Unsubscribe",
-                    "MessageAttributes": {},
-                },
-            }
-            for message in messages
-        ]
-    }
+def read(message: dict[str, Any]) -> Receipt:
+    """The receipt of an SES notification as the inbound queue holds it (the topic delivers it raw)."""
+    receipt = receipt_of(json.dumps(message))
+    assert receipt is not None
+    return receipt
 
 
 def test_the_documented_sns_action_notification() -> None:
-    [receipt] = receipts(sns_event(notification("sns_action.json")))
+    receipt = read(notification("sns_action.json"))
     assert receipt.ses_message_id == "d6iitobk75ur44p8kdnnp7g2n800"
     assert receipt.recipients == ("recipient@example.com",)
     # The sample has no dmarcVerdict.
@@ -65,7 +44,7 @@ def test_the_documented_sns_action_notification() -> None:
 
 
 def test_the_documented_s3_action_notification_names_where_the_message_is_stored() -> None:
-    [receipt] = receipts(sns_event(notification("alert_s3_action.json")))
+    receipt = read(notification("alert_s3_action.json"))
     # The sample's action: bucket "amzn-s3-demo-bucket", object key "\email" (JSON's "\\email")
     assert receipt.stored == StoredMessage(bucket="amzn-s3-demo-bucket", key="\\email")
     assert (receipt.content, receipt.size, receipt.too_large) == (None, 0, False)
@@ -73,7 +52,7 @@ def test_the_documented_s3_action_notification_names_where_the_message_is_stored
 
 
 def test_an_sns_action_notification_carries_the_message_and_its_size() -> None:
-    [receipt] = receipts(sns_event(notification("sns_action.json")))
+    receipt = read(notification("sns_action.json"))
     assert receipt.stored is None and receipt.content is not None
     assert receipt.size == len(receipt.content) and not receipt.too_large
 
@@ -83,7 +62,7 @@ def test_base64_encoding_gives_the_exact_bytes() -> None:
     message = notification("sns_action.json")
     message["receipt"]["action"]["encoding"] = "BASE64"
     message["content"] = base64.b64encode(raw).decode()
-    [receipt] = receipts(sns_event(message))
+    receipt = read(message)
     assert receipt.content == raw
     assert parse_message(raw).text == "Zoë"
 
@@ -92,7 +71,7 @@ def test_utf8_encoding_is_the_default_and_may_be_named() -> None:
     message = notification("sns_action.json")
     message["receipt"]["action"]["encoding"] = "UTF8"
     message["content"] = "Subject: caf\u00e9\r\n\r\n\u20ac\r\n"
-    [receipt] = receipts(sns_event(message))
+    receipt = read(message)
     assert receipt.content == "Subject: café\r\n\r\n€\r\n".encode()
 
 
@@ -100,14 +79,14 @@ def test_content_that_cannot_be_decoded_is_none() -> None:
     message = notification("sns_action.json")
     message["receipt"]["action"]["encoding"] = "BASE64"
     message["content"] = "!!! not base64 !!!"
-    assert receipts(sns_event(message))[0].content is None
+    assert read(message).content is None
 
 
 @pytest.mark.parametrize(("size", "too_large"), [(MAX_BYTES, False), (MAX_BYTES + 1, True)])
 def test_a_message_over_max_bytes_is_too_large(size: int, too_large: bool) -> None:
     message = notification("sns_action.json")
     message["content"] = "x" * size
-    [receipt] = receipts(sns_event(message))
+    receipt = read(message)
     assert (receipt.size, receipt.too_large) == (size, too_large)
 
 
@@ -121,32 +100,21 @@ def test_verdicts_and_the_dmarc_policy_are_read_and_recipients_lower_cased() -> 
     receipt_part["dkimVerdict"] = {"status": "FAIL"}
     receipt_part["dmarcVerdict"] = {"status": "FAIL"}
     receipt_part["dmarcPolicy"] = "reject"
-    [receipt] = receipts(sns_event(message))
+    receipt = read(message)
     assert receipt.recipients == ("m-6604cfc546dc@play.genius.example",)
     assert receipt.verdicts == Verdicts(spf="PROCESSING_FAILED", dkim="FAIL", dmarc="FAIL", spam="FAIL", virus="GRAY")
     assert receipt.dmarc_policy == "reject"
 
 
-def test_every_record_is_read_and_other_notifications_skipped() -> None:
+def test_other_notifications_are_about_no_message() -> None:
     setup = {"notificationType": "AMAZON_SES_SETUP_NOTIFICATION", "receipt": {}, "mail": {}}
-    second = copy.deepcopy(notification("sns_action.json"))
-    second["mail"]["messageId"] = "second"
-    found = receipts(sns_event(notification("sns_action.json"), setup, second))
-    assert [receipt.ses_message_id for receipt in found] == ["d6iitobk75ur44p8kdnnp7g2n800", "second"]
+    assert receipt_of(json.dumps(setup)) is None
 
 
-@pytest.mark.parametrize(
-    "event",
-    [
-        {},
-        {"Records": [{"EventSource": "aws:sqs", "Sns": {"Message": "{}"}}]},
-        sns_event({"notificationType": "Received"}),
-        sns_event({"receipt": {}}),
-    ],
-)
-def test_an_event_that_is_not_ses_through_sns_raises_a_value_error(event: dict[str, Any]) -> None:
+@pytest.mark.parametrize("message", [{}, {"notificationType": "Received"}, {"receipt": {}}])
+def test_a_notification_that_is_not_sess_raises_a_value_error(message: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
-        receipts(event)
+        receipt_of(json.dumps(message))
 
 
 def test_a_message_that_is_not_json_raises_a_value_error() -> None:

@@ -5,7 +5,7 @@ gives the whole object's size. A message within `MAX_BYTES` is read whole; of a 
 its head is kept (the headers name whom to answer that it is too large). An object no longer in
 the bucket (the lifecycle rule expired it, or someone deleted it) leaves the receipt without
 content: there is nothing to read, and a retry would find nothing either. Every other failure of
-S3 raises, so Lambda delivers the event again.
+S3 raises, so the mail is tried again (functions/email_in).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from typing import Any
 
 import boto3
 
+from game_core.aws.inbound_queue import InboundMailQueue
 from game_core.aws.ses_mailer import SesMailer
 from game_core.aws.sfn_workflow import StepFunctionsWorkflow
 from game_core.aws.sns_notifier import SnsNotifier
@@ -121,6 +122,7 @@ def build_ports(
             keep_mail,
         ),
         hooks=_hooks(clients, environ),
+        inbound=_inbound(clients, environ),
     )
 
 
@@ -136,6 +138,13 @@ def _hooks(clients: Clients, environ: Mapping[str, str]) -> AwsHooks | None:
     return AwsHooks(
         LazyClient(clients, "dynamodb"), environ["TABLE_NAME"], LazyClient(clients, "sqs"), queue, dead, loopback
     )
+
+
+def _inbound(clients: Clients, environ: Mapping[str, str]) -> InboundMailQueue | None:
+    """The received mail's queue and its dead letters, where the function has them
+    (MAIL_QUEUE_URL, MAIL_DLQ_URL: the mail function and the host's commands)."""
+    queue = environ.get("MAIL_QUEUE_URL", "")
+    return InboundMailQueue(LazyClient(clients, "sqs"), queue, environ.get("MAIL_DLQ_URL", "")) if queue else None
 
 
 @cache

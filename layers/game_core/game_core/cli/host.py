@@ -23,6 +23,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
                                                prints the URL's signing secret); without URL: removed
     match-host pictures MATCH_ID [--phase 2] --out DIR   the boards as SVG after that many phases
                                                (default: all so far), for a game that draws them
+    match-host redrive-mail MATCH_ID           the match's mail that failed every try (AWS down for six
+                                               hours: the host was alerted) read again; applied once
 
 Targets: --local (the local stack at http://127.0.0.1:5055), --server (the host server's
 loopback address, bin/host-server, with the host token from --data, default local-data, or
@@ -54,7 +56,7 @@ from game_core.match.engine import replay_phase, setup_rng
 from game_core.match.model import MatchRecord
 
 LOCAL_ENDPOINT = "http://127.0.0.1:5055"
-SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover")
+SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover", "redrive-mail")
 DEFAULT_DATA = "local-data"
 """The host server's data folder unless told another (bin/host-server keeps it in its checkout)."""
 HOST_TOKEN_FILE = "host-token"

@@ -1,20 +1,20 @@
-"""The event SES's receipt rule delivers to Lambda through SNS, read as `Receipt`s, and the
-verdicts that refuse a message.
+"""SES's receipt notifications, read as `Receipt`s, and the verdicts that refuse a message.
 
-The event is an SNS event (`Records[].Sns.Message`) whose Message is SES's receipt notification
-as a JSON string: `notificationType` "Received", `receipt` (envelope recipients, the spam, virus,
-SPF, DKIM and DMARC verdicts, the action), `mail` (SES's message id, headers) and the message in
-one of two ways. An SNS action's notification carries it as `content` (the raw message, base64
-when the action's encoding is BASE64; SES sends it only for messages up to 150 KB, and drops
-larger ones). An S3 action's notification (`action.type` "S3") carries no content: the message
-is the object `action.objectKey` in the bucket `action.bucketName` (`Receipt.stored`), up to
-SES's 40 MB, for the function to read (game_core/aws/mail_bucket.py).
+The receipt rule's action tells the inbound topic, which puts each notification in the inbound
+queue as it is (raw delivery: a record's body is the notification, JSON); the mail function takes
+them from there (functions/email_in). A notification has `notificationType` "Received", `receipt`
+(envelope recipients, the spam, virus, SPF, DKIM and DMARC verdicts, the action), `mail` (SES's
+message id, headers) and the message in one of two ways. An SNS action's notification carries it
+as `content` (the raw message, base64 when the action's encoding is BASE64; SES sends it only for
+messages up to 150 KB, and drops larger ones). An S3 action's notification (`action.type` "S3")
+carries no content: the message is the object `action.objectKey` in the bucket `action.bucketName`
+(`Receipt.stored`), up to SES's 40 MB, for the function to read (game_core/aws/mail_bucket.py).
 
-Why our own pydantic models rather than Powertools' `SnsModel` and `SesModel`: the SES models
-describe the Lambda action's event (`action.type` must be "Lambda", `dmarcVerdict` is required,
-`dkimVerdict` and `content` are not there), so AWS's own sample notifications for the SNS action
-(no `dmarcVerdict`, action "SNS") do not validate against them; and importing Powertools' models
-package costs about 70 ms of cold start, for two fields of the SNS envelope.
+Why our own pydantic models rather than Powertools' `SesModel`: the SES models describe the Lambda
+action's event (`action.type` must be "Lambda", `dmarcVerdict` is required, `dkimVerdict` and
+`content` are not there), so AWS's own sample notifications for the SNS action (no `dmarcVerdict`,
+action "SNS") do not validate against them; and importing Powertools' models package costs about
+70 ms of cold start.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import base64
 import binascii
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -112,33 +111,8 @@ class _Received(_Notification):
     content: str | None = None
 
 
-class _SnsPart(BaseModel):
-    Message: str
-
-
-class _SnsRecord(BaseModel):
-    EventSource: Literal["aws:sns"]
-    Sns: _SnsPart
-
-
-class _SnsEvent(BaseModel):
-    Records: list[_SnsRecord]
-
-
-def receipts(event: dict[str, Any]) -> list[Receipt]:
-    """Every received message in the Lambda event, in order; SES's other notifications (the
-    setup notification sent when the rule is saved) are skipped. Raises `ValueError` (pydantic's
-    `ValidationError`, or JSON's) when the event is not an SNS event of SES notifications."""
-    found = []
-    for record in _SnsEvent.model_validate(event).Records:
-        receipt = receipt_of(record.Sns.Message)
-        if receipt is not None:
-            found.append(receipt)
-    return found
-
-
 def receipt_of(notification_json: str) -> Receipt | None:
-    """The message an SES notification (the SNS Message) is about; None for a notification that
+    """The message an SES notification (a queued record's body) is about; None for a notification that
     is not about a received message. Raises `ValueError` when it is not an SES notification."""
     parsed = json.loads(notification_json)
     if _Notification.model_validate(parsed).notificationType != "Received":

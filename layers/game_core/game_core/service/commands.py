@@ -17,6 +17,7 @@ from game_core.match.press import MAX_PER_HOUR, PressMode
 from game_core.service import grace, handover, host, links, phases, replace, webhooks
 from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
+from game_core.service.dead_mail import redrive_mail
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
 from game_core.service.press import from_host as host_press
@@ -182,6 +183,14 @@ class Webhook(Model):
     url: str | None = Field(default=None, max_length=MAX_URL)
 
 
+class RedriveMail(Model):
+    """The host queues the match's received mail that failed every try again (`service.dead_mail`);
+    a mail read before is not applied twice."""
+
+    command: Literal["redrive_mail"]
+    match_id: MatchId
+
+
 HostCommand = Annotated[
     Create
     | Status
@@ -201,6 +210,7 @@ HostCommand = Annotated[
     | MailLinks
     | Graces
     | AbsenceAct
+    | RedriveMail
     | Act,
     Field(discriminator="command"),
 ]
@@ -293,6 +303,8 @@ def _run(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return grace.set_graces(ports, match_id, left, seconds, player)
         case MailLinks(match_id=match_id, links=sent):
             return links.mail_links(ports, match_id, sent)
+        case RedriveMail(match_id=match_id):
+            return redrive_mail(ports, match_id)
         case Webhook(match_id=match_id, target=target, url=None):
             return webhooks.unsubscribe(ports, match_id, target)
         case Webhook(match_id=match_id, target=target, url=str(url)):

@@ -28,7 +28,7 @@ the match's mail to a participant (the original it returns is one of the match's
 participant's address failed) is recorded for the host (`match_status`), once per participant
 and bounce.
 
-A redelivered message (SNS or Lambda delivering the event again, or the sender's client sending
+A redelivered message (the inbound queue handing it over again, or the sender's client sending
 the same message again: the same Message-ID, `delivery_key`) stores nothing twice: its moves
 and actions are recognised by their stored replies. Its answer goes once: a message is marked answered after
 its answer is sent, and a marked one is not read again; one whose answer was lost (SES failed,

@@ -336,6 +336,14 @@ class Notifier(Protocol):
         """Tell the host (not the players) that the match needs them."""
 
 
+class InboundQueue(Protocol):
+    """Received mail waiting for the mail function (`aws.inbound_queue`), and its dead letters."""
+
+    def redrive(self, wanted: Callable[[str], bool]) -> int:
+        """Queue again for the mail function every dead letter whose body (SES's notification,
+        JSON) is `wanted`; how many."""
+
+
 @dataclass(frozen=True)
 class OutgoingMail:
     """One message to one address: the whole MIME message (`game_core.mail.outbound.compose`)."""
@@ -403,3 +411,5 @@ class Ports:
     hooks: Hooks | None = None
     """Webhook subscriptions and their delivery queue (`service.webhooks`); None where no
     webhooks are delivered."""
+    inbound: InboundQueue | None = None
+    """The received mail's queue; None where mail is handed to the mail function directly."""
