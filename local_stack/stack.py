@@ -45,9 +45,9 @@ from game_core.games import registry
 from game_core.service.ports import Ports
 from local_stack import executions
 from local_stack.clock import VirtualClock, patch_moto
+from local_stack.inbound_queue import LocalMailIn
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 from local_stack.mail import LOCAL_DOMAIN, Outbox
-from local_stack.inbound_queue import LocalMailIn
 from local_stack.webhooks import LocalWebhooks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,8 +28,8 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from game_core.aws.mail_bucket import mail_bucket
 from game_core.aws.inbound_queue import MAX_RECEIVES, InboundMailQueue
+from game_core.aws.mail_bucket import mail_bucket
 from game_core.aws.wiring import ports_from_environment
 from game_core.mail.ses import Receipt, receipt_of
 from game_core.service.dead_mail import gave_up
