@@ -173,3 +173,16 @@ def test_no_board_shows_anything_of_another_participants_seat(game_id: str) -> N
             if drawn(game_id, game.State.model_validate(own), p, names) != before:
                 own_shows.add(p)
     assert own_shows == set(everyone[:3])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_name_with_a_character_xml_cannot_hold_still_draws_a_board_the_page_reads(game_id: str) -> None:
+    # A host may name a player "Bell\x07" (the model bounds only the length); XML 1.0 cannot hold
+    # the BEL character, so the board drops it and stays one well-formed SVG.
+    game = registry.load(game_id)
+    players = list(players_for(game))
+    names = {p: f"Bell\x07 {p} <&>" for p in players}
+    for state in played(game_id).states[-2:]:
+        board = drawn(game_id, state, players[0], names)
+        root = parsed(board.svg)
+        assert "\x07" not in board.svg and f"Bell {players[0]} <&>" in "".join(texts(root))

@@ -7,13 +7,26 @@ page holds each id once), no style attribute (the page's Content-Security-Policy
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+import re
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 INK, PAPER, LINE, QUIET = "#1a1a1a", "#ffffff", "#8a8a80", "#4a4a4a"
 """Text, ground, rules and secondary text: the page's own colours (WCAG AA on white)."""
 YOU = "#0b4f8a"
 """What is the viewer's own: the page's link colour."""
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold (a host may name a player with one): dropped, so that the page
+can still read the board back (`service/page/board.py` parses it)."""
+
+
+def escape(words: str) -> str:
+    return _escape(NOT_XML.sub("", words))
+
+
+def quoteattr(value: str) -> str:
+    return _quoteattr(NOT_XML.sub("", value))
 
 
 def _attrs(attributes: dict[str, object]) -> str:

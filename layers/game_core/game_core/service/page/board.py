@@ -8,7 +8,8 @@ last shown (`Board`: an element with `data-mark`), each an HMAC of its key and i
 the session's form token; `tag` is the same HMAC of nothing, so a cookie of another session (or
 another participant) marks nothing rather than everything. A page view marks each element whose
 digest the cookie lacks (class `changed`, "new" written beside it, and named in `board-new`),
-then sets the cookie to what it showed: a reload with nothing changed marks nothing. The cookie
+then sets the cookie to what it showed: a reload with nothing changed marks nothing (the page's
+own reload, every `render.REFRESH_SECONDS` while its tab is visible, is a visit too). The cookie
 holds only digests of what this participant was shown: forged, it changes only the marks on the
 forger's own page; read, it tells nothing of the view without the session's key. No cookie (a
 first visit, or a page answering a refused form): nothing marked.
