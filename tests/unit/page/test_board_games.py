@@ -145,7 +145,7 @@ def test_abstrac_draws_the_row_as_cards_in_their_colours_and_each_players_combin
     state = played("abstrac").states[-1].model_copy(deep=True)
     state.row.taken["p01"] = ["3R", "4R", "5R", "5Y", "5G"]
     said = texts(marks(parsed(drawn("abstrac", state, "p02", {}).svg))["player-p01"])
-    assert said[0].startswith("p01") and said[0].endswith(": 5/5 = 1.0000 (points / cards)")
+    assert said[0].startswith("p01") and said[0].endswith(": score 5/5 = 1.0000")
     assert said[-2:] == ["Three-of-a-kind of 5: 2 points", "Three-in-a-row of red: 3 points"]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from game_core.games import svg
 from game_core.games.protocol import Board
 
-CARD_W, CARD_H, PITCH, PER_LINE = 34, 48, 38, 12
+CARD_W, CARD_H, PITCH, PER_LINE = 34, 48, 38, 9
 COLOURS = {
     "R": ("#b71c1c", "#ffffff"),
     "Y": ("#f5d000", "#1a1a1a"),
@@ -69,21 +69,21 @@ def _strip(slots: Sequence[str | None], label: str, top: float) -> tuple[list[st
 
 def _hours(seconds: int) -> str:
     hours, rest = divmod(max(0, seconds), 3600)
-    return f"{hours} h {rest // 60:02d} min"
+    return f"{hours} h {rest // 60} min" if rest // 60 else f"{hours} h"
 
 
 def _clock(public: Mapping[str, Any], player: str) -> str:
     clock = public["clocks"][player]
-    used = f"; this move has used {_hours(clock['used_on_current_move'])}" if clock["used_on_current_move"] else ""
+    used = f"; {_hours(clock['used_on_current_move'])} used now" if clock["used_on_current_move"] else ""
     if public["rule_set"] == "row":
-        return f"{_hours(clock['move_seconds'])} a move, reserve {_hours(clock['reserve_left'])} left{used}"
+        return f"reserve {_hours(clock['reserve_left'])} left, {_hours(clock['move_seconds'])} a move{used}"
     return f"{clock['periods_left']} periods of {_hours(clock['period_seconds'])} left{used}"
 
 
 def _score(public: Mapping[str, Any], player: str) -> str:
     taken = public["taken"][player]
     if public["rule_set"] == "row":
-        return f"{taken['points_over_cards']} = {taken['score_decimal']} (points / cards)"
+        return f"score {taken['points_over_cards']} = {taken['score_decimal']}"
     return f"{taken['points']} points this deal, {public['totals'][player]} in total of {public['target']}"
 
 
@@ -109,10 +109,10 @@ def _slots(public: Mapping[str, Any]) -> tuple[list[str | None], str]:
     if public["rule_set"] == "row":
         laid = public["laid"]
         gone = len(laid) - len(public["row"])
-        return [None] * gone + list(laid[gone:]), "The row (front, the next card taken, first)"
+        return [None] * gone + list(laid[gone:]), "The row, front (taken next) first"
     line = public["line"]
     gone = sum(public["taken"][p]["card_count"] for p in public["players"])
-    return [None] * gone + list(line), f"Deal {public['deal']}: the line (top, the next card taken, first)"
+    return [None] * gone + list(line), f"Deal {public['deal']}: the line, top (taken next) first"
 
 
 def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
@@ -135,7 +135,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
         drawn_player, height = _player(public, player, names, player == viewer, top + 8)
         parts.append(drawn_player)
         top += 8 + height
-    longest = max(len(_clock(public, p)) + 7 for p in public["players"])
+    longest = max(len(f"Clock: {_clock(public, p)}") for p in public["players"])
     width = max(WIDTH, CHAR * longest)
     return Board(svg.picture(width, int(top), heading, parts), _alt(public, names, slots, label))
 
@@ -143,6 +143,8 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
 def _alt(public: Mapping[str, Any], names: Mapping[str, str], slots: Sequence[str | None], label: str) -> str:
     shown = ", ".join(card_words(card) for card in slots if card is not None) or "empty"
     said = [f"{label}: {shown}."]
+    if public["rule_set"] == "row":
+        said.append("A player's score is their points over the cards they took.")
     if public["rule_set"] == "row" and public.get("unused"):
         said.append(f"Not yet laid: {', '.join(card_words(card) for card in public['unused'])}.")
     for player in public["players"]:
