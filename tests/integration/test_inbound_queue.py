@@ -202,3 +202,30 @@ def test_the_laptops_hand_in_is_not_queued_and_says_when_a_mail_failed_so_its_se
     assert stack.ports().store.submissions(match_id, 1) == {"ada": MOVE}
     assert len(answers_to(stack, "<ada-move-1@example.com>")) == 1
     assert stack.mail_in.waiting() == 0
+
+
+def test_a_redrive_takes_only_its_matchs_dead_mail_and_leaves_the_others_there(stack: Any) -> None:
+    # Given Ada's moves to two matches, each dead after every try failed
+    first, second = (create_sample(stack)["match_id"] for _ in range(2))
+    mails = {
+        match_id: stack.mail_in.send(adas_mail(match_id, f"<ada-{match_id}@example.com>", "MULTIPLIERS 2 1 1 0 -1 -1"))
+        for match_id in (first, second)
+    }
+    faults = MailFaults(
+        stack, Tries(stack, {mail: [Fault("TransactWriteItems")] * MAX_RECEIVES for mail in mails.values()})
+    )
+    stack.mail_in.run_for(8 * 3600, stack.advance)
+    assert len(stack.mail_in.dead_letters()) == 2
+
+    # When the first match's host redrives its mail
+    faults.plan = lambda _mail, _number: None
+    redriven = stack.host({"command": "redrive_mail", "match_id": first})
+    outcomes = stack.mail_in.deliver()
+
+    # Then only that match's mail is read; the other match's stays in the dead letters, in view
+    # again (at once on AWS; moto shows a message once its clock is past the instant it was shown)
+    stack.advance(1)
+    assert (redriven["requeued"], outcomes) == (1, ["answered"])
+    assert stack.ports().store.submissions(first, 1) == {"ada": MOVE}
+    assert stack.ports().store.submissions(second, 1) == {}
+    assert [dead["mail"]["messageId"] for dead in stack.mail_in.dead_letters()] == [mails[second]]
