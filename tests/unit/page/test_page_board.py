@@ -74,11 +74,12 @@ def test_what_changed_since_the_last_visit_is_marked_once(game_id: str) -> None:
         assert labels == ["new"] * len(changed)
         if changed:
             marked_somewhere = True
-            assert '<p id="board-new">New since your last visit (marked on the board): ' in second
+            # The visit before was in the phase before (`stage` opens the next number).
+            assert f'<p id="board-new">New since your last visit (in phase {number}), marked on the board: ' in second
         check_markup(second)
         third, _ = _visit(fakes, match_id, cookies[viewer], last)  # again, nothing changed
         assert _marked(third) == (set(), [])
-        assert '<p id="board-new">Nothing has changed since your last visit.</p>' in third
+        assert '<p id="board-new">Nothing has changed since your last visit (earlier in this phase).</p>' in third
     assert marked_somewhere
 
 
@@ -122,5 +123,5 @@ def test_the_page_route_sets_the_seen_cookie_and_reads_it_back() -> None:
     assert "HttpOnly; SameSite=Strict; Secure" in set_cookie
     seen = set_cookie.split(";", 1)[0]
     again = page_call(served, "GET", "/play/{match_id}", f"/play/{mid}", cookie=f"{session}; {seen}")
-    assert '<p id="board-new">Nothing has changed since your last visit.</p>' in again["body"]
+    assert '<p id="board-new">Nothing has changed since your last visit (earlier in this phase).</p>' in again["body"]
     assert 'id="board-new"' not in first["body"]

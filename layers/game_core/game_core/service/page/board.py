@@ -6,7 +6,8 @@ What changed is told by a second cookie, `seen_<match_id>` (same path and flags 
 `v1.<phase number>.<tag>.<digests>`, one 8-character digest per marked element of the board as
 last shown (`Board`: an element with `data-mark`), each an HMAC of its key and its markup under
 the session's form token; `tag` is the same HMAC of nothing, so a cookie of another session (or
-another participant) marks nothing rather than everything. A page view marks each element whose
+another participant) marks nothing rather than everything; the phase says when that visit was
+("in phase 3", "earlier in this phase"). A page view marks each element whose
 digest the cookie lacks (class `changed`, "new" written beside it, and named in `board-new`),
 then sets the cookie to what it showed: a reload with nothing changed marks nothing (the page's
 own reload, every `render.REFRESH_SECONDS` while its tab is visible, is a visit too). The cookie
@@ -69,13 +70,24 @@ class Marked:
     """The `<title>` of each element marked new, in drawing order."""
 
 
-def _last_digests(last: str | None, tag: str) -> frozenset[str] | None:
-    """The digests the cookie remembers, if it is this session's (else None: nothing to compare)."""
-    parts = (last or "").split(".")
-    if len(parts) != 4 or parts[0] != VERSION or parts[2] != tag:
+@dataclass(frozen=True)
+class Visit:
+    """The last visit as its cookie remembers it: the phase open then, each element's digest."""
+
+    phase: int
+    digests: frozenset[str]
+
+    def since(self, phase: int) -> str:
+        return "earlier in this phase" if phase == self.phase else f"in phase {self.phase}"
+
+
+def last_visit(cookie: str | None, tag: str) -> Visit | None:
+    """The visit the cookie remembers, if it is this session's (else None: nothing to compare)."""
+    parts = (cookie or "").split(".")
+    if len(parts) != 4 or parts[0] != VERSION or parts[2] != tag or not parts[1].isdigit():
         return None
     digests = parts[3]
-    return frozenset(digests[i : i + 8] for i in range(0, len(digests), 8))
+    return Visit(int(parts[1]), frozenset(digests[i : i + 8] for i in range(0, len(digests), 8)))
 
 
 def _local(tag: str) -> str:
@@ -123,13 +135,16 @@ def section(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str], last:
         return Shown(f'<section id="board" aria-label="The board">\n{pictures}</section>' if pictures else "", None)
     key = seen.session.csrf
     tag = _digest(key, "")
-    marked = mark(drawn.svg, key, _last_digests(last, tag))
+    before = last_visit(last, tag)
+    marked = mark(drawn.svg, key, before.digests if before is not None else None)
     phase = seen.match.phase.number if seen.match.phase is not None else 0
     cookie = f"{VERSION}.{phase}.{tag}.{''.join(marked.digests[:MAX_MARKS])}"
-    if marked.new:
-        said = f"New since your last visit (marked on the board): {'; '.join(marked.new)}."
+    if before is None:
+        said = ""
+    elif marked.new:
+        said = f"New since your last visit ({before.since(phase)}), marked on the board: {'; '.join(marked.new)}."
     else:
-        said = "Nothing has changed since your last visit." if _last_digests(last, tag) is not None else ""
+        said = f"Nothing has changed since your last visit ({before.since(phase)})."
     new = f'<p id="board-new">{_esc(said)}</p>\n' if said else ""
     svg = marked.svg.replace("<svg ", '<svg aria-describedby="board-alt" ', 1)
     html = (
