@@ -1,9 +1,11 @@
-"""The deployment's own weak spots, as cfn-lint (tests/test_static_checks.py) and the SAM CLI's
-`sam validate --lint` find them, and what scanners cannot see: who may use the stack's key, what
-the HTTP API's access log holds, which subscriptions the host commands may change.
+"""The deployment's own weak spots, as checkov, cfn-lint (tests/test_static_checks.py) and the SAM
+CLI's `sam validate --lint` find them, and what those scanners cannot see: who may use the stack's
+key, what the HTTP API's access log holds, which subscriptions the host commands may change.
 
-The SAM CLI runs from its own venv (.venv/tools/<name>/, bin/setup: pyproject.toml's
-template-scan extra says why), offline: `sam validate` needs a region and no credentials."""
+checkov and the SAM CLI run from their own venvs (.venv/tools/<name>/, bin/setup: pyproject.toml's
+template-scan extra says why), offline: checkov downloads nothing (--skip-download), `sam validate`
+needs a region and no credentials. Every check checkov skips is written in the skipped resource's
+Metadata with its reason, and nowhere else."""
 
 from __future__ import annotations
 
@@ -26,7 +28,43 @@ def tool(name: str, command: str) -> Path:
     return path
 
 
+def checkov_results() -> dict:
+    run = subprocess.run(
+        [tool("checkov", "checkov"), "--file", "template.yaml", "--framework", "cloudformation"]
+        + ["--skip-download", "--output", "json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.stdout.strip(), run.stderr
+    return json.loads(run.stdout)["results"]
+
+
+def described(checks: list[dict]) -> list[str]:
+    return [f"{check['check_id']} {check['resource']}: {check['check_name']}" for check in checks]
+
+
+def metadata_skips() -> dict[tuple[str, str], str]:
+    """(resource, check id) -> the reason written in the resource's Metadata."""
+    skips = {}
+    for name, resource in template()["Resources"].items():
+        for skip in resource.get("Metadata", {}).get("checkov", {}).get("skip", []):
+            skips[(name, skip["id"])] = skip["comment"]
+    return skips
+
+
 # -- the scanners -------------------------------------------------------------------------------------
+
+
+def test_checkov_finds_no_weak_spot_and_skips_only_what_the_template_explains() -> None:
+    results = checkov_results()
+    assert results["failed_checks"] == [], "\n".join(described(results["failed_checks"]))
+    skipped = {(check["resource"].split(".")[-1], check["check_id"]) for check in results["skipped_checks"]}
+    written = metadata_skips()
+    # Each skip checkov made is one the template writes, and each written one names a check that
+    # checkov runs on that resource (a mistyped id or a check checkov dropped shows here).
+    assert skipped == set(written)
+    assert all(len(reason.split()) >= 5 for reason in written.values()), written
 
 
 def test_sam_validate_lint_passes_offline(tmp_path: Path) -> None:
@@ -140,10 +178,20 @@ def test_the_host_commands_change_only_the_subscriptions_of_the_projects_topics(
     assert granted["sns:SetSubscriptionAttributes"] == subscriptions
 
 
-def test_the_mail_function_has_reserved_concurrency() -> None:
-    reserved = template()["Resources"]["EmailInFunction"]["Properties"]["ReservedConcurrentExecutions"]
-    assert reserved == {"!If": ["ReservesMailConcurrency", {"!Ref": "MailConcurrency"}, {"!Ref": "AWS::NoValue"}]}
+def test_the_mail_function_has_reserved_concurrency_and_its_queue_no_more_pollers() -> None:
+    function = template()["Resources"]["EmailInFunction"]["Properties"]
+    reserved = {"!Ref": "MailConcurrency"}
+    assert function["ReservedConcurrentExecutions"] == {
+        "!If": ["ReservesMailConcurrency", reserved, {"!Ref": "AWS::NoValue"}]
+    }
     assert template()["Parameters"]["MailConcurrency"]["Default"] > 0
+    # More pollers than reserved instances would be throttled, and a throttled batch returns to
+    # the queue having spent a try of each of its mails.
+    [source] = function["Events"].values()
+    assert source["Type"] == "SQS"
+    assert source["Properties"]["ScalingConfig"] == {
+        "!If": ["ReservesMailConcurrency", {"MaximumConcurrency": reserved}, {"!Ref": "AWS::NoValue"}]
+    }
 
 
 def test_the_mail_bucket_outlives_the_stack_like_the_table() -> None:
