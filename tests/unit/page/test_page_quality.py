@@ -120,7 +120,7 @@ def test_dominos_board_is_drawn_on_the_page_from_the_players_own_view() -> None:
     ann = play.sign_in(fakes.ports, created["match_id"], created["secrets"]["ann"])
     seen = play.show(fakes.ports, created["match_id"], ann.cookie)
     page = render.page(seen)
-    drawn = seen.game.text.draw_board(play.view_of(seen), {p: p for p in ("ann", "ben", "cyd")})
+    drawn = seen.game.text.draw_board(play.view_of(seen), {p: p for p in ("ann", "ben", "cyd")}, "ann")
     assert f'<figcaption id="board-alt" class="visually-hidden">{html.escape(drawn.alt)}</figcaption>' in page
     section = page[page.index('<section id="board"') : page.index("</section>", page.index('<section id="board"'))]
     assert all(f'data-mark="{key}"' in section for key in ("tile-1", "tile-60", "board-ann", "board-cyd"))

@@ -369,6 +369,14 @@ def name(names: Mapping[str, str], player: str | None) -> str:
     return names.get(player) or player
 
 
+def whose(names: Mapping[str, str], player: str, viewer: str | None, first: bool = True) -> str:
+    """A page speaks to its reader: their own is "Your" ("your" inside a sentence: not `first`),
+    another's "<name>'s"."""
+    if player == viewer:
+        return "Your" if first else "your"
+    return f"{name(names, player)}'s"
+
+
 def name_list(names: Mapping[str, str], players: Iterable[str]) -> str:
     return ", ".join(name(names, player) for player in players) or "none"
 

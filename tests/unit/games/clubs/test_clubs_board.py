@@ -73,7 +73,7 @@ def states():
 def _draw(state, who: str = "ada") -> Board:
     text = GAME.text
     assert isinstance(text, DrawsBoard)
-    board = text.draw_board(GAME.view(state, who), NAMES)
+    board = text.draw_board(GAME.view(state, who), NAMES, who)
     assert board is not None
     return board
 

@@ -52,7 +52,7 @@ def placed():
 def _draw(state, player) -> Board:
     text = GAME.text
     assert isinstance(text, DrawsBoard)
-    board = text.draw_board(GAME.view(state, player), NAMES)
+    board = text.draw_board(GAME.view(state, player), NAMES, player)
     assert board is not None
     return board
 
@@ -89,7 +89,7 @@ def test_the_drawing_is_one_svg_image_with_a_title_and_a_viewbox(placed):
 @pytest.mark.parametrize(
     ("tile", "title"),
     [
-        (1, "Tile 1, O4, won by Ada Lovelace, you bid 40"),
+        (1, "Tile 1, O4, won by you, you bid 40"),  # Ada's own page speaks to her
         (2, "Tile 2, I3, won by Bo Diddley"),
         (3, "Tile 3, L4, won by nobody"),
         (4, "Tile 4, I5, won by Bo Diddley, you bid 5"),
@@ -138,14 +138,14 @@ def test_every_board_shows_each_piece_on_the_cells_it_covers(placed, player, pie
 def test_the_words_say_the_same(placed):
     alt = _draw(placed, "ada").alt
     assert "Auction 3, tiles 41 to 60: open now: bid on them" in alt
-    assert "Ada Lovelace's board: tile 1 O4 on C3 D3 C4 D4." in alt
+    assert "your board: tile 1 O4 on C3 D3 C4 D4." in alt  # Ada reads her own page
     assert "Bo Diddley's board: tile 2 I3 on A1 A2 A3; tile 4 I5 on B1 B2 B3 B4 B5." in alt
     assert "Cy Twombly's board: nothing placed yet." in alt
     assert "Won: 1 O4." in alt and "Won: 2 I3, 4 I5." in alt
     # Chips left: ada 300 - 45 = 255, bo 300 - 10 = 290, cy 300 - 5 = 295.
     assert "Ada Lovelace: 255 chips left, 3 squares left" in alt
     assert "Bo Diddley: 290 chips left" in alt and "Cy Twombly: 295 chips left" in alt
-    assert "tile 1, O4, won by Ada Lovelace, you bid 40" in alt
+    assert "tile 1, O4, won by you, you bid 40" in alt
 
 
 def test_no_one_sees_another_s_bids(placed):

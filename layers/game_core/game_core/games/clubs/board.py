@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from game_core.games import svg
-from game_core.games.plain_text import name, name_list
+from game_core.games.plain_text import name, name_list, whose
 from game_core.games.protocol import Board
 
 WIDTH = 456
@@ -86,7 +86,7 @@ class _Sheet:
         return body, row_height * -(-len(cards) // PER_ROW)
 
 
-def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
     public, private = view["public"], view.get("private")
     sheet = _Sheet()
     heading = f"Puzzler's Clubs: {'phase ' + public['phase'] if public['phase'] else 'the match is over'}"
@@ -103,7 +103,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
         if "ranking" in shown:
             _ranked(sheet, shown, private, names)
     if public.get("final"):
-        _final(sheet, public["final"], names)
+        _final(sheet, public["final"], names, viewer)
     return Board(svg.picture(WIDTH, sheet.y, heading, sheet.parts), " ".join([f"{heading}.", *sheet.words]))
 
 
@@ -249,12 +249,12 @@ def _ranked(
     sheet.section(f"result-{number}", title, body, height, said)
 
 
-def _final(sheet: _Sheet, final: Mapping[str, Any], names: Mapping[str, str]) -> None:
+def _final(sheet: _Sheet, final: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> None:
     title = "The end: teams' scores (player + guest)"
     body = [svg.text(0, 14, title, font_weight=700)]
     said = []
     for index, standing in enumerate(final["standings"]):
-        line = f"{standing['place']}. {name(names, standing['player'])}'s team: {standing['score']}"
+        line = f"{standing['place']}. {whose(names, standing['player'], viewer)} team: {standing['score']}"
         body.append(svg.text(0, 34 + index * LINE, line))
         said.append(line)
     ends = f"To the Finals: {name(names, final['finals'])}. Death Match: {name_list(names, final['death_match'])}."

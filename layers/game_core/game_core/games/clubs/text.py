@@ -192,11 +192,11 @@ class ClubsText(LineGrammar):
         )
         return wrapped(f"{name(names, answer['participant'])}'s tokens of round {answer['round']}: {tokens}.")
 
-    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None = None) -> Board:
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
         """The cards, puzzles, tokens and teams on the player's page (`board`)."""
         from game_core.games.clubs import board  # only a page draws it: not at import
 
-        return board.draw(view, names)
+        return board.draw(view, names, viewer)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]

@@ -19,7 +19,7 @@ from game_core.games.domino.board import cell_of
 from game_core.games.domino.models import SQUARE, TILES_PER_ROUND
 from game_core.games.domino.pictures import BOARD, CELL, GAP, HEIGHT, MARGIN, TOP, fill_of, frame, square_outline
 from game_core.games.domino.polyominoes import SHAPES
-from game_core.games.plain_text import name
+from game_core.games.plain_text import name, whose
 from game_core.games.protocol import Board
 
 WIDTH = 2 * BOARD + GAP
@@ -37,17 +37,18 @@ NAME_CHARACTERS = 17
 """A winner's name under a tile is cut to this many characters (the tile's title says it whole)."""
 
 
-def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
+def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
     """The open auction's tiles first (what to bid on), then every board, then the other auctions."""
     public = view["public"]
     own_bids = _own_bids(view.get("private"))
+    winners = {**names, viewer: "you"} if viewer else names  # "won by you": the page speaks to its reader
     parts = [svg.text(0, 16, _heading(public), font_size=16, font_weight=700)]
     alt = [_heading(public) + "."]
     y = 28
     auctions = range(1, len(public["tiles"]) // TILES_PER_ROUND + 1)
     open_now = _open_auction(public)
     for number in [open_now] if open_now else []:
-        drawn, said, y = _auction(public, number, own_bids, names, y)
+        drawn, said, y = _auction(public, number, own_bids, winners, y)
         parts, alt = parts + drawn, alt + [said]
     parts.append(svg.text(0, y + 18, "The boards", font_size=16, font_weight=700))
     y += 26
@@ -55,11 +56,11 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str]) -> Board:
     for pair in (players[i : i + 2] for i in range(0, len(players), 2)):
         notes = {p: _notes(public, p) for p in pair}
         for column, p in enumerate(pair):
-            parts.append(_board(public, p, names, notes[p], column * (BOARD + GAP), y))
-            alt.append(_board_words(public, p, names, notes[p]))
+            parts.append(_board(public, p, names, viewer, notes[p], (column * (BOARD + GAP), y)))
+            alt.append(_board_words(public, p, names, viewer, notes[p]))
         y += HEIGHT + LINE * max(sum(len(_wrapped(note)) for note in said) for said in notes.values())
     for number in (number for number in auctions if number != open_now):
-        drawn, said, y = _auction(public, number, own_bids, names, y + 8)
+        drawn, said, y = _auction(public, number, own_bids, winners, y + 8)
         parts, alt = parts + drawn, alt + [said]
     return Board(svg.picture(WIDTH, y, _heading(public), parts, wide=True), " ".join(alt))
 
@@ -182,7 +183,12 @@ def _standing(public: Mapping[str, Any], player: str, names: Mapping[str, str]) 
 
 
 def _board(
-    public: Mapping[str, Any], player: str, names: Mapping[str, str], notes: Sequence[str], x: int, y: int
+    public: Mapping[str, Any],
+    player: str,
+    names: Mapping[str, str],
+    viewer: str | None,
+    notes: Sequence[str],
+    at: tuple[int, int],
 ) -> str:
     """A player's board at (x, y): the mail's frame, each piece one path, the final square."""
     parts = frame(_standing(public, player, names))
@@ -197,11 +203,13 @@ def _board(
     parts += square_outline(final["squares"][player]["square"] if final else [])
     lines = [line for note in notes for line in _wrapped(note)]
     parts += [svg.text(0, HEIGHT - 6 + index * LINE, line, font_size=12) for index, line in enumerate(lines)]
-    title = f"{name(names, player)}'s board"
-    return svg.marked(f"board-{player}", title, parts, (BOARD - 30, 16), transform=f"translate({x} {y})")
+    title = f"{whose(names, player, viewer)} board"
+    return svg.marked(f"board-{player}", title, parts, (BOARD - 30, 16), transform=f"translate({at[0]} {at[1]})")
 
 
-def _board_words(public: Mapping[str, Any], player: str, names: Mapping[str, str], notes: Sequence[str]) -> str:
+def _board_words(
+    public: Mapping[str, Any], player: str, names: Mapping[str, str], viewer: str | None, notes: Sequence[str]
+) -> str:
     pieces = [
         f"{'a 1x1 square' if piece['tile'] == SQUARE else 'tile ' + str(piece['tile']) + ' ' + piece['shape']}"
         f" on {' '.join(piece['cells'])}"
@@ -209,4 +217,4 @@ def _board_words(public: Mapping[str, Any], player: str, names: Mapping[str, str
     ]
     covered = "; ".join(pieces) if pieces else "nothing placed yet"
     told = "".join(f" {note}." for note in notes)
-    return f"{_standing(public, player, names)}; {name(names, player)}'s board: {covered}.{told}"
+    return f"{_standing(public, player, names)}; {whose(names, player, viewer, first=False)} board: {covered}.{told}"

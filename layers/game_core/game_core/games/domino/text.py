@@ -123,11 +123,11 @@ class DominoText(LineGrammar):
 
         return drawing(view, names)
 
-    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None = None) -> Board:
+    def draw_board(self, view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
         """The tiles and every board on the player's page (`page_board`)."""
         from game_core.games.domino import page_board  # only a page draws it: not at import
 
-        return page_board.draw(view, names)
+        return page_board.draw(view, names, viewer)
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]
