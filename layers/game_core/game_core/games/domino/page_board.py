@@ -1,12 +1,13 @@
 """Domino Auction drawn on the player's page (`protocol.Board`), from the participant's view alone:
 the 60 auction tiles, each as its shape with its number, who won it (or that the auction is open
-or to come) and the viewer's own bid on it; then every board, two side by side, with its chips
+or to come) and the viewer's own bid on it; then every board, one under another, with its chips
 and squares left and the tiles its player won, still has to place and forfeited. (`board.py` is
 the grid's rules; the mail's pictures are `pictures.py`, whose board frame this reuses.)
 
 A board's pieces are drawn one `path` each (`data-tile`, `data-cells`: a cell's square each), so a
-late match's six boards stay a few kilobytes. The drawing is 648 units wide, "wide" on the page:
-at least 40rem, so its text keeps its size on a phone and the page scrolls it sideways.
+late match's six boards stay a few kilobytes. The drawing is one board wide (328 units with its
+margins), so a 390-px phone shows it whole at more than its own size: its smallest text, the
+11-unit column letters, is drawn at 12.5 px (issue 30 item 4), and nothing scrolls sideways.
 """
 
 from __future__ import annotations
@@ -17,23 +18,25 @@ from typing import Any
 from game_core.games import svg
 from game_core.games.domino.board import cell_of
 from game_core.games.domino.models import SQUARE, TILES_PER_ROUND
-from game_core.games.domino.pictures import BOARD, CELL, GAP, HEIGHT, MARGIN, TOP, fill_of, frame, square_outline
+from game_core.games.domino.pictures import BOARD, CELL, HEIGHT, MARGIN, TOP, fill_of, frame, square_outline
 from game_core.games.domino.polyominoes import SHAPES
 from game_core.games.plain_text import name, whose
 from game_core.games.protocol import Board
 
-WIDTH = 2 * BOARD + GAP
-COLUMNS = 5
+WIDTH = BOARD
+COLUMNS = 3
 TILE_WIDTH = WIDTH // COLUMNS
-TILE_HEIGHT = 100
+TILE_HEIGHT = 120
 TILE_CELL = 12
-"""A tile's cell in the auction's chart (5 cells: 60 units, inside the tile's 100 x 129 box)."""
+"""A tile's cell in the auction's chart (5 cells: 60 units, inside the tile's 104 x 120 box: its
+number on top, the shape from 22 to 82, the viewer's bid and the winner on their own lines under it)."""
 LINE = 16
 """A line of 12-unit text under a board."""
-LINE_CHARACTERS = 48
-"""About what fits in a board's width at 12 units a character's height."""
-HEADING = 22
-NAME_CHARACTERS = 17
+LINE_CHARACTERS = 43
+"""What fits in a board's width (312) at 12 units, a character 0.6 of its height wide."""
+HEADING = 40
+"""An auction's heading: its tiles, and under them its state."""
+NAME_CHARACTERS = 13
 """A winner's name under a tile is cut to this many characters (the tile's title says it whole)."""
 
 
@@ -42,7 +45,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     public = view["public"]
     own_bids = _own_bids(view.get("private"))
     winners = {**names, viewer: "you"} if viewer else names  # "won by you": the page speaks to its reader
-    parts = [svg.text(0, 16, _heading(public), font_size=16, font_weight=700)]
+    parts = [svg.text(0, 16, _heading(public), font_size=13, font_weight=700)]
     alt = [_heading(public) + "."]
     y = 28
     auctions = range(1, len(public["tiles"]) // TILES_PER_ROUND + 1)
@@ -53,16 +56,15 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     parts.append(svg.text(0, y + 18, "The boards", font_size=16, font_weight=700))
     y += 26
     players = public["players"]
-    for pair in (players[i : i + 2] for i in range(0, len(players), 2)):
-        notes = {p: _notes(public, p) for p in pair}
-        for column, p in enumerate(pair):
-            parts.append(_board(public, p, names, viewer, notes[p], (column * (BOARD + GAP), y)))
-            alt.append(_board_words(public, p, names, viewer, notes[p]))
-        y += HEIGHT + LINE * max(sum(len(_wrapped(note)) for note in said) for said in notes.values())
+    for p in players:
+        notes = _notes(public, p)
+        parts.append(_board(public, p, names, viewer, notes, (0, y)))
+        alt.append(_board_words(public, p, names, viewer, notes))
+        y += HEIGHT + LINE * (1 + sum(len(_wrapped(note)) for note in notes))
     for number in (number for number in auctions if number != open_now):
         drawn, said, y = _auction(public, number, own_bids, winners, y + 8)
         parts, alt = parts + drawn, alt + [said]
-    return Board(svg.picture(WIDTH, y, _heading(public), parts, wide=True), " ".join(alt))
+    return Board(svg.picture(WIDTH, y, _heading(public), parts), " ".join(alt))
 
 
 def _heading(public: Mapping[str, Any]) -> str:
@@ -89,7 +91,8 @@ def _auction(
         state = "won as shown"
     else:
         state = "open now: bid on them" if _open_auction(public) == number else "to come"
-    title = f"Auction {number}, tiles {tiles[0]['tile']} to {tiles[-1]['tile']}: {state}"
+    tiles_of = f"Auction {number}, tiles {tiles[0]['tile']} to {tiles[-1]['tile']}"
+    title = f"{tiles_of}: {state}"
     rows = -(-len(tiles) // COLUMNS)
     # The tiles' boxes as one path: a line above and below each row, one left of each column.
     boxes = "".join(f"M0 {r * TILE_HEIGHT}h{COLUMNS * TILE_WIDTH}" for r in range(rows + 1))
@@ -102,7 +105,8 @@ def _auction(
         parts.append(shown)
         said.append(words)
     drawn = [
-        svg.text(0, top + 18, title, font_weight=700),
+        svg.text(0, top + 18, tiles_of, font_weight=700),
+        svg.text(0, top + 34, state, font_size=12, fill=svg.QUIET),
         f'<g transform="translate(0 {top + HEADING})" font-size="12">{"".join(parts)}</g>',
     ]
     return drawn, f"{title}: " + "; ".join(said) + ".", top + HEADING + rows * TILE_HEIGHT
@@ -132,10 +136,10 @@ def _tile(tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], x:
         f'<path d="{path}" fill="{fill_of(shape)}" stroke="#333333"/>',
     ]
     if winner:
-        shown = winner if len(winner) <= NAME_CHARACTERS else winner[: NAME_CHARACTERS - 1] + "…"
+        shown = _cut(winner, NAME_CHARACTERS)
         body.append(svg.text(6, TILE_HEIGHT - 8, f"to {shown}", fill=svg.QUIET))
     if bid:
-        body.append(svg.text(TILE_WIDTH - 6, 16, f"you bid {bid}", fill=svg.YOU, text_anchor="end"))
+        body.append(svg.text(6, TILE_HEIGHT - 24, f"you bid {bid}", fill=svg.YOU))
     words = (
         f"tile {tile['tile']}, {shape}" + (f", won by {winner}" if winner else "") + (f", you bid {bid}" if bid else "")
     )
@@ -143,6 +147,11 @@ def _tile(tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], x:
     return svg.marked(
         f"tile-{tile['tile']}", title, body, (TILE_WIDTH - 30, 30), transform=f"translate({x} {y})"
     ), words
+
+
+def _cut(words: str, most: int) -> str:
+    """Words cut to `most` characters with an ellipsis (the element's title says them whole)."""
+    return words if len(words) <= most else words[: most - 1] + "\u2026"
 
 
 def _tile_list(public: Mapping[str, Any], numbers: Sequence[int]) -> str:
@@ -191,7 +200,7 @@ def _board(
     at: tuple[int, int],
 ) -> str:
     """A player's board at (x, y): the mail's frame, each piece one path, the final square."""
-    parts = frame(_standing(public, player, names))
+    parts = frame(_cut(name(names, player), NAME_CHARACTERS * 2))
     for piece in public["boards"][player]:
         cells = [cell_of(cell) for cell in piece["cells"]]
         path = "".join(f"M{MARGIN + c * CELL} {TOP + r * CELL}h{CELL}v{CELL}h-{CELL}z" for r, c in cells)
@@ -201,8 +210,10 @@ def _board(
         )
     final = public.get("final")
     parts += square_outline(final["squares"][player]["square"] if final else [])
-    lines = [line for note in notes for line in _wrapped(note)]
-    parts += [svg.text(0, HEIGHT - 6 + index * LINE, line, font_size=12) for index, line in enumerate(lines)]
+    left = f"{public['chips_left'][player]} chips left, {public['squares_left'][player]} squares left"
+    lines = [left, *(line for note in notes for line in _wrapped(note))]
+    written = "".join(svg.text(0, HEIGHT - 6 + index * LINE, line) for index, line in enumerate(lines))
+    parts.append(f'<g font-size="12">{written}</g>')
     title = f"{whose(names, player, viewer)} board"
     return svg.marked(f"board-{player}", title, parts, (BOARD - 30, 16), transform=f"translate({at[0]} {at[1]})")
 
