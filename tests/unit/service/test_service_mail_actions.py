@@ -172,6 +172,6 @@ def test_help_and_the_notice_name_the_actions_the_phase_allows() -> None:
     text = the_answer_to(fakes, "p1g1")
     assert "Actions are taken at once, a line each, and answered to you alone:" in text
     # The examples name a participant of this match: the first other than the reader, p1 (p1's
-    # name is their id: the settings file gives none)
-    for line in ("PUZZLE 2", "ANSWER 2 (75-5)*3+1", "GIVE 3 TO p1", "PEEK p1 ROUND 2"):
+    # name is their id: the settings file gives none), and in 1A a peek of round 1, the only one
+    for line in ("PUZZLE 2", "ANSWER 2 (75-5)*3+1", "GIVE 3 TO p1", "PEEK p1 ROUND 1"):
         assert f"  {line}\n" in text

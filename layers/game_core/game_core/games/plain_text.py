@@ -322,6 +322,11 @@ class LineGrammar(ABC):
         example = self.write_text(kind, self.examples[kind])
         return [*("  " + line for line in table([], rows)), "Example:", *("  " + line for line in example)]
 
+    def example(self, kind: str, phase: str) -> Model:
+        """The example of `kind` shown while `phase` is open: `examples[kind]`, unless the game fits
+        its values to the phase (a tile of the auction open now, a token already earned)."""
+        return self.examples[kind]
+
     @abstractmethod
     def write_text(self, kind: str, submission: Model) -> list[str]: ...
 

@@ -82,15 +82,15 @@ def how_to_answer(game: AnyGame, match: Match, player: str) -> list[str]:
     if owed:
         lines += prose(f"To play, reply to this mail with your move for {phase.name}:")
         for kind in owed:
-            lines += ["", *kind_help(game, kind, names(match), player)]
+            lines += ["", *kind_help(game, kind, names(match), player, phase.name)]
     if optional:
         lines += ["", "You may also send:" if owed else f"{phase.name} waits for nothing from you, but you may send:"]
         for kind in optional:
-            lines += ["", *kind_help(game, kind, names(match), player)]
+            lines += ["", *kind_help(game, kind, names(match), player, phase.name)]
     if actions:
         lines += ["", "Actions are taken at once, a line each, and answered to you alone:"]
         for kind in actions:
-            lines += ["", *kind_help(game, kind, names(match), player)]
+            lines += ["", *kind_help(game, kind, names(match), player, phase.name)]
     lines += ["", *prose("Send STATUS for where you stand, HELP for this again, HELP RULES for the game's rules.")]
     lines += prose("Send ZONE and your time zone (e.g. ZONE Europe/Paris) for deadlines in your own time.")
     lines += help_lines(match.press)

@@ -59,15 +59,16 @@ def written(game: AnyGame, kind: str, submission: Any, names: Mapping[str, str])
     return game.text.write_text(kind, _with_participants(game, kind, submission, lambda who: names.get(who, who)))
 
 
-def kind_help(game: AnyGame, kind: str, names: Mapping[str, str], reader: str | None) -> list[str]:
+def kind_help(game: AnyGame, kind: str, names: Mapping[str, str], reader: str | None, phase: str | None) -> list[str]:
     """The kind's help in the game's grammar, its example naming a participant of this match:
-    the first other than the reader (`names`: id -> name, in seat order)."""
+    the first other than the reader (`names`: id -> name, in seat order), with the values the
+    game fits to the open `phase` (its tiles, its rounds), where one is open."""
     lines = game.text.text_help(kind)
     text = game.text
     if not isinstance(text, LineGrammar) or EXAMPLE not in lines or kind not in text.examples:
         return lines
     someone = next((name for who, name in names.items() if who != reader), None) or next(iter(names.values()), "")
-    example = text.examples[kind].model_dump(mode="json")
+    example = (text.example(kind, phase) if phase else text.examples[kind]).model_dump(mode="json")
     # The example's participants are placeholders: each becomes this one of the match
     shown = text.write_text(kind, _with_participants(game, kind, example, lambda _placeholder: someone))
     return [*lines[: lines.index(EXAMPLE) + 1], *("  " + line for line in shown)]

@@ -156,6 +156,23 @@ class ClubsText(LineGrammar):
         PEEK: Peek(participant="bob", round=2),
     }
 
+    def example(self, kind: str, phase: str) -> Model:
+        """Tokens and peeks of a round already played: the phase's draft is of round r ("3A+2B":
+        r = 3), so the pick's token is of round r - 1 (none in round 1: no token is sure to be
+        earned yet) and the peek looks at round r - 1 (round 1 while it is the only one)."""
+        example = self.examples[kind]
+        drafted = re.match(r"\d+", phase)
+        if drafted is None:
+            return example
+        played = int(drafted[0]) - 1
+        if isinstance(example, DraftSubmission):
+            token = f"{played}.3" if played else None
+            picks = [pick.model_copy(update={"token": token}) if pick.token else pick for pick in example.picks]
+            return example.model_copy(update={"picks": picks})
+        if isinstance(example, Peek):
+            return example.model_copy(update={"round": max(played, 1)})
+        return example
+
     def write_text(self, kind: str, submission: Model) -> list[str]:
         if isinstance(submission, DraftSubmission):
             lines = [

@@ -23,6 +23,7 @@ from game_core.games.domino.models import (
     SQUARE,
     SQUARE_GARNETS,
     SUBMISSIONS,
+    TILES_PER_ROUND,
     BidSubmission,
     Placement,
     PlaceSubmission,
@@ -106,6 +107,23 @@ class DominoText(LineGrammar):
             ]
         ),
     }
+
+    def example(self, kind: str, phase: str) -> Model:
+        """The examples' tiles moved into the phase's own auction (auction n offers tiles 20n-19 to
+        20n): the bid's are auction 2's (27, 31), the placement's auction 1's (7); a square is no tile."""
+        spec = next((spec for spec in SCHEDULE if spec.kind.name == phase), None)
+        example = self.examples[kind]
+        if spec is not None and spec.auction is not None and isinstance(example, BidSubmission):
+            shift = TILES_PER_ROUND * (spec.auction - 2)
+            return BidSubmission(bids=[bid.model_copy(update={"tile": bid.tile + shift}) for bid in example.bids])
+        if spec is not None and spec.placing is not None and isinstance(example, PlaceSubmission):
+            shift = TILES_PER_ROUND * (spec.placing - 1)
+            moved = [
+                p if p.tile == SQUARE else p.model_copy(update={"tile": int(p.tile) + shift})
+                for p in example.placements
+            ]
+            return PlaceSubmission(placements=moved)
+        return example
 
     def write_text(self, kind: str, submission: Model) -> list[str]:
         if isinstance(submission, BidSubmission):

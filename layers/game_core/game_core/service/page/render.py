@@ -475,7 +475,8 @@ def _form(
     parts = [heading + described + _form_open(seen, form_id, route, fields), _reasons(seen, form_id)]
     parts.append(inputs(form_id, form, given, Choices(names(seen.match), seen.session.participant)))
     if form.help:  # its example naming a participant of this match
-        said = kind_help(seen.game, form.kind, names(seen.match), seen.session.participant)
+        open_now = seen.match.phase.name if seen.match.phase is not None else None
+        said = kind_help(seen.game, form.kind, names(seen.match), seen.session.participant, open_now)
         parts.append(f"<details>\n<summary>The game's help for {esc(form.kind)} (as a mail writes it)</summary>\n")
         parts.append(f"<pre>{esc(chr(10).join(said))}</pre>\n</details>\n")
     parts.append(_button(button) + "</form>")
