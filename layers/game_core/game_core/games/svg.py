@@ -54,6 +54,22 @@ def picture(width: int, height: int, title: str, body: list[str], wide: bool = F
     return f"<svg{attrs}><title>{escape(title)}</title>{''.join(body)}</svg>"
 
 
+CHARACTER_WIDTH = 0.6
+"""A character's width, generously, as a share of the font's size: what a line of text is
+measured by (a board's text must fit a 390-px phone, issue 30 item 4)."""
+
+
+def wrap(words: str, width: float, size: float) -> list[str]:
+    """The words in lines that fit `width` units at `size` units a character's height."""
+    most = max(1, int(width / (CHARACTER_WIDTH * size)))
+    lines = [""]
+    for word in words.split(" "):
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > most:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
+    return lines
+
+
 def text(x: float, y: float, words: object, **attributes: object) -> str:
     return f"<text{_attrs({'x': x, 'y': y, **attributes})}>{escape(str(words))}</text>"
 

@@ -133,11 +133,11 @@ def test_the_community_and_every_hole_card_are_drawn_as_cards_by_team(states):
 
 def test_the_round_s_puzzles_and_their_clocks(states):
     puzzles = _marked(_draw(states["1A"]), "puzzles-1")
-    assert _texts(puzzles)[1:] == [
-        "Puzzle 1: solved: token 1.1 is 40 s",
-        "Puzzle 2: sent 01:02:03 UTC, clock running",
-        "Puzzle 3: not asked yet: its clock starts when you ask",
-    ]
+    written = " ".join(_texts(puzzles))  # a line too long for a phone goes on in the next one
+    assert written.endswith(
+        "Puzzle 1: solved: token 1.1 is 40 s Puzzle 2: sent 01:02:03 UTC, clock running"
+        " Puzzle 3: not asked yet: its clock starts when you ask"
+    )
     assert "puzzle 1, not asked yet" in _draw(states["1A"], "bo").alt
 
 
@@ -152,7 +152,7 @@ def test_ada_s_draft_by_priority_the_reveal_her_cards_and_tokens(states):
     assert sorted(_cards(reveal)) == sorted(["AS", "KS", "QS", "JS", "TS", "9C", "2D", "3H", "4H", "5D", "6H"])
     assert _labels(reveal).count("\u00d72 out") == 1 and _labels(reveal).count("\u00d71") == 10
     assert sum(1 for e in reveal.iter() if _local(e) == "line") == 1  # AS alone is crossed out
-    assert _texts(_marked(board, "tokens"))[1:] == ["1.1: 40 s used", "1.2: 1800 s", "1.3: 1800 s"]
+    assert _texts(_marked(board, "tokens"))[-3:] == ["1.1: 40 s used", "1.2: 1800 s", "1.3: 1800 s"]
     assert "ace of spades drafted 2, discarded" in board.alt
     assert "9 of clubs priority 6, token 1.1" in board.alt
 

@@ -19,12 +19,15 @@ from game_core.games import svg
 from game_core.games.plain_text import name, name_list, whose
 from game_core.games.protocol import Board
 
-WIDTH = 456
+WIDTH = 388
+"""The drawing's width: with its margins 404 units, drawn 372 px wide in a 390-px phone's column,
+so its smallest text (12 units) shows at 11 px (issue 30 item 4)."""
+SMALL = 12
 CARD_WIDTH, CARD_HEIGHT = 34, 48
-STEP = CARD_WIDTH + 6
-"""From one card to the next in a row."""
+STEP = CARD_WIDTH + 10
+"""From one card to the next in a row (a label under a card, "×6 out", is 43 units wide)."""
 PER_ROW = WIDTH // STEP
-LABELLED_ROW = CARD_HEIGHT + 26
+LABELLED_ROW = CARD_HEIGHT + 28
 """A row of cards with a label under each."""
 SUITS = {"C": ("\u2663", "#1e6b2e", "clubs"), "S": ("\u2660", "#1a1a1a", "spades"),
          "H": ("\u2665", "#b3261e", "hearts"), "D": ("\u2666", "#0b4f8a", "diamonds")}  # fmt: skip
@@ -32,8 +35,12 @@ SUITS = {"C": ("\u2663", "#1e6b2e", "clubs"), "S": ("\u2660", "#1a1a1a", "spades
 RANK_NAMES = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 OUT = "#8a1c1c"
 """A discarded card's cross and label."""
-DEAL_LEFT = 96
-"""The teams' columns start right of the community card."""
+DEAL_LEFT = 88
+"""The teams' rows start right of the community card."""
+TEAM_ROW = CARD_HEIGHT + 24
+"""A team's row: its name, then its player's and guest's cards with their names beside."""
+NAME_CHARACTERS = 14
+"""A name beside a card is cut to this many characters (the deal's words say it whole)."""
 LINE = 18
 
 
@@ -51,9 +58,16 @@ def card(x: float, y: float, code: str, label: str = "") -> str:
         + svg.box(0, 0, CARD_WIDTH, CARD_HEIGHT, fill=svg.PAPER, stroke=svg.LINE, rx=4)
         + svg.text(4, 15, shown, fill=colour, font_weight=700)
         + svg.text(CARD_WIDTH / 2, 40, symbol, fill=colour, font_size=22, text_anchor="middle")
-        + (svg.text(CARD_WIDTH / 2, CARD_HEIGHT + 13, label, font_size=11, text_anchor="middle") if label else "")
+        + (svg.text(CARD_WIDTH / 2, CARD_HEIGHT + 13, label, font_size=SMALL, text_anchor="middle") if label else "")
         + "</g>"
     )
+
+
+def _title(words: str, size: int = 14) -> tuple[list[str], int]:
+    """A part's title, bold, in lines that fit the drawing: its texts, and where what follows starts."""
+    lines = svg.wrap(words, WIDTH, size)
+    texts = [svg.text(0, 14 + index * LINE, line, font_size=size, font_weight=700) for index, line in enumerate(lines)]
+    return texts, 22 + (len(lines) - 1) * LINE
 
 
 class _Sheet:
@@ -112,23 +126,24 @@ def _deal(sheet: _Sheet, public: Mapping[str, Any], names: Mapping[str, str]) ->
     shown = public["rounds"][-1]
     number, holes = shown["round"], shown["holes"]
     title = f"Round {number}'s cards: the community card and each team's hole cards"
-    body = [svg.text(0, 14, f"Round {number}'s cards", font_weight=700), card(14, 44, shown["community"], "community")]
+    body = [svg.text(0, 14, f"Round {number}'s cards", font_weight=700), card(14, 40, shown["community"], "community")]
     said = [f"Round {number}: the community card is the {card_words(shown['community'])}. Teams and hole cards:"]
     for index, team in enumerate(public["teams"]):
-        x = DEAL_LEFT + index * (WIDTH - DEAL_LEFT) // 3
-        body.append(svg.text(x, 34, f"Team {index + 1}", font_size=12, font_weight=700))
-        for row, who in enumerate((team["player"], team["guest"])):
-            y = 44 + row * (CARD_HEIGHT + 8)
-            body.append(card(x, y, holes[who]))
-            body.append(svg.text(x + CARD_WIDTH + 6, y + 28, _short(name(names, who)), font_size=12))
+        top = 22 + index * TEAM_ROW
+        body.append(svg.text(DEAL_LEFT, top + 12, f"Team {index + 1}", font_size=SMALL, font_weight=700))
+        for column, who in enumerate((team["player"], team["guest"])):
+            x = DEAL_LEFT + column * (WIDTH - DEAL_LEFT) // 2
+            body.append(card(x, top + 18, holes[who]))
+            body.append(svg.text(x + CARD_WIDTH + 4, top + 46, _short(name(names, who)), font_size=SMALL))
         said.append(
             f"team {index + 1}, {name(names, team['player'])} ({card_words(holes[team['player']])})"
             f" with {name(names, team['guest'])} ({card_words(holes[team['guest']])});"
         )
-    sheet.section(f"deal-{number}", title, body, 44 + 2 * (CARD_HEIGHT + 8) + 6, " ".join(said).rstrip(";") + ".")
+    height = 22 + len(public["teams"]) * TEAM_ROW
+    sheet.section(f"deal-{number}", title, body, height, " ".join(said).rstrip(";") + ".")
 
 
-def _short(words: str, most: int = 11) -> str:
+def _short(words: str, most: int = NAME_CHARACTERS) -> str:
     """A name cut to fit beside a card (the words and the title say it whole)."""
     return words if len(words) <= most else words[: most - 1] + "\u2026"
 
@@ -137,8 +152,9 @@ def _puzzles(sheet: _Sheet, public: Mapping[str, Any], private: Mapping[str, Any
     number = public["round_a"]
     kind = next(r["puzzle_type"] for r in public["rounds"] if r["round"] == number).replace("_", " ")
     title = f"Round {number}'s puzzles ({kind}): your clocks"
-    body, said = [svg.text(0, 14, title, font_weight=700)], []
-    for index, (puzzle, status) in enumerate(private["puzzles"].items()):
+    body, y = _title(title)
+    said = []
+    for puzzle, status in private["puzzles"].items():
         token = f"{number}.{puzzle}"
         if status == "solved":
             state = f"solved: token {token} is {private['tokens'][token]} s"
@@ -148,9 +164,11 @@ def _puzzles(sheet: _Sheet, public: Mapping[str, Any], private: Mapping[str, Any
         else:
             state = "not asked yet: its clock starts when you ask"
         colour = svg.YOU if status == "solved" else svg.INK
-        body.append(svg.text(0, 36 + index * LINE, f"Puzzle {puzzle}: {state}", fill=colour))
+        for line in svg.wrap(f"Puzzle {puzzle}: {state}", WIDTH, 14):
+            body.append(svg.text(0, y + 14, line, fill=colour))
+            y += LINE
         said.append(f"puzzle {puzzle}, {state}")
-    sheet.section(f"puzzles-{number}", title, body, 36 + 3 * LINE, f"{title}: {'; '.join(said)}.")
+    sheet.section(f"puzzles-{number}", title, body, y + 4, f"{title}: {'; '.join(said)}.")
 
 
 def _building(sheet: _Sheet, public: Mapping[str, Any], private: Mapping[str, Any]) -> None:
@@ -159,8 +177,9 @@ def _building(sheet: _Sheet, public: Mapping[str, Any], private: Mapping[str, An
     usable, usable_height = sheet.cards(private["usable"])
     title = f"Round {number}: build your hand (1 to 5 cards) from these"
     words = ", ".join(card_words(code) for code in private["usable"])
-    body = [svg.text(0, 14, title, font_weight=700), f'<g transform="translate(0 22)">{"".join(usable)}</g>']
-    sheet.section(f"build-{number}", title, body, 22 + usable_height, f"{title}: {words}.")
+    body, top = _title(title)
+    body.append(f'<g transform="translate(0 {top})">{"".join(usable)}</g>')
+    sheet.section(f"build-{number}", title, body, top + usable_height, f"{title}: {words}.")
     mine = next((r for r in private["rounds"] if r["round"] == number), None)
     if mine is not None and "draft" in mine:
         _draft(sheet, number, mine["draft"])
@@ -184,8 +203,9 @@ def _draft(sheet: _Sheet, number: int, draft: Mapping[str, Any]) -> None:
         + (f", token {p['token']}" if p["token"] else "")
         for p in picks
     ]
-    body = [svg.text(0, 14, title, font_weight=700), f'<g transform="translate(0 22)">{"".join(cards)}</g>']
-    sheet.section(f"draft-{number}", title, body, 22 + height, f"{title}: {'; '.join(said)}.")
+    body, top = _title(title)
+    body.append(f'<g transform="translate(0 {top})">{"".join(cards)}</g>')
+    sheet.section(f"draft-{number}", title, body, top + height, f"{title}: {'; '.join(said)}.")
 
 
 def _reveal(sheet: _Sheet, number: int, reveal: Sequence[Mapping[str, Any]]) -> None:
@@ -204,29 +224,27 @@ def _reveal(sheet: _Sheet, number: int, reveal: Sequence[Mapping[str, Any]]) -> 
         )
         or "nobody drafted"
     )
-    body = [
-        svg.text(0, 14, title, font_size=12, font_weight=700),
-        f'<g transform="translate(0 22)">{"".join(cards)}</g>',
-    ]
-    sheet.section(f"reveal-{number}", f"Round {number}'s draft revealed", body, 22 + height, f"{title}: {said}.")
+    body, top = _title(title, SMALL)
+    body.append(f'<g transform="translate(0 {top})">{"".join(cards)}</g>')
+    sheet.section(f"reveal-{number}", f"Round {number}'s draft revealed", body, top + height, f"{title}: {said}.")
 
 
 def _tokens(sheet: _Sheet, private: Mapping[str, Any]) -> None:
     tokens, used = private["tokens"], set(private["used_tokens"])
     title = "Your Club Tokens (seconds; a club drafted with a lower one wins)"
-    body = [svg.text(0, 14, title, font_size=12, font_weight=700)]
-    per_row = 5
+    body, top = _title(title, SMALL)
+    per_row = 3
     for index, (token, value) in enumerate(tokens.items()):
-        x, y = (index % per_row) * (WIDTH // per_row), 22 + (index // per_row) * 30
+        x, y = (index % per_row) * (WIDTH // per_row), top + (index // per_row) * 30
         spent = token in used
         body.append(
             svg.box(x, y, WIDTH // per_row - 6, 24, rx=12, fill="#eeeeea" if spent else "#e6f0f8", stroke=svg.LINE)
         )
         words = f"{token}: {value} s" + (" used" if spent else "")
-        body.append(svg.text(x + 8, y + 17, words, font_size=12, fill=svg.QUIET if spent else svg.INK))
+        body.append(svg.text(x + 8, y + 17, words, font_size=SMALL, fill=svg.QUIET if spent else svg.INK))
     rows = -(-len(tokens) // per_row)
     listed = ", ".join(f"{t} worth {v} s{' (used)' if t in used else ''}" for t, v in tokens.items()) or "none yet"
-    sheet.section("tokens", "Your Club Tokens", body, 22 + max(rows, 1) * 30, f"Your Club Tokens: {listed}.")
+    sheet.section("tokens", "Your Club Tokens", body, top + max(rows, 1) * 30, f"Your Club Tokens: {listed}.")
 
 
 def _ranked(
@@ -236,16 +254,23 @@ def _ranked(
     number = shown["round"]
     ranking = "; ".join(f"{p['place']}. {name_list(names, p['participants'])}" for p in shown["ranking"])
     title = f"Round {number}: hands ranked"
-    body = [svg.text(0, 14, title, font_weight=700), svg.text(0, 32, ranking, font_size=12)]
-    said, height = f"{title}: {ranking}.", 40
+    body = [svg.text(0, 14, title, font_weight=700)]
+    y = 32
+    for line in svg.wrap(ranking, WIDTH, SMALL):
+        body.append(svg.text(0, y, line, font_size=SMALL))
+        y += LINE
+    said, height = f"{title}: {ranking}.", y - 10
     mine = next((r for r in (private or {}).get("rounds", []) if r["round"] == number and "hand" in r), None)
     if mine is not None:
         cards, cards_height = sheet.cards(mine["hand"])
         built = " (built for you)" if mine["built_by_service"] else ""
         score = f"Your hand{built}: {mine['hand_points']} points; guessing {mine['guessing_total']:+d}"
-        body += [svg.text(0, 56, score, font_size=12), f'<g transform="translate(0 64)">{"".join(cards)}</g>']
+        body += [
+            svg.text(0, y + 6, score, font_size=SMALL),
+            f'<g transform="translate(0 {y + 14})">{"".join(cards)}</g>',
+        ]
         said += f" {score}: {', '.join(card_words(code) for code in mine['hand'])}."
-        height = 64 + cards_height
+        height = y + 14 + cards_height
     sheet.section(f"result-{number}", title, body, height, said)
 
 
@@ -258,7 +283,7 @@ def _final(sheet: _Sheet, final: Mapping[str, Any], names: Mapping[str, str], vi
         body.append(svg.text(0, 34 + index * LINE, line))
         said.append(line)
     ends = f"To the Finals: {name(names, final['finals'])}. Death Match: {name_list(names, final['death_match'])}."
-    body.append(svg.text(0, 34 + len(final["standings"]) * LINE, ends, font_size=12))
-    sheet.section(
-        "final", "The end", body, 44 + (len(final["standings"]) + 1) * LINE, f"{title}: {'; '.join(said)}. {ends}"
-    )
+    lines = svg.wrap(ends, WIDTH, SMALL)
+    below = 34 + len(final["standings"]) * LINE
+    body += [svg.text(0, below + index * LINE, line, font_size=SMALL) for index, line in enumerate(lines)]
+    sheet.section("final", "The end", body, below + 10 + len(lines) * LINE, f"{title}: {'; '.join(said)}. {ends}")
