@@ -73,14 +73,14 @@ def test_crates_are_drawn_where_the_rules_put_them_and_each_sees_only_their_own_
     assert "\u21922</text>" in drawn("crates", state, "ada", NAMES).svg  # her pushes beside her crate
     x = {p: float(found[f"crate-{p}"].find("{*}rect").get("x")) for p in CRATES}  # type: ignore[union-attr]
     assert x["bo"] == x["cy"] < x["ada"]  # a cell to the right per unit of remainder
-    assert texts(found["round-1"]) == ["1", "x2", "ice", "2", "Ada Lovelace \u21922"]
+    assert texts(found["round-1"]) == ["1", "x2", "ice", "2", "pushes: Ada Lovelace \u21922"]
     assert [texts(found[f"round-{n}"]) for n in (2, 6)] == [["2", "x1"], ["6", "x-1"]]
     # Bo sees every crate where Ada does, and nothing of hers: his own multipliers (none sent:
     # the listed order, round 1 gets -1) and his own push on Cy's crate.
     bo_board = drawn("crates", state, "bo", NAMES)
     bo = marks(parsed(bo_board.svg))
     assert {p: texts(bo[f"crate-{p}"])[0] for p in CRATES} == {"ada": "1", "bo": "0", "cy": "0"}
-    assert texts(bo["round-1"]) == ["1", "x-1", "stone", "0", "Cy Twombly \u2192"]
+    assert texts(bo["round-1"]) == ["1", "x-1", "stone", "0", "pushes: Cy Twombly \u2192"]
     for secret in (">ice<", "ground ice", "\u21922", "Ada Lovelace \u2192"):  # Ada's ground, her pushes
         assert secret not in bo_board.svg and secret not in bo_board.alt
 

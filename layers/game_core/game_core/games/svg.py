@@ -38,14 +38,13 @@ def _attrs(attributes: dict[str, object]) -> str:
     )
 
 
-def picture(width: int, height: int, title: str, body: list[str], wide: bool = False) -> str:
-    """The one `svg` element: role img, its `title` first, scaling to its container's width (a
-    `wide` one keeps at least 40rem and scrolls on a phone: page.css)."""
+def picture(width: int, height: int, title: str, body: list[str]) -> str:
+    """The one `svg` element: role img, its `title` first, scaling to its container's width (the
+    page's column, 372 px on a 390-px phone: a board is drawn to read there, issue 30 item 4)."""
     attrs = _attrs(
         {
             "viewBox": f"-8 -4 {width + 16} {height + 8}",
             "role": "img",
-            "class_": "wide" if wide else None,
             "font_family": FONT,
             "font_size": 14,
             "fill": INK,
