@@ -58,6 +58,8 @@ MEMORY_GB = 0.25  # the functions' MemorySize (template.yaml Globals)
 GOAL_DOLLARS = 0.005
 MAIL_GOAL_DOLLARS = 0.03
 """Issue 19's goal: a 9-player mm8 match played entirely by mail, SES and all."""
+LOGGED_AT_ERROR = ("Failed", "TimedOut", "Aborted")
+"""The history events a state machine's ERROR log level writes (template.yaml's Logging Level)."""
 WRITES = {"PutItem", "UpdateItem", "DeleteItem"}
 READS = {"GetItem", "Query", "BatchGetItem"}
 
@@ -79,10 +81,14 @@ class Bill:
     """By mail: the mail function's GetObject calls."""
     mail_batches: int = 0
     """By mail: the batches the inbound queue's event source handed the mail function."""
+    topic_publishes: Counter[str] = field(default_factory=Counter)
+    """The functions' publishes by topic name (each entry of a PublishBatch one)."""
+    failed_events: int = 0
+    """The execution history's events a state machine logging at ERROR writes (failures, time-outs)."""
 
     def lines(self) -> list[tuple[str, str, float]]:
         requests = sum(self.invocations.values())
-        by_mail = [*self._mail_lines(), self._mail_queue_line()] if self.received or self.sent else []
+        by_mail = [*self._mail_lines(), self.mail_queue_line()] if self.received or self.sent else []
         return [*self._aws_lines(requests), *by_mail]
 
     def _aws_lines(self, requests: int) -> list[tuple[str, str, float]]:
@@ -122,7 +128,7 @@ class Bill:
             ("SNS (mail in)", f"{received} receipt notifications", received * PRICES["publish"]),
         ]
 
-    def _mail_queue_line(self) -> tuple[str, str, float]:
+    def mail_queue_line(self) -> tuple[str, str, float]:
         """The inbound queue: each mail sent into it by the topic (one request), each batch
         received and deleted by the event source (one request each); a retry would add a
         ChangeMessageVisibility and a receive (none in a clean run)."""
@@ -231,23 +237,25 @@ def match_bill(request: dict[str, Any], channel: str = "webhook") -> tuple[Bill,
         batches = stack.mail_in.batches
     sizes = {(item["pk"]["S"], item["sk"]["S"]): item_size(item) for item in items}
     writes, reads = dynamodb_units(recorder.calls, sizes)
-    publishes = sum(
-        len(params.get("PublishBatchRequestEntries", [])) or 1
-        for service, operation, params in recorder.calls
-        if service == "sns" and operation in ("Publish", "PublishBatch")
-    )
+    topic_publishes = Counter[str]()
+    for service, operation, params in recorder.calls:
+        if service == "sns" and operation in ("Publish", "PublishBatch"):
+            topic = params.get("TopicArn") or params.get("TargetArn", "")
+            topic_publishes[topic.rsplit(":", 1)[-1]] += len(params.get("PublishBatchRequestEntries", [])) or 1
     bill = Bill(
         transitions=sum(1 for event in history["events"] if "stateEnteredEventDetails" in event),
         invocations=invocations,
         seconds=recorder.seconds,
         write_units=writes,
         read_units=reads,
-        publishes=publishes,
+        publishes=sum(topic_publishes.values()),
         calls=recorder.meter.calls,
         received=[len(raw) for raws in run.mailed.values() for raw in raws],
         sent=sent,
         stored_reads=stored_reads.calls[("s3", "GetObject")],
         mail_batches=batches,
+        topic_publishes=topic_publishes,
+        failed_events=sum(1 for event in history["events"] if event["type"].endswith(LOGGED_AT_ERROR)),
     )
     largest = {"item": max(sizes.values()), "phases": sum(1 for p, s in sizes if s.startswith("PHASE#"))}
     return bill, largest
@@ -277,15 +285,17 @@ def print_bill(heading: str, bill: Bill) -> None:
         print(f"    {what:16} {counted:58} ${cost:.6f}")
 
 
-def report() -> None:
+def report() -> tuple[Bill, Bill]:
+    """Prints the bills, and returns the 9-player mm8 match's: (by webhook, by mail)."""
     print("cost of a whole match, 24-hour phases, everyone submitting, early close off (goal: mm8 9p <= $0.005)")
-    by_webhook = 0.0
+    by_webhook, webhook_bill = 0.0, Bill()
     for game_id, rule_set, players in MATCHES:
         bill, largest = match_bill(bench_request(game_id, rule_set, players))
         total = bill.total()
         verdict = ""
         if (game_id, rule_set) == ("palindrome", "mm8"):
             by_webhook, verdict = total, "ok" if total <= GOAL_DOLLARS else "OVER"
+            webhook_bill = bill
         print_bill(f"  {game_id} {rule_set}, {players}p, {largest['phases']} phases: ${total:.5f} {verdict}", bill)
         per_phase = bill.transitions / max(1, largest["phases"])
         print(f"    {'':16} {per_phase:.1f} transitions a phase; largest item {largest['item']} bytes (goal <= 16384)")
@@ -305,3 +315,4 @@ def report() -> None:
         f"    the inbound queue: ${queue:.6f} for this match, and its idle polling ({IDLE_POLLS_A_MONTH:,} requests)"
         f" ${idle:.4f} a month: ${idle + queue:.4f} for a month with this match (SQS's first million a month are free)"
     )
+    return webhook_bill, bill

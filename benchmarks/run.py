@@ -6,7 +6,8 @@ Each report module prints its figures next to its goal (issue 8):
 - resolution: the heaviest phase of each game and rule set, and primality (benchmarks/resolution.py).
 - cold start: each handler's import against boto3 and a DynamoDB client (benchmarks/cold_start.py).
 - costs: a whole match of each game on the local stack, in dollars, transitions, calls and item sizes
-  (benchmarks/costs.py); what webhooks out add per delivery (benchmarks/webhooks.py).
+  (benchmarks/costs.py), what its queues, logs and key add (benchmarks/added_costs.py); what webhooks
+  out add per delivery (benchmarks/webhooks.py).
 - paused: a paused match's transitions a day at each recheck, and its hand-overs (benchmarks/paused.py).
 - local: a 12-player Crates match with 1-second phases on the local stack (benchmarks/local_play.py).
 - page: the player's page's size per game and one view's AWS calls (benchmarks/page.py).
@@ -17,12 +18,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from benchmarks import cold_start, costs, local_play, page, paused, resolution, webhooks
+from benchmarks import added_costs, cold_start, local_play, page, paused, resolution, webhooks
 
 SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
     "resolution": (resolution.report, "the heaviest phase of each game and rule set, and primality"),
     "cold-start": (cold_start.report, "each handler's import against boto3 and a DynamoDB client"),
-    "costs": (costs.report, "a whole match of each game on the local stack: dollars, transitions, calls, sizes"),
+    "costs": (added_costs.report, "a whole match of each game: dollars, transitions, calls, sizes; what issue 29 adds"),
     "webhooks": (webhooks.report, "what webhooks out add per delivery"),
     "paused": (paused.report, "a paused match's transitions a day at each recheck, and its hand-overs"),
     "local": (local_play.report, "a 12-player Crates match with 1-second phases on the local stack"),

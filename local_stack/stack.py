@@ -84,7 +84,7 @@ class _CfnLoader(yaml.SafeLoader):
 _CfnLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 
 
-def _template(root: Path) -> dict[str, Any]:
+def parsed_template(root: Path) -> dict[str, Any]:
     """template.yaml, parsed once a process for each text it has: every stack reads it three times,
     and parsing it (pure-Python YAML) was a quarter of what starting a stack cost."""
     return _parsed((root / "template.yaml").read_text())
@@ -98,7 +98,7 @@ def _parsed(template: str) -> dict[str, Any]:
 
 def _template_functions(root: Path) -> dict[str, dict[str, Any]]:
     """Logical id -> properties of every function in template.yaml."""
-    template = _template(root)
+    template = parsed_template(root)
     return {
         name: resource["Properties"]
         for name, resource in template["Resources"].items()
@@ -116,7 +116,7 @@ def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
 
 def template_table_ttl(root: Path = ROOT) -> dict[str, Any]:
     """The matches table's TimeToLiveSpecification in template.yaml (which attribute expires an item)."""
-    template = _template(root)
+    template = parsed_template(root)
     specification: dict[str, Any] = template["Resources"]["MatchTable"]["Properties"]["TimeToLiveSpecification"]
     return specification
 
