@@ -21,7 +21,7 @@ GET /matches/{match_id}/players/{player_id}   (the same Bearer secret): the part
 now, the open phase and its deadline, what they have submitted in it, their garnets
 GET /matches/{match_id}                        the public view: no secret needed
 
-GET /play/{match_id}, POST /play/{match_id}/session|move|action|press|absence, GET
+GET /play/{match_id}, POST /play/{match_id}/session|move|check|action|press|absence, GET
 /play/{match_id}/messages, GET /static/{asset}: the player's page (HTML;
 `game_core.service.page`): a session cookie for the secret, never the secret in a URL; each page
 view one read, as the GET of one's standing (the messages page's: its header and log, one Query).
@@ -74,7 +74,7 @@ from game_core.errors import (
     validation_reasons,
 )
 from game_core.service.actions import ActionRequest, act_by_webhook
-from game_core.service.page import assets, board, play, render, session
+from game_core.service.page import assets, board, check, play, render, session
 from game_core.service.ports import Ports
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
@@ -403,6 +403,14 @@ def post_page_move(request: Request, ports: Callable[[], Ports], match_id: str) 
     return _posted(request, match_id, seen, urlencode({"sent": fields.get("kind", "")}))
 
 
+def post_page_check(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    """The service's verdict on a move form as it stands, for the page's script: stores nothing."""
+    fields, cookie = _page_form(request, match_id)
+    verdict = check.check_move(ports(), match_id, cookie, fields)
+    logger.info("page move checked", extra=_who(request) | {"legal": verdict.legal})
+    return _reply(200, verdict.to_json(), {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+
 def post_page_action(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     fields, cookie = _page_form(request, match_id)
     seen, key = play.act(ports(), match_id, cookie, fields)
@@ -470,6 +478,7 @@ ROUTES = (
     _route("GET", "/play/{match_id}", get_page),
     _route("POST", "/play/{match_id}/session", post_session),
     _route("POST", "/play/{match_id}/move", post_page_move),
+    _route("POST", "/play/{match_id}/check", post_page_check),
     _route("POST", "/play/{match_id}/action", post_page_action),
     _route("GET", "/play/{match_id}/messages", get_messages),
     _route("POST", "/play/{match_id}/press", post_page_press),

@@ -116,6 +116,17 @@ _FIELD_PATH = re.compile(r"^[A-Za-z_]\w*(\.(\d+|[A-Za-z_]\w*))+(?=: )")
 """A reason's leading field path, as `validation_reasons` writes it ("pushes.0.direction: ...")."""
 
 
+def field_path(text: str) -> str | None:
+    """The field a reason's text names first ("pushes.0.direction" of "pushes.0.direction: ..."),
+    None when it names none (a whole-input reason, or a game's own words)."""
+    found = _FIELD_PATH.match(text) or _TOP_FIELD.match(text)
+    return found[0] if found is not None else None
+
+
+_TOP_FIELD = re.compile(r"^[A-Za-z_]\w*(?=: )")
+"""A top-level field's name before a reason's text ("ground: Input should be ...")."""
+
+
 def in_words(text: str) -> str:
     """A reason's text as a person reads it: a leading field path in words ("pushes.0.direction:
     ..." -> "pushes, number 1, direction: ..."; the webhook's JSON replies keep the path, which a

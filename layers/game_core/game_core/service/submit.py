@@ -92,14 +92,14 @@ def first_reply(ports: Ports, match_id: str, sender: str, delivery: str) -> dict
     return first
 
 
-def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, delivery: str | None) -> dict[str, Any]:
-    if view.delivered is not None:
-        return view.delivered
+def validated(request: SubmissionRequest, view: SubmissionView, now: datetime) -> Accepted:
+    """The submission as the open phase would take it from this participant, or the error that
+    says why not: every check a submission passes before it is stored (the page's check request
+    runs exactly these, storing nothing)."""
     match = view.match
     if match.participant(request.player) is None:
         raise NotFound(f"{request.player} is not a player of match {match.match_id}")
     game = registry.load(match.game)
-    now = ports.clock.now()
     accepted = engine.accept(
         match,
         game,
@@ -114,6 +114,16 @@ def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, deliv
     assert match.phase is not None  # accept() refuses when no phase is open
     if not view.accepting:  # a resolution has begun: what it reads is already fixed
         raise Late(f"{match.phase.name!r} closed before the submission arrived")
+    return accepted
+
+
+def _store(ports: Ports, request: SubmissionRequest, view: SubmissionView, delivery: str | None) -> dict[str, Any]:
+    if view.delivered is not None:
+        return view.delivered
+    match = view.match
+    now = ports.clock.now()
+    accepted = validated(request, view, now)
+    assert match.phase is not None  # validated() refuses when no phase is open
     accepted = replace(accepted, salt=ports.ids.salt())  # each move its own, a resend too
     sealed = receipts.receipt(
         match.match_id,

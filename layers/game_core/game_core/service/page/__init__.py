@@ -28,7 +28,10 @@ Stable hooks for tests and assistive technology (ids unless said):
   them, `action-<kind>` each immediate action (Clubs: puzzle, answer, transfer, peek); an input
   is `<form id>-<field path, dots as dashes>` (`move-round-ground`, `move-round-pushes-0-crate`)
   with a `label`, its hint `<input id>-hint`, the service's reason naming it `<input id>-error`;
-  the grammar box is `<form id>-lines`; `puzzle-clocks` beside Clubs' answer form, each
+  the grammar box is `<form id>-lines`; where the script runs, `<form id>-check` (role status)
+  under a move form the service's verdict on it as written (`check.py`, `data-legal`), and on
+  Crates' track a `g.push` button per crate and direction (`data-crate`, `data-direction`) with
+  `push-said` saying the push written; `puzzle-clocks` beside Clubs' answer form, each
   `puzzle-<n>-clock` (a `time.elapsed` the script counts on);
 - `board` the game as it stands for this participant, first on the page (`board.py`): the
   game's drawing of their own view (`DrawsBoard`: an inline `svg`, role img, its words in the

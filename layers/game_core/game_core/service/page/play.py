@@ -166,10 +166,11 @@ def sign_in(ports: Ports, match_id: str, secret: str) -> sessions.Session:
 def sign_out(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> None:
     """Raise unless the sign-out came from the session's own page (a cookie is dropped by the
     browser; nothing is stored)."""
-    _checked(read(ports, match_id, cookie), fields)
+    checked_form(read(ports, match_id, cookie), fields)
 
 
-def _checked(seen: Seen, fields: Mapping[str, str]) -> None:
+def checked_form(seen: Seen, fields: Mapping[str, str]) -> None:
+    """Raise unless the form carries the token of the session's own page."""
     if not sessions.form_is_ours(seen.session, fields.get("csrf", "")):
         raise Unauthorized("this form is not from your page (or from before your session): send it again from the page")
 
@@ -204,20 +205,24 @@ def _opened(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str
 def send_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> Seen:
     """Submit the move a form sent; a refusal comes back as the page with its reasons."""
     seen, delivery = _opened(ports, match_id, cookie, fields)
-    kind = fields.get("kind", "")
     try:
-        _checked(seen, fields)
-        match = seen.match
-        form = _form(seen.game, kind, False, rows_for(fields))
-        accepts = match.phase.accepts if match.phase is not None else ()
-        submission = submission_of(seen.game, form, fields, accepts, names(match))
-        number = int(fields["number"]) if fields.get("number", "").isdigit() else None
-        participant = seen.session.participant
-        request = SubmissionRequest(match_id, participant, fields.get("phase", ""), kind, submission, CHANNEL, number)
-        submit(ports, request, seen.view, delivery)
+        checked_form(seen, fields)
+        submit(ports, move_request(seen, fields), seen.view, delivery)
     except GameCoreError as error:
-        return replace(seen, refusal=Refusal(f"move-{kind}", error, fields))
+        return replace(seen, refusal=Refusal(f"move-{fields.get('kind', '')}", error, fields))
     return seen
+
+
+def move_request(seen: Seen, fields: Mapping[str, str]) -> SubmissionRequest:
+    """The submission a move form's fields make (Malformed when they make none): sent, or checked."""
+    match = seen.match
+    kind = fields.get("kind", "")
+    form = _form(seen.game, kind, False, rows_for(fields))
+    accepts = match.phase.accepts if match.phase is not None else ()
+    submission = submission_of(seen.game, form, fields, accepts, names(match))
+    number = int(fields["number"]) if fields.get("number", "").isdigit() else None
+    participant = seen.session.participant
+    return SubmissionRequest(match.match_id, participant, fields.get("phase", ""), kind, submission, CHANNEL, number)
 
 
 def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> tuple[Seen, str | None]:
@@ -226,7 +231,7 @@ def act(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, st
     kind = fields.get("kind", "")
     participant = seen.session.participant
     try:
-        _checked(seen, fields)
+        checked_form(seen, fields)
         if kind == READY_KIND:
             vote(ports, match_id, participant, fields.get("ready") == "true", CHANNEL, delivery, seen.view)
             return seen, None
@@ -244,7 +249,7 @@ def send_press(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[
     with the refusal."""
     seen, delivery = _opened(ports, match_id, cookie, fields)
     try:
-        _checked(seen, fields)
+        checked_form(seen, fields)
         to = press_recipients(fields)
         sender = seen.session.participant
         reply = press.send(ports, match_id, sender, to, fields.get(TEXT_FIELD, ""), CHANNEL, delivery)
@@ -293,7 +298,7 @@ def absence(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str
     seen = read(ports, match_id, cookie)
     cancel = "cancel" in fields
     try:
-        _checked(seen, fields)
+        checked_form(seen, fields)
         first = fields.get("f.from", "").strip()
         if not (cancel or first):
             raise Malformed("the absence has no first day", [Reason("absence_from", "give your first day away")])

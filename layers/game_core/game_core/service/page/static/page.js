@@ -104,10 +104,177 @@
     check();
   }
 
+  // A move form checked as it is written (issue 30): the form posted to the page's check route
+  // (`/play/{id}/check`, which stores nothing) a moment after the last change, and each reason
+  // shown beside the input it is about (its `<id>-error`), the rest and the "legal" mark under the
+  // form. Without the script the form is sent as ever and the service's refusal comes back as a page.
+  function checked(form) {
+    var box = document.getElementById(form.id + "-check");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = form.id + "-check";
+      box.className = "check";
+      box.setAttribute("role", "status");
+      box.setAttribute("aria-live", "polite");
+      form.insertBefore(box, form.querySelector("button[type=submit]"));
+    }
+    return box;
+  }
+
+  function clearField(input) {
+    var said = document.getElementById(input.id + "-error");
+    if (said) { said.textContent = ""; }
+    input.removeAttribute("aria-invalid");
+  }
+
+  function showAtField(input, text) {
+    var said = document.getElementById(input.id + "-error");
+    if (!said) {
+      said = document.createElement("span");
+      said.className = "error";
+      said.id = input.id + "-error";
+      input.parentNode.appendChild(said);
+      var described = input.getAttribute("aria-describedby");
+      input.setAttribute("aria-describedby", (described ? described + " " : "") + said.id);
+    }
+    said.textContent = said.textContent ? said.textContent + " " + text : text;
+    input.setAttribute("aria-invalid", "true");
+  }
+
+  function showVerdict(form, verdict) {
+    Array.prototype.forEach.call(form.querySelectorAll("input, select, textarea"), clearField);
+    var box = checked(form);
+    box.textContent = "";
+    var rest = document.createElement("ul");
+    verdict.reasons.forEach(function (reason) {
+      var at = document.getElementById(reason.at);
+      if (at && at !== form && form.contains(at) && /^(INPUT|SELECT|TEXTAREA)$/.test(at.tagName)) {
+        showAtField(at, reason.text);
+      } else {
+        var item = document.createElement("li");
+        item.textContent = reason.text;
+        item.setAttribute("data-code", reason.code);
+        rest.appendChild(item);
+      }
+    });
+    var head = document.createElement("p");
+    head.className = verdict.legal ? "legal" : "not-legal";
+    head.textContent = (verdict.legal ? "\u2713 " : "") + verdict.said;
+    box.appendChild(head);
+    if (rest.childNodes.length) { box.appendChild(rest); }
+    box.setAttribute("data-legal", verdict.legal ? "true" : "false");
+  }
+
+  function checkMoves() {
+    Array.prototype.forEach.call(document.querySelectorAll("form[id^='move-']"), function (form) {
+      var timer = null;
+      var asked = 0;
+      function ask() {
+        var mine = ++asked;  // only the latest answer is shown
+        var body = new URLSearchParams(new FormData(form));
+        body.delete("delivery");  // a check is no delivery
+        fetch(form.getAttribute("action").replace(/\/move$/, "/check"), {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
+          body: body.toString()
+        }).then(function (reply) {
+          return reply.ok ? reply.json() : null;
+        }).then(function (verdict) {
+          if (verdict && mine === asked) { showVerdict(form, verdict); }
+        }).catch(function () { /* no verdict: the form is still sent and checked on send */ });
+      }
+      function later() {
+        window.clearTimeout(timer);
+        timer = window.setTimeout(ask, 400);
+      }
+      form.addEventListener("input", later);
+      form.addEventListener("change", later);
+      form.addEventListener("check-now", ask);
+    });
+  }
+
+  // Pushing Crates on the drawing: beside each crate on the track, a left and a right arrow (each a
+  // button for the keyboard and a screen reader) that write the push into the round form's first
+  // empty row and check it. Drawn only where the form is, so the page without script has no dead
+  // buttons.
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function pushInto(form, crate, direction) {
+    for (var row = 0; ; row++) {
+      var who = document.getElementById(form.id + "-pushes-" + row + "-crate");
+      var way = document.getElementById(form.id + "-pushes-" + row + "-direction");
+      if (!who || !way) { return -1; }
+      if (!who.value) {
+        who.value = crate;
+        way.value = direction;
+        form.dispatchEvent(new Event("check-now"));
+        return row;
+      }
+    }
+  }
+
+  function arrow(form, group, crate, direction, x, y) {
+    var title = group.querySelector("title").textContent;  // "Your crate", "Bo's crate"
+    var whose = title.replace(/^Your /, "your ");
+    var button = document.createElementNS(SVG, "g");
+    button.setAttribute("class", "push");
+    button.setAttribute("role", "button");
+    button.setAttribute("tabindex", "0");
+    button.setAttribute("data-crate", crate);
+    button.setAttribute("data-direction", direction);
+    button.setAttribute("aria-label", "Push " + whose + " " + direction);
+    var circle = document.createElementNS(SVG, "circle");
+    circle.setAttribute("cx", x);
+    circle.setAttribute("cy", y);
+    circle.setAttribute("r", 9);
+    var sign = document.createElementNS(SVG, "text");
+    sign.setAttribute("x", x);
+    sign.setAttribute("y", y + 4);
+    sign.setAttribute("text-anchor", "middle");
+    sign.textContent = direction === "left" ? "\u2190" : "\u2192";
+    button.appendChild(circle);
+    button.appendChild(sign);
+    function press() {
+      var row = pushInto(form, crate, direction);
+      var said = document.getElementById("push-said");
+      if (said) {
+        said.textContent = row < 0 ? "Every push row is used: send a smaller round, or clear a row first."
+          : "Push " + (row + 1) + ": " + whose + " " + direction + ".";
+      }
+    }
+    button.addEventListener("click", press);
+    button.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); press(); }
+    });
+    group.appendChild(button);
+  }
+
+  function cratesOnTheDrawing() {
+    var form = document.getElementById("move-round");
+    var crates = document.querySelectorAll("svg g[data-mark^='crate-']");
+    if (!form || !crates.length || !document.getElementById(form.id + "-pushes-0-crate")) { return; }
+    var said = document.createElement("p");
+    said.id = "push-said";
+    said.setAttribute("role", "status");
+    said.textContent = "Push a crate on the track with its arrows; the round form below fills in and is checked.";
+    crates[0].ownerSVGElement.parentNode.parentNode.appendChild(said);
+    Array.prototype.forEach.call(crates, function (group) {
+      var box = group.querySelector("rect");
+      var x = Number(box.getAttribute("x"));
+      var y = Number(box.getAttribute("y")) + Number(box.getAttribute("height")) / 2;
+      var crate = group.getAttribute("data-mark").slice("crate-".length);
+      arrow(form, group, crate, "left", x - 9, y);
+      arrow(form, group, crate, "right", x + Number(box.getAttribute("width")) + 9, y);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     signInFromFragment();
     countdown();
     elapsed();
     keepCurrent();
+    checkMoves();
+    cratesOnTheDrawing();
   });
 })();

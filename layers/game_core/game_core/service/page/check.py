@@ -1,0 +1,111 @@
+"""The page's check of a move before it is sent: the form made into the submission and run through
+the very checks the submit path runs (`play.move_request`, `submit.validated`: the same parse, the
+same rules against this participant's position), in the one read the page makes, storing nothing.
+The answer is every reason in words, each tied to the element of the page it is about (an input's
+id, or the form's own when it names no field), so the page's script can show it beside that input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from game_core.errors import GameCoreError, Reason, field_path, in_words
+from game_core.service.page import play
+from game_core.service.page.forms import FIELD_PREFIX
+from game_core.service.ports import Ports
+from game_core.service.submit import validated
+
+GAME_REASON_FIELDS = {"ground_used_up": "ground"}
+"""The field a game's own reason (its stable code) is about, where its text names none by path."""
+PUSH_NUMBER = re.compile(r"^push (\d+) ")
+"""Pushing Crates' `crate_unknown` names its push by number ("push 2 names crate ..."): that row's crate."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason the move would be refused, for a person, and where on the page it belongs."""
+
+    code: str
+    text: str
+    at: str
+    """The id of the input it is about (`move-round-pushes-0-crate`), else the form's (`move-round`)."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "text": self.text, "at": self.at}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the service would say of the move if it were sent now (nothing is stored either way)."""
+
+    form: str
+    findings: tuple[Finding, ...]
+    garnet_cost: int = 0
+
+    @property
+    def legal(self) -> bool:
+        return not self.findings
+
+    def to_json(self) -> dict[str, Any]:
+        said = "Legal: the service would take this move (nothing is sent until you send it)."
+        if self.legal and self.garnet_cost:
+            said = f"Legal: it would spend {self.garnet_cost} garnet{'s' if self.garnet_cost > 1 else ''}" + said[5:]
+        return {
+            "form": self.form,
+            "legal": self.legal,
+            "said": said if self.legal else "Not legal yet: see the reasons beside the fields.",
+            "reasons": [finding.to_json() for finding in self.findings],
+        }
+
+
+def check_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[str, str]) -> Verdict:
+    """The verdict on the move form `fields` for the session `cookie` holds (one read, no write);
+    SignedOut or Unauthorized, raised, when the session or the form's token does not hold."""
+    seen = play.read(ports, match_id, cookie)
+    play.checked_form(seen, fields)
+    form = f"move-{fields.get('kind', '')}"
+    try:
+        accepted = validated(play.move_request(seen, fields), seen.view, seen.now)
+    except GameCoreError as error:
+        reasons = error.reasons or [Reason(error.code, str(error))]
+        found = tuple(Finding(r.code, _row_words(r.text, fields), _at(form, r, fields)) for r in reasons)
+        return Verdict(form, found)
+    return Verdict(form, (), accepted.garnet_cost)
+
+
+def _at(form: str, reason: Reason, fields: Mapping[str, str]) -> str:
+    """The page element `reason` is about: the input its field path names, as the page ids it."""
+    path = field_path(reason.text) or GAME_REASON_FIELDS.get(reason.code)
+    pushed = PUSH_NUMBER.match(reason.text) if reason.code == "crate_unknown" else None
+    if pushed is not None:
+        path = f"pushes.{int(pushed[1]) - 1}.crate"
+    if not path:
+        return form
+    name, *rest = path.split(".")
+    if rest and rest[0].isdigit():  # the submission's item, in the form's row it was written in
+        rest[0] = str(_rows(fields, name).get(int(rest[0]), int(rest[0])))
+    return "-".join([form, name, *rest])
+
+
+def _rows(fields: Mapping[str, str], name: str) -> dict[int, int]:
+    """The submission's item index -> the form's row it came from: the form leaves blank rows out
+    of the list it sends (`forms.filled_in`), so item 0 may be row 2."""
+    found = re.compile(re.escape(f"{FIELD_PREFIX}{name}.") + r"(\d{1,3})(\.|$)")
+    rows = sorted({int(hit[1]) for key, value in fields.items() if value.strip() and (hit := found.match(key))})
+    return dict(enumerate(rows))
+
+
+def _row_words(text: str, fields: Mapping[str, str]) -> str:
+    """A reason in words ("pushes, number 2, direction: ..."), its number the form's row."""
+    path = field_path(text)
+    if path is not None and len(parts := path.split(".")) > 1 and parts[1].isdigit():
+        parts[1] = str(_rows(fields, parts[0]).get(int(parts[1]), int(parts[1])))
+        text = ".".join(parts) + text[len(path) :]
+    pushed = PUSH_NUMBER.match(text)
+    if pushed is not None:  # "push 2" of the list sent is the form's push 3 when row 2 was blank
+        item = int(pushed[1]) - 1
+        text = f"push {_rows(fields, 'pushes').get(item, item) + 1} " + text[pushed.end() :]
+    return in_words(text)
