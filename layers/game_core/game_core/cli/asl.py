@@ -95,12 +95,13 @@ def wait_for_phase(name: str) -> dict[str, Any]:
     }
 
 
-def definition(game: AnyGame) -> dict[str, Any]:
+def definition(game: AnyGame, loops_per_execution: int = LOOPS_PER_EXECUTION) -> dict[str, Any]:
     """Advance -> Next phase -> <the open phase's wait> -> Advance ...: three transitions a phase
     when nothing happens but its deadline, three more for each wake-up (a host act, early close).
     Each Advance counts the loop in the state (`loops`, from the execution's input); after
     `LOOPS_PER_EXECUTION` of them the execution hands the match on to a fresh one and ends, so
-    no history outgrows Step Functions' limit (service/handover.py)."""
+    no history outgrows Step Functions' limit (service/handover.py). A test may set fewer loops to
+    see a hand-over without playing hundreds of them; what is deployed is written with the default."""
     names = phase_names(game)
     advance = {"step": "advance", "match_id.$": "$.match_id", "loops.$": "$.loops"}
     hand_over = {"step": "hand_over", "match_id.$": "$.match_id", "handovers.$": "$$.Execution.Input.handovers"}
@@ -115,7 +116,7 @@ def definition(game: AnyGame) -> dict[str, Any]:
             "Choices": [
                 {"Variable": "$.phase", "StringEquals": MATCH_OVER, "Next": MATCH_OVER},
                 {"Variable": "$.phase", "StringEquals": MATCH_CANCELLED, "Next": MATCH_CANCELLED},
-                {"Variable": "$.loops", "NumericGreaterThanEquals": LOOPS_PER_EXECUTION, "Next": HAND_OVER},
+                {"Variable": "$.loops", "NumericGreaterThanEquals": loops_per_execution, "Next": HAND_OVER},
             ]
             + [{"Variable": "$.phase", "StringEquals": name, "Next": name} for name in names],
             "Default": "Unknown phase",
@@ -234,8 +235,8 @@ def render_template(template: str) -> str:
     return head + TEMPLATE_BEGIN + block + TEMPLATE_END + tail
 
 
-def render(game_id: str) -> str:
-    return json.dumps(definition(registry.load(game_id)), indent=2, ensure_ascii=False) + "\n"
+def render(game_id: str, loops_per_execution: int = LOOPS_PER_EXECUTION) -> str:
+    return json.dumps(definition(registry.load(game_id), loops_per_execution), indent=2, ensure_ascii=False) + "\n"
 
 
 def asl_path(root: Path, game_id: str) -> Path:
