@@ -21,7 +21,7 @@ from bot_matches import players_for  # noqa: E402
 
 SMALLEST_PX = 11
 """The smallest text a phone's reader is asked to read (the issue's 'readable' at 390 px)."""
-GAMES = ("domino", "clubs", "crates")
+GAMES = ("domino", "clubs", "crates", "palindrome", "abstrac")
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -58,6 +58,13 @@ CHARACTER_WIDTH = 0.6
 measured by (a board's text must fit a 390-px phone, issue 30 item 4)."""
 
 
+def cut(words: str, most: int) -> str:
+    """Words cut to `most` characters with an ellipsis, to fit their place on a board (the
+    element's title or the board's words say them whole); characters XML cannot hold are not counted."""
+    words = NOT_XML.sub("", words)
+    return words if len(words) <= most else words[: most - 1] + "\u2026"
+
+
 def wrap(words: str, width: float, size: float) -> list[str]:
     """The words in lines that fit `width` units at `size` units a character's height."""
     most = max(1, int(width / (CHARACTER_WIDTH * size)))

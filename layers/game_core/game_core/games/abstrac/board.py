@@ -23,7 +23,10 @@ COLOURS = {
 """Each colour's card face and the ink on it (at least 4.5:1 each)."""
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 WIDTH = PER_LINE * PITCH
-CHAR = 8
+CHAR = svg.CHARACTER_WIDTH * 14
+NAME_CHARACTERS = 20
+"""A player's name over their cards is cut to this many characters, so that with "(you) (to move):"
+it fits the drawing's width (the element's title and the words say it whole)."""
 
 
 def _name(names: Mapping[str, str], player: str | None) -> str:
@@ -91,17 +94,21 @@ def _player(
     public: Mapping[str, Any], player: str, names: Mapping[str, str], you: bool, top: float
 ) -> tuple[str, float]:
     taken = public["taken"][player]
-    who = f"{_name(names, player)} (you)" if you else _name(names, player)
+    who = svg.cut(_name(names, player), NAME_CHARACTERS)
+    who = f"{who} (you)" if you else who
     moving = " (to move)" if public["to_move"] == player else ""
-    body = [svg.text(0, 18, f"{who}{moving}: {_score(public, player)}", font_weight=700)]
-    body.append(svg.text(0, 38, f"Clock: {_clock(public, player)}", fill=svg.QUIET))
-    cards, height = _cards(taken["cards"], 0, 48)
-    body += cards if taken["cards"] else [svg.text(0, 66, "No cards taken yet.", fill=svg.QUIET)]
-    y = 48 + (height if taken["cards"] else 26) + 4
+    body = [
+        svg.text(0, 18, f"{who}{moving}:", font_weight=700),
+        svg.text(0, 38, _score(public, player), font_weight=700),
+    ]
+    body.append(svg.text(0, 58, f"Clock: {_clock(public, player)}", fill=svg.QUIET))
+    cards, height = _cards(taken["cards"], 0, 68)
+    body += cards if taken["cards"] else [svg.text(0, 86, "No cards taken yet.", fill=svg.QUIET)]
+    y = 68 + (height if taken["cards"] else 26) + 4
     for combination in taken["combinations"]:
         body.append(svg.text(0, y + 14, f"{combination['name']}: {combination['points']} points"))
         y += 20
-    title = "Your cards and clock" if you else f"{who}'s cards and clock"
+    title = "Your cards and clock" if you else f"{_name(names, player)}'s cards and clock"
     return svg.marked(f"player-{player}", title, body, (WIDTH - 36, 18), transform=f"translate(0 {top})"), y + 10
 
 
@@ -136,7 +143,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
         parts.append(drawn_player)
         top += 8 + height
     longest = max(len(f"Clock: {_clock(public, p)}") for p in public["players"])
-    width = max(WIDTH, CHAR * longest)
+    width = max(WIDTH, int(CHAR * longest))
     return Board(svg.picture(width, int(top), heading, parts), _alt(public, names, slots, label))
 
 

@@ -134,18 +134,15 @@ def _deal(sheet: _Sheet, public: Mapping[str, Any], names: Mapping[str, str]) ->
         for column, who in enumerate((team["player"], team["guest"])):
             x = DEAL_LEFT + column * (WIDTH - DEAL_LEFT) // 2
             body.append(card(x, top + 18, holes[who]))
-            body.append(svg.text(x + CARD_WIDTH + 4, top + 46, _short(name(names, who)), font_size=SMALL))
+            body.append(
+                svg.text(x + CARD_WIDTH + 4, top + 46, svg.cut(name(names, who), NAME_CHARACTERS), font_size=SMALL)
+            )
         said.append(
             f"team {index + 1}, {name(names, team['player'])} ({card_words(holes[team['player']])})"
             f" with {name(names, team['guest'])} ({card_words(holes[team['guest']])});"
         )
     height = 22 + len(public["teams"]) * TEAM_ROW
     sheet.section(f"deal-{number}", title, body, height, " ".join(said).rstrip(";") + ".")
-
-
-def _short(words: str, most: int = NAME_CHARACTERS) -> str:
-    """A name cut to fit beside a card (the words and the title say it whole)."""
-    return words if len(words) <= most else words[: most - 1] + "\u2026"
 
 
 def _puzzles(sheet: _Sheet, public: Mapping[str, Any], private: Mapping[str, Any]) -> None:

@@ -65,11 +65,6 @@ def _crate(player: str, title: str, remainder: int, top: float, left: float) -> 
     return svg.marked(f"crate-{player}", title, body, (x - 2, 10), transform=f"translate(0 {top})")
 
 
-def _cut(words: str, most: int) -> str:
-    """Words cut to `most` characters with an ellipsis (the crate's title and the words say them whole)."""
-    return words if len(words) <= most else words[: most - 1] + "\u2026"
-
-
 def _lines(x: float, top: float, words: str, width: float, **attributes: Any) -> tuple[list[str], float]:
     """Words wrapped to `width` from `top` down: the texts, and the bottom of the last line."""
     lines = svg.wrap(words, width, float(attributes.get("font_size", 14)))
@@ -100,7 +95,7 @@ def _track(
         who = _name(names, player)
         shade = "#e3eef8" if player == viewer else "#f4f4ef" if index % 2 else svg.PAPER
         parts.append(svg.box(0, y, WIDTH, NAME_LINE + ROW, fill=shade))
-        shown = f"{_cut(who, most - 6)} (you)" if player == viewer else _cut(who, most)
+        shown = f"{svg.cut(who, most - 6)} (you)" if player == viewer else svg.cut(who, most)
         parts.append(svg.text(0, y + NAME_LINE - 5, shown))
         for reveal in reveals:
             x = HISTORY + (reveal["round"] - 1) * HISTORY_STEP + HISTORY_STEP / 2

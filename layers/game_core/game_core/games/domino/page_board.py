@@ -136,7 +136,7 @@ def _tile(tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], x:
         f'<path d="{path}" fill="{fill_of(shape)}" stroke="#333333"/>',
     ]
     if winner:
-        shown = _cut(winner, NAME_CHARACTERS)
+        shown = svg.cut(winner, NAME_CHARACTERS)
         body.append(svg.text(6, TILE_HEIGHT - 8, f"to {shown}", fill=svg.QUIET))
     if bid:
         body.append(svg.text(6, TILE_HEIGHT - 24, f"you bid {bid}", fill=svg.YOU))
@@ -147,11 +147,6 @@ def _tile(tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], x:
     return svg.marked(
         f"tile-{tile['tile']}", title, body, (TILE_WIDTH - 30, 30), transform=f"translate({x} {y})"
     ), words
-
-
-def _cut(words: str, most: int) -> str:
-    """Words cut to `most` characters with an ellipsis (the element's title says them whole)."""
-    return words if len(words) <= most else words[: most - 1] + "\u2026"
 
 
 def _tile_list(public: Mapping[str, Any], numbers: Sequence[int]) -> str:
@@ -200,7 +195,7 @@ def _board(
     at: tuple[int, int],
 ) -> str:
     """A player's board at (x, y): the mail's frame, each piece one path, the final square."""
-    parts = frame(_cut(name(names, player), NAME_CHARACTERS * 2))
+    parts = frame(svg.cut(name(names, player), NAME_CHARACTERS * 2))
     for piece in public["boards"][player]:
         cells = [cell_of(cell) for cell in piece["cells"]]
         path = "".join(f"M{MARGIN + c * CELL} {TOP + r * CELL}h{CELL}v{CELL}h-{CELL}z" for r, c in cells)

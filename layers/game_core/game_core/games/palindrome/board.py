@@ -20,8 +20,11 @@ TILE_FILL, TILE_LINE = "#fff3c4", "#8a6d00"
 LEFT = 96
 """Where tiles start, right of a row's label."""
 WIDTH = LEFT + PER_LINE * STEP + 8
-CHAR = 8
-"""A character's width, generously, at 14px: a column is as wide as its longest text."""
+CHAR = svg.CHARACTER_WIDTH * 14
+"""A character's width, generously, at 14 units: a column is as wide as its longest text."""
+RECEIVER_CHARACTERS = 12
+"""A receiver's name in the bidding table is cut to this many characters (the words say it whole),
+so the drawing stays narrow enough for its text to read on a 390-px phone (issue 30 item 4)."""
 
 
 def _name(names: Mapping[str, str], player: str | None) -> str:
@@ -50,7 +53,7 @@ def _row(key: str, title: str, label: str, digits: str, note: str, top: float) -
 
 
 def _mine(private: Mapping[str, Any], top: float) -> tuple[list[str], float]:
-    parts = [svg.text(0, top + 18, "Your strings (nobody else sees them until the end)", font_weight=700)]
+    parts = [svg.text(0, top + 18, "Your strings (secret until the end)", font_weight=700)]
     top += 28
     for number, string in enumerate(private["strings"], start=1):
         row, height = _row(f"string-{number}", f"Your string {number}", f"String {number}", string, "(empty)", top)
@@ -123,7 +126,7 @@ def _table(
     for key, label, digits, cards, receiver in rows:
         tiles, _ = _tiles(digits, columns[1], 2) if digits else ([svg.text(columns[1], 20, names_of[label])], 0)
         body = [svg.text(0, 20, label), *tiles, svg.text(columns[2], 20, cards, fill=svg.YOU, font_weight=700)]
-        body.append(svg.text(columns[3], 20, receiver))
+        body.append(svg.text(columns[3], 20, svg.cut(receiver, RECEIVER_CHARACTERS)))
         parts.append(
             svg.marked(
                 key, f"{label} of round {entry['round']}", body, (columns[3] - 34, 12), transform=f"translate(0 {top})"
@@ -138,7 +141,7 @@ def _columns(entry: Mapping[str, Any], bid: Mapping[str, Any] | None) -> tuple[i
     said = [_cards_on(bid, "pack", pack["pack"]) for pack in entry["packs"]]
     said += [_cards_on(bid, "item", item["item"]) for item in entry["items"]]
     cards_x = LEFT + 5 * STEP + 8
-    return 0, LEFT, cards_x, cards_x + max(100, CHAR * max(map(len, said)) + 12)
+    return 0, LEFT, cards_x, cards_x + max(100, int(CHAR * max(map(len, said))) + 12)
 
 
 def _final(
@@ -177,11 +180,11 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     if public.get("final"):
         drawn, top = _final(public["final"], names, viewer, top + 8)
         parts += drawn
-    width = max(WIDTH, CHAR * len(phase))
+    width = max(WIDTH, int(CHAR * len(phase)))
     if public["round_log"]:
         entry = public["round_log"][-1]
         right = _columns(entry, _bid_of(private, entry["round"]))[3]
-        width = max(width, right + CHAR * max(len(_name(names, player)) for player in public["players"]))
+        width = max(width, int(right + CHAR * RECEIVER_CHARACTERS))
     return Board(svg.picture(width, int(top) + 8, heading, parts), _alt(public, private, names, heading))
 
 
