@@ -291,14 +291,15 @@ def delete_webhook(request: Request, ports: Callable[[], Ports], match_id: str, 
 PAGE_HEADERS = {
     "Content-Type": "text/html; charset=utf-8",
     "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; "
         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-"""Every page's headers: no inline script or style anywhere, no framing, no referrer sent on."""
+"""Every page's headers: no inline script or style anywhere, no framing, no referrer sent on; the
+script reaches its own origin only (the check of a move as it is written)."""
 NOTICES = {
     "sent": "Your {} submission is in; sending it again replaces it.",  # "multipliers" or "place" alike
     "ready": "Your ready vote is recorded.",
