@@ -54,7 +54,7 @@ def page_call(
         request_id="page",
         query=query,
     )
-    reply: dict[str, Any] = stack.invoke("SubmitWebhookFunction", event)
+    reply: dict[str, Any] = stack.invoke("PlayerPageFunction", event)
     return reply
 
 

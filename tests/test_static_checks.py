@@ -178,6 +178,7 @@ FUNCTIONS = (
     "HostCommandsFunction",
     "EmailInFunction",
     "WebhookDeliverFunction",
+    "PlayerPageFunction",
 )
 
 
@@ -255,7 +256,18 @@ def test_each_function_may_do_only_what_it_does() -> None:
     }
     assert grants["HostCommandsFunction"]["states:StartExecution"] == [machines]
     assert grants["PhaseStepFunction"]["states:StartExecution"] == [machines]
-    starters = ("SubmitWebhookFunction", "EmailInFunction")
+    # The page takes what the webhook takes (a move is a submission, a sign-in a read) and no more:
+    # the table, the task token that closes a phase early, the webhook queue. Written out, not
+    # copied from the webhook's, so a grant added to either is seen here.
+    assert grants["PlayerPageFunction"] == {
+        **{
+            f"dynamodb:{action}": [table]
+            for action in ("GetItem", "BatchGetItem", "Query", "PutItem", "UpdateItem", "ConditionCheckItem")
+        },
+        "states:SendTaskSuccess": ["*"],
+        "sqs:SendMessage": [{"!GetAtt": "WebhookQueue.Arn"}],
+    }
+    starters = ("SubmitWebhookFunction", "EmailInFunction", "PlayerPageFunction")
     assert not any("states:StartExecution" in grants[name] for name in starters)
     # Webhooks out: every telling function may queue deliveries; the delivery function reads the
     # table, queues a retry's copy or a dead letter, and alerts the host, and nothing more

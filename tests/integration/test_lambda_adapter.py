@@ -129,6 +129,7 @@ def test_a_handler_exception_is_a_lambda_function_error(stack) -> None:
 def test_the_template_functions_are_the_registered_handlers(stack) -> None:
     assert set(stack.lambdas.handlers) == {
         "SubmitWebhookFunction",
+        "PlayerPageFunction",
         "PhaseStepFunction",
         "HostCommandsFunction",
         "EmailInFunction",

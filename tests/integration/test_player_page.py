@@ -97,7 +97,7 @@ def test_a_player_signs_in_sees_the_page_and_sends_moves_through_its_forms(
             request_id="encoded",
         )
         assert encoded["isBase64Encoded"] is True
-        reply = stack.invoke("SubmitWebhookFunction", encoded)
+        reply = stack.invoke("PlayerPageFunction", encoded)
         assert reply["statusCode"] == 303 and reply["headers"]["Set-Cookie"].startswith(f"genius_{match.match_id}=p2.")
 
         # Signing out takes the page's own form (its token); the cookie is dropped, the page asks again.

@@ -1,4 +1,4 @@
-"""The page's routes for messages and absences through the webhook function's own handler (as
+"""The page's routes for messages and absences through the page function's own handler (as
 API Gateway hands it requests, `benchmarks.page.page_call`), served from the fakes: each form
 posted, redirected, and the page after it saying what was done."""
 
@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 class Served:
-    """The webhook function over the fakes, as `page_call` invokes a stack's."""
+    """The page function over the fakes, as `page_call` invokes a stack's."""
 
     def __init__(self, table: Talk) -> None:
-        self.handler = load_handler(ROOT / "functions" / "submit_webhook", "app.handler", lambda: table.ports)
+        self.handler = load_handler(ROOT / "functions" / "player_page", "app.handler", lambda: table.ports)
 
     def invoke(self, name: str, event: dict[str, Any]) -> dict[str, Any]:
         reply: dict[str, Any] = self.handler(event, FakeContext(name))
