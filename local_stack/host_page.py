@@ -41,6 +41,7 @@ from game_core.service.page.play import names
 from game_core.service.page.render import Choices, Given, inputs
 from local_stack.host_access import foreign_refusal, is_loopback, is_token
 from local_stack.host_create_page import MatchCreation, games_section
+from local_stack.host_result import result_table
 from local_stack.http_serving import Reply, Request
 from local_stack.new_match_form import hidden_fields
 
@@ -163,11 +164,12 @@ def match_section(match: Match, status: Mapping[str, Any], csrf: str) -> str:
     if status.get("stalled"):
         rows.append(("Stalled", status["stalled"].get("what_to_do", "")))
     listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(str(v))}</dd>" for k, v in rows)
+    result = result_table(status["result"], names(match)) if "standings" in (status.get("result") or {}) else ""
     choices = Choices(names(match), "")
     forms = "".join(_command_form(form, match_id, csrf, choices) for form in command_forms())
     return (
         f'<section class="match" id="match-{escape(match_id)}" aria-labelledby="title-{escape(match_id)}">'
-        f'<h2 id="title-{escape(match_id)}">{escape(match_id)}</h2><dl>{listing}</dl>{forms}</section>'
+        f'<h2 id="title-{escape(match_id)}">{escape(match_id)}</h2><dl>{listing}</dl>{result}{forms}</section>'
     )
 
 
@@ -201,12 +203,16 @@ def confirmation_page(command: CommandForm, match_id: str, posted: Mapping[str, 
     return _page(f"{command.title}: are you sure?", body)
 
 
-def result_page(command: Mapping[str, Any], reply: Mapping[str, Any]) -> Reply:
-    """What the service answered: done, with what it says (a reissued secret, once), or refused with its reasons."""
+def result_page(command: Mapping[str, Any], reply: Mapping[str, Any], named: Mapping[str, str] = {}) -> Reply:
+    """What the service answered: done, with what it says (a reissued secret, once; a result as a
+    table, its players `named`), or refused with its reasons."""
     title = str(command["command"]).replace("_", " ").capitalize()
     if reply.get("ok"):
-        said = {key: value for key, value in reply.items() if key != "ok"}
-        body = f"<p>Done.</p><pre>{escape(json.dumps(said, indent=2))}</pre>"
+        said = {key: value for key, value in reply.items() if key not in ("ok", "result")}
+        body = "<p>Done.</p>" + (
+            result_table(reply["result"], named) if "standings" in (reply.get("result") or {}) else ""
+        )
+        body += f"<pre>{escape(json.dumps(said, indent=2))}</pre>"
         return _page(f"{title} in {command['match_id']}", f"{body}<p>{BACK}</p>")
     reasons = "".join(f"<li>{escape(str(reason.get('text', '')))}</li>" for reason in reply.get("reasons", []))
     body = f'<div id="reasons" role="alert"><p>Refused: {escape(str(reply.get("message", "")))}</p>'
@@ -340,7 +346,11 @@ class HostPage:
         with self._sending:
             if once not in self._sent:
                 command = chosen.command_from(match_id, form)
-                self._sent[once] = result_page(command, self.host(command))
+                reply = self.host(command)
+                named = (
+                    next((names(m) for m in self.matches() if m.match_id == match_id), {}) if "result" in reply else {}
+                )
+                self._sent[once] = result_page(command, reply, named)
                 while len(self._sent) > KEPT_ANSWERS:
                     self._sent.popitem(last=False)
             return self._sent[once]

@@ -76,7 +76,9 @@ def test_a_word_where_a_number_goes_is_the_services_to_refuse() -> None:
     ]
     # Beside the sixth field, which it names, and tied to it for a screen reader:
     page = render.page(seen)
-    assert '<span class="error" id="move-multipliers-multipliers-5-error">multipliers.5: Input should be' in page
+    assert (
+        '<span class="error" id="move-multipliers-multipliers-5-error">multipliers, number 6: Input should be' in page
+    )
     assert 'aria-describedby="move-multipliers-multipliers-5-error" aria-invalid="true"' in page
     assert page.count('aria-invalid="true"') == 1
 

@@ -211,6 +211,19 @@ def test_a_tie_is_decided_by_choosing_each_place_confirmed_with_the_places_chose
     result = hosted.fakes.store.get(hosted.match_id).result
     assert status == 200 and result["decision"] == ["cy", "bo", "ada"] and result["ec"] == ["ada"]
     assert [(s["player"], s["place"]) for s in result["standings"]] == [("cy", 1), ("bo", 2), ("ada", 3)]
+    # The answer is the result in a table, by name (issue 30 item 3; was the reply's raw JSON):
+    # places 1, 2, 3 as decided, each with the score 3, no ToL (none was awarded), Ada the one
+    # EC, each +1 garnet as the tied result had it.
+    rows = [
+        ("1", "Cy Young", "3", "none", "no", "+1"),
+        ("2", "Bo Peep", "3", "none", "no", "+1"),
+        ("3", "Ada Lovelace", "3", "none", "yes", "+1"),
+    ]
+    table = page[page.index('<table class="result">') : page.index("</table>")]
+    assert re.findall(r"<tr><td>" + "</td><td>".join(["([^<]*)"] * 6) + "</td></tr>", table) == rows
+    assert '"standings"' not in page  # the result is not shown again as JSON
+    _, listing, _ = hosted.send("GET", "/", cookie=cookie)  # and so on the page of every match
+    assert table in listing
 
 
 @pytest.mark.parametrize(

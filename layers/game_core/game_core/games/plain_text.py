@@ -424,16 +424,18 @@ def result_text(result: Mapping[str, Any], names: Mapping[str, str]) -> list[str
     if len(first) == 1:
         said = [f"The match is over. The winner is {name(names, first[0])}, with {top}."]
     else:
-        said = [f"The match is over. {_and(names, first)} share first place, with {top} each."]
+        said = [f"The match is over. {names_and(names, first)} share first place, with {top} each."]
     tokens = [f"{name(names, p)} ({count})" if count != 1 else name(names, p) for p, count in tol.items()]
     said += [f"Tokens of Life (ToL): {', '.join(tokens) or 'nobody'}."]
     said += [f"Elimination Candidates (EC): {name_list(names, result['ec']) if result['ec'] else 'nobody'}."]
     for tie in result.get("tied_lines", []) if result.get("undecided") else []:
         line = "ToL" if tie["line"] == "tol" else "EC"
         places = f"{tie['places']} place{'s' if tie['places'] != 1 else ''}"
-        said += [f"Tied across the {line} line: {_and(names, tie['players'])}; the host decides who takes {places}."]
+        said += [
+            f"Tied across the {line} line: {names_and(names, tie['players'])}; the host decides who takes {places}."
+        ]
     garnets = result["garnets"]
-    said += ["Garnets earned: " + ", ".join(f"{name(names, p)} {_signed(garnets[p])}" for p in garnets) + "."]
+    said += ["Garnets earned: " + ", ".join(f"{name(names, p)} {signed(garnets[p])}" for p in garnets) + "."]
     rows = [
         [
             str(s["place"]),
@@ -441,7 +443,7 @@ def result_text(result: Mapping[str, Any], names: Mapping[str, str]) -> list[str
             s["score"],
             str(tol.get(s["player"], "")),
             "EC" if s["player"] in result["ec"] else "",
-            _signed(garnets[s["player"]]) if s["player"] in garnets else "",
+            signed(garnets[s["player"]]) if s["player"] in garnets else "",
         ]
         for s in standings
     ]
@@ -449,12 +451,14 @@ def result_text(result: Mapping[str, Any], names: Mapping[str, str]) -> list[str
     return [*(line for sentence in said for line in prose(sentence)), "", *table_lines]
 
 
-def _and(names: Mapping[str, str], players: Sequence[str]) -> str:
+def names_and(names: Mapping[str, str], players: Sequence[str]) -> str:
+    """Players by name, "Ada, Bo and Cy"."""
     shown = [name(names, player) for player in players]
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def _signed(garnets: int) -> str:
+def signed(garnets: int) -> str:
+    """Garnets won or lost, "+3", "-1", "0"."""
     return f"+{garnets}" if garnets > 0 else str(garnets)
 
 

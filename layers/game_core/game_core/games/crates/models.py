@@ -37,7 +37,11 @@ class CratesSettings(GameSettings):
 class MultipliersSubmission(Model):
     """A point multiplier for each of rounds 1-6, in round order."""
 
-    multipliers: list[StrictInt] = Field(min_length=ROUNDS, max_length=ROUNDS)
+    multipliers: list[StrictInt] = Field(
+        min_length=ROUNDS,
+        max_length=ROUNDS,
+        description=f"The six multipliers {', '.join(map(str, MULTIPLIERS))} in any order, round 1's first.",
+    )
 
     @model_validator(mode="after")
     def _is_a_permutation(self) -> MultipliersSubmission:

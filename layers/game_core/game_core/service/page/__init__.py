@@ -23,7 +23,7 @@ Stable hooks for tests and assistive technology (ids unless said):
   `ready-votes`, the `ready` form (button: vote or take the vote back);
 - `notice` (role status) after a move or vote was taken, `answer` an action's answer;
 - `sent` what this participant sent this phase, `sent-<kind>` each kind, `receipt-<kind>` its
-  sealed receipt (`render.receipt`);
+  sealed receipt, folded (`receipt_view`), `copy-receipt-<kind>` where the script puts its copy button;
 - `moves` the section of forms: `move-<kind>` each submission kind the open phase takes from
   them, `action-<kind>` each immediate action (Clubs: puzzle, answer, transfer, peek); an input
   is `<form id>-<field path, dots as dashes>` (`move-round-ground`, `move-round-pushes-0-crate`)

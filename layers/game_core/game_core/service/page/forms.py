@@ -63,6 +63,9 @@ class Input:
     """A list's items, or a text that may be a number (Domino's tile or "square"), are numbers (read as such)."""
     one_a_line: bool = False
     """A list's items are written one a line (names, which hold spaces), not in one box."""
+    blank: str | None = None
+    """A choice's words for choosing nothing, offered only where the rules say what nothing means
+    (the schema's default); None: no such choice."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,8 @@ def _scalar(
             return Input(name, label, "text", required, hint=hint, max_length=40, integers=numeric)
         return None
     if "enum" in node:
-        return Input(name, label, "select", required, options=tuple(str(v) for v in node["enum"]), hint=hint)
+        options = tuple(str(v) for v in node["enum"])
+        return Input(name, label, "select", required, options=options, hint=hint, blank=_blank(node, required))
     if kind == "integer":
         return Input(name, label, "number", required, _least(node), node.get("maximum"), hint=hint)
     if kind == "string" and node.get("format") == PARTICIPANT_FORMAT:
@@ -158,6 +162,14 @@ def _scalar(
         listed = required and node.get("minItems", 0) > 0
         return Input(name, label, "list", listed, pattern=pattern, hint=hint, integers=integers, one_a_line=lines)
     return None
+
+
+def _blank(node: Mapping[str, Any], required: bool) -> str | None:
+    """A choice's blank option: the rules' default named, or "(none)" where nothing is allowed;
+    none where a choice is required or the schema gives no default."""
+    if required or "default" not in node:
+        return None
+    return "(none)" if node["default"] is None else f"(as the rules default: {node['default']})"
 
 
 def _least(node: Mapping[str, Any]) -> int | None:
@@ -199,7 +211,7 @@ def _part(
             )
             for i in range(most)
         )
-        return Group(_title(name, node), inputs, most)
+        return Group(_fixed_legend(name, node, items), inputs, most)
     if items.get("type") != "object":
         return _scalar(schema, name, node, required, one_a_line)
     rows = min(most or rows, rows)
@@ -210,13 +222,28 @@ def _part(
             found = _scalar(schema, f"{name}.{i}.{key}", sub, False, one_a_line)
             if found is None:
                 return None
-            cells.append(replace(found, label=f"{found.label} ({i + 1})", hint=""))  # the hints go in the legend
+            # the hints go in the legend; a choice's blank is the row left empty
+            blank = found.blank or ("(none)" if found.widget == "select" else None)
+            cells.append(replace(found, label=f"{found.label} ({i + 1})", hint="", blank=blank))
     hints = [f"{cell.label.rsplit(' (', 1)[0]}: {cell.hint}" for cell in _row_hints(schema, fields, one_a_line)]
     least = node.get("minItems") or 0
     said = (
         f"{_title(name, node)}: {_count_words(least or None, most).lower()}, one a row; a row left empty is not sent."
     )
     return Group(" ".join([said, *hints]), tuple(cells), len(fields))
+
+
+def _fixed_legend(name: str, node: Mapping[str, Any], items: Mapping[str, Any]) -> str:
+    """A fixed few numbers' legend: their title, the values they take (the schema's words, and its
+    bounds on each), so a player knows them before a first try."""
+    least, most = items.get("minimum"), items.get("maximum")
+    bounds = ""
+    if least is not None and most is not None:
+        bounds = f"each a whole number from {least} to {most}."
+    elif least is not None or most is not None:
+        bounds = f"each a whole number {'at least' if most is None else 'at most'} {most if least is None else least}."
+    said = " ".join(part for part in (str(node.get("description") or "").split("\n")[0], bounds) if part)
+    return f"{_title(name, node)}: {said}" if said else _title(name, node)
 
 
 def _ranking(name: str, node: Mapping[str, Any], places: int) -> Group:

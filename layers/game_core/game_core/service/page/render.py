@@ -19,8 +19,6 @@ from game_core.match.clock import day_text, duration_text, iso
 from game_core.match.engine import EPOCH, parse_submission
 from game_core.match.grace import graces_count
 from game_core.match.press import MAX_PRESS_CHARS, MODE_TEXT
-from game_core.match.replay import canonical_json
-from game_core.service import receipts
 from game_core.service.named import kind_help
 from game_core.service.notices import open_phase_summary
 from game_core.service.page import assets, board
@@ -43,6 +41,7 @@ from game_core.service.page.play import (
     ready_standing,
     view_of,
 )
+from game_core.service.page.receipt_view import receipt
 from game_core.service.ready import READY_KIND
 
 REFRESH_SECONDS = 60
@@ -391,15 +390,6 @@ def _sent(seen: Seen) -> str:
     return "\n".join(filter(None, parts)) + "\n</section>"
 
 
-def receipt(seen: Seen, kind: str) -> str:
-    """The sealed receipt of what was sent of `kind` (issue 23 item 1), shown under it: the JSON
-    the move's answer gave, to keep."""
-    sealed = receipts.standing(seen.match, seen.view.sheet, kind)
-    if sealed is None:
-        return ""
-    return f'<p>{esc(receipts.KEEP)}</p>\n<pre id="receipt-{esc(kind)}">{esc(canonical_json(sealed))}</pre>'
-
-
 def _moves(seen: Seen, view: Mapping[str, Any]) -> str:
     kinds = move_kinds(seen)
     actions = action_kinds(seen)
@@ -539,7 +529,7 @@ def _input(form_id: str, form: Form, one: Input, given: Given, choices: Choices)
     name = form.prefix + one.name
     value = given.fields.get(name)
     hint = f'<span class="hint" id="{esc(input_id)}-hint">{esc(one.hint)}</span>\n' if one.hint else ""
-    wrong = " ".join(reason.text for reason in given.at(one))
+    wrong = " ".join(in_words(reason.text) for reason in given.at(one))
     hint += f'<span class="error" id="{esc(input_id)}-error">{esc(wrong)}</span>\n' if wrong else ""
     described = " ".join(f"{input_id}-{what}" for what, shown in (("hint", one.hint), ("error", wrong)) if shown)
     label = f'<label for="{esc(input_id)}">{esc(one.label)}</label>\n'
@@ -551,7 +541,7 @@ def _input(form_id: str, form: Form, one: Input, given: Given, choices: Choices)
         aria_invalid="true" if wrong else None,
     )
     if one.widget == "select":
-        options = "" if one.required else '<option value="">(as the rules default)</option>'
+        options = "" if one.blank is None else f'<option value="">{esc(one.blank)}</option>'
         options += "".join(
             f"<option{_attrs(value=option, selected=value == option)}>{esc(option)}</option>" for option in one.options
         )

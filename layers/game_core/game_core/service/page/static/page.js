@@ -1,7 +1,8 @@
 // The player's page, improved where JavaScript runs (it works without): a link's secret, kept in
 // the fragment (never sent to a server, never logged), is posted once through the sign-in form and
 // taken off the address bar; the deadline counts down live and is given in the browser's own zone;
-// a Clubs puzzle's time taken counts on beside the answer box; the page reloads itself to stay
+// a Clubs puzzle's time taken counts on beside the answer box; a sealed receipt gets a copy
+// button; the page reloads itself to stay
 // current (keepCurrent).
 "use strict";
 
@@ -269,7 +270,28 @@
     });
   }
 
+  // A sealed receipt's copy button (the text stays selectable where no clipboard is offered).
+  function copyButtons() {
+    var places = document.querySelectorAll("[data-copies]");
+    Array.prototype.forEach.call(places, function (place) {
+      var source = document.getElementById(place.getAttribute("data-copies"));
+      if (!source || !navigator.clipboard) { return; }
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Copy the receipt";
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.textContent).then(function () {
+          button.textContent = "Copied";
+        }, function () {
+          button.textContent = "Not copied: select the text instead";
+        });
+      });
+      place.appendChild(button);
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    copyButtons();
     signInFromFragment();
     countdown();
     elapsed();
