@@ -11,14 +11,17 @@ Each report module prints its figures next to its goal (issue 8):
 - paused: a paused match's transitions a day at each recheck, and its hand-overs (benchmarks/paused.py).
 - local: a 12-player Crates match with 1-second phases on the local stack (benchmarks/local_play.py).
 - page: the player's page's size per game and one view's AWS calls (benchmarks/page.py).
+- load: bin/host-server under concurrent clients, killed and restarted (benchmarks/load.py); minutes
+  long, so run only when named: `bin/bench load --matches 10 --seconds 120` (`bin/bench load --help`).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 
-from benchmarks import added_costs, cold_start, local_play, page, paused, resolution, webhooks
+from benchmarks import added_costs, cold_start, load, local_play, page, paused, resolution, webhooks
 
 SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
     "resolution": (resolution.report, "the heaviest phase of each game and rule set, and primality"),
@@ -28,7 +31,9 @@ SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
     "paused": (paused.report, "a paused match's transitions a day at each recheck, and its hand-overs"),
     "local": (local_play.report, "a 12-player Crates match with 1-second phases on the local stack"),
     "page": (page.report, "the player's page's size per game and one view's AWS calls"),
+    "load": (lambda: load.main([]), "bin/host-server at community scale (minutes: only when named; load --help)"),
 }
+ONLY_WHEN_NAMED = {"load"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,11 +45,16 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("sections", nargs="*", metavar="SECTION", help="the sections to run (all when none given)")
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["load"]:  # its own options: bin/bench load --matches 10 --seconds 120
+        load.main(argv[1:])
+        return 0
     chosen = parser.parse_args(argv).sections
     unknown = [name for name in chosen if name not in SECTIONS]
     if unknown:
         parser.error(f"no section {', '.join(unknown)}: the sections are {', '.join(SECTIONS)}")
-    for name in chosen or SECTIONS:
+    for name in chosen or [name for name in SECTIONS if name not in ONLY_WHEN_NAMED]:
         SECTIONS[name][0]()
     return 0
 

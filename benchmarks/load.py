@@ -1,0 +1,264 @@
+"""One laptop at community scale (issue 32): `bin/host-server` as a subprocess on a fresh data
+folder, driven only through its public ports by concurrent clients at a target rate, then killed
+(SIGTERM, then SIGKILL) with its matches running and started again.
+
+    bin/bench load [--matches 50] [--seconds 600] [--rate 20] [--phase-seconds 60]
+
+Matches cycle through every game and rule set, at each game's typical size and its fewest by
+turns; every phase runs to its deadline (no early close), so deadlines fall during the load. The
+server's clock is the laptop's own: a phase of 60 s resolves 60 real seconds after it opened.
+Each figure is printed beside the issue's goal. Minutes long: a plain `bin/bench` skips it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import signal
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.load_clients import Clients, MoveKey, Seat, Tally
+from benchmarks.load_server import HostServerProcess, Usage, folder_megabytes
+from game_core.match.engine import guests_per_player
+from local_stack.play import bot_matches, seat
+
+P99_GOAL_MS = 300.0
+LATE_GOAL_SECONDS = 5.0
+RSS_GOAL_MB = 1536.0
+RESTART_GOAL_SECONDS = 15.0
+CLIENT_THREADS = 32
+
+
+@dataclass(frozen=True)
+class Options:
+    matches: int = 50
+    seconds: float = 600.0
+    rate: float = 20.0
+    phase_seconds: int = 60
+    seed: int = 2026
+
+
+@dataclass
+class Outcome:
+    """What a run measured: the checks the tests assert on, and the figures it printed."""
+
+    tally: Tally
+    lost: list[MoveKey]
+    doubled: list[MoveKey]
+    lateness: list[float]
+    usage: Usage
+    restarts: dict[str, float]
+
+
+def requests_for(count: int) -> list[dict[str, Any]]:
+    """`count` matches' settings: every game and rule set in turn, typical and fewest players by turns."""
+    from game_core.games import registry
+
+    typical, fewest = bot_matches("typical"), bot_matches("few")
+    made = []
+    for index in range(count):
+        game_id, rule_set, players = (typical if index // len(typical) % 2 == 0 else fewest)[index % len(typical)]
+        guests = guests_per_player(registry.load(game_id))
+        made.append(
+            {
+                "game": game_id,
+                "settings": {"rule_set": rule_set},
+                "players": [seat(f"p{i:02d}", guests) for i in range(1, players + 1)],
+                "early_close": False,
+                "seed": 2026 + index,
+            }
+        )
+    return made
+
+
+def create(server: HostServerProcess, options: Options, rng: random.Random) -> list[Seat]:
+    seats = []
+    for request in requests_for(options.matches):
+        created = server.host("create", match=request | {"phase_seconds": options.phase_seconds})
+        for player, secret in created["secrets"].items():
+            seats.append(Seat(created["match_id"], request["game"], player, secret, random.Random(rng.random())))
+    return seats
+
+
+def drive(clients: Clients, seconds: float, rate: float) -> None:
+    """Open-loop load: a request started every 1/rate s whatever the earlier ones are doing."""
+    started = time.monotonic()
+    with ThreadPoolExecutor(CLIENT_THREADS) as pool:
+        futures = []
+        for tick in range(int(seconds * rate)):
+            time.sleep(max(0.0, started + tick / rate - time.monotonic()))
+            futures.append(pool.submit(clients.one, tick))
+    for future in futures:
+        if (error := future.exception()) is not None:
+            raise error  # the harness's own fault (a bot's, a client's): not a figure to print
+
+
+def records(server: HostServerProcess, match_ids: list[str]) -> dict[str, dict[str, Any]]:
+    return {match_id: server.host("export", match_id=match_id) for match_id in match_ids}
+
+
+def settle(server: HostServerProcess, match_ids: list[str]) -> None:
+    """Every running match's open phase resolved now (the host's resolve-now), so each move
+    acknowledged in it is in a phase record; waits until each has resolved it."""
+    opened = {}
+    for match_id in match_ids:
+        status = server.host("status", match_id=match_id)
+        if status["status"] == "running" and status.get("open"):
+            opened[match_id] = status["phases_resolved"]
+            server.host("resolve_now", match_id=match_id)
+    deadline = time.monotonic() + 120
+    while opened and time.monotonic() < deadline:
+        for match_id, resolved in list(opened.items()):
+            status = server.host("status", match_id=match_id)
+            if status["status"] != "running" or status["phases_resolved"] > resolved:
+                del opened[match_id]
+        time.sleep(0.2)
+
+
+def check(tally: Tally, exported: dict[str, dict[str, Any]]) -> tuple[list[MoveKey], list[MoveKey]]:
+    """Each acknowledged move (its last acknowledged submission) in its phase's record, and each
+    phase record's moves once: (lost, doubled)."""
+    kept: dict[MoveKey, list[Any]] = defaultdict(list)
+    for match_id, record in exported.items():
+        for phase in record["phases"]:
+            for player, kinds in phase["submissions"].items():
+                for kind, submission in kinds.items():
+                    kept[(match_id, phase["number"], player, kind)].append(submission)
+    lost = [
+        key for key, move in tally.acknowledged.items() if len(kept.get(key, [])) != 1 or not holds(kept[key][0], move)
+    ]
+    doubled = [key for key, moves in kept.items() if len(moves) > 1]
+    return lost, doubled
+
+
+def holds(kept: Any, sent: Any) -> bool:
+    """The record keeps the move as sent: each field sent, with the same value (the record also
+    spells out the fields the sender left to their defaults: `"item": null`)."""
+    if isinstance(sent, dict):
+        return isinstance(kept, dict) and all(name in kept and holds(kept[name], value) for name, value in sent.items())
+    if isinstance(sent, list):
+        return isinstance(kept, list) and len(kept) == len(sent) and all(map(holds, kept, sent))
+    return bool(kept == sent)
+
+
+def lateness(record: dict[str, Any], phase_seconds: int) -> list[float]:
+    """Seconds each phase that ran to its deadline resolved after it: the deadline is its opening
+    plus its length, its extensions and its pauses, all read from the match's event log."""
+    late, opened, shift, paused_at = [], 0.0, 0.0, 0.0
+    for event in record["events"]:
+        at = datetime.fromisoformat(event["at"]).timestamp()
+        kind = event["type"]
+        if kind in ("created", "phase_opened"):
+            opened, shift = at, 0.0
+        elif kind == "extended":
+            shift += event["data"]["seconds"]
+        elif kind == "paused":
+            paused_at = at
+        elif kind == "resumed":
+            shift += at - paused_at
+        elif kind == "phase_resolved" and event["data"]["timed_out"]:
+            late.append(at - (opened + phase_seconds + shift))
+    return late
+
+
+def restart(server: HostServerProcess, how: signal.Signals) -> float:
+    """Stops the server by `how` with its matches running; the seconds until it answers again."""
+    server.stop(how)
+    return server.start()
+
+
+def run(options: Options, folder: Path) -> Outcome:
+    rng = random.Random(options.seed)
+    server = HostServerProcess(folder / "data")
+    server.start()
+    try:
+        seats = create(server, options, rng)
+        match_ids = sorted({seat.match_id for seat in seats})
+        print(
+            f"load: {len(match_ids)} matches, {len(seats)} participants, phases of {options.phase_seconds} s, "
+            f"{options.rate:g} req/s for {options.seconds:g} s ...",
+            flush=True,
+        )
+        clients = Clients(server, seats, Tally(), rng)
+        drive(clients, options.seconds, options.rate)
+        used = server.usage()
+        late = [
+            seconds
+            for record in records(server, match_ids).values()
+            for seconds in lateness(record, options.phase_seconds)
+        ]
+        restarts = {"SIGTERM": restart(server, signal.SIGTERM)}
+        drive(clients, min(5.0, options.seconds), options.rate)  # moves in flight when it dies
+        restarts["SIGKILL"] = restart(server, signal.SIGKILL)
+        settle(server, match_ids)
+        lost, doubled = check(clients.tally, records(server, match_ids))
+        outcome = Outcome(clients.tally, lost, doubled, late, used, restarts)
+    finally:
+        server.stop()
+    report(outcome, options, folder_megabytes(folder / "data"))
+    return outcome
+
+
+def verdict(ok: bool) -> str:
+    return "pass" if ok else "FAIL"
+
+
+def percentile(values: list[float], share: float) -> float:
+    return (
+        statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
+        if len(values) > 1
+        else values[0]
+    )
+
+
+def report(outcome: Outcome, options: Options, data_mb: float) -> None:
+    print(f"{'route':40} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}  errors by status")
+    for route, times in sorted(outcome.tally.timings.items()):
+        p50, p95, p99 = (percentile(times, share) * 1000 for share in (0.50, 0.95, 0.99))
+        errors = {status: n for status, n in outcome.tally.statuses[route].items() if not 200 <= status < 400}
+        gated = route.startswith(("POST submission", "GET page"))
+        goal = f"  (goal p99 < {P99_GOAL_MS:.0f} ms: {verdict(p99 < P99_GOAL_MS)})" if gated else ""
+        print(f"{route:40} {len(times):8} {p50:8.0f} {p95:8.0f} {p99:8.0f}  {errors or '-'}{goal}")
+    late = outcome.lateness
+    if late:
+        print(
+            f"phases resolved at their deadline: {len(late)}, late by p50 {percentile(late, 0.5):.2f} s, "
+            f"p99 {percentile(late, 0.99):.2f} s, worst {max(late):.2f} s "
+            f"(goal: within {LATE_GOAL_SECONDS:.0f} s: {verdict(max(late) <= LATE_GOAL_SECONDS)})"
+        )
+    else:
+        print("phases resolved at their deadline: none (run longer than --phase-seconds)")
+    usage = outcome.usage
+    print(
+        f"server: {usage.cpu_seconds:.1f} s CPU in {options.seconds:g} s of load, peak RSS {usage.peak_rss_mb:.0f} MB "
+        f"(goal < {RSS_GOAL_MB:.0f} MB: {verdict(usage.peak_rss_mb < RSS_GOAL_MB)}); data folder {data_mb:.2f} MB"
+    )
+    moves = len(outcome.tally.acknowledged)
+    print(
+        f"acknowledged moves: {moves}, lost {len(outcome.lost)}, doubled {len(outcome.doubled)} "
+        f"(goal 0 and 0: {verdict(not outcome.lost and not outcome.doubled)})"
+    )
+    for how, seconds in outcome.restarts.items():
+        print(
+            f"restart after {how} with the matches running: serving again in {seconds:.1f} s "
+            f"(goal < {RESTART_GOAL_SECONDS:.0f} s: {verdict(seconds < RESTART_GOAL_SECONDS)})"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bin/bench load", description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=Options.matches)
+    parser.add_argument("--seconds", type=float, default=Options.seconds, help="how long the load runs")
+    parser.add_argument("--rate", type=float, default=Options.rate, help="requests started a second")
+    parser.add_argument("--phase-seconds", type=int, default=Options.phase_seconds)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
+        run(Options(args.matches, args.seconds, args.rate, args.phase_seconds), Path(folder))
