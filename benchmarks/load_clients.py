@@ -160,6 +160,8 @@ class Clients:
                 status = 200
             except urllib.error.HTTPError as answer:
                 status, seat.cookie = answer.code, answer.headers.get("Set-Cookie", "").split(";")[0]
+            except OSError:
+                status = 0  # no answer (the connection dropped): counted, and tried again next time
             self.tally.timed("POST page session (sign-in)", started, status)
         request(self.tally, "GET page", page, headers={"Cookie": seat.cookie} if seat.cookie else {})
 
