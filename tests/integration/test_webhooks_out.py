@@ -198,10 +198,11 @@ def test_a_discord_url_gets_discord_bodies_in_order_unsigned_at_the_address_chec
     stack.webhooks.deliver()
 
     # Then Discord gets it as two messages, in order, cut between lines (by hand: "A message from
-    # the host:", "" and 38 lines make 24 + 1 + 1 + 38 x 51 - 1 = 1,963 characters; a 39th line
-    # would pass 2,000), mentions off, no signature headers, sent to the address checked
+    # the host to everyone:", "" and 38 lines make 36 + 1 + 1 + 38 x 51 - 1 = 1,975 characters; a
+    # 39th line would pass 2,000), mentions off, no signature headers, sent to the address checked
     bodies = [json.loads(one.body) for _where, one in sent]
-    assert [len(body["content"]) for body in bodies] == [1963, 22 * 51 - 1]
+    assert bodies[0]["content"].startswith("A message from the host to everyone:\n\n")
+    assert [len(body["content"]) for body in bodies] == [1975, 22 * 51 - 1]
     assert bodies[0]["content"].split("\n")[2:] == lines[:38]
     assert bodies[1]["content"].split("\n") == lines[38:]
     assert all(body["allowed_mentions"] == {"parse": []} for body in bodies)
