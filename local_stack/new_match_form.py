@@ -19,7 +19,7 @@ from functools import cache
 from html import escape
 from typing import Any
 
-from game_core.errors import Reason
+from game_core.errors import Reason, in_words
 from game_core.games import registry
 from game_core.games.protocol import AnyGame
 from game_core.match.engine import guests_per_player
@@ -155,7 +155,8 @@ def form_body(
     for reason in reasons:
         where, _, said = reason.text.partition(": ")
         if where in named:  # its words beside the field, not the field's name
-            shown = shown.replace(f'-error">{escape(where)}: ', '-error">', 1)
+            # the page writes a field's path in words before its reason (`in_words`): not here
+            shown = shown.replace(f'-error">{escape(in_words(reason.text).removesuffix(said))}', '-error">', 1)
             listed.append(f"{named[where]}: {said}")
         else:
             listed.append(reason.text)

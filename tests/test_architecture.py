@@ -159,3 +159,10 @@ def test_the_import_reader_sees_every_form() -> None:
     names = imported(GAMES / "probe.py", text)
     assert {layer_of(name) for name in names} >= {"aws", "service", "match"}
     assert {"game_core.match.engine", "game_core.service.ports.Store", "game_core.match.model"} <= set(names)
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    # The test folders are no packages: two modules of one name stop the whole suite's collection
+    # ("import file mismatch"), though each passes in a run of its own folder
+    modules = sorted(path.name for path in (ROOT / "tests").rglob("test_*.py"))
+    assert sorted({name for name in modules if modules.count(name) > 1}) == []
