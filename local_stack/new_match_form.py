@@ -19,7 +19,7 @@ from functools import cache
 from html import escape
 from typing import Any
 
-from game_core.errors import Reason, in_words
+from game_core.errors import Reason
 from game_core.games import registry
 from game_core.games.protocol import AnyGame
 from game_core.match.engine import guests_per_player
@@ -150,13 +150,11 @@ def form_body(
     named = {one.name: one.label for one in form.inputs}
     beside = [reason for reason in reasons if reason.text.partition(": ")[0] in named]
     choices = Choices({str(i + 1): f"The player in row {i + 1}" for i in range(rows)}, "")
-    shown = inputs(FORM_ID, form, Given(given, tuple(beside)), choices)
+    shown = inputs(FORM_ID, form, Given(given, tuple(beside), field_named=False), choices)
     listed = []
     for reason in reasons:
         where, _, said = reason.text.partition(": ")
-        if where in named:  # its words beside the field, not the field's name
-            # the page writes a field's path in words before its reason (`in_words`): not here
-            shown = shown.replace(f'-error">{escape(in_words(reason.text).removesuffix(said))}', '-error">', 1)
+        if where in named:  # listed at the top by the field's label
             listed.append(f"{named[where]}: {said}")
         else:
             listed.append(reason.text)

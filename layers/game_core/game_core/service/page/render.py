@@ -497,6 +497,14 @@ class Given:
 
     fields: Mapping[str, str]
     reasons: tuple[Reason, ...]
+    field_named: bool = True
+    """Whether a reason beside its field still names the field ("multipliers, number 6: ...");
+    the host's new-match form, whose labels say it already, leaves the name off."""
+
+    def beside(self, one: Input) -> str:
+        """The reasons naming this field, as shown beside it."""
+        said = [in_words(reason.text) for reason in self.at(one)]
+        return " ".join(text if self.field_named else text.partition(": ")[2] for text in said)
 
     def at(self, one: Input) -> list[Reason]:
         """The reasons naming this field (the service's reasons name a field by its path)."""
@@ -529,7 +537,7 @@ def _input(form_id: str, form: Form, one: Input, given: Given, choices: Choices)
     name = form.prefix + one.name
     value = given.fields.get(name)
     hint = f'<span class="hint" id="{esc(input_id)}-hint">{esc(one.hint)}</span>\n' if one.hint else ""
-    wrong = " ".join(in_words(reason.text) for reason in given.at(one))
+    wrong = given.beside(one)
     hint += f'<span class="error" id="{esc(input_id)}-error">{esc(wrong)}</span>\n' if wrong else ""
     described = " ".join(f"{input_id}-{what}" for what, shown in (("hint", one.hint), ("error", wrong)) if shown)
     label = f'<label for="{esc(input_id)}">{esc(one.label)}</label>\n'
