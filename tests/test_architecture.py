@@ -1,8 +1,9 @@
 """The shape of the code, checked: every game package has the one layout (docs/GAME_AUTHORING.md)
 and the layers import one way only.
 
-Layers, lowest first: `games` (rules, pure), `match` (the match lifecycle, pure), `service` (the
-use cases, behind ports), `aws` (the adapters). A layer imports nothing of the layers above it.
+Layers, lowest first: `games` (rules, pure), `match` (the match lifecycle, pure), `season` (a
+season's rules and carried state, pure), `service` (the use cases, behind ports), `aws` (the
+adapters). A layer imports nothing of the layers above it.
 Imports are read with `ast`: `import x`, `from x import y` and relative imports alike, wherever
 they stand in a module (also inside functions and `if TYPE_CHECKING:` blocks).
 """
@@ -104,7 +105,7 @@ def test_the_classes_are_named_by_the_scheme(game_id: str) -> None:
 
 # -- import direction --------------------------------------------------------------------------------
 
-LAYERS = ("games", "match", "service", "aws")
+LAYERS = ("games", "match", "season", "service", "aws")
 """Lowest first: each may import only the layers before it (and itself)."""
 
 
