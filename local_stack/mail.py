@@ -1,8 +1,5 @@
-"""Mail on the local stack: an outbox folder for what the service sends (moto's SES also keeps
-it), and received mail turned into the event SES delivers through SNS.
-
-    bin/mail-in message.eml          hand a message to the running local stack (bin/local-stack)
-    bin/mail-in - < message.eml      the same from stdin
+"""Mail the local stack sends: an outbox folder for what the service sends (moto's SES also keeps
+it); received mail is local_stack/inbound_bucket.py's.
 
 Sent mail lands in the outbox as one `.eml` file per message (`local-outbox/` by default), which
 any mail client opens. The host server also sends it through the host's own mail account
@@ -13,30 +10,24 @@ that names the match; each message waits in the data folder until the relay take
 
 from __future__ import annotations
 
-import base64
 import email
 import email.policy
-import json
 import smtplib
 import ssl
-import sys
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
 from email.utils import formataddr, getaddresses, parseaddr
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.mail.addresses import match_address, match_for
 from game_core.service.ports import OutgoingMail
 
 LOCAL_DOMAIN = "play.local"
 """The match domain of the local stack: each match takes mail at <match_id>@play.local."""
-PASS = "PASS"
 SmtpSecurity = Literal["starttls", "ssl", "plain"]
 """How the relay's connection is secured: STARTTLS (port 587), TLS from the start (port 465), or
 not at all (a relay on the LAN)."""
@@ -67,66 +58,6 @@ class Outbox:
     def to(self, address: str) -> list[OutgoingMail]:
         with self._lock:
             return [mail for mail in self.sent if mail.to == address]
-
-
-def ses_event(
-    raw: bytes,
-    recipients: list[str] | None = None,
-    verdicts: dict[str, str] | None = None,
-    message_id: str | None = None,
-) -> dict[str, Any]:
-    """The Lambda event SES's SNS action delivers for `raw` (AWS's documented shape): the
-    recipients are the message's To and Cc unless given; every verdict PASS unless given; SES's
-    message id a new one unless given (a message read again keeps its id: it is applied once)."""
-    headers = BytesHeaderParser().parsebytes(raw)
-    if recipients is None:
-        recipients = [address for _name, address in getaddresses(headers.get_all("to", []) + headers.get_all("cc", []))]
-    verdicts = {"spam": PASS, "virus": PASS, "spf": PASS, "dkim": PASS, "dmarc": PASS} | (verdicts or {})
-    message_id = message_id or uuid.uuid4().hex
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-    _name, source = getaddresses(headers.get_all("from", []))[0] if headers.get_all("from") else ("", "")
-    notification = {
-        "notificationType": "Received",
-        "receipt": {
-            "timestamp": now,
-            "processingTimeMillis": 100,
-            "recipients": recipients,
-            **{f"{check}Verdict": {"status": status} for check, status in verdicts.items()},
-            "action": {
-                "type": "SNS",
-                "topicArn": "arn:aws:sns:us-east-1:123456789012:inbound-mail",
-                "encoding": "BASE64",
-            },
-        },
-        "mail": {
-            "timestamp": now,
-            "source": source,
-            "messageId": message_id,
-            "destination": recipients,
-            "headersTruncated": False,
-            "headers": [{"name": name, "value": str(value)} for name, value in headers.items()],
-            "commonHeaders": {"from": headers.get_all("from", []), "to": headers.get_all("to", [])},
-        },
-        # BASE64, as SES's action may be set: a message in an 8-bit charset arrives byte for byte
-        "content": base64.b64encode(raw).decode(),
-    }
-    return {
-        "Records": [
-            {
-                "EventSource": "aws:sns",
-                "EventVersion": "1.0",
-                "EventSubscriptionArn": "arn:aws:sns:us-east-1:123456789012:inbound-mail:local",
-                "Sns": {
-                    "Type": "Notification",
-                    "MessageId": str(uuid.uuid4()),
-                    "TopicArn": "arn:aws:sns:us-east-1:123456789012:inbound-mail",
-                    "Subject": "Amazon SES Email Receipt Notification",
-                    "Message": json.dumps(notification),
-                    "Timestamp": now,
-                },
-            }
-        ]
-    }
 
 
 @dataclass(frozen=True)
@@ -291,30 +222,3 @@ def _said(answer: bytes | str) -> str:
 
 def _header(raw: bytes, name: str) -> str:
     return str(BytesHeaderParser().parsebytes(raw).get(name, ""))
-
-
-@one_line_errors("bin/mail-in")
-def main(argv: list[str] | None = None) -> int:
-    """Hand a message to the running local stack's mail function, as SES would: stored in the
-    inbound bucket, then notified."""
-    import boto3
-
-    parser = OneLineParser(prog="bin/mail-in", description=__doc__.splitlines()[0])
-    parser.add_argument("message", help="an .eml file, or - for stdin")
-    parser.add_argument("--endpoint", default="http://127.0.0.1:5055", help="the local stack (bin/local-stack)")
-    args = parser.parse_args(argv)
-    from local_stack.inbound_bucket import deliver  # it builds on this module's ses_event
-
-    raw = sys.stdin.buffer.read() if args.message == "-" else Path(args.message).read_bytes()
-    local = {"endpoint_url": args.endpoint, "region_name": "us-east-1"}
-    keys = {"aws_access_key_id": "local", "aws_secret_access_key": "local"}
-    event = deliver(boto3.client("s3", **local, **keys), raw)  # as SES's receipt rule: stored, then notified
-    response = boto3.client("lambda", **local, **keys).invoke(
-        FunctionName="EmailInFunction", Payload=json.dumps(event).encode()
-    )
-    print(response["Payload"].read().decode() or "{}")
-    return 1 if response.get("FunctionError") else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -35,7 +35,7 @@ import moto.sqs.models as sqs_models
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from game_core.service.webhook_lanes import lane_of
-from game_core.service.webhooks import HOP_SECONDS, Delivery
+from game_core.service.webhook_queue import HOP_SECONDS, Delivery
 from local_stack.clock import VirtualClock
 from local_stack.lambda_adapter import MOTO_LOCK
 

@@ -167,3 +167,103 @@ def test_no_two_test_modules_share_a_name() -> None:
     # ("import file mismatch"), though each passes in a run of its own folder
     modules = sorted(path.name for path in (ROOT / "tests").rglob("test_*.py"))
     assert sorted({name for name in modules if modules.count(name) > 1}) == []
+
+
+# -- no import cycle ---------------------------------------------------------------------------------
+# A cycle is one however it is hidden: an import inside a function or under `if TYPE_CHECKING:` still
+# says each module needs the other, and the two belong together or share something a third should hold.
+
+PACKAGES_WITHOUT_CYCLES = (LAYER, ROOT / "local_stack")
+"""`game_core` and `local_stack`: their modules are named from these folders' parents."""
+
+
+def module_name(path: Path) -> str:
+    base = next(root.parent for root in PACKAGES_WITHOUT_CYCLES if path.is_relative_to(root))
+    parts = list(path.relative_to(base).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules_imported(path: Path, known: set[str], text: str | None = None) -> set[str]:
+    """The modules of `known` that the source at `path` imports, wherever the import stands.
+    `from package import module` is an import of the module (not of the package: importing any
+    module imports its packages, which is no cycle); `from module import name`, of the module."""
+    own = module_name(path)
+    package = own.split(".") if path.name == "__init__.py" else own.split(".")[:-1]
+    wanted: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8") if text is None else text)):
+        if isinstance(node, ast.Import):
+            wanted += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join([*package[: len(package) - node.level + 1], *([node.module] if node.module else [])])
+            module = base if node.level else node.module or ""
+            wanted += [f"{module}.{a.name}" if f"{module}.{a.name}" in known else module for a in node.names]
+    found = set()
+    for name in wanted:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        found |= {name} if name and name != own else set()
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    paths = {module_name(path): path for root in PACKAGES_WITHOUT_CYCLES for path in root.rglob("*.py")}
+    return {name: modules_imported(path, set(paths)) for name, path in paths.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, without recursion)."""
+    order: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in order:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        order[start] = lowest[start] = len(order)
+        stack.append(start)
+        while work:
+            node, onward = work[-1]
+            step = next((n for n in onward if n not in order or n in stack), None)
+            if step is not None and step not in order:
+                order[step] = lowest[step] = len(order)
+                stack.append(step)
+                work.append((step, iter(sorted(graph[step]))))
+            elif step is not None:
+                lowest[node] = min(lowest[node], order[step])
+            else:
+                work.pop()
+                if work:
+                    lowest[work[-1][0]] = min(lowest[work[-1][0]], lowest[node])
+                if lowest[node] == order[node]:
+                    group = stack[stack.index(node) :]
+                    del stack[stack.index(node) :]
+                    found += [sorted(group)] if len(group) > 1 else []
+    return found
+
+
+def test_no_import_cycle_among_game_core_and_local_stack() -> None:
+    graph = import_graph()
+    described = [
+        " <-> ".join(group) + f" ({', '.join(f'{m} imports {sorted(graph[m] & set(group))}' for m in group)})"
+        for group in cycles(graph)
+    ]
+    assert described == []
+
+
+def test_the_cycle_reader_sees_hidden_imports() -> None:
+    # Two local_stack modules tied only by a deferred import and a TYPE_CHECKING one, and a
+    # package whose module imports a sibling through the package (no cycle: packages load first)
+    known = {"local_stack", "local_stack.a", "local_stack.b", "local_stack.c"}
+    a = "def later():\n    from local_stack.b import thing\n"
+    b = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import a\n"
+    c = "from . import b\n"
+    graph = {
+        "local_stack": set(),
+        "local_stack.a": modules_imported(ROOT / "local_stack" / "a.py", known, a),
+        "local_stack.b": modules_imported(ROOT / "local_stack" / "b.py", known, b),
+        "local_stack.c": modules_imported(ROOT / "local_stack" / "c.py", known, c),
+    }
+    assert graph["local_stack.c"] == {"local_stack.b"}
+    assert cycles(graph) == [["local_stack.a", "local_stack.b"]]
+    assert cycles({"x": {"y"}, "y": {"z"}, "z": {"x", "w"}, "w": set()}) == [["x", "y", "z"]]

@@ -263,7 +263,8 @@ def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
     import time
     from http.server import HTTPServer
 
-    from game_core.service.webhooks import Delivery, Hook, new_secret, posts
+    from game_core.service.webhook_queue import Delivery, Hook
+    from game_core.service.webhooks import new_secret, posts
 
     namespace = readme_code("class Receiver")
     namespace["SECRET"] = secret = new_secret()

@@ -66,7 +66,8 @@ from game_core.service.actions import ActionRequest, act_by_webhook
 from game_core.service.ports import Ports
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
-from game_core.service.webhooks import MAX_URL, participant_subscribes
+from game_core.service.webhook_urls import MAX_URL
+from game_core.service.webhooks import participant_subscribes
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
 WEBHOOK_ROUTE = "/matches/{match_id}/players/{player_id}/webhook"

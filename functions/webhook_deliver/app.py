@@ -23,7 +23,8 @@ from game_core.aws.webhooks import AwsHooks, post
 from game_core.aws.wiring import ports_from_environment
 from game_core.service.ports import Ports
 from game_core.service.webhook_lanes import BatchPoster, in_lanes, lane_of
-from game_core.service.webhooks import Delivery, Poster, attempt
+from game_core.service.webhook_queue import Delivery
+from game_core.service.webhooks import Poster, attempt
 
 logger = Logger(service="webhook-deliver")
 

@@ -21,7 +21,8 @@ from webhook_receiver import Receiver
 
 import game_core.aws.webhooks as aws_webhooks
 from game_core.service.webhook_bodies import Post
-from game_core.service.webhooks import Delivery, Destination
+from game_core.service.webhook_queue import Delivery
+from game_core.service.webhook_urls import Destination
 from local_stack.webhooks import FUNCTION
 
 HANGING = {"ben": "ben", "cy": "cy", "dee": "dee", "public": "@public"}

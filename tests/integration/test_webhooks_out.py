@@ -16,7 +16,7 @@ from webhook_receiver import Receiver
 
 from game_core.aws.webhooks import AwsHooks
 from game_core.service.webhook_bodies import Post
-from game_core.service.webhooks import Destination
+from game_core.service.webhook_urls import Destination
 
 NO_REMINDERS = {"reminders": []}
 """Reminders would tell the subscribers more than a test counts on."""

@@ -149,7 +149,7 @@ class Unavailable(Exception):
 class MailRefused(Exception):
     """The mail service refused one message for good (`Mailer.send`): its address is malformed,
     or not one it may send to (SES's sandbox). Sending it again fails the same way, so it is no
-    `Unavailable`: the caller skips that message and tells the host (`letters.tell`)."""
+    `Unavailable`: the caller skips that message and tells the host (`telling.tell`)."""
 
     def __init__(self, code: str, said: str) -> None:
         super().__init__(f"{code}: {said}")

@@ -1,4 +1,4 @@
-"""One address the mail service refuses for good does not silence a match (`letters.tell`).
+"""One address the mail service refuses for good does not silence a match (`telling.tell`).
 
 Ada, Bo and Cy play Pushing Crates, each with an address; the match is created at 12:00 UTC on
 Tuesday 1 December 2026 (the fakes' clock), its Pregame closes an hour later. SES refusing one of

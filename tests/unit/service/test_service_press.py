@@ -24,8 +24,8 @@ from game_core.match.press import seen_by
 from game_core.service import press
 from game_core.service.actions import ActionRequest, act_by_webhook, take_action
 from game_core.service.commands import SetPress, parse_host_command, run_host_command
-from game_core.service.mail_commands import PressLetter, read_press
 from game_core.service.mail_in import receive
+from game_core.service.mail_lines import PressLetter, read_press
 from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
 from game_core.service.views import public_view, standing

@@ -1,6 +1,6 @@
 """Each notice is told once: its id is made from what it announces (the same on every retry of
 the step, no other notice's), its mail's Message-ID from that id, and a step retried after a
-fault tells only what the failed attempt did not (`letters.tell`)."""
+fault tells only what the failed attempt did not (`telling.tell`)."""
 
 from __future__ import annotations
 

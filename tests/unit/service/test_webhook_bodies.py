@@ -10,7 +10,8 @@ import json
 import pytest
 
 from game_core.service.webhook_bodies import aligned, discord_parts
-from game_core.service.webhooks import Delivery, Hook, new_secret, posts
+from game_core.service.webhook_queue import Delivery, Hook
+from game_core.service.webhooks import new_secret, posts
 
 DISCORD = Hook("https://discord.com/api/webhooks/1/abc", new_secret())
 SLACK = Hook("https://hooks.slack.com/services/T/B/C", new_secret())

@@ -11,7 +11,9 @@ import pytest
 
 from game_core.service.webhook_bodies import Post
 from game_core.service.webhook_lanes import BatchPoster, in_lanes, lane_of
-from game_core.service.webhooks import TIMEOUT_SECONDS, Delivery, Destination
+from game_core.service.webhook_queue import Delivery
+from game_core.service.webhook_retries import TIMEOUT_SECONDS
+from game_core.service.webhook_urls import Destination
 
 EVENT_WAIT = 60
 """How long a lane waits for an event that comes at once when lanes run side by side."""

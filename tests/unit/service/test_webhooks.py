@@ -21,22 +21,16 @@ from game_core.errors import Malformed, NotFound
 from game_core.games import registry
 from game_core.match.model import MatchRequest
 from game_core.service.commands import parse_host_command, run_host_command
-from game_core.service.letters import tell
 from game_core.service.matches import create_match
 from game_core.service.notices import progress_notices
 from game_core.service.phases import advance
 from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.telling import tell
 from game_core.service.webhook_bodies import channel, discord_parts
-from game_core.service.webhooks import (
-    Delivery,
-    Hook,
-    attempt,
-    destination,
-    new_secret,
-    next_wait,
-    posts,
-    verdict,
-)
+from game_core.service.webhook_queue import Delivery, Hook
+from game_core.service.webhook_retries import next_wait, verdict
+from game_core.service.webhook_urls import destination
+from game_core.service.webhooks import attempt, new_secret, posts
 
 PUBLIC_V6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
 

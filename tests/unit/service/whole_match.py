@@ -38,7 +38,8 @@ from game_core.service.page import render
 from game_core.service.phases import advance
 from game_core.service.ports import Ports
 from game_core.service.views import standing
-from game_core.service.webhooks import Hook, posts
+from game_core.service.webhook_queue import Hook
+from game_core.service.webhooks import posts
 from local_stack.bots import Acting, acting_bot_for, bot_for
 
 NAMES = (

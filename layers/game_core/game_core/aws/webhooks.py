@@ -26,7 +26,10 @@ from urllib.parse import urlsplit
 
 from game_core.aws.store.items import key, match_pk
 from game_core.aws.store.table import Table
-from game_core.service.webhooks import TIMEOUT_SECONDS, Delivery, Destination, Hook, Post
+from game_core.service.webhook_queue import Delivery, Hook
+from game_core.service.webhook_retries import TIMEOUT_SECONDS
+from game_core.service.webhook_urls import Destination
+from game_core.service.webhooks import Post
 
 BATCH = 10
 """Messages per SendMessageBatch at most."""
@@ -41,7 +44,7 @@ def _hook_key(match_id: str, target: str) -> dict[str, Any]:
 
 
 class AwsHooks:
-    """The `service.webhooks.Hooks` port: the table for subscriptions, SQS for the queue."""
+    """The `service.webhook_queue.Hooks` port: the table for subscriptions, SQS for the queue."""
 
     def __init__(
         self, dynamodb: Any, table: str, sqs: Any, queue_url: str, dead_letter_url: str, allow_loopback: bool = False

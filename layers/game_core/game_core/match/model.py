@@ -14,7 +14,7 @@ from game_core.games.plain_text import Roster
 from game_core.games.protocol import Model
 from game_core.match.absence import Absence, AbsenceRules
 from game_core.match.clock import PhaseClock, RecheckSeconds, known_zone
-from game_core.match.press import DEFAULT_PER_HOUR, MAX_PER_HOUR, PressMode, PressSent
+from game_core.match.press_rate import DEFAULT_PER_HOUR, MAX_PER_HOUR, PressMode, PressSent
 
 DEFAULT_REMINDERS = (43_200, 3_600)
 """12 hours and 1 hour before each deadline."""
@@ -311,7 +311,7 @@ class Match(Model):
     match by their submissions)."""
     told: frozenset[str] = Field(default=frozenset(), exclude=True)
     """The notices and mails a failed step had sent before it failed, by their told keys, until
-    the open phase changes (stored beside the match; `letters.tell` skips them on the retry)."""
+    the open phase changes (stored beside the match; `telling.tell` skips them on the retry)."""
 
     @property
     def reminders_due(self) -> tuple[int, ...]:

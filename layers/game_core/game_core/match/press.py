@@ -16,21 +16,14 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 from game_core.errors import Illegal, Malformed, NotOpen, Reason, TooMany
 from game_core.games.plain_text import prose
-from game_core.games.protocol import Model
 from game_core.match.clock import moment_text
+from game_core.match.model import Match
+from game_core.match.press_rate import PressSent
 
-if TYPE_CHECKING:
-    from game_core.match.model import Match
-
-PressMode = Literal["on", "public", "off"]
-"""What the host allows: messages to anyone, to everyone only, or none."""
-DEFAULT_PER_HOUR = 10
-MAX_PER_HOUR = 30
-"""The most a host may allow: every entry is kept on the match header for an hour."""
 WINDOW = timedelta(hours=1)
 MAX_PRESS_CHARS = 2000
 """A message's text at most: a long letter, and one Discord message."""
@@ -46,18 +39,6 @@ MODE_TEXT: dict[str, str] = {
 HOST = "@host"
 """The sender of the host's messages, on the match header and in their ids (no participant id
 holds "@")."""
-
-
-class PressSent(Model):
-    """One of a sender's messages of the last hour, as the match header keeps it."""
-
-    at: datetime
-    id: str
-    told: bool = True
-    """False while a retry of it may have to finish telling it: from its record (made before
-    anyone is told, so the rate holds) until all its recipients were told. A message no retry can
-    name (sent without a delivery key) is recorded told; an entry stored before records came
-    first was told already."""
 
 
 @dataclass(frozen=True)

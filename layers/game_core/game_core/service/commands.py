@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 from game_core.errors import NotFound
 from game_core.games.protocol import PARTICIPANT_FORMAT, Model
 from game_core.match.model import MAX_GRACES, MAX_PLAYERS, MAX_SECONDS, Email, MatchRequest, Name
-from game_core.match.press import MAX_PER_HOUR, PressMode
+from game_core.match.press_rate import MAX_PER_HOUR, PressMode
 from game_core.service import grace, handover, host, links, phases, replace, webhooks
 from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
@@ -22,7 +22,7 @@ from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
 from game_core.service.press import from_host as host_press
 from game_core.service.press import set_mode as set_press_mode
-from game_core.service.webhooks import MAX_URL
+from game_core.service.webhook_urls import MAX_URL
 
 MatchId = Annotated[str, Field(min_length=1, max_length=64)]
 """Far longer than any the service makes (m- and 12 hex digits), far shorter than a table key may be."""

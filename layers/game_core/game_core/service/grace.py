@@ -3,7 +3,7 @@ resolving it when a late participant has a grace left, tells everyone who is lat
 participant how many graces they have left, and stores the hold.
 
 Told first and stored after, as a reminder is (`phases.remind`): a retried step tells only what
-a failed attempt did not (`letters.tell`, by each notice's id), and the hold is stored only on the
+a failed attempt did not (`telling.tell`, by each notice's id), and the hold is stored only on the
 match as read, so a retry finds the phase held (not due) and uses no grace twice.
 """
 
@@ -19,10 +19,11 @@ from game_core.match.clock import iso
 from game_core.match.grace import Hold, hold
 from game_core.match.model import Match
 from game_core.service.host import tell_stored
-from game_core.service.letters import names, tell
+from game_core.service.letters import names
 from game_core.service.notices import Untold, notice_id, open_phase_summary, untold
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
+from game_core.service.telling import tell
 
 GRACES_SET = "graces_set"
 """The log entry of the host's setting of graces."""

@@ -21,7 +21,7 @@ from game_core.match import engine
 from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
 from game_core.service import handover, links
-from game_core.service.letters import names, tell
+from game_core.service.letters import names
 from game_core.service.matches import with_log_head
 from game_core.service.notices import (
     Untold,
@@ -33,6 +33,7 @@ from game_core.service.notices import (
 )
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
+from game_core.service.telling import tell
 
 logger = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from game_core.errors import Illegal, NotOpen, Reason
 from game_core.games import registry
 from game_core.match.model import Match, secret_hash
-from game_core.service import letters
+from game_core.service import letters, telling
 from game_core.service.notices import told_key
 from game_core.service.ports import Ports
 
@@ -66,7 +66,7 @@ def mail_links(ports: Ports, match_id: str, links: Mapping[str, str]) -> dict[st
     once: each link must carry the participant's own secret (Illegal otherwise, before anything
     is sent). Sent again, a link already mailed in this phase is not mailed twice; its Message-ID
     is the same in any case, for a receiver to drop a repeat. A mail the mail service refuses for
-    good is recorded for the host's status (`letters.send`) and listed as `refused`."""
+    good is recorded for the host's status (`telling.send`) and listed as `refused`."""
     if not ports.mailer.domain:
         raise NotOpen("this deployment sends no mail of its own (no mail domain): share each link yourself")
     match = ports.store.get(match_id)
@@ -95,7 +95,7 @@ def mail_links(ports: Ports, match_id: str, links: Mapping[str, str]) -> dict[st
                 lines = _lines(match, title, player.name, link)
                 subject = f"{title}: your page"
                 mail = letters.note(match, player.email, subject, lines, now, ports.mailer.domain, told_as)
-                (mailed if letters.send(ports, match, mail, participant) else refused).append(participant)
+                (mailed if telling.send(ports, match, mail, participant) else refused).append(participant)
                 sent.append(told_key(told_as))
     finally:
         if sent:

@@ -40,7 +40,7 @@ ABSENT = "ABSENT"
 CANCEL withdraws it."""
 PRESS = "PRESS"
 """A participant's message to others: `PRESS TO bo, cy` (or `PRESS TO ALL`) as the mail's first
-line, the message on the lines below it (`read_press`; `service.press`)."""
+line, the message on the lines below it (`mail_lines.read_press`; `service.press`)."""
 PRESS_USAGE = "write PRESS TO and whom it goes to (names apart by commas, or ALL), the message below that line"
 ZONE = "ZONE"
 """A participant's or the host's: `ZONE Europe/Paris` gives the deadlines in their mail in that time zone."""
@@ -91,42 +91,6 @@ def read_command(text: str) -> Command | None:
     keyword, _, argument = line.partition(" ")
     keyword = keyword.removesuffix(":")  # "Zone: Europe/Paris"
     return Command(keyword, argument) if keyword in (EXTEND, ZONE, ABSENT) else None
-
-
-@dataclass(frozen=True)
-class PressLetter:
-    """A mail that is a message to other players: whom it names (None: everyone) and its text."""
-
-    to: tuple[str, ...] | None
-    text: str
-
-
-def read_press(text: str) -> PressLetter | None:
-    """The message `text` is when its first non-blank line (below a greeting, left unread) is
-    `PRESS TO <names>` (any case, names or ids apart by commas) or `PRESS TO ALL`: everything
-    below that line is the message, as written (but for the PRESS line's own indent). None when
-    it starts otherwise; Malformed for a PRESS line naming nobody."""
-    from game_core.service.mail_lines import is_greeting  # which reads this module's commands
-
-    lines = text.split("\n")
-    said = (i for i, line in enumerate(lines) if line.strip())
-    first = next((i for i in said if folded(lines[i]).split()[0].upper() == PRESS or not is_greeting(lines[i])), None)
-    if first is None:
-        return None
-    words = folded(lines[first]).split(None, 2)
-    if words[0].upper() != PRESS:
-        return None
-    # "PRESS TO Bo:" or "Press to Bo." as a sentence ends: the mark names nobody; a phone's curly
-    # apostrophe ("O’Neil") is the one a name is registered with (a settings file's, typed on a computer)
-    whom = words[2].rstrip(" .:!").replace("\u2019", "'") if len(words) == 3 else ""
-    names = [name.strip() for name in whom.split(",") if name.strip()]
-    if [word.upper() for word in words[1:2]] != ["TO"] or not names:
-        raise Malformed("the PRESS line is malformed", [Reason("press_line", PRESS_USAGE)])
-    everyone = [name.upper() for name in names] in (["ALL"], ["EVERYONE"], ["EVERYBODY"])
-    # An answer indented as a whole (between quoted parts) is the message without that indent
-    indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
-    text = "\n".join(line.removeprefix(indent) for line in lines[first + 1 :])
-    return PressLetter(None if everyone else tuple(names), text)
 
 
 def console_command(command: Command, match_id: str) -> HostCommand:

@@ -34,7 +34,7 @@ and actions are recognised by their stored replies. Its answer goes once: a mess
 its answer is sent, and a marked one is not read again; one whose answer was lost (SES failed,
 the Lambda retried) is answered on its redelivery, from the replies stored with its moves. An
 answer the mail service refuses for good (`errors.MailRefused`) is not tried again: the message
-is marked answered all the same, and the refusal recorded for the host (`letters.send`).
+is marked answered all the same, and the refusal recorded for the host (`telling.send`).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ from game_core.match.absence import away_lines
 from game_core.match.clock import day_text, known_zone
 from game_core.match.engine import sent_last
 from game_core.match.model import Match, Participant, address_key
-from game_core.service import letters, ready
+from game_core.service import letters, ready, telling
 from game_core.service.absence import absent_by_mail
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.mail_commands import (
@@ -92,10 +92,9 @@ from game_core.service.mail_commands import (
     garnets_line,
     host_status_lines,
     owed_line,
-    read_press,
     sent_lines,
 )
-from game_core.service.mail_lines import MailLines, listed_reasons, read_mail, subject_hint, unread_lines
+from game_core.service.mail_lines import MailLines, listed_reasons, read_mail, read_press, subject_hint, unread_lines
 from game_core.service.named import written
 from game_core.service.ports import Bounce, Event, Ports, Sheet, open_sheet
 from game_core.service.press import send as send_press
@@ -130,7 +129,7 @@ class Outcome(StrEnum):
     ANSWER_REFUSED = "answer_refused"
     """Read and acted on, but the mail service refused its answer for good (the sender's address
     malformed, or not one SES's sandbox may send to): what it did stands, and the host's status
-    says so (`letters.send`)."""
+    says so (`telling.send`)."""
 
 
 @dataclass(frozen=True)
@@ -215,8 +214,8 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     now = ports.clock.now()
     lines = [greeting, "", *said.lines]
     answer = letters.answer(match, sender.address, subject, lines, now, domain, letter, said.pictures)
-    whose = sender.player.id if sender.player is not None else letters.HOST
-    sent = letters.send(ports, match, answer, whose)
+    whose = sender.player.id if sender.player is not None else telling.HOST
+    sent = telling.send(ports, match, answer, whose)
     ports.store.mark_answered(match_id, delivery, now)  # a refused answer too: a retry would be refused alike
     if not sent:
         return Outcome.ANSWER_REFUSED

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from game_core.errors import Reason, in_words
+from game_core.errors import Malformed, Reason, in_words
 from game_core.games.plain_text import MAIL_WIDTH
 from game_core.games.protocol import AnyGame, TextMove
 from game_core.match.model import Match
@@ -122,6 +122,40 @@ def is_greeting(line: str) -> bool:
     """A line above what is read, left unread: it starts with a greeting word or ends in a comma,
     a colon or an exclamation mark."""
     return bool(re.match(_GREETING, line)) or line.rstrip().endswith((",", ":", "!"))
+
+
+@dataclass(frozen=True)
+class PressLetter:
+    """A mail that is a message to other players: whom it names (None: everyone) and its text."""
+
+    to: tuple[str, ...] | None
+    text: str
+
+
+def read_press(text: str) -> PressLetter | None:
+    """The message `text` is when its first non-blank line (below a greeting, left unread) is
+    `PRESS TO <names>` (any case, names or ids apart by commas) or `PRESS TO ALL`: everything
+    below that line is the message, as written (but for the PRESS line's own indent). None when
+    it starts otherwise; Malformed for a PRESS line naming nobody."""
+    lines = text.split("\n")
+    said = (i for i, line in enumerate(lines) if line.strip())
+    first = next((i for i in said if folded(lines[i]).split()[0].upper() == PRESS or not is_greeting(lines[i])), None)
+    if first is None:
+        return None
+    words = folded(lines[first]).split(None, 2)
+    if words[0].upper() != PRESS:
+        return None
+    # "PRESS TO Bo:" or "Press to Bo." as a sentence ends: the mark names nobody; a phone's curly
+    # apostrophe ("O’Neil") is the one a name is registered with (a settings file's, typed on a computer)
+    whom = words[2].rstrip(" .:!").replace("\u2019", "'") if len(words) == 3 else ""
+    names = [name.strip() for name in whom.split(",") if name.strip()]
+    if [word.upper() for word in words[1:2]] != ["TO"] or not names:
+        raise Malformed("the PRESS line is malformed", [Reason("press_line", PRESS_USAGE)])
+    everyone = [name.upper() for name in names] in (["ALL"], ["EVERYONE"], ["EVERYBODY"])
+    # An answer indented as a whole (between quoted parts) is the message without that indent
+    indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
+    text = "\n".join(line.removeprefix(indent) for line in lines[first + 1 :])
+    return PressLetter(None if everyone else tuple(names), text)
 
 
 def _commands_inside(lines: Sequence[str]) -> list[Reason]:

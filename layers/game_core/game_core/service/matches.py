@@ -12,11 +12,12 @@ from game_core.games import registry
 from game_core.match import chain, engine
 from game_core.match.clock import iso
 from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, address_key, secret_hash
-from game_core.match.press import DEFAULT_PER_HOUR
+from game_core.match.press_rate import DEFAULT_PER_HOUR
 from game_core.service import links, webhooks
-from game_core.service.letters import names, tell
+from game_core.service.letters import names
 from game_core.service.notices import BEGINS, open_phase_summary, progress_notices
 from game_core.service.ports import Bounce, Contact, Event, Notice, Ports
+from game_core.service.telling import tell
 
 logger = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ def match_status(ports: Ports, match_id: str, seen: Match | None = None) -> dict
 def _bounce_line(match: Match, bounce: Bounce) -> str:
     """The host's line of a bounce: "Cy's mail bounced at <time>: 5.1.1 550 5.1.1 User unknown",
     or of a refusal: "Bo's mail was refused by SES at <time>: MessageRejected: ..."."""
-    name = names(match).get(bounce.player, bounce.player)  # the host's own: `letters.HOST`
+    name = names(match).get(bounce.player, bounce.player)  # the host's own: `telling.HOST`
     said = " ".join(part for part in (bounce.status, bounce.diagnostic) if part)
     what = "was refused by SES" if bounce.refused else "bounced"
     return f"{name}'s mail {what} at {iso(bounce.at)}" + (f": {said}" if said else "")

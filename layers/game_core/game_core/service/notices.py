@@ -3,7 +3,7 @@
 Each notice has an id made from what it announces (`notice_id`): the match, the occasion (the
 resolution, reminder or stored act that caused it) and its recipient. A step retried after a
 fault builds the same notices with the same ids, so what was told already is not told again
-(`letters.tell`), and a receiver can drop a repeat.
+(`telling.tell`), and a receiver can drop a repeat.
 """
 
 from __future__ import annotations

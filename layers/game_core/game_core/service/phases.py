@@ -18,11 +18,11 @@ from game_core.games.protocol import ActsAtOnce
 from game_core.match import engine
 from game_core.match.model import Match
 from game_core.service import grace, receipts, webhooks
-from game_core.service.letters import tell
 from game_core.service.matches import with_log_head
 from game_core.service.notices import open_phase_summary, progress_notices, reminder_notices, resolution
 from game_core.service.ports import Event, Ports
 from game_core.service.retries import until_stored
+from game_core.service.telling import tell
 
 MATCH_OVER = "Match over"
 MATCH_CANCELLED = "Match cancelled"

@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
-
-if TYPE_CHECKING:
-    from game_core.service.webhooks import Hooks
+from game_core.service.webhook_queue import Hooks
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,7 @@ class Bounce:
     status: str
     diagnostic: str
     refused: bool = False
-    """True: no bounce, the mail service refused to send it (`letters.tell`), as `diagnostic` says."""
+    """True: no bounce, the mail service refused to send it (`telling.tell`), as `diagnostic` says."""
 
 
 @dataclass(frozen=True)

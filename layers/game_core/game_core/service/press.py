@@ -12,7 +12,7 @@ but the sender's name: nothing from anyone's view.
 Recorded first, told after: the record (the sender's entry on the match header, not yet told,
 and the log's entry) is stored conditional on the match as read, so two messages racing the rate
 are counted one after the other and the one past it is refused (TooMany), before anyone hears it.
-Then everyone is told (`letters.tell`, each notice and mail once) and, with a delivery key (a
+Then everyone is told (`telling.tell`, each notice and mail once) and, with a delivery key (a
 mail's Message-ID, a webhook's Idempotency-Key, a form's), the entry is marked told in a second
 write keeping the reply under the key (a webhook's redelivery gets it back for a week). A message
 whose telling failed midway is finished by its retry (the same key, within the hour): it tells
@@ -36,11 +36,8 @@ from game_core.match.clock import iso
 from game_core.match.model import Match
 from game_core.match.press import (
     HOST,
-    MAX_PER_HOUR,
     MAX_PRESS_CHARS,
     Message,
-    PressMode,
-    PressSent,
     compose,
     host_press_id,
     message,
@@ -50,11 +47,13 @@ from game_core.match.press import (
     sent_before,
     told,
 )
+from game_core.match.press_rate import MAX_PER_HOUR, PressMode, PressSent
 from game_core.service.host import tell_stored
-from game_core.service.letters import PRIVATE_FROM_HOST, names, tell
+from game_core.service.letters import PRIVATE_FROM_HOST, names
 from game_core.service.notices import Untold, act_at, notice_id, untold
 from game_core.service.ports import AlreadyDelivered, Event, Notice, Ports
 from game_core.service.retries import until_stored
+from game_core.service.telling import tell
 
 PRESS_MODE = "press_mode"
 """The log entry of the host's setting of press."""

@@ -27,7 +27,7 @@ from game_core.games import registry
 from game_core.games.plain_text import prose
 from game_core.match.absence import withdrawn
 from game_core.match.model import Former, Match, Participant, secret_hash
-from game_core.service import letters, webhooks
+from game_core.service import letters, telling, webhook_urls, webhooks
 from game_core.service.host import wake_machine
 from game_core.service.matches import contact
 from game_core.service.notices import notice_id, open_phase_summary, told_key
@@ -57,7 +57,7 @@ def replace(
     if webhook is not None:  # checked before anything is stored
         if ports.hooks is None:
             raise NotFound("this deployment delivers no webhooks")
-        webhooks.destination(webhook, ports.hooks.resolve, ports.hooks.allow_loopback)
+        webhook_urls.destination(webhook, ports.hooks.resolve, ports.hooks.allow_loopback)
     meant = first.phase.number if first.phase is not None else None
     secret: str | None = None
 
@@ -180,7 +180,7 @@ def _told(ports: Ports, match: Match, player: Participant) -> dict[str, Any]:
             warnings += _resubscribed(ports, match, player, former)
         notices = _notices(ports, match, player, former, occasion)
         remember = frozenset(sent) | {whole}
-        letters.tell(ports, match, notices, then=lambda: ports.store.remember_told(match.match_id, remember))
+        telling.tell(ports, match, notices, then=lambda: ports.store.remember_told(match.match_id, remember))
     except Exception as error:  # the replacement stands; sending it again tells the rest
         logger.warning("replacement not told", extra={"match_id": match.match_id, "error": type(error).__name__})
         if sent:
@@ -230,7 +230,7 @@ def _farewell(ports: Ports, match: Match, player: Participant, former: Former, s
     )
     if told_key(mail.told_as or "") in match.told:
         return None
-    refusal = letters.refused(ports, match.match_id, mail, player.id)
+    refusal = telling.refused(ports, match.match_id, mail, player.id)
     sent.append(told_key(mail.told_as or ""))
     return refusal
 

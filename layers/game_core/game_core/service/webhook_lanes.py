@@ -22,7 +22,9 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from game_core.service.webhook_bodies import Post
-from game_core.service.webhooks import TIMEOUT_SECONDS, Destination, Poster, verdict
+from game_core.service.webhook_retries import TIMEOUT_SECONDS, verdict
+from game_core.service.webhook_urls import Destination
+from game_core.service.webhooks import Poster
 
 T = TypeVar("T")
 

@@ -18,15 +18,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import ipaddress
 import json
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal, Protocol
-from urllib.parse import urlsplit
+from typing import Any, Literal
 
 from game_core.errors import Malformed, NotFound, Reason
 from game_core.games import registry
@@ -37,6 +35,9 @@ from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 from game_core.service.submit import authenticate_webhook
 from game_core.service.webhook_bodies import JSON, Post, channel, chat_posts
+from game_core.service.webhook_queue import HOP_SECONDS, Delivery, Hook, Hooks
+from game_core.service.webhook_retries import WINDOW_SECONDS, next_wait, verdict
+from game_core.service.webhook_urls import Destination, destination
 
 PUBLIC = "@public"
 """The host's subscription to every public notice (a participant id never holds "@")."""
@@ -44,150 +45,6 @@ ALERTS = "@alerts"
 """The host's subscription to the host's alerts."""
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 32
-MAX_URL = 2048
-FIRST_RETRY_SECONDS = 30
-LONGEST_WAIT_SECONDS = 12 * 3600
-"""The longest wait between two attempts."""
-WINDOW_SECONDS = 24 * 3600
-"""How long after it was queued a delivery is tried; then it goes to the dead-letter queue."""
-HOP_SECONDS = 900
-"""SQS's longest delay of a message."""
-TIMEOUT_SECONDS = 10
-"""A receiver that has not answered by then is retried like a 5xx."""
-
-
-@dataclass(frozen=True)
-class Hook:
-    """One subscription: where to POST, and the secret the standard's signature is made with."""
-
-    url: str
-    secret: str
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """One notice on its way to one subscription: what the queue carries (never a secret). A
-    delivery to try again is queued again as a copy that says how many attempts failed and when
-    the next is due (`later`)."""
-
-    match_id: str
-    target: str
-    webhook_id: str
-    payload: dict[str, Any]
-    queued_at: float
-    """When the notice was first queued (epoch seconds): the retry window starts then."""
-    attempts: int = 0
-    """Attempts that failed so far."""
-    due: float = 0
-    """Not to be attempted before (epoch seconds)."""
-    parts_sent: int = 0
-    """Of a long Discord message, the parts already accepted: a retry sends the rest, in order."""
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self))
-
-    @classmethod
-    def from_json(cls, text: str) -> Delivery:
-        return cls(**json.loads(text))
-
-    @property
-    def told_as(self) -> str:
-        """What `tell` remembers when a failed step had queued it (one per notice and target)."""
-        return f"{self.webhook_id}/hook/{self.target}"
-
-
-class Hooks(Protocol):
-    """Where subscriptions are kept (beside the match in its table) and deliveries queued (SQS)."""
-
-    allow_loopback: bool
-    """The laptop's host server behind its explicit flag: `http://127.0.0.1` URLs are taken too."""
-
-    def put_hook(self, match_id: str, target: str, hook: Hook) -> None: ...
-
-    def hook(self, match_id: str, target: str) -> Hook | None: ...
-
-    def drop_hook(self, match_id: str, target: str) -> None: ...
-
-    def enqueue(self, deliveries: Sequence[Delivery], delay: int = 0) -> None:
-        """Queue the deliveries (at least once each), each held back `delay` seconds (at most
-        `HOP_SECONDS`)."""
-
-    def resolve(self, host: str) -> list[str]:
-        """The addresses a host name resolves to now (what a delivery would connect to)."""
-
-
-# -- where a URL may point ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Destination:
-    """A URL checked against its addresses: `address` is the one to connect to (the very one
-    checked, so a name that resolves elsewhere a moment later changes nothing)."""
-
-    url: str
-    host: str
-    port: int
-    address: str
-    tls: bool
-
-
-def _refused(url: str, why: str) -> Malformed:
-    return Malformed("the webhook URL is refused", [Reason("webhook_url", f"{url[:100]}: {why}")])
-
-
-def _public(address: str) -> bool:
-    """Whether an address is on the public internet: not private, loopback, link-local (the cloud
-    metadata service, 169.254.169.254), ULA (fd00:ec2::254 too), CGNAT, multicast or reserved,
-    also when it hides inside an IPv6 one (IPv4-mapped, 6to4, Teredo)."""
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address):
-        inner = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
-        if inner is not None and not _public(str(inner)):
-            return False
-    return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_unspecified)
-
-
-_LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
-_LOOPBACK_HINT = (
-    "; for a receiver on the laptop, start bin/host-server with --allow-loopback-webhooks and "
-    "give http://127.0.0.1:<port>/... (the address itself, not a name)"
-)
-"""What a refused URL to the laptop itself is told: the way to what was meant."""
-
-
-def _loopback(address: str) -> bool:
-    return ipaddress.ip_address(address) == ipaddress.ip_address("127.0.0.1")
-
-
-def destination(url: str, resolve: Callable[[str], list[str]], allow_loopback: bool = False) -> Destination:
-    """The URL, if a delivery may go there: `https://` to a name (or address) all of whose
-    addresses are public; with `allow_loopback` (the laptop's flag), `http://127.0.0.1` too.
-    Malformed naming what is wrong otherwise; checked at subscription and at every delivery."""
-    if len(url) > MAX_URL:
-        raise _refused(url, f"{len(url)} characters; at most {MAX_URL}")
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as error:
-        raise _refused(url, f"not a URL ({error})") from None
-    host = parts.hostname or ""
-    if parts.username is not None or parts.password is not None:
-        raise _refused(url, "a URL with a user name or password is not taken")
-    if not host:
-        raise _refused(url, "no host")
-    loopback = allow_loopback and parts.scheme == "http" and host == "127.0.0.1"
-    if parts.scheme != "https" and not loopback:
-        raise _refused(url, "only https:// URLs are taken" + _LOOPBACK_HINT * (host in _LOOPBACK_NAMES))
-    try:
-        addresses = resolve(host)
-    except OSError:
-        raise _refused(url, f"{host} does not resolve") from None
-    if not addresses:
-        raise _refused(url, f"{host} does not resolve")
-    for address in addresses:
-        if not (_public(address) or (loopback and _loopback(address))):
-            raise _refused(url, f"{host} resolves to {address}, which is not a public address")
-    return Destination(url, host, port or (443 if parts.scheme == "https" else 80), addresses[0], not loopback)
 
 
 # -- what a delivery sends ----------------------------------------------------------------
@@ -275,57 +132,6 @@ def alert(match_id: str, alert_id: str, subject: str, body: dict[str, Any], now:
     text = [subject, "", *(f"{key}: {value}" for key, value in body.items())]
     payload = body | {"type": "host.alert", "match_id": match_id, "subject": subject, "text": "\n".join(text)}
     return Delivery(match_id, ALERTS, alert_id, payload, now.timestamp())
-
-
-# -- what a receiver's answer means -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A receiver's answer to one attempt: delivered, refused for good, or to try again
-    (`retry_after`: the seconds it asked for with a 429, else None)."""
-
-    outcome: Literal["delivered", "refused", "retry"]
-    retry_after: int | None = None
-
-
-def verdict(status: int | None, retry_after: str | None = None, now: datetime | None = None) -> Verdict:
-    """2xx is delivered. No answer (a timeout, a refused connection: `status` None), 408, 429 and
-    5xx are tried again (429 after its Retry-After, seconds or an HTTP date). Any other status
-    (4xx, and 3xx: a redirect is not followed, it could point anywhere) is refused for good."""
-    if status is not None and 200 <= status < 300:
-        return Verdict("delivered")
-    if status is None or status == 408 or status >= 500:
-        return Verdict("retry")
-    if status == 429:
-        return Verdict("retry", _retry_after(retry_after, now))
-    return Verdict("refused")
-
-
-def _retry_after(header: str | None, now: datetime | None) -> int | None:
-    if not header:
-        return None
-    if header.strip().isdigit():
-        return int(header.strip())
-    from email.utils import parsedate_to_datetime  # here: the stdlib's e-mail modules cost a cold start
-
-    try:
-        moment = parsedate_to_datetime(header)
-    except (TypeError, ValueError):
-        return None
-    return max(0, int((moment - now).total_seconds())) if now is not None and moment.tzinfo is not None else None
-
-
-def next_wait(attempts: int, queued_at: float, now: float, retry_after: int | None = None) -> int | None:
-    """Seconds until the next attempt after `attempts` failed ones: 30 s, doubling each time, at
-    most 12 hours, or what a 429's Retry-After asked (at least 1 s); the last one lands on the
-    window's end (`WINDOW_SECONDS` after `queued_at`). None once the window is spent: the
-    delivery goes to the dead-letter queue."""
-    left = queued_at + WINDOW_SECONDS - now
-    if left <= 0:
-        return None
-    wanted = retry_after if retry_after is not None else FIRST_RETRY_SECONDS * 2 ** (attempts - 1)
-    return int(min(max(wanted, 1), LONGEST_WAIT_SECONDS, max(left, 1)))
 
 
 # -- subscribing ----------------------------------------------------------------------------

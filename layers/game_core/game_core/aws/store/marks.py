@@ -1,6 +1,6 @@
 """Marks the service keeps so that nothing is said twice: that a received mail has been
 answered, kept a week (the table's TTL drops them), so a redelivered message is answered once;
-what a failed step had told (`letters.tell`), on the match header until the phase changes; and
+what a failed step had told (`telling.tell`), on the match header until the phase changes; and
 each bounce of a participant's mail, kept with the match for the host (`match_status`)."""
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ class Matches:
     def replace_header(self, tx: Transaction, before: Match, after: Match, also: ConditionBase | None = None) -> None:
         """The header written from `after`, only while it is still `before` (its version) and
         `also` holds; a new phase empties who was done with the one that closed, and what failed
-        steps had told (every occasion of that phase is told by now: `letters.tell`)."""
+        steps had told (every occasion of that phase is told by now: `telling.tell`)."""
         update = Update.assign(header_values(after))
         if _phase_number(before) != _phase_number(after):
             update = update.then("REMOVE #done, #told", names={"#done": "done", "#told": "told"})
