@@ -238,3 +238,42 @@ class MailFaults:
         self.injected.append((*due, model.name))
         code = ERROR_CODES["dynamodb"]
         raise ClientError({"Error": {"Code": code, "Message": f"{model.name} failed (injected)"}}, model.name)
+
+
+@dataclass
+class ClientFaults:
+    """Faults on one boto3 client's calls, outside the state machine (a store under test): `arm`
+    makes the next call of the fault's operation fail before it reaches AWS (nothing happened) or,
+    `after`, once it was applied (its reply lost: the worst case for a write). One fault per arm."""
+
+    client: Any
+    armed: Fault | None = None
+    injected: list[Fault] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.client.meta.events.register("before-call", self._before)
+        self.client.meta.events.register("after-call", self._after)
+
+    def arm(self, fault: Fault | None) -> None:
+        self.armed = fault
+
+    def close(self) -> None:
+        """No more faults on the client (it may be shared with other tests)."""
+        self.armed = None
+        self.client.meta.events.unregister("before-call", self._before)
+        self.client.meta.events.unregister("after-call", self._after)
+
+    def _before(self, model: Any, **_kwargs: Any) -> None:
+        self._strike(model, after=False)
+
+    def _after(self, model: Any, **_kwargs: Any) -> None:
+        self._strike(model, after=True)
+
+    def _strike(self, model: Any, after: bool) -> None:
+        fault = self.armed
+        if fault is None or fault.operation != model.name or fault.after != after:
+            return
+        self.armed = None
+        self.injected.append(fault)
+        code = ERROR_CODES.get(model.service_model.service_name, "InternalError")
+        raise ClientError({"Error": {"Code": code, "Message": f"{model.name} failed (injected)"}}, model.name)

@@ -18,9 +18,8 @@ from botocore.exceptions import ClientError
 from store_bench import IN_TIME, STORES, T0, Bench, bench_on, each_store, moto_client, moved, resolved, submit
 
 from game_core.aws.store import DynamoMatchStore
-from game_core.aws.store.facade import LOG_ATTEMPTS
 from game_core.aws.store.items import key, plain
-from game_core.aws.store.log import COUNTER
+from game_core.aws.store.log import COUNTER, LOG_ATTEMPTS
 from game_core.cli.replay import logged_lines
 from game_core.errors import Conflict
 from game_core.match import chain

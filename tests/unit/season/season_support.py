@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from game_core.games.protocol import Result, Standing, TiedLine
+from game_core.season.death_match import death_match_ended, finals_ended, start_death_match, start_finals
+from game_core.season.episode import main_match_ended, start_episode
+from game_core.season.naming import name_opponent
 from game_core.season.settings import SeasonSettings, read_settings
+from game_core.service.seasons import Step
 
 CAST = ["ada", "bo", "cy", "di", "ed", "fay"]
 
@@ -52,3 +56,43 @@ def settings(*mains: str, cast: list[str] = CAST, **options: Any) -> SeasonSetti
     """A season of `cast` playing one episode per game in `mains`, seed 7 unless given."""
     episodes = [{"main": {"game": game}} for game in mains]
     return read_settings({"cast": [{"id": p} for p in cast], "episodes": episodes, "seed": 7} | options)
+
+
+# -- the 6-player season of issue 31 (worked by hand in test_season_run.py) -------------------------
+
+DOMINO = result(CAST, tol={"ada": 2}, ec=["fay"], garnets={"ada": 10, "bo": 8, "cy": 8, "di": 6, "ed": 6, "fay": 4})
+"""Domino among all six: ada's square is 5 (2k = 10 garnets) and she wins 2 ToL; fay's is 2, EC."""
+CRATES = result(["bo", "cy", "ada", "di", "ed"], tol={"bo": 1, "cy": 1, "ada": 1}, ec=["ed", "di"])
+"""Crates among five: ToL to the top min(3, 5 - 2) = 3, EC the bottom min(2, 5 - 1) = 2."""
+CLUBS = result(
+    ["ed", "ada", "bo"],
+    tol={"ed": 1},
+    ec=["ada", "bo"],
+    details={"finals": "ed", "death_match": ["ada", "bo"], "death_match_opponent": "ada"},
+)
+"""Clubs among ada, bo, ed: ed's team wins (to the Finals); ada, second, is bo's protected opponent."""
+
+
+def six_player_steps() -> list[Step]:
+    """Every step of the season, in order: what its machine and its players do."""
+    return [
+        lambda _settings, s: start_episode(s, 1, "m-dom"),
+        lambda settings, s: main_match_ended(s, settings, "m-dom", DOMINO),
+        lambda _settings, s: name_opponent(s, "fay", "di"),
+        lambda _settings, s: start_death_match(s, "fay", "m-dm1"),
+        lambda _settings, s: death_match_ended(s, "m-dm1", duel("di", "fay")),
+        lambda _settings, s: start_episode(s, 2, "m-cr"),
+        lambda settings, s: main_match_ended(s, settings, "m-cr", CRATES),
+        lambda _settings, s: name_opponent(s, "di", "bo"),
+        lambda _settings, s: name_opponent(s, "ed", "cy", by="host"),
+        lambda _settings, s: start_death_match(s, "di", "m-dm2"),
+        lambda _settings, s: start_death_match(s, "ed", "m-dm3"),
+        lambda _settings, s: death_match_ended(s, "m-dm3", duel("ed", "cy")),
+        lambda _settings, s: death_match_ended(s, "m-dm2", duel("bo", "di")),
+        lambda _settings, s: start_episode(s, 3, "m-cl"),
+        lambda settings, s: main_match_ended(s, settings, "m-cl", CLUBS),
+        lambda _settings, s: start_death_match(s, "bo", "m-dm4"),
+        lambda _settings, s: death_match_ended(s, "m-dm4", duel("bo", "ada")),
+        lambda settings, s: start_finals(s, settings, "m-fin"),
+        lambda _settings, s: finals_ended(s, "m-fin", duel("ed", "bo")),
+    ]

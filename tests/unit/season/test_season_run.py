@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from season_support import CAST, duel, result, settings
+from season_support import CAST, CLUBS, CRATES, DOMINO, duel, settings
 
 from game_core.season.death_match import (
     death_match_ended,
@@ -42,8 +42,7 @@ def test_the_six_player_season_of_the_issue() -> None:
     # 5 (10 garnets), fay's 2 (4). ada wins two ToL; fay is the one EC.
     state, types = step(state, lambda s: start_episode(s, 1, "m-dom"))
     assert types == ["episode_started"]
-    domino = result(CAST, tol={"ada": 2}, ec=["fay"], garnets={"ada": 10, "bo": 8, "cy": 8, "di": 6, "ed": 6, "fay": 4})
-    state, types = step(state, lambda s: main_match_ended(s, SEASON, "m-dom", domino))
+    state, types = step(state, lambda s: main_match_ended(s, SEASON, "m-dom", DOMINO))
     assert types == ["main_match_ended"]
     assert state.player("ada").tol == 2 and state.player("fay").garnets_won == 4
     # fay may name anyone who is no EC and holds no ToL: not ada (2 ToL), not herself
@@ -66,8 +65,7 @@ def test_the_six_player_season_of_the_issue() -> None:
     nxt = next_step(state, SEASON)
     assert (nxt.kind, nxt.number, nxt.players) == ("episode", 2, ["ada", "bo", "cy", "di", "ed"])
     state, _ = step(state, lambda s: start_episode(s, 2, "m-cr"))
-    crates = result(["bo", "cy", "ada", "di", "ed"], tol={"bo": 1, "cy": 1, "ada": 1}, ec=["ed", "di"])
-    state, _ = step(state, lambda s: main_match_ended(s, SEASON, "m-cr", crates))
+    state, _ = step(state, lambda s: main_match_ended(s, SEASON, "m-cr", CRATES))
     assert [state.player(p).tol for p in ("ada", "bo", "cy")] == [3, 1, 1]
     # "the player who is second to last will pick their Death Match Opponent first": di
     assert state.episodes[1].ecs == ["di", "ed"] and naming_turn(state) == "di"
@@ -97,9 +95,7 @@ def test_the_six_player_season_of_the_issue() -> None:
     # Match opponent is the higher of the other two". ed wins; ada (second) is bo's protected
     # opponent. No naming: the result fixes the pair.
     state, _ = step(state, lambda s: start_episode(s, 3, "m-cl"))
-    clubs_details = {"finals": "ed", "death_match": ["ada", "bo"], "death_match_opponent": "ada"}
-    clubs = result(["ed", "ada", "bo"], tol={"ed": 1}, ec=["ada", "bo"], details=clubs_details)
-    state, types = step(state, lambda s: main_match_ended(s, SEASON, "m-cl", clubs))
+    state, types = step(state, lambda s: main_match_ended(s, SEASON, "m-cl", CLUBS))
     assert types == ["main_match_ended", "death_matches_set"]
     assert state.finalists == ["ed"] and state.player("ed").tol == 0  # a finalist needs no ToL
     pairs = [(d.ec, d.opponent, d.protected) for d in state.episodes[2].death_matches]

@@ -13,5 +13,6 @@ sees AWS, the clock or chance other than the season's seed.
 - `naming`: who may be named, and the naming by the EC, the host or the lot.
 - `death_match`: the Death Matches, the next episode, the Finals and the champion.
 - `waiting`: what the season waits on now.
+- `requests`: the settings file of each match the season starts.
 - `errors`: the refusals, as types.
 """

@@ -6,6 +6,7 @@ already (a retried or duplicated step), and nothing is to be written."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import Field
@@ -105,6 +106,11 @@ class SeasonState(Model):
     champion_tie: list[str] = Field(default_factory=list)
     champion: str | None = None
     version: int = 0
+    opened_at: datetime | None = None
+    """When the season's current waits (`waiting.pending`) began: a naming turn's deadline is
+    `naming_hours` after it, the host's `host_hours` after that (set by the service's step)."""
+    secret_hashes: dict[str, str] = Field(default_factory=dict)
+    """Each cast member's secret, hashed: every match of the season seats them with it."""
 
     def player(self, player_id: str) -> SeasonPlayer:
         found = next((p for p in self.players if p.id == player_id), None)

@@ -13,7 +13,6 @@ tests' in-memory store."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +23,7 @@ from game_core.aws.store.items import (
     purse_key,
     sheet_key,
 )
-from game_core.aws.store.log import EventLog, LogMoved
+from game_core.aws.store.log import Build, EventLog, commit_logged
 from game_core.aws.store.marks import Marks
 from game_core.aws.store.matches import Matches, phase_open
 from game_core.aws.store.profiles import Profiles
@@ -36,13 +35,6 @@ from game_core.errors import Illegal, InProgress, Reason
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.ports import Bounce, Completion, Contact, Event, Sheet, SubmissionView, garnet_changes
-
-LOG_ATTEMPTS = 5
-"""Commits of one write, the first included, while other writes keep taking the log's next
-numbers first; then the write is refused as a collision (its caller's "try again")."""
-
-Build = Callable[[Transaction], list[Event]]
-"""Adds a write's items to its transaction and returns the events it logs."""
 
 
 class DynamoMatchStore:
@@ -59,22 +51,8 @@ class DynamoMatchStore:
         self._db = db
 
     def _commit(self, match_id: str, build: Build, collided: Exception | None = None) -> None:
-        """The write `build` makes, with its events under the log's next numbers, in one
-        transaction; made again (from scratch, under the numbers read again) while another write
-        takes those numbers first: a cancelled transaction wrote nothing."""
-        collided = collided or changed_meanwhile(match_id)
-        for _attempt in range(LOG_ATTEMPTS):
-            tx = Transaction(self.client, self.table, collided)
-            events = build(tx)
-            self._log.append(tx, match_id, events)
-            try:
-                tx.commit()
-            except LogMoved:
-                self._log.read_again(match_id)
-                continue
-            self._log.appended(match_id, len(events))
-            return
-        raise collided
+        """The write `build` makes, with its events under the log's next numbers (`commit_logged`)."""
+        commit_logged(self.client, self.table, self._log, match_id, build, collided or changed_meanwhile(match_id))
 
     # -- a match's life --------------------------------------------------------------------
 

@@ -34,6 +34,11 @@ pk PLAYER#<id>  sk GARNETS                   the player's balance, carried acros
                 sk LEDGER#<match>#<entry>    one entry per spending or award
                 sk PROFILE                   the contact the id was registered with (ids are
                                              unique in a deployment: the ledger keys on them)
+pk SEASON#<id>  sk META                      the season: its settings and its carried state (JSON),
+                                             its version (every write is conditional on it) and
+                                             stage (`seasons.py`)
+                sk EVENT#SEQ#<number>        the season's event log, numbered as a match's
+                sk SEQ#EVENT                 the log's last number
 """
 
 from __future__ import annotations
@@ -69,6 +74,10 @@ def key(pk: str, sk: str) -> dict[str, Any]:
 
 def match_pk(match_id: str) -> str:
     return f"MATCH#{match_id}"
+
+
+def season_pk(season_id: str) -> str:
+    return f"SEASON#{season_id}"
 
 
 def player_pk(player: str) -> str:

@@ -29,6 +29,7 @@ nonces, as they always were: nothing stored says which came first), then every n
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -63,10 +64,12 @@ def entry_key(number: int) -> str:
 class EventLog:
     """Appends a transaction's entries under the next numbers and reads the log back. Remembers
     each match's `last` as read with the match (`learn`), so logging costs no read of its own;
-    an unknown one is read first (`read_again`)."""
+    an unknown one is read first (`read_again`). `pk` gives the partition of the log's owner from
+    its id: a match's (the default), or a season's (`seasons.py`), the same layout under each."""
 
-    def __init__(self, db: Table) -> None:
+    def __init__(self, db: Table, pk: Callable[[str], str] = match_pk) -> None:
         self.db = db
+        self._pk = pk
         self._last: dict[str, int] = {}
 
     def _remember(self, match_id: str, last: int) -> None:
@@ -84,7 +87,8 @@ class EventLog:
         self._remember(match_id, 0)
 
     def read_again(self, match_id: str) -> None:
-        self._remember(match_id, int((self.db.get(counter_key(match_id)) or {}).get("last", 0)))
+        counter = key(self._pk(match_id), COUNTER)
+        self._remember(match_id, int((self.db.get(counter) or {}).get("last", 0)))
 
     def append(self, tx: Transaction, match_id: str, events: list[Event]) -> None:
         """The entries under the numbers after `last` as known, and `last` moved past them only if
@@ -97,10 +101,10 @@ class EventLog:
         for number, event in enumerate(events, start=last + 1):
             at = stamp(event.at)
             data = json.dumps(event.data, sort_keys=True)
-            tx.put({"pk": match_pk(match_id), "sk": entry_key(number), "type": event.type, "at": at, "data": data})
+            tx.put({"pk": self._pk(match_id), "sk": entry_key(number), "type": event.type, "at": at, "data": data})
         as_read = Attr("pk").not_exists() if last == 0 else Attr("last").eq(last)
         moved = Update("SET #last = :last", {":last": last + len(events)}, {"#last": "last"})
-        tx.update(counter_key(match_id), moved, Guard(as_read, LogMoved(), collided=LogMoved()))
+        tx.update(key(self._pk(match_id), COUNTER), moved, Guard(as_read, LogMoved(), collided=LogMoved()))
 
     def appended(self, match_id: str, count: int) -> None:
         """A transaction that logged `count` entries committed: `last` moved past them."""
@@ -108,7 +112,33 @@ class EventLog:
             self._remember(match_id, self._last[match_id] + count)
 
     def events(self, match_id: str) -> list[Event]:
-        return [entry(item) for item in self.db.query(match_pk(match_id), PREFIX)]
+        return [entry(item) for item in self.db.query(self._pk(match_id), PREFIX)]
+
+
+LOG_ATTEMPTS = 5
+"""Commits of one write, the first included, while other writes keep taking the log's next
+numbers first; then the write is refused as a collision (its caller's "try again")."""
+
+Build = Callable[[Transaction], list[Event]]
+"""Adds a write's items to its transaction and returns the events it logs."""
+
+
+def commit_logged(client: Any, table: str, log: EventLog, owner: str, build: Build, collided: Exception) -> None:
+    """The write `build` makes, with its events under the log's next numbers, in one transaction;
+    made again (from scratch, under the numbers read again) while another write takes those
+    numbers first: a cancelled transaction wrote nothing."""
+    for _attempt in range(LOG_ATTEMPTS):
+        tx = Transaction(client, table, collided)
+        events = build(tx)
+        log.append(tx, owner, events)
+        try:
+            tx.commit()
+        except LogMoved:
+            log.read_again(owner)
+            continue
+        log.appended(owner, len(events))
+        return
+    raise collided
 
 
 def entry(item: dict[str, Any]) -> Event:

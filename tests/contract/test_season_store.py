@@ -1,0 +1,144 @@
+"""The season's carried state on DynamoDB (moto, the table as template.yaml deploys it): stored
+whole with its settings, every write conditional on the version read and logged under the
+season's own numbers; the six-player season of issue 31 played through the service's `apply`,
+each step also delivered twice (the second writes nothing), and again with an AWS fault struck
+at every step (a throttle before a call, or a write applied and its reply lost), each failed step
+retried as the season's machine retries it: the same log, entry for entry, and the same state as
+the clean run."""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+from store_bench import T0, moto_client
+
+sys.path.append(str(Path(__file__).resolve().parent.parent / "unit" / "season"))
+
+from season_support import settings, six_player_steps  # noqa: E402
+
+from game_core.aws.store.seasons import DynamoSeasonStore  # noqa: E402
+from game_core.errors import Conflict, NotFound  # noqa: E402
+from game_core.season.episode import keep_tol  # noqa: E402
+from game_core.season.errors import NotNow  # noqa: E402
+from game_core.season.state import SeasonState  # noqa: E402
+from game_core.service.ports import Event  # noqa: E402
+from game_core.service.seasons import apply, create_season  # noqa: E402
+from local_stack.faults import ClientFaults, Fault  # noqa: E402
+from local_stack.stack import create_match_table  # noqa: E402
+
+dynamodb = pytest.fixture(scope="module")(moto_client)
+
+DATA = settings("domino", "crates", "clubs").model_dump(mode="json")
+POINTS = (
+    Fault("TransactWriteItems", after=True),  # the step stored, its reply lost
+    Fault("TransactWriteItems"),  # the step's write throttled: nothing stored
+    Fault("BatchGetItem"),  # the read throttled
+    Fault("BatchGetItem", after=True),
+)
+
+
+@dataclass
+class StepClock:
+    at: datetime = T0
+
+    def now(self) -> datetime:
+        return self.at
+
+
+class Ids:
+    def __init__(self) -> None:
+        self.issued = 0
+
+    def match_id(self) -> str:
+        return "m-000000000001"
+
+    def secret(self) -> str:
+        self.issued += 1
+        return f"secret-{self.issued}"
+
+    def seed(self) -> int:
+        return 11
+
+    def salt(self) -> str:
+        return "00"
+
+
+def store_on(dynamodb: Any) -> DynamoSeasonStore:
+    table = f"matches-{uuid.uuid4().hex[:12]}"
+    create_match_table(dynamodb, table)
+    return DynamoSeasonStore(dynamodb, table)
+
+
+def logged(store: DynamoSeasonStore, season_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(event.type, event.at.isoformat(), event.data) for event in store.season_events(season_id)]
+
+
+def test_a_season_is_stored_whole_once_and_read_back(dynamodb: Any) -> None:
+    store, clock = store_on(dynamodb), StepClock()
+    created = create_season(store, clock, Ids(), DATA, season_id="s-1")
+    stored = store.season("s-1")
+    assert stored.state == created.state and stored.settings.model_dump(mode="json") == DATA
+    assert sorted(created.secrets) == sorted(stored.state.secret_hashes) == ["ada", "bo", "cy", "di", "ed", "fay"]
+    assert created.secrets["ada"] not in stored.state.model_dump_json()  # only its hash is kept
+    with pytest.raises(Conflict, match="exists already"):
+        create_season(store, clock, Ids(), DATA, season_id="s-1")
+    with pytest.raises(NotFound, match="no season s-2"):
+        store.season("s-2")
+    assert [event[0] for event in logged(store, "s-1")] == ["season_created"]
+
+
+def test_a_save_from_a_stale_read_is_refused_and_writes_nothing(dynamodb: Any) -> None:
+    store, clock = store_on(dynamodb), StepClock()
+    create_season(store, clock, Ids(), DATA, season_id="s-1")
+    read = store.season("s-1").state
+    moved = read.model_copy(update={"version": read.version + 1, "stage": "cancelled"})
+    store.save_season(read, moved, [Event("season_cancelled", T0)])
+    again = read.model_copy(update={"version": read.version + 1})
+    with pytest.raises(Conflict, match="changed meanwhile"):
+        store.save_season(read, again, [Event("other", T0)])
+    assert store.season("s-1").state == moved
+    assert [event[0] for event in logged(store, "s-1")] == ["season_created", "season_cancelled"]
+
+
+def play(store: DynamoSeasonStore, faults: ClientFaults | None = None) -> SeasonState:
+    """The six-player season, each step a minute after the last, delivered twice; with `faults`,
+    step k strikes POINTS[k % 4] and is retried while it fails, as the machine's Retry does."""
+    clock = StepClock()
+    create_season(store, clock, Ids(), DATA, season_id="s-6")
+    state = store.season("s-6").state
+    for number, step in enumerate(six_player_steps()):
+        clock.at = T0 + timedelta(minutes=number + 1)
+        if faults is not None:
+            faults.arm(POINTS[number % len(POINTS)])
+        for _attempt in range(3):
+            try:
+                state = apply(store, clock, "s-6", step)
+                break
+            except ClientError:
+                continue
+        assert apply(store, clock, "s-6", step) == state  # delivered again: nothing more
+    return state
+
+
+def test_the_six_player_season_lands_once_whatever_fails(dynamodb: Any) -> None:
+    clean = store_on(dynamodb)
+    ended = play(clean)
+    assert (ended.stage, ended.champion, ended.version) == ("over", "ed", 19)  # 19 steps, each stored once
+    faulty = store_on(dynamodb)
+    faults = ClientFaults(dynamodb)
+    try:
+        assert play(faulty, faults) == ended
+    finally:
+        faults.close()
+    assert len(faults.injected) == 19  # every step struck once
+    assert logged(faulty, "s-6") == logged(clean, "s-6")
+    # A spend window the season never opened: keeping a ToL there is refused, nothing written
+    with pytest.raises(NotNow, match="not waiting"):
+        apply(faulty, StepClock(), "s-6", lambda _settings, s: keep_tol(s, "bo"))
