@@ -7,9 +7,10 @@ from typing import Any
 
 from game_core.games.protocol import Result, Standing, TiedLine
 from game_core.season.death_match import death_match_ended, finals_ended, start_death_match, start_finals
-from game_core.season.episode import main_match_ended, start_episode
+from game_core.season.episode import main_match_ended, new_season, start_episode
 from game_core.season.naming import name_opponent
 from game_core.season.settings import SeasonSettings, read_settings
+from game_core.season.state import SeasonState
 from game_core.service.seasons import Step
 
 CAST = ["ada", "bo", "cy", "di", "ed", "fay"]
@@ -95,4 +96,29 @@ def six_player_steps() -> list[Step]:
         lambda _settings, s: death_match_ended(s, "m-dm4", duel("bo", "ada")),
         lambda settings, s: start_finals(s, settings, "m-fin"),
         lambda _settings, s: finals_ended(s, "m-fin", duel("ed", "bo")),
+    ]
+
+
+def played(chosen: SeasonSettings, *steps: Step) -> SeasonState:
+    """The season of `chosen` after `steps`, each taken once."""
+    state = new_season(chosen, "s-test").state
+    for step in steps:
+        state = step(chosen, state).state
+    return state
+
+
+CAST7 = [*CAST, "gus"]
+
+
+def first_domino_of_seven() -> list[Step]:
+    """Episode 1 of a 7-player season: Domino won by fay (2 ToL), gus last (EC) names ed, and
+    loses their Death Match."""
+    domino = result(["fay", "ada", "bo", "cy", "di", "ed", "gus"], tol={"fay": 2}, ec=["gus"])
+    return [
+        lambda _settings, s: start_episode(s, 1, "m-1"),
+        lambda settings, s: main_match_ended(s, settings, "m-1", domino),
+        lambda _settings, s: name_opponent(s, "gus", "ed"),
+        lambda _settings, s: start_death_match(s, "gus", "m-1-dm"),
+        lambda _settings, s: death_match_ended(s, "m-1-dm", duel("ed", "gus")),
+        lambda _settings, s: start_episode(s, 2, "m-2"),
     ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Annotated, Any
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, field_validator
 
 from game_core.errors import GameCoreError, Reason, validation_reasons
 from game_core.games import registry
@@ -82,17 +82,18 @@ class SeasonSettings(Model):
     """What every match of the season is created with besides its game, players and seed (a
     match settings file's other fields: phase_seconds, early_close, reminders, press, ...)."""
 
-    @model_validator(mode="after")
-    def _cast_told_apart(self) -> SeasonSettings:
+    @field_validator("cast")
+    @classmethod
+    def _cast_told_apart(cls, cast: list[CastMember]) -> list[CastMember]:
         named: dict[str, str] = {}
-        for member in self.cast:
+        for member in cast:
             for word in dict.fromkeys((member.id.lower(), (member.name or member.id).lower())):
                 if named.get(word, member.id) != member.id:
                     raise ValueError(
                         f"{word!r} would name both {named[word]!r} and {member.id!r}: give each a name of their own"
                     )
                 named[word] = member.id
-        return self
+        return cast
 
 
 OWN_FIELDS = frozenset({"game", "settings", "players", "seed", "host_email", "host_zone", "webhooks"})
@@ -140,7 +141,7 @@ def read_settings(data: Any) -> SeasonSettings:
 def _option_reasons(settings: SeasonSettings) -> list[Reason]:
     taken = sorted(OWN_FIELDS & settings.match_options.keys())
     if taken:
-        text = f"match_options: {', '.join(taken)} are the season's own (the cast, episodes and host give them)"
+        text = f"match_options may not set {', '.join(taken)}: the season sets them itself"
         return [Reason("season_owns_field", text)]
     trial = match_request(settings, settings.final, [m.id for m in settings.cast], 0)
     try:
@@ -206,7 +207,8 @@ def projection_reasons(settings: SeasonSettings) -> list[Reason]:
         if left <= settings.finals_at:
             at = settings.finals_at
             text = f"episode {number} would never be played: {left} left before it; the Finals begin at {at}"
-            return [*reasons, Reason("past_the_finals", text)]
+            reasons.append(Reason("past_the_finals", text))
+            break
         reasons += _count_reasons(episode.main, players, f"episode {number} main match")
         left -= shape_of(episode.main.game).death_matches(players)
     if left > settings.finals_at:

@@ -1,0 +1,110 @@
+"""A season's settings: the rulings' defaults, the projected players of each episode, and every
+refusal at creation naming what is wrong (RULINGS.md, "Seasons": "A game whose player limits
+exclude an episode's projected count is refused when the season is created, naming the episode")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from season_support import CAST, settings
+
+from game_core.season.errors import SettingsRefused
+from game_core.season.settings import projected_players, read_settings
+
+
+def refused(data: dict[str, Any]) -> list[tuple[str, str]]:
+    with pytest.raises(SettingsRefused) as caught:
+        read_settings(data)
+    return [(reason.code, reason.text) for reason in caught.value.reasons]
+
+
+def season(*mains: str, cast: int = 6, **options: Any) -> dict[str, Any]:
+    players = [{"id": f"p{n}"} for n in range(1, cast + 1)]
+    return {"cast": players, "episodes": [{"main": {"game": game}} for game in mains]} | options
+
+
+def test_the_defaults_are_the_rulings() -> None:
+    chosen = settings("domino", "crates", "clubs")
+    assert (chosen.naming_hours, chosen.host_hours, chosen.tol_spending, chosen.finals_at) == (24, 24, False, 2)
+    assert (chosen.final.game, chosen.final.rule_set) == ("abstrac", "deal")
+    assert [(e.death_match.game, e.death_match.rule_set) for e in chosen.episodes] == [("abstrac", "row")] * 3
+
+
+@pytest.mark.parametrize(
+    ("mains", "cast", "counts"),
+    [
+        # Domino: 1 EC, 1 Death Match (6 -> 5); Crates among 5: 2 ECs, each names one of the 3
+        # others (5 -> 3); Clubs among 3: its pair's Death Match (3 -> 2) and its winner a finalist
+        (("domino", "crates", "clubs"), 6, [6, 5, 3]),
+        # Crates among 3: 2 ECs but 1 player left to name: 1 Death Match (3 -> 2)
+        (("crates",), 3, [3]),
+        # Palindrome among 9, then Crates among 8 (2 Death Matches) leave 6, then four Domino
+        (("palindrome", "crates", "domino", "domino", "domino", "domino"), 9, [9, 8, 6, 5, 4, 3]),
+    ],
+)
+def test_each_episode_is_projected_from_the_games_results(mains: tuple[str, ...], cast: int, counts: list[int]) -> None:
+    assert projected_players(read_settings(season(*mains, cast=cast))) == counts
+
+
+def test_a_game_whose_limits_exclude_an_episodes_count_is_refused_naming_the_episode() -> None:
+    # 7 players: Domino leaves 6 for Clubs (3 players only); Clubs' Death Match leaves 5
+    assert refused(season("domino", "clubs", "crates", "crates", cast=7))[0] == (
+        "player_count",
+        "episode 2 main match (clubs) would have 6 players; clubs takes 3",
+    )
+    # Palindrome takes 2 to 12: 13 is refused in episode 1
+    assert ("player_count", "episode 1 main match (palindrome) would have 13 players; palindrome takes 2 to 12") in (
+        refused(season(*["palindrome"] * 11, cast=13))
+    )
+
+
+def test_a_death_match_and_a_final_game_must_take_their_counts() -> None:
+    data = season("domino", "domino", "domino", cast=5, finals_at=2)
+    data["episodes"][1]["death_match"] = {"game": "clubs"}
+    data["final"] = {"game": "clubs"}
+    assert refused(data) == [
+        ("player_count", "episode 2 death match (clubs) would have 2 players; clubs takes 3"),
+        ("player_count", "final (clubs) would have 2 players; clubs takes 3"),
+    ]
+
+
+def test_episodes_must_end_exactly_at_the_finals() -> None:
+    # 3 players: one Domino leaves 2 = finals_at; a second episode would never be played
+    assert refused(season("domino", "domino", cast=3)) == [
+        ("past_the_finals", "episode 2 would never be played: 2 left before it; the Finals begin at 2")
+    ]
+    # 6 players, one Domino: 5 left, more than finals_at
+    assert refused(season("domino", cast=6)) == [
+        ("short_of_the_finals", "after episode 1 5 players would be left, more than finals_at (2): add episodes")
+    ]
+    # 5 players, finals_at 4: Crates among 5 removes 2, leaving 3; the final (Abstrac) is for 2
+    assert refused(season("crates", cast=5, finals_at=4)) == [
+        ("below_the_finals", "episode 1 would leave 3 players, fewer than finals_at (4)"),
+        ("player_count", "final (abstrac deal) would have 4 players; abstrac takes 2"),
+    ]
+
+
+def test_unknown_games_wrong_game_settings_and_the_seasons_own_match_fields_are_refused() -> None:
+    data = season("domino", "crates", "nothing", cast=6, match_options={"seed": 4, "phase_seconds": "2h"})
+    data["episodes"][0]["main"]["settings"] = {"rule_set": "mm8"}
+    reasons = refused(data)
+    owned = "match_options may not set seed: the season sets them itself"
+    assert ("season_owns_field", owned) in reasons
+    unknown = [text for code, text in reasons if code == "unknown_game"]
+    assert len(unknown) == 1 and unknown[0].startswith("episode 3 main match: unknown game 'nothing'")
+    assert any(text.startswith("episode 1 main match (domino) settings.rule_set") for _, text in reasons)
+
+
+def test_match_options_are_checked_as_a_match_settings_file() -> None:
+    reasons = refused(season("domino", "crates", "clubs", match_options={"phase_seconds": "2h"}))
+    assert reasons == [
+        ("int_parsing", "match_options.phase_seconds: '2h' is not a number of seconds: write 7200 for 2 hours")
+    ]
+
+
+def test_the_cast_is_told_apart_and_at_least_two() -> None:
+    data = season("domino", "crates", "clubs")
+    data["cast"][1]["name"] = "P1"
+    assert refused(data)[0][1].startswith("cast: 'p1' would name both 'p1' and 'p2'")
+    assert refused({"cast": [{"id": CAST[0]}], "episodes": [{"main": {"game": "domino"}}]})[0][0] == "too_short"
