@@ -110,15 +110,20 @@ def played(chosen: SeasonSettings, *steps: Step) -> SeasonState:
 CAST7 = [*CAST, "gus"]
 
 
+def first_episode(main: dict[str, Any], ec: str, opponent: str) -> list[Step]:
+    """Episode 1 with the Main Match result `main`: its one EC names `opponent` and loses the
+    Death Match; then episode 2 begins."""
+    return [
+        lambda _settings, s: start_episode(s, 1, "m-1"),
+        lambda settings, s: main_match_ended(s, settings, "m-1", main),
+        lambda _settings, s: name_opponent(s, ec, opponent),
+        lambda _settings, s: start_death_match(s, ec, "m-1-dm"),
+        lambda _settings, s: death_match_ended(s, "m-1-dm", duel(opponent, ec)),
+        lambda _settings, s: start_episode(s, 2, "m-2"),
+    ]
+
+
 def first_domino_of_seven() -> list[Step]:
     """Episode 1 of a 7-player season: Domino won by fay (2 ToL), gus last (EC) names ed, and
     loses their Death Match."""
-    domino = result(["fay", "ada", "bo", "cy", "di", "ed", "gus"], tol={"fay": 2}, ec=["gus"])
-    return [
-        lambda _settings, s: start_episode(s, 1, "m-1"),
-        lambda settings, s: main_match_ended(s, settings, "m-1", domino),
-        lambda _settings, s: name_opponent(s, "gus", "ed"),
-        lambda _settings, s: start_death_match(s, "gus", "m-1-dm"),
-        lambda _settings, s: death_match_ended(s, "m-1-dm", duel("ed", "gus")),
-        lambda _settings, s: start_episode(s, 2, "m-2"),
-    ]
+    return first_episode(result(["fay", "ada", "bo", "cy", "di", "ed", "gus"], tol={"fay": 2}, ec=["gus"]), "gus", "ed")

@@ -7,16 +7,14 @@ won Domino's 2 ToL in episode 1 and gus is gone; episode 2 is under way among th
 from __future__ import annotations
 
 import pytest
-from season_support import CAST7, duel, first_domino_of_seven, played, result, settings
+from season_support import CAST7, first_domino_of_seven, first_episode, played, result, settings
 
-from game_core.season.death_match import death_match_ended, start_death_match
 from game_core.season.episode import (
     close_spending,
     decide_replacement,
     keep_tol,
     main_match_ended,
     spend_tol,
-    start_episode,
 )
 from game_core.season.errors import NotNow
 from game_core.season.naming import eligible, name_opponent, naming_turn
@@ -108,14 +106,7 @@ def test_with_nobody_to_replace_them_the_episode_has_one_ec_fewer() -> None:
     crates = result(["bo", "cy", "ada", "fay", "di"], tol={"bo": 1, "cy": 1, "ada": 1}, ec=["di", "fay"])
     chosen = settings("domino", "crates", "clubs", tol_spending=True)
     state = played(
-        chosen,
-        lambda _settings, s: start_episode(s, 1, "m-1"),
-        lambda settings, s: main_match_ended(s, settings, "m-1", domino),
-        lambda _settings, s: name_opponent(s, "ed", "di"),
-        lambda _settings, s: start_death_match(s, "ed", "m-1-dm"),
-        lambda _settings, s: death_match_ended(s, "m-1-dm", duel("di", "ed")),
-        lambda _settings, s: start_episode(s, 2, "m-2"),
-        lambda settings, s: main_match_ended(s, settings, "m-2", crates),
+        chosen, *first_episode(domino, "ed", "di"), lambda settings, s: main_match_ended(s, settings, "m-2", crates)
     )
     assert pending(state) == [Waiting("spend", ("fay",))]
     stepped = spend_tol(state, "fay")
