@@ -10,16 +10,23 @@ the same bytes in separate processes, its private seat never shows), the plain-t
 submission its bot sends and every one its model's schema allows round-trips, help examples read
 back, rendered views keep secrets and show names, 10,000 generated bodies read without a line
 dropped), its rules for players (plain text, every line of its grammar), the match layer's checks,
+its final mail's result text (a score of several words, "1 won, 0 chips", read by its column), the
+purity of its functions, its pages (a form for every kind, no other seat's secret), every line a
+participant reads, its package's layout and names, its settings' schema,
 whole bot matches on the real ASL, which the local stack writes for it as `match-asl` would, by
 webhook (the record replayed by the CLI in a process of its own) and by e-mail, and fault
 injection (a fault at every step, the record equal to a clean run's: four rounds are the fewest
 whose resolutions meet every strike point it asks for).
 And registered in this process, `match-asl --check` names the files it must write, and the command.
+Every per-game parametrization of the suite is in that run (`per_game_modules` finds them), but two
+that read what only a game added to the project has (its committed ASL).
 """
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -64,9 +71,63 @@ MATRICES = {
         "test_a_match_played_by_email_reaches_every_mailbox_with_its_own_view_only"
     },
     "tests/statemachine/test_fault_injection.py": {"test_a_fault_at_every_step_leaves_the_match_as_a_clean_run_would"},
+    "tests/unit/games/test_result_text.py": {"test_every_games_result_names_the_winner_and_has_a_row_for_every_place"},
+    "tests/unit/games/test_purity.py": {"test_no_function_of_a_game_changes_what_it_was_handed"},
+    "tests/unit/service/test_every_line_read.py": {"test_every_line_every_participant_reads_holds_to_the_rules"},
+    "tests/unit/page/test_page_secrecy.py": {"test_no_page_shows_anything_of_another_participants_private_seat"},
+    "tests/unit/page/test_page_forms.py": {
+        "test_every_kind_of_every_game_has_a_form",
+        "test_every_move_the_bots_sent_fills_its_form_and_reads_back_the_same",
+    },
+    "tests/integration/test_cli.py": {"test_every_available_game_is_described"},
+    "tests/test_architecture.py": {
+        "test_every_game_package_has_the_layout",
+        "test_every_game_package_lists_its_other_modules_in_its_docstring",
+        "test_the_package_init_exports_game_and_nothing_of_substance",
+        "test_the_classes_are_named_by_the_scheme",
+    },
 }
 """Each module run for the game, with tests that must be among those that ran for it (a module's
 other tests for it may come and go)."""
+NOT_FOR_A_REGISTERED_GAME = {
+    "tests/statemachine/test_handover.py": "each game's committed ASL as deployed (statemachines/)",
+    "tests/test_static_checks.py": "each game's committed ASL and template entries",
+}
+"""Per-game matrices that read what only a game added to the project has: a registered game is
+told what it lacks instead (`test_match_asl_check_names_the_files_...` below)."""
+PER_GAME = ("registry.AVAILABLE", "bot_matches")
+"""What a per-game parametrization is made of: the registry's games, or the bots' matches
+(`local_stack.play.bot_matches`, and whatever a test imports from tests/unit/games/bot_matches.py)."""
+
+
+def per_game_modules() -> set[str]:
+    """Every test module with a parametrization over the games: its `parametrize` names the
+    registry's games or the bots' matches, directly or through a module-level name made of them."""
+    found = set()
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        made_of = set(PER_GAME)
+
+        def names_a_game(said: str, made_of: set[str] = made_of) -> bool:
+            return any(re.search(rf"(?<![\w.]){re.escape(name)}\b", said) for name in made_of)
+
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == "bot_matches":
+                made_of |= {alias.asname or alias.name for alias in node.names}
+            if isinstance(node, ast.Assign) and names_a_game(ast.unparse(node.value)):
+                made_of |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+        for node in ast.walk(tree):
+            decorators = node.decorator_list if isinstance(node, ast.FunctionDef) else []
+            if any("parametrize" in ast.unparse(d) and names_a_game(ast.unparse(d)) for d in decorators):
+                found.add(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_per_game_matrix_runs_for_the_sixth_game() -> None:
+    assert per_game_modules() - set(MATRICES) - set(NOT_FOR_A_REGISTERED_GAME) == set()
+    assert set(MATRICES) | set(NOT_FOR_A_REGISTERED_GAME) <= per_game_modules() | {
+        "tests/unit/match/test_engine_games.py"
+    }
 
 
 def test_the_projects_matrices_take_a_registered_game_and_pass(tmp_path: Path) -> None:
