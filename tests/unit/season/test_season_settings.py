@@ -4,6 +4,9 @@ exclude an episode's projected count is refused when the season is created, nami
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,3 +111,13 @@ def test_the_cast_is_told_apart_and_at_least_two() -> None:
     data["cast"][1]["name"] = "P1"
     assert refused(data)[0][1].startswith("cast: 'p1' would name both 'p1' and 'p2'")
     assert refused({"cast": [{"id": CAST[0]}], "episodes": [{"main": {"game": "domino"}}]})[0][0] == "too_short"
+
+
+def test_the_settings_file_docs_seasons_shows_makes_a_season() -> None:
+    page = (Path(__file__).resolve().parents[3] / "docs" / "SEASONS.md").read_text(encoding="utf-8")
+    shown = json.loads(re.search(r"```json\n(.*?)```", page, re.DOTALL)[1])  # type: ignore[index]
+    chosen = read_settings(shown)
+    assert projected_players(chosen) == [6, 5, 3] and chosen.match_options == {
+        "phase_seconds": 86400,
+        "early_close": True,
+    }
