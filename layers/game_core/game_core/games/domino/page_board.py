@@ -5,18 +5,22 @@ and squares left and the tiles its player won, still has to place and forfeited.
 the grid's rules; the mail's pictures are `pictures.py`, whose board frame this reuses.)
 
 A board's pieces are drawn one `path` each (`data-tile`, `data-cells`: a cell's square each), so a
-late match's six boards stay a few kilobytes. The drawing is one board wide (328 units with its
-margins), so a 390-px phone shows it whole at more than its own size: its smallest text, the
-11-unit column letters, is drawn at 12.5 px (issue 30 item 4), and nothing scrolls sideways.
+late match's six boards stay a few kilobytes. What the page's script (`static/domino.js`) needs to
+place tiles on the drawing is written on it: the viewer's own board (till the match is over)
+carries `data-own`, `data-grid` (the grid's left, top, cell size and cells a side, in the board's
+units) and `data-squares-left`; each tile the viewer places now carries `data-place-cells`, its
+cells as drawn ("row.column", from 0). The drawing is one board wide (328 units with its margins),
+so a 390-px phone shows it whole at more than its own size: its smallest text, the 11-unit column
+letters, is drawn at 12.5 px (issue 30 item 4), and nothing scrolls sideways.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from game_core.games import svg
-from game_core.games.domino.board import cell_of
+from game_core.games.domino.board import SIZE, cell_of
 from game_core.games.domino.models import SQUARE, TILES_PER_ROUND
 from game_core.games.domino.pictures import BOARD, CELL, HEIGHT, MARGIN, TOP, fill_of, frame, square_outline
 from game_core.games.domino.polyominoes import SHAPES
@@ -44,6 +48,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     """The open auction's tiles first (what to bid on), then every board, then the other auctions."""
     public = view["public"]
     own_bids = _own_bids(view.get("private"))
+    placing = frozenset(public["to_place"].get(viewer, ())) if viewer else frozenset()
     winners = {**names, viewer: "you"} if viewer else names  # "won by you": the page speaks to its reader
     parts = [svg.text(0, 16, _heading(public), font_size=13, font_weight=700)]
     alt = [_heading(public) + "."]
@@ -51,7 +56,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     auctions = range(1, len(public["tiles"]) // TILES_PER_ROUND + 1)
     open_now = _open_auction(public)
     for number in [open_now] if open_now else []:
-        drawn, said, y = _auction(public, number, own_bids, winners, y)
+        drawn, said, y = _auction(public, number, (own_bids, placing), winners, y)
         parts, alt = parts + drawn, alt + [said]
     parts.append(svg.text(0, y + 18, "The boards", font_size=16, font_weight=700))
     y += 26
@@ -62,7 +67,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
         alt.append(_board_words(public, p, names, viewer, notes))
         y += HEIGHT + LINE * (1 + sum(len(_wrapped(note)) for note in notes))
     for number in (number for number in auctions if number != open_now):
-        drawn, said, y = _auction(public, number, own_bids, winners, y + 8)
+        drawn, said, y = _auction(public, number, (own_bids, placing), winners, y + 8)
         parts, alt = parts + drawn, alt + [said]
     return Board(svg.picture(WIDTH, y, _heading(public), parts), " ".join(alt))
 
@@ -83,9 +88,15 @@ def _open_auction(public: Mapping[str, Any]) -> int | None:
 
 
 def _auction(
-    public: Mapping[str, Any], number: int, own_bids: Mapping[int, int], names: Mapping[str, str], top: int
+    public: Mapping[str, Any],
+    number: int,
+    mine: tuple[Mapping[int, int], Collection[int]],
+    names: Mapping[str, str],
+    top: int,
 ) -> tuple[list[str], str, int]:
-    """Auction `number`'s tiles in rows of five below `top`: the drawing, its words, its bottom."""
+    """Auction `number`'s tiles in rows of three below `top`: the drawing, its words, its bottom.
+    `mine`: the viewer's own bid on each tile, and the tiles they place now."""
+    own_bids, placing = mine
     tiles = [tile for tile in public["tiles"] if tile["round"] == number]
     if number <= len(public["auctions"]):
         state = "won as shown"
@@ -101,7 +112,7 @@ def _auction(
     said = []
     for index, tile in enumerate(tiles):
         x, y = (index % COLUMNS) * TILE_WIDTH, (index // COLUMNS) * TILE_HEIGHT
-        shown, words = _tile(tile, own_bids.get(tile["tile"]), names, x, y)
+        shown, words = _tile(tile, own_bids.get(tile["tile"]), names, (x, y), tile["tile"] in placing)
         parts.append(shown)
         said.append(words)
     drawn = [
@@ -119,8 +130,12 @@ def _winner(tile: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     return name(names, tile["won_by"]) if tile["won_by"] else "nobody"
 
 
-def _tile(tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], x: int, y: int) -> tuple[str, str]:
-    """One auction tile in its box at (x, y): number and shape, the shape drawn, winner, own bid."""
+def _tile(
+    tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], at: tuple[int, int], placing: bool
+) -> tuple[str, str]:
+    """One auction tile in its box at `at`: number and shape, the shape drawn, winner, own bid; a
+    tile the viewer places now carries its cells for the page's script."""
+    x, y = at
     shape = tile["shape"]
     cells = SHAPES[shape]
     height = 1 + max(row for row, _ in cells)
@@ -144,9 +159,9 @@ def _tile(tile: Mapping[str, Any], bid: int | None, names: Mapping[str, str], x:
         f"tile {tile['tile']}, {shape}" + (f", won by {winner}" if winner else "") + (f", you bid {bid}" if bid else "")
     )
     title = words[0].upper() + words[1:]
-    return svg.marked(
-        f"tile-{tile['tile']}", title, body, (TILE_WIDTH - 30, 30), transform=f"translate({x} {y})"
-    ), words
+    place_cells = " ".join(f"{r}.{c}" for r, c in cells) if placing else None
+    attributes = {"transform": f"translate({x} {y})", "data_place_cells": place_cells}
+    return svg.marked(f"tile-{tile['tile']}", title, body, (TILE_WIDTH - 30, 30), **attributes), words
 
 
 def _tile_list(public: Mapping[str, Any], numbers: Sequence[int]) -> str:
@@ -210,7 +225,11 @@ def _board(
     written = "".join(svg.text(0, HEIGHT - 6 + index * LINE, line) for index, line in enumerate(lines))
     parts.append(f'<g font-size="12">{written}</g>')
     title = f"{whose(names, player, viewer)} board"
-    return svg.marked(f"board-{player}", title, parts, (BOARD - 30, 16), transform=f"translate({at[0]} {at[1]})")
+    attributes: dict[str, object] = {"transform": f"translate({at[0]} {at[1]})"}
+    if player == viewer and not public["over"]:  # where the page's script lets its owner place tiles
+        own = {"own": "true", "grid": f"{MARGIN} {TOP} {CELL} {SIZE}", "squares_left": public["squares_left"][player]}
+        attributes |= {f"data_{name}": value for name, value in own.items()}
+    return svg.marked(f"board-{player}", title, parts, (BOARD - 30, 16), **attributes)
 
 
 def _board_words(

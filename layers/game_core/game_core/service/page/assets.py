@@ -1,5 +1,7 @@
-"""The page's two files, served by the service itself (no CDN): one style sheet, one script.
-The host's page (bin/host-server) uses them too."""
+"""The page's files, served by the service itself (no CDN): one style sheet, one script, and for a
+game whose moves are made on its drawing, that game's own script (`<game id>.js`, linked from its
+pages only, after page.js, whose `window.GeniusPage` it uses). The host's page (bin/host-server)
+uses the first two too."""
 
 from __future__ import annotations
 
@@ -8,8 +10,17 @@ from functools import cache
 from pathlib import Path
 
 FOLDER = Path(__file__).parent / "static"
-TYPES = {"page.css": "text/css; charset=utf-8", "page.js": "text/javascript; charset=utf-8"}
+SCRIPT = "text/javascript; charset=utf-8"
+GAME_SCRIPTS = ("domino.js",)
+"""The games whose moves are made on the drawing, each its own script."""
+TYPES = {"page.css": "text/css; charset=utf-8", "page.js": SCRIPT} | dict.fromkeys(GAME_SCRIPTS, SCRIPT)
 """Every asset by name, with its content type: nothing else in the folder is served."""
+
+
+def game_script(game_id: str) -> str | None:
+    """The name of the game's own script, if it has one."""
+    name = f"{game_id}.js"
+    return name if name in GAME_SCRIPTS else None
 
 
 @cache

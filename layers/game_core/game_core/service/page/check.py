@@ -20,8 +20,16 @@ from game_core.service.submit import validated
 
 GAME_REASON_FIELDS = {"ground_used_up": "ground"}
 """The field a game's own reason (its stable code) is about, where its text names none by path."""
-PUSH_NUMBER = re.compile(r"^push (\d+) ")
-"""Pushing Crates' `crate_unknown` names its push by number ("push 2 names crate ..."): that row's crate."""
+NUMBERED = re.compile(r"^(push|placement) (\d+) ")
+"""A game's reason that names a row of a list by number ("push 2 names crate ...", "placement 1
+(tile 7): ..."), counted from 1 in the list sent."""
+LISTS = {"push": "pushes", "placement": "placements"}
+ROW_REASON_FIELDS = {
+    ("push", "crate_unknown"): "crate",  # Pushing Crates
+    **{("placement", code): "tile" for code in ("tile_not_held", "tile_repeated", "squares_used_up")},  # Domino
+    **{("placement", code): "cells" for code in ("wrong_shape", "outside_grid", "cell_covered", "not_connected")},
+}
+"""The input of its row each such reason is about, by the row's word and the reason's code."""
 
 
 @dataclass(frozen=True)
@@ -79,9 +87,10 @@ def check_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[
 def _at(form: str, reason: Reason, fields: Mapping[str, str]) -> str:
     """The page element `reason` is about: the input its field path names, as the page ids it."""
     path = field_path(reason.text) or GAME_REASON_FIELDS.get(reason.code)
-    pushed = PUSH_NUMBER.match(reason.text) if reason.code == "crate_unknown" else None
-    if pushed is not None:
-        path = f"pushes.{int(pushed[1]) - 1}.crate"
+    numbered = NUMBERED.match(reason.text)
+    field = ROW_REASON_FIELDS.get((numbered[1], reason.code)) if numbered else None
+    if numbered and field:
+        path = f"{LISTS[numbered[1]]}.{int(numbered[2]) - 1}.{field}"
     if not path:
         return form
     name, *rest = path.split(".")
@@ -104,8 +113,8 @@ def _row_words(text: str, fields: Mapping[str, str]) -> str:
     if path is not None and len(parts := path.split(".")) > 1 and parts[1].isdigit():
         parts[1] = str(_rows(fields, parts[0]).get(int(parts[1]), int(parts[1])))
         text = ".".join(parts) + text[len(path) :]
-    pushed = PUSH_NUMBER.match(text)
-    if pushed is not None:  # "push 2" of the list sent is the form's push 3 when row 2 was blank
-        item = int(pushed[1]) - 1
-        text = f"push {_rows(fields, 'pushes').get(item, item) + 1} " + text[pushed.end() :]
+    numbered = NUMBERED.match(text)
+    if numbered is not None:  # "push 2" of the list sent is the form's push 3 when row 2 was blank
+        item = int(numbered[2]) - 1
+        text = f"{numbered[1]} {_rows(fields, LISTS[numbered[1]]).get(item, item) + 1} " + text[numbered.end() :]
     return in_words(text)

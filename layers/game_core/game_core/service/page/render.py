@@ -66,15 +66,17 @@ def _attrs(**attributes: object) -> str:
     return "".join(said)
 
 
-def document(title: str, body: str) -> str:
+def document(title: str, body: str, game_id: str | None = None) -> str:
+    """The page around `body`: the style sheet, the page's script, and the game's own (if any)."""
+    own = assets.game_script(game_id) if game_id else None
+    scripts = "".join(f'<script src="{assets.url(name)}" defer></script>\n' for name in ("page.js", own) if name)
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n"
         '<link rel="icon" href="data:,">\n'  # no icon: else the browser asks for /favicon.ico, a 404 in its console
         f'<link rel="stylesheet" href="{assets.url("page.css")}">\n'
-        f'<script src="{assets.url("page.js")}" defer></script>\n'
-        f"</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"{scripts}</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
 
 
@@ -124,7 +126,7 @@ def marked_page(seen: Seen, notice: str, last_seen: str | None) -> tuple[str, st
     ]
     body = '<a class="skip" href="#moves">Skip to your moves</a>\n' + "\n".join(part for part in sections if part)
     title = f"{seen.game.title} {match.match_id}: {named.get(me, me)}"
-    return document(title, f"<main{_refresh(seen)}>\n{body}\n</main>"), drawn.seen_cookie
+    return document(title, f"<main{_refresh(seen)}>\n{body}\n</main>", seen.game.id), drawn.seen_cookie
 
 
 def _refresh(seen: Signed) -> str:

@@ -166,24 +166,35 @@
     box.setAttribute("data-legal", verdict.legal ? "true" : "false");
   }
 
+  // The service's verdict on `body` (the form's fields, as URLSearchParams) as if `form` were sent:
+  // a promise of the check route's answer, null when none came. A game's own script asks it of a
+  // move it only shows (a preview on the drawing) as well as of the form as written.
+  function askCheck(form, body) {
+    body.delete("delivery");  // a check is no delivery
+    return fetch(form.getAttribute("action").replace(/\/move$/, "/check"), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
+      body: body.toString()
+    }).then(function (reply) {
+      return reply.ok ? reply.json() : null;
+    }).catch(function () { return null; });  // no verdict: the form is still sent and checked on send
+  }
+
+  // Each verdict on a form as written is shown (`showVerdict`), then told to the game's own script
+  // as a `verdict` event on the form (its `detail` the verdict).
   function checkMoves() {
     Array.prototype.forEach.call(document.querySelectorAll("form[id^='move-']"), function (form) {
       var timer = null;
       var asked = 0;
       function ask() {
         var mine = ++asked;  // only the latest answer is shown
-        var body = new URLSearchParams(new FormData(form));
-        body.delete("delivery");  // a check is no delivery
-        fetch(form.getAttribute("action").replace(/\/move$/, "/check"), {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
-          body: body.toString()
-        }).then(function (reply) {
-          return reply.ok ? reply.json() : null;
-        }).then(function (verdict) {
-          if (verdict && mine === asked) { showVerdict(form, verdict); }
-        }).catch(function () { /* no verdict: the form is still sent and checked on send */ });
+        askCheck(form, new URLSearchParams(new FormData(form))).then(function (verdict) {
+          if (verdict && mine === asked) {
+            showVerdict(form, verdict);
+            form.dispatchEvent(new CustomEvent("verdict", { detail: verdict }));
+          }
+        });
       }
       function later() {
         window.clearTimeout(timer);
@@ -289,6 +300,8 @@
       place.appendChild(button);
     });
   }
+
+  window.GeniusPage = { check: askCheck };
 
   document.addEventListener("DOMContentLoaded", function () {
     copyButtons();

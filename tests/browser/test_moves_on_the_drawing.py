@@ -1,0 +1,118 @@
+"""Moves made on the drawing by clicks alone, in a real browser (headless Chromium against
+bin/host-server's server, as tests/browser/test_pages.py), checked by the service before they are
+sent and then sent and taken: a Domino Auction placement (pieces chosen in the tray, turned, put on
+the own board's cells).
+
+Expected verdicts are worked from RULINGS.md's Domino Auction section: tiles won are placed in the
+next round, inside the grid, on no covered cell and, after the first, touching the player's cells
+(all of them one orthogonally connected group).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browsing import DESKTOP, PHONE, WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from local_stack.host_server import HostServer
+
+PLAYERS = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]
+ROUND_1_TILES = ["L4", "I3"] + ["O4"] * 18
+"""Domino's first auction as the host sets it: tile 1 an L4 (drawn as cells (0,0) (1,0) (2,0)
+(2,1): three down and a foot to the right), tile 2 an I3 (three in a row)."""
+
+
+def waiting(driver: Any) -> WebDriverWait:
+    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException])
+
+
+def created(server: HostServer, game: str, **match: Any) -> tuple[str, dict[str, str]]:
+    reply = server.stack.host({"command": "create", "match": {"game": game, "players": PLAYERS, **match}})
+    assert reply["ok"], reply
+    server.stack.settle()
+    return reply["match_id"], reply["secrets"]
+
+
+def signed_in(driver: Any, server: HostServer, match_id: str, secret: str) -> None:
+    driver.delete_all_cookies()
+    driver.get("about:blank")
+    driver.get(f"http://127.0.0.1:{server.port}/play/{match_id}#{secret}")
+    waiting(driver).until(lambda d: d.find_elements(By.ID, "phase-name"))
+
+
+def at_cell(driver: Any, target: Any, cell: str, click: bool = True) -> None:
+    """The pointer on a cell of the own board's grid (a letter A-L and a row 1-12), clicked or not."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'}); window.scrollBy(0, -60);", target)
+    column, row = ord(cell[0]) - ord("A"), int(cell[1:]) - 1
+    size = target.rect  # the grid's 12 x 12 cells on screen
+    dx = (column + 0.5) * size["width"] / 12 - size["width"] / 2
+    dy = (row + 0.5) * size["height"] / 12 - size["height"] / 2
+    moved = ActionChains(driver).move_to_element_with_offset(target, int(dx), int(dy))
+    (moved.click() if click else moved).perform()
+
+
+def entry(driver: Any, index: int, legal: str) -> str:
+    """The tray's piece `index` once the service's verdict on it is `legal` ("true"/"false")."""
+    found = waiting(driver).until(
+        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#place-piece-{index}[data-legal='{legal}']")), None)
+    )
+    return str(found.text)
+
+
+def test_a_domino_placement_made_by_clicks_on_the_own_board_is_checked_then_sent(browser, server) -> None:
+    match_id, secrets = created(server, "domino", settings={"tiles": {"1": ROUND_1_TILES}}, early_close=True)
+    # The first auction by webhook: Ada bids a chip on each of tiles 1 and 2, alone: she wins both.
+    for player, bids in (("ada", [{"tile": 1, "chips": 1}, {"tile": 2, "chips": 1}]), ("bo", [])):
+        move = {"phase": "Auction 1", "kind": "bid", "submission": {"bids": bids}}
+        assert server.stack.submit(match_id, player, secrets[player], move)[0] == 200
+    server.stack.settle()
+    problems(browser)
+    signed_in(browser, server, match_id, secrets["ada"])
+    assert browser.find_element(By.ID, "phase-name").text == "Auction 2 and placing 1"
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "place-tray"))
+    pieces = [one.text for one in browser.find_elements(By.CSS_SELECTOR, "#place-tray button.piece")]
+    # Her two tiles, then the three 1x1 squares a match allows (none used yet).
+    assert pieces[:2] == ["Tile 1 (L4): not placed yet", "Tile 2 (I3): not placed yet"] and len(pieces) == 5
+    target = browser.find_element(By.CSS_SELECTOR, "#board rect.place-target")
+
+    # Tile 1 on C3: its first cell there, so C3 C4 C5 and the foot D5. The first piece may go
+    # anywhere inside the grid: legal.
+    at_cell(browser, target, "C3")
+    assert entry(browser, 0, "true") == "Tile 1 (L4): on C3 C4 C5 D5"
+    assert browser.find_element(By.ID, "move-place-placements-0-tile").get_attribute("value") == "1"
+    assert browser.find_element(By.ID, "move-place-placements-0-cells").get_attribute("value") == "C3 C4 C5 D5"
+
+    # Tile 2 (chosen next by itself) on H8: H8 I8 J8 touches none of C3 C4 C5 D5: not legal, said
+    # in words in the tray, no field path.
+    at_cell(browser, target, "H8")
+    said = entry(browser, 1, "false")
+    assert said == (
+        "Tile 2 (I3): on H8 I8 J8. Not legal: placement 2 (tile 2): touches none of your cells"
+        " (after the first, all your cells are one group)"
+    )
+    assert "placements." not in browser.find_element(By.ID, "place-tray").text
+
+    # Turned a quarter, the I3 stands upright; looked at on E3 (E3 E4 E5, E5 beside D5) the preview
+    # is said legal before it is placed, then placed there.
+    browser.find_element(By.ID, "place-rotate").click()
+    at_cell(browser, target, "E3", click=False)
+    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board path.preview[data-legal='true']"))
+    assert browser.find_element(By.ID, "place-said").text == (
+        "Tile 2 (I3) on E3 E4 E5: legal here. Click or press Enter to place it."
+    )
+    at_cell(browser, target, "E3")
+    assert entry(browser, 1, "true") == "Tile 2 (I3): on E3 E4 E5"
+    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#move-place-check[data-legal='true']"))
+    for width in (DESKTOP, PHONE):  # test-output/screenshots: the tray under the board, both pieces drawn
+        screenshot(browser, "moves-domino-placing", width)
+
+    browser.find_element(By.ID, "place-send").click()
+    notice = waiting(browser).until(lambda d: next(iter(d.find_elements(By.ID, "notice")), None))
+    assert notice.text.startswith("Your place submission is in")
+    sent = browser.find_element(By.ID, "sent-place").get_attribute("textContent") or ""
+    assert "C3 C4 C5 D5" in sent and "E3 E4 E5" in sent
+    assert problems(browser) == []
