@@ -17,10 +17,10 @@ TYPES = {"page.css": "text/css; charset=utf-8", "page.js": SCRIPT} | dict.fromke
 """Every asset by name, with its content type: nothing else in the folder is served."""
 
 
-def game_script(game_id: str) -> str | None:
-    """The name of the game's own script, if it has one."""
-    name = f"{game_id}.js"
-    return name if name in GAME_SCRIPTS else None
+def scripts(game_id: str | None) -> tuple[str, ...]:
+    """The scripts a page links, in order: page.js, then the game's own if it has one."""
+    own = f"{game_id}.js"
+    return ("page.js", own) if own in GAME_SCRIPTS else ("page.js",)
 
 
 @cache

@@ -67,16 +67,13 @@ def _attrs(**attributes: object) -> str:
 
 
 def document(title: str, body: str, game_id: str | None = None) -> str:
-    """The page around `body`: the style sheet, the page's script, and the game's own (if any)."""
-    own = assets.game_script(game_id) if game_id else None
-    scripts = "".join(f'<script src="{assets.url(name)}" defer></script>\n' for name in ("page.js", own) if name)
+    scripts = "".join(f'<script src="{assets.url(name)}" defer></script>\n' for name in assets.scripts(game_id))
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{esc(title)}</title>\n"
         '<link rel="icon" href="data:,">\n'  # no icon: else the browser asks for /favicon.ico, a 404 in its console
-        f'<link rel="stylesheet" href="{assets.url("page.css")}">\n'
-        f"{scripts}</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f'<link rel="stylesheet" href="{assets.url("page.css")}">\n{scripts}</head>\n<body>\n{body}\n</body>\n</html>\n'
     )
 
 
