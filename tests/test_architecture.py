@@ -297,7 +297,6 @@ STILL_TOO_LONG: dict[str, int] = {
     "layers/game_core/game_core/mail/inbound.py": 458,
     "layers/game_core/game_core/match/engine.py": 494,
     "layers/game_core/game_core/match/model.py": 410,
-    "layers/game_core/game_core/service/mail_in.py": 695,
     "layers/game_core/game_core/service/matches.py::create_match": 70,
     "layers/game_core/game_core/service/page/render.py": 599,
     "layers/game_core/game_core/service/ports.py": 413,
