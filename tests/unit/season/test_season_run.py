@@ -6,9 +6,10 @@ the Finals. Each step applied a second time changes nothing and records nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
-from season_support import CAST, CLUBS, CRATES, DOMINO, duel, settings
+from season_support import CAST, CLUBS, CRATES, DOMINO, duel, played, settings, six_player_steps
 
 from game_core.season.death_match import (
     death_match_ended,
@@ -19,6 +20,7 @@ from game_core.season.death_match import (
 )
 from game_core.season.episode import episode_players, main_match_ended, new_season, start_episode
 from game_core.season.naming import eligible, name_opponent, naming_turn
+from game_core.season.standing import standing
 from game_core.season.state import SeasonState, Stepped
 from game_core.season.waiting import Waiting, pending
 
@@ -113,3 +115,26 @@ def test_the_six_player_season_of_the_issue() -> None:
     assert next_step(state, SEASON).kind == "over" and pending(state) == []
     eliminated = {p.id: p.eliminated_in for p in state.players if p.eliminated_in}
     assert eliminated == {"fay": 1, "di": 2, "cy": 2, "ada": 3}
+
+
+def test_the_standing_everyone_sees_at_the_seasons_end() -> None:
+    state = played(SEASON, *six_player_steps())
+    shown = standing(SEASON, state)
+    # ToL: ada 2 (Domino) + 1 (Crates) = 3; bo and cy 1 each (Crates); ed won Clubs, to the Finals:
+    # no ToL. Garnets won: Domino's 2k (the other results award none here)
+    players = {p["id"]: (p["tol"], p["garnets_won"], p["status"]) for p in shown["players"]}
+    assert players == {
+        "ada": (3, 10, "eliminated in episode 3"),
+        "bo": (1, 8, "in"),
+        "cy": (1, 8, "eliminated in episode 2"),
+        "di": (0, 6, "eliminated in episode 2"),
+        "ed": (0, 6, "champion"),
+        "fay": (0, 4, "eliminated in episode 1"),
+    }
+    assert [(e["game"], e["ecs"], e["eliminated"]) for e in shown["episodes"]] == [
+        ("domino", ["fay"], ["fay"]),
+        ("crates", ["di", "ed"], ["di", "cy"]),
+        ("clubs", ["ada", "bo"], ["ada"]),
+    ]
+    assert shown["finals"] == {"match_id": "m-fin", "players": ["bo", "ed"]} and shown["waiting"] == []
+    assert "secret" not in json.dumps(shown)

@@ -116,3 +116,37 @@ def test_with_nobody_to_replace_them_the_episode_has_one_ec_fewer() -> None:
     # di may name only among the ToL holders (the rule lapses); fay is safe
     allowed = eligible(state, state.episodes[1], "di")
     assert (allowed.players, allowed.lapsed) == (("ada", "bo", "cy"), True)
+
+
+def test_while_the_host_picks_a_replacement_no_other_ec_spends() -> None:
+    # Palindrome among seven: fay and ed tie at the top (1 ToL each); gus, lowest, names di and
+    # loses. Palindrome among six: ada wins (2 ToL); cy and di share 3rd; ed and fay share the
+    # lowest score: both EC ("players tied at the bottom are all named"), both holding a ToL
+    first = result(
+        ["fay", "ed", "ada", "bo", "cy", "di", "gus"],
+        tol={"fay": 1, "ed": 1},
+        ec=["gus"],
+        places=dict(fay=1, ed=1, ada=3, bo=4, cy=5, di=6, gus=7),
+    )
+    second = result(
+        ["ada", "bo", "cy", "di", "ed", "fay"],
+        tol={"ada": 2},
+        ec=["ed", "fay"],
+        places={"ada": 1, "bo": 2, "cy": 3, "di": 3, "ed": 5, "fay": 5},
+    )
+    chosen = settings("palindrome", "palindrome", "domino", "domino", "domino", cast=CAST7, tol_spending=True)
+    state = played(
+        chosen, *first_episode(first, "gus", "di"), lambda settings, s: main_match_ended(s, settings, "m-2", second)
+    )
+    assert pending(state) == [Waiting("spend", ("ed",)), Waiting("spend", ("fay",))]
+    # ed spends: not EC, safe or a winner are bo (2nd), cy and di (3rd): cy and di tie lowest
+    state = spend_tol(state, "ed").state
+    assert pending(state) == [Waiting("replacement_tie", ("cy", "di"))]
+    with pytest.raises(NotNow, match="the host first picks the EC among cy, di; then fay may spend"):
+        spend_tol(state, "fay")
+    state = decide_replacement(state, "di").state
+    # fay may spend now: di is EC, so the next-lowest free is cy (3rd); the two ECs share 3rd
+    # place and name in the result's order: cy first
+    state = spend_tol(state, "fay").state
+    episode = state.episodes[1]
+    assert (episode.ecs, episode.safe, naming_turn(state)) == (["cy", "di"], ["ed", "fay"], "cy")

@@ -14,5 +14,6 @@ sees AWS, the clock or chance other than the season's seed.
 - `death_match`: the Death Matches, the next episode, the Finals and the champion.
 - `waiting`: what the season waits on now.
 - `requests`: the settings file of each match the season starts.
+- `standing`: the season as everyone may see it.
 - `errors`: the refusals, as types.
 """

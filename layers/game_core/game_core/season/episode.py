@@ -106,6 +106,9 @@ def spend_tol(state: SeasonState, ec: str) -> Stepped:
     episode = state.current("spending")
     if ec not in episode.spend_pending:
         raise AlreadyDone(f"{ec} may not spend a ToL now (they are no EC holding one, or they kept it)")
+    if episode.replacement_tie:  # who replaces the last spender decides who may replace this one
+        tied = ", ".join(episode.replacement_tie)
+        raise NotNow(f"the host first picks the EC among {tied}; then {ec} may spend")
     after = copy(state)
     current = after.current("spending")
     after.player(ec).tol -= 1
@@ -133,7 +136,8 @@ def _replace(state: SeasonState, episode: Episode, spender: str) -> list[SeasonE
 
 
 def _make_ec(state: SeasonState, episode: Episode, player: str, spender: str, by_host: bool) -> list[SeasonEvent]:
-    episode.ecs = sorted([*episode.ecs, player], key=lambda p: episode.places[p])
+    listed = list(episode.places)  # the result's order: it orders ECs of one place
+    episode.ecs = sorted([*episode.ecs, player], key=lambda p: (episode.places[p], listed.index(p)))
     if state.player(player).tol > 0:
         episode.spend_pending.append(player)  # a replacement holding a ToL may spend one in turn
     data = {"episode": episode.number, "player": player, "for": spender, "by_host": by_host}

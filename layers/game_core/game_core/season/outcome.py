@@ -28,7 +28,7 @@ class MainOutcome:
     tol: dict[str, int]
     """Tokens of Life won, by player (none for a finalist: they never play a Death Match)."""
     ecs: tuple[str, ...]
-    """The EC line, better-placed first (equal places in the result's order)."""
+    """The EC line, better-placed first (equal places in the standings' order)."""
     finalists: tuple[str, ...]
     pair: FixedPair | None
     garnets: dict[str, int]
@@ -56,7 +56,7 @@ def main_outcome(result: Mapping[str, Any], players: Sequence[str], match_id: st
     details = result.get("details") or {}
     finalists = (details["finals"],) if details.get("finals") else ()
     awarded = result.get("tol_awarded") or {player: 1 for player in result["tol"]}
-    order = {player: index for index, player in enumerate(result["ec"])}
+    order = {player: index for index, player in enumerate(places)}  # the standings' order
     return MainOutcome(
         places=places,
         winners=tuple(result["tol"]),

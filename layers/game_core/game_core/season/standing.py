@@ -1,0 +1,64 @@
+"""The season's standing as everyone may see it (every player's notices and page show it): who
+is left, each player's ToL and garnets won, the episodes so far with their ECs, namings and Death
+Matches, what the season waits on, and the champion. Nothing in a season is private; the cast's
+secrets (hashed) are left out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game_core.season.settings import SeasonSettings
+from game_core.season.state import Episode, SeasonPlayer, SeasonState
+from game_core.season.waiting import pending
+
+
+def standing(settings: SeasonSettings, state: SeasonState) -> dict[str, Any]:
+    names = {member.id: member.name or member.id for member in settings.cast}
+    return {
+        "season_id": state.season_id,
+        "name": settings.name,
+        "stage": state.stage,
+        "champion": state.champion,
+        "players": [_player(p, names[p.id], state.champion) for p in state.players],
+        "left": state.left,
+        "episodes": [_episode(settings, e) for e in state.episodes],
+        "episodes_planned": len(settings.episodes),
+        "finals": {"match_id": state.finals_match_id, "players": state.finals_players}
+        if state.finals_match_id
+        else None,
+        "waiting": [
+            {"kind": w.kind, "who": list(w.who), "match_id": w.match_id, "among": list(w.among)} for w in pending(state)
+        ],
+        "opened_at": state.opened_at.isoformat() if state.opened_at else None,
+    }
+
+
+def _player(player: SeasonPlayer, name: str, champion: str | None) -> dict[str, Any]:
+    if player.id == champion:
+        status = "champion"
+    elif player.eliminated_in is not None:
+        status = f"eliminated in episode {player.eliminated_in}"
+    elif player.finalist_in is not None:
+        status = f"finalist (episode {player.finalist_in})"
+    else:
+        status = "in"
+    return {"id": player.id, "name": name, "tol": player.tol, "garnets_won": player.garnets_won, "status": status}
+
+
+def _episode(settings: SeasonSettings, episode: Episode) -> dict[str, Any]:
+    return {
+        "number": episode.number,
+        "game": settings.episodes[episode.number - 1].main.label(),
+        "main_match_id": episode.main_match_id,
+        "stage": episode.stage,
+        "players": episode.players,
+        "places": episode.places,
+        "ecs": episode.ecs,
+        "safe": episode.safe,
+        "namings": [n.model_dump(exclude_defaults=True) for n in episode.namings],
+        "death_matches": [
+            {"ec": d.ec, "opponent": d.opponent, "protected": d.protected, "match_id": d.match_id, "loser": d.loser}
+            for d in episode.death_matches
+        ],
+        "eliminated": [d.loser for d in episode.death_matches if d.loser is not None],
+    }
