@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import sys
 import uuid
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
-from store_bench import T0, moto_client
+from store_bench import moto_client
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "unit" / "season"))
 
+from season_memory import T0, MemorySeasonStore, SeasonIds, StepClock  # noqa: E402
 from season_support import settings, six_player_steps  # noqa: E402
 
 from game_core.aws.store.seasons import DynamoSeasonStore  # noqa: E402
@@ -29,7 +29,7 @@ from game_core.season.episode import keep_tol  # noqa: E402
 from game_core.season.errors import NotNow  # noqa: E402
 from game_core.season.state import SeasonState  # noqa: E402
 from game_core.service.ports import Event  # noqa: E402
-from game_core.service.seasons import apply, create_season  # noqa: E402
+from game_core.service.seasons import SeasonStore, apply, create_season  # noqa: E402
 from local_stack.faults import ClientFaults, Fault  # noqa: E402
 from local_stack.stack import create_match_table  # noqa: E402
 
@@ -44,59 +44,39 @@ POINTS = (
 )
 
 
-@dataclass
-class StepClock:
-    at: datetime = T0
-
-    def now(self) -> datetime:
-        return self.at
-
-
-class Ids:
-    def __init__(self) -> None:
-        self.issued = 0
-
-    def match_id(self) -> str:
-        return "m-000000000001"
-
-    def secret(self) -> str:
-        self.issued += 1
-        return f"secret-{self.issued}"
-
-    def seed(self) -> int:
-        return 11
-
-    def salt(self) -> str:
-        return "00"
-
-
 def store_on(dynamodb: Any) -> DynamoSeasonStore:
     table = f"matches-{uuid.uuid4().hex[:12]}"
     create_match_table(dynamodb, table)
     return DynamoSeasonStore(dynamodb, table)
 
 
-def logged(store: DynamoSeasonStore, season_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+@pytest.fixture(params=["dynamodb", "memory"])
+def store(request: pytest.FixtureRequest, dynamodb: Any) -> SeasonStore:
+    """Each contract test on DynamoDB (a table of its own) and on the service tests' memory store."""
+    return store_on(dynamodb) if request.param == "dynamodb" else MemorySeasonStore()
+
+
+def logged(store: SeasonStore, season_id: str) -> list[tuple[str, str, dict[str, Any]]]:
     return [(event.type, event.at.isoformat(), event.data) for event in store.season_events(season_id)]
 
 
-def test_a_season_is_stored_whole_once_and_read_back(dynamodb: Any) -> None:
-    store, clock = store_on(dynamodb), StepClock()
-    created = create_season(store, clock, Ids(), DATA, season_id="s-1")
+def test_a_season_is_stored_whole_once_and_read_back(store: SeasonStore) -> None:
+    clock = StepClock()
+    created = create_season(store, clock, SeasonIds(), DATA, season_id="s-1")
     stored = store.season("s-1")
     assert stored.state == created.state and stored.settings.model_dump(mode="json") == DATA
     assert sorted(created.secrets) == sorted(stored.state.secret_hashes) == ["ada", "bo", "cy", "di", "ed", "fay"]
     assert created.secrets["ada"] not in stored.state.model_dump_json()  # only its hash is kept
     with pytest.raises(Conflict, match="exists already"):
-        create_season(store, clock, Ids(), DATA, season_id="s-1")
+        create_season(store, clock, SeasonIds(), DATA, season_id="s-1")
     with pytest.raises(NotFound, match="no season s-2"):
         store.season("s-2")
     assert [event[0] for event in logged(store, "s-1")] == ["season_created"]
 
 
-def test_a_save_from_a_stale_read_is_refused_and_writes_nothing(dynamodb: Any) -> None:
-    store, clock = store_on(dynamodb), StepClock()
-    create_season(store, clock, Ids(), DATA, season_id="s-1")
+def test_a_save_from_a_stale_read_is_refused_and_writes_nothing(store: SeasonStore) -> None:
+    clock = StepClock()
+    create_season(store, clock, SeasonIds(), DATA, season_id="s-1")
     read = store.season("s-1").state
     moved = read.model_copy(update={"version": read.version + 1, "stage": "cancelled"})
     store.save_season(read, moved, [Event("season_cancelled", T0)])
@@ -107,11 +87,11 @@ def test_a_save_from_a_stale_read_is_refused_and_writes_nothing(dynamodb: Any) -
     assert [event[0] for event in logged(store, "s-1")] == ["season_created", "season_cancelled"]
 
 
-def play(store: DynamoSeasonStore, faults: ClientFaults | None = None) -> SeasonState:
+def play(store: SeasonStore, faults: ClientFaults | None = None) -> SeasonState:
     """The six-player season, each step a minute after the last, delivered twice; with `faults`,
     step k strikes POINTS[k % 4] and is retried while it fails, as the machine's Retry does."""
     clock = StepClock()
-    create_season(store, clock, Ids(), DATA, season_id="s-6")
+    create_season(store, clock, SeasonIds(), DATA, season_id="s-6")
     state = store.season("s-6").state
     for number, step in enumerate(six_player_steps()):
         clock.at = T0 + timedelta(minutes=number + 1)
@@ -127,10 +107,18 @@ def play(store: DynamoSeasonStore, faults: ClientFaults | None = None) -> Season
     return state
 
 
+def test_the_six_player_season_plays_through_each_store_alike(store: SeasonStore) -> None:
+    ended = play(store)
+    assert (ended.stage, ended.champion, ended.version) == ("over", "ed", 19)  # 19 steps, each stored once
+    # Created, then each step's events: episode 1 has 1 + 1 + 2 (named, pairs set) + 1 + 3 (ended,
+    # eliminated, episode ended) = 8; episode 2 has 1 + 1 + 1 + 2 + 1 + 1 + 2 + 3 = 12; episode 3
+    # has 1 + 2 (ended, pair set) + 1 + 3 = 7; the Finals 1 + 1 (champion) = 2
+    assert len(store.season_events("s-6")) == 1 + 8 + 12 + 7 + 2
+
+
 def test_the_six_player_season_lands_once_whatever_fails(dynamodb: Any) -> None:
     clean = store_on(dynamodb)
     ended = play(clean)
-    assert (ended.stage, ended.champion, ended.version) == ("over", "ed", 19)  # 19 steps, each stored once
     faulty = store_on(dynamodb)
     faults = ClientFaults(dynamodb)
     try:

@@ -127,3 +127,26 @@ def first_domino_of_seven() -> list[Step]:
     """Episode 1 of a 7-player season: Domino won by fay (2 ToL), gus last (EC) names ed, and
     loses their Death Match."""
     return first_episode(result(["fay", "ada", "bo", "cy", "di", "ed", "gus"], tol={"fay": 2}, ec=["gus"]), "gus", "ed")
+
+
+def first_palindrome_of_seven() -> list[Step]:
+    """Episode 1 of a 7-player season: Palindrome with fay and ed tied at the top (1 ToL each:
+    "players tied at the top win 1 ToL each"), gus lowest (EC) names di and loses."""
+    places = {"fay": 1, "ed": 1, "ada": 3, "bo": 4, "cy": 5, "di": 6, "gus": 7}
+    main = result(list(places), tol={"fay": 1, "ed": 1}, ec=["gus"], places=places)
+    return first_episode(main, "gus", "di")
+
+
+BOTTOM_TIED = result(
+    ["ada", "bo", "cy", "di", "ed", "fay"],
+    tol={"ada": 2},
+    ec=["ed", "fay"],
+    places={"ada": 1, "bo": 2, "cy": 3, "di": 3, "ed": 5, "fay": 5},
+)
+"""Palindrome among six: ada wins (2 ToL); cy and di share 3rd; ed and fay share the lowest
+score, both EC ("players tied at the bottom are all named")."""
+
+
+def domino_ended() -> list[Step]:
+    """The six-player season's first steps: Domino begins and ends (ada 2 ToL, fay EC)."""
+    return six_player_steps()[:2]

@@ -7,7 +7,7 @@ either by 24 hours more, a lot drawn with the season seed among the eligible (re
 from __future__ import annotations
 
 import pytest
-from season_support import DOMINO, played, result, settings
+from season_support import domino_ended, played, result, settings
 
 from game_core.season.episode import main_match_ended, start_episode
 from game_core.season.errors import AlreadyDone, NotEligible, NotNow
@@ -19,11 +19,7 @@ from game_core.season.waiting import Waiting, pending
 def after_domino(seed: int = 7) -> SeasonState:
     """The six-player season once Domino ended: ada holds 2 ToL, fay is the one EC."""
     chosen = settings("domino", "crates", "clubs", seed=seed)
-    return played(
-        chosen,
-        lambda _settings, s: start_episode(s, 1, "m-dom"),
-        lambda settings, s: main_match_ended(s, settings, "m-dom", DOMINO),
-    )
+    return played(chosen, *domino_ended())
 
 
 def test_a_silent_ec_is_named_for_by_the_host() -> None:

@@ -7,7 +7,16 @@ won Domino's 2 ToL in episode 1 and gus is gone; episode 2 is under way among th
 from __future__ import annotations
 
 import pytest
-from season_support import CAST7, first_domino_of_seven, first_episode, played, result, settings
+from season_support import (
+    BOTTOM_TIED,
+    CAST7,
+    first_domino_of_seven,
+    first_episode,
+    first_palindrome_of_seven,
+    played,
+    result,
+    settings,
+)
 
 from game_core.season.episode import (
     close_spending,
@@ -119,24 +128,10 @@ def test_with_nobody_to_replace_them_the_episode_has_one_ec_fewer() -> None:
 
 
 def test_while_the_host_picks_a_replacement_no_other_ec_spends() -> None:
-    # Palindrome among seven: fay and ed tie at the top (1 ToL each); gus, lowest, names di and
-    # loses. Palindrome among six: ada wins (2 ToL); cy and di share 3rd; ed and fay share the
-    # lowest score: both EC ("players tied at the bottom are all named"), both holding a ToL
-    first = result(
-        ["fay", "ed", "ada", "bo", "cy", "di", "gus"],
-        tol={"fay": 1, "ed": 1},
-        ec=["gus"],
-        places=dict(fay=1, ed=1, ada=3, bo=4, cy=5, di=6, gus=7),
-    )
-    second = result(
-        ["ada", "bo", "cy", "di", "ed", "fay"],
-        tol={"ada": 2},
-        ec=["ed", "fay"],
-        places={"ada": 1, "bo": 2, "cy": 3, "di": 3, "ed": 5, "fay": 5},
-    )
+    # Episode 1 left fay and ed a ToL each; episode 2's Palindrome makes them both EC
     chosen = settings("palindrome", "palindrome", "domino", "domino", "domino", cast=CAST7, tol_spending=True)
     state = played(
-        chosen, *first_episode(first, "gus", "di"), lambda settings, s: main_match_ended(s, settings, "m-2", second)
+        chosen, *first_palindrome_of_seven(), lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)
     )
     assert pending(state) == [Waiting("spend", ("ed",)), Waiting("spend", ("fay",))]
     # ed spends: not EC, safe or a winner are bo (2nd), cy and di (3rd): cy and di tie lowest

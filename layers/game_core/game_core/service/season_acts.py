@@ -1,0 +1,68 @@
+"""An EC's own acts in a season, whatever channel brings them (mail `NAME bo`, `SPEND TOL`,
+`KEEP TOL`; a webhook action; the page): the sender proven by their season secret, the opponent
+read by id or by name in any case, then one step of the season (`seasons.apply`), taken once.
+
+Naming says the EC keeps their ToL: sent while the spending is open, it keeps the token, then
+names if it is their turn (the other ECs holding a ToL may still have to answer first). The
+caller wakes the season's machine after the act (`season_waits`)."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Literal
+
+from game_core.errors import NotFound, Unauthorized
+from game_core.games.plain_text import Roster
+from game_core.match.model import secret_hash
+from game_core.season.episode import keep_tol, spend_tol
+from game_core.season.errors import NotNow
+from game_core.season.naming import name_opponent
+from game_core.season.settings import SeasonSettings
+from game_core.season.state import SeasonState, Stepped
+from game_core.service.ports import Clock
+from game_core.service.seasons import SeasonStore, apply
+
+EcAct = Literal["name", "spend", "keep"]
+
+
+def authenticate(state: SeasonState, player: str, secret: str) -> None:
+    known = state.secret_hashes.get(player)
+    if known is None:
+        raise NotFound(f"{player} is not in season {state.season_id}")
+    if not hmac.compare_digest(known, secret_hash(secret)):
+        raise Unauthorized("the secret does not match this player")
+
+
+def named(settings: SeasonSettings, word: str) -> str:
+    """The cast member `word` names, by id or by name in any case; NotFound naming the cast."""
+    roster = Roster({member.id: member.name or member.id for member in settings.cast})
+    found = roster.get(" ".join(word.split()).upper())
+    if found is None:
+        raise NotFound(f"{word!r} is nobody of this season ({roster.choices})")
+    return found
+
+
+def ec_act(
+    store: SeasonStore, clock: Clock, season_id: str, player: str, secret: str, act: EcAct, opponent: str = ""
+) -> SeasonState:
+    """`player`'s act, once: name `opponent`, spend a ToL, or keep it. Sent again: nothing more.
+    A name sent while other ECs may still spend keeps the sender's token and names nobody yet
+    (`naming.naming_turn` of the state returned says whether it was their turn)."""
+    authenticate(store.season(season_id).state, player, secret)
+
+    def step(settings: SeasonSettings, state: SeasonState) -> Stepped:
+        if act == "spend":
+            return spend_tol(state, player)
+        kept = keep_tol(state, player)
+        if act == "keep":
+            return kept
+        episode = kept.state.episode
+        if episode is not None and episode.stage == "spending":
+            if kept.changed:
+                return kept  # kept their token; they name once the others holding one answer
+            waiting = ", ".join(episode.spend_pending) or "the host's pick of an EC"
+            raise NotNow(f"the naming begins once the spending is over (waiting for {waiting})")
+        after = name_opponent(kept.state, player, named(settings, opponent))
+        return Stepped(after.state, kept.events + after.events)
+
+    return apply(store, clock, season_id, step)

@@ -1,0 +1,72 @@
+"""An EC's own acts (service/season_acts.py), as every channel hands them over: the sender proven
+by their season secret, the opponent by id or name in any case, each act taken once."""
+
+from __future__ import annotations
+
+import pytest
+from season_memory import MemorySeasonStore, SeasonIds, StepClock
+from season_support import BOTTOM_TIED, CAST7, domino_ended, first_palindrome_of_seven
+
+from game_core.errors import NotFound, Unauthorized
+from game_core.season.episode import main_match_ended
+from game_core.season.errors import NotEligible, NotNow
+from game_core.season.naming import naming_turn
+from game_core.service.season_acts import ec_act
+from game_core.service.seasons import apply, create_season
+
+
+def season(data: dict, *steps) -> tuple[MemorySeasonStore, dict[str, str]]:  # type: ignore[no-untyped-def,type-arg]
+    """The season of `data` after `steps`, and each cast member's secret as its creation told them."""
+    store = MemorySeasonStore()
+    secrets = create_season(store, StepClock(), SeasonIds(), data, season_id="s-1").secrets
+    for step in steps:
+        apply(store, StepClock(), "s-1", step)
+    return store, secrets
+
+
+def six() -> tuple[MemorySeasonStore, dict[str, str]]:
+    """The six-player season once Domino ended: fay is EC, ada (Ada Lovelace) holds 2 ToL."""
+    cast = [{"id": p} for p in ["bo", "cy", "di", "ed", "fay"]]
+    data = {
+        "cast": [{"id": "ada", "name": "Ada Lovelace"}, *cast],
+        "episodes": [{"main": {"game": g}} for g in ("domino", "crates", "clubs")],
+    }
+    return season(data, *domino_ended())
+
+
+def test_an_ec_names_by_id_or_name_once_with_their_secret() -> None:
+    store, secrets = six()
+    with pytest.raises(Unauthorized):
+        ec_act(store, StepClock(), "s-1", "fay", "wrong", "name", "di")
+    with pytest.raises(NotFound, match="zed is not in season s-1"):
+        ec_act(store, StepClock(), "s-1", "zed", secrets["fay"], "name", "di")
+    with pytest.raises(NotFound, match="'Zoe' is nobody of this season"):
+        ec_act(store, StepClock(), "s-1", "fay", secrets["fay"], "name", "Zoe")
+    with pytest.raises(NotEligible, match="fay may not name ada"):  # ada holds 2 ToL
+        ec_act(store, StepClock(), "s-1", "fay", secrets["fay"], "name", "ada lovelace")
+    state = ec_act(store, StepClock(), "s-1", "fay", secrets["fay"], "name", "DI")
+    assert state.episodes[0].namings[0].opponent == "di"
+    assert ec_act(store, StepClock(), "s-1", "fay", secrets["fay"], "name", "di") == state  # sent again
+    assert [e.type for e in store.season_events("s-1")][-2:] == ["named", "death_matches_set"]
+
+
+def test_naming_while_others_may_still_spend_keeps_the_token_and_names_later() -> None:
+    # Episode 1 left fay and ed a ToL each; episode 2's Palindrome makes both EC, both may spend
+    data = {
+        "cast": [{"id": p} for p in CAST7],
+        "episodes": [{"main": {"game": g}} for g in ("palindrome", "palindrome", "domino", "domino", "domino")],
+        "tol_spending": True,
+    }
+    ended = lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)  # noqa: E731
+    store, secrets = season(data, *first_palindrome_of_seven(), ended)
+    assert store.season("s-1").state.episodes[1].spend_pending == ["ed", "fay"]
+    # ed names while fay may still spend: ed keeps their ToL, nobody is named yet
+    state = ec_act(store, StepClock(), "s-1", "ed", secrets["ed"], "name", "bo")
+    assert state.episodes[1].spend_pending == ["fay"] and naming_turn(state) is None
+    assert state.player("ed").tol == 1
+    with pytest.raises(NotNow, match="waiting for fay"):
+        ec_act(store, StepClock(), "s-1", "ed", secrets["ed"], "name", "bo")
+    # fay keeps hers too: the naming begins, ed first (ed and fay share 5th, ed listed first)
+    assert naming_turn(ec_act(store, StepClock(), "s-1", "fay", secrets["fay"], "keep")) == "ed"
+    state = ec_act(store, StepClock(), "s-1", "ed", secrets["ed"], "name", "bo")
+    assert state.episodes[1].namings[0].opponent == "bo" and naming_turn(state) == "fay"
