@@ -45,7 +45,11 @@ import moto.stepfunctions.parser.asl.component.state.exec.execute_state as execu
 import moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_callback as callback
 import moto.stepfunctions.parser.asl.component.state.wait.wait_function.timestamp as timestamp
 import moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function as wait_function
+import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.inline_iteration_component as inline_map
+import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.job as map_jobs
 import moto.stepfunctions.parser.asl.eval.callback.callback as callback_endpoints
+
+from local_stack import clock_map
 
 PINNED_MOTO = "5.2.1"
 POLL_SECONDS = 0.01
@@ -59,6 +63,8 @@ _MODULES = {
     "timestamp": timestamp,
     "retrier_decl": retrier_decl,
     "callback_endpoints": callback_endpoints,
+    "inline_map": inline_map,
+    "map_jobs": map_jobs,
 }
 MOTO_SEAMS = {
     "execute_state:ExecutionState._evaluate_with_timeout": "c56deda08a42e98d",
@@ -67,11 +73,14 @@ MOTO_SEAMS = {
     "wait_function:WaitFunction._wait_interval": "8f954dee80372b4b",
     "timestamp:Timestamp._get_wait_seconds": "611d040940ad5f39",
     "retrier_decl:RetrierDecl._eval_body": "48463fff19cefa98",
+    "inline_map:InlineIterationComponent._launch_worker": "49be28469a82f9aa",
+    "map_jobs:JobPool.await_jobs": "e41a0edddb85743c",
 }
 """Each moto function the clock replaces, copies or relies on -> the first 16 hex digits of the
 SHA-256 of its source in moto 5.2.1: the three waits replaced; CallbackEndpoint.wait, whose event
 the token wait now waits on; the Timestamp wait and the Retry, whose module's `datetime` and `time`
-are re-pointed."""
+are re-pointed; a Map's (local_stack/clock_map.py) launch of its iterations and its wait for them.
+"""
 
 
 def _resolve(qualified: str) -> Any:
@@ -124,6 +133,9 @@ class VirtualClock:
         self._condition = threading.Condition()
         self._waiters: list[Waiter] = []
         self._closed = False
+        self._maps: dict[int, tuple[Any, str | None]] = {}
+        """Each Map's pool of iterations (local_stack/clock_map.py) -> its execution: it is parked
+        only once each unfinished iteration is parked too (one parked says nothing of the others)."""
         self.skipped_retries: list[float] = []
         """Every Retry interval the state machines asked for (skipped: a retry happens at once)."""
 
@@ -206,8 +218,19 @@ class VirtualClock:
             return [
                 arn
                 for arn in running
-                if not any(w.execution == arn and (w.worker is None or w.worker in threads) for w in parked)
+                if sum(w.execution == arn and (w.worker is None or w.worker in threads) for w in parked) < self._lines(arn)
             ]
+
+    def track_map(self, pool: Any, execution: str | None) -> None:
+        """A Map's pool of iterations (moto's JobPool) running in `execution`."""
+        with self._condition:
+            self._maps[id(pool)] = (pool, execution)
+
+    def _lines(self, arn: str) -> int:
+        """How many lines of the execution run at once: its own, and each unfinished iteration of
+        its Maps (each parks in its own wait)."""
+        self._maps = {key: (pool, e) for key, (pool, e) in self._maps.items() if not pool._is_terminated()}
+        return 1 + sum(pool._jobs_number - len(pool._closed_jobs) for pool, e in self._maps.values() if e == arn)
 
     def idle(self, running: Collection[str]) -> bool:
         return not self.busy(running)
@@ -331,8 +354,10 @@ def patch_moto(clock: VirtualClock) -> Callable[[], None]:
     function._wait_interval = wait_interval  # type: ignore[method-assign]
     timestamp.datetime = types.SimpleNamespace(datetime=ClockDatetime)  # type: ignore[assignment]
     retrier_decl.time = types.SimpleNamespace(sleep=clock.skip_retry_interval)  # type: ignore[assignment]
+    restore_map = clock_map.patch(clock, _execution_arn)
 
     def restore() -> None:
+        restore_map()
         (
             execution_state._evaluate_with_timeout,  # type: ignore[method-assign]
             service_callback._wait_for_task_token_timeout,  # type: ignore[method-assign]

@@ -40,7 +40,7 @@ import yaml
 from moto import mock_aws
 from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 
-from game_core.cli import asl
+from game_core.cli import asl, season_asl
 from game_core.games import registry
 from game_core.service.ports import Ports
 from local_stack import executions
@@ -268,6 +268,10 @@ class LocalStack:
             self.state_machines[game_id] = sfn.create_state_machine(
                 name=f"{STACK_NAME}-{game_id}", definition=definition, roleArn=ROLE
             )["stateMachineArn"]
+        season = season_asl.render().replace("${SeasonStepFunctionArn}", functions["SeasonStepFunction"])
+        self.state_machines[asl.SEASON] = sfn.create_state_machine(
+            name=f"{STACK_NAME}-{asl.SEASON}", definition=season, roleArn=ROLE
+        )["stateMachineArn"]
         os.environ.update(
             {
                 "TABLE_NAME": "matches",

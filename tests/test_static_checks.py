@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from game_core.cli import asl
+from game_core.cli import asl, season_asl
 from game_core.games import registry
+from game_core.service import season_stages
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -84,8 +85,8 @@ def test_ruff_check_and_ruff_format_pass() -> None:
     assert format_check.returncode == 0, format_check.stdout + format_check.stderr
 
 
-def test_there_is_an_asl_file_for_every_available_game() -> None:
-    expected = sorted(f"{game}.asl.json" for game in registry.AVAILABLE)
+def test_there_is_an_asl_file_for_every_available_game_and_the_season() -> None:
+    expected = sorted(f"{game}.asl.json" for game in (*registry.AVAILABLE, asl.SEASON))
     assert [path.name for path in ASL_FILES] == expected, asl.STALE
 
 
@@ -103,6 +104,23 @@ def test_statelint_passes_on_the_asl(path: Path) -> None:
 def test_the_committed_asl_is_what_the_generator_writes(game_id: str) -> None:
     committed = asl.asl_path(ROOT, game_id).read_text(encoding="utf-8")
     assert committed == asl.render(game_id), f"statemachines/{game_id}.asl.json is {asl.STALE}"
+
+
+def test_the_committed_season_asl_is_what_the_generator_writes() -> None:
+    committed = asl.asl_path(ROOT, asl.SEASON).read_text(encoding="utf-8")
+    assert committed == season_asl.render(), f"statemachines/season.asl.json is {asl.STALE}"
+
+
+def test_every_stage_of_the_season_is_a_state_its_choice_routes_to() -> None:
+    states = season_asl.definition()["States"]
+    routed = {choice["StringEquals"]: choice["Next"] for choice in states["Next stage"]["Choices"]}
+    assert routed == {stage: stage for stage in season_stages.STAGES}
+    for stage in (*season_stages.MATCH_WAITS, *season_stages.TIMED_WAITS):
+        assert states[stage]["Resource"].endswith("waitForTaskToken"), stage
+    death_match = states[season_stages.DEATH_MATCHES]["ItemProcessor"]["States"]["Death Match"]
+    assert death_match["Resource"].endswith("waitForTaskToken")
+    # A stalled match stalls the season at once: its error is never retried
+    assert states[season_stages.MAIN_MATCH]["Retry"][0] == {"ErrorEquals": ["MatchStalled"], "MaxAttempts": 0}
 
 
 def test_match_asl_check_passes() -> None:
@@ -131,6 +149,11 @@ def test_the_template_has_one_state_machine_per_available_game() -> None:
         for name, resource in resources.items()
         if resource["Type"] == "AWS::Serverless::StateMachine"
     }
+    season = machines.pop("SeasonStateMachine")
+    assert season["DefinitionUri"] == "statemachines/season.asl.json"
+    assert season["Name"] == {"!Sub": "${AWS::StackName}-season"}
+    assert season["DefinitionSubstitutions"] == {"SeasonStepFunctionArn": {"!GetAtt": "SeasonStepFunction.Arn"}}
+    assert season["Policies"][0] == {"LambdaInvokePolicy": {"FunctionName": {"!Ref": "SeasonStepFunction"}}}
     games = [
         properties["DefinitionUri"].removeprefix("statemachines/").removesuffix(".asl.json")
         for properties in machines.values()
@@ -179,6 +202,7 @@ FUNCTIONS = (
     "EmailInFunction",
     "WebhookDeliverFunction",
     "PlayerPageFunction",
+    "SeasonStepFunction",
 )
 
 
@@ -205,7 +229,7 @@ def test_every_state_machine_is_traced_logs_no_execution_data_and_alarms_on_fail
     resources = template()["Resources"]
     machines = resources_of("AWS::Serverless::StateMachine")
     alarms = resources_of("AWS::CloudWatch::Alarm")
-    assert len(machines) == len(registry.AVAILABLE)
+    assert len(machines) == len(registry.AVAILABLE) + 1  # and the season's
     for name, machine in machines.items():
         properties = machine["Properties"]
         assert properties["Tracing"] == {"Enabled": True}
@@ -240,12 +264,13 @@ def test_each_function_may_do_only_what_it_does() -> None:
     # Publishing: the webhook never publishes; only the phase steps alert the host.
     assert "sns:Publish" not in grants["SubmitWebhookFunction"]
     assert grants["PhaseStepFunction"]["sns:Publish"] == list(topics.values())
+    assert grants["SeasonStepFunction"]["sns:Publish"] == list(topics.values())  # a match's notices; a stall's alert
     assert grants["HostCommandsFunction"]["sns:Publish"] == [topics["PublicNotices"], topics["PrivateNotices"]]
     assert grants["EmailInFunction"]["sns:Publish"] == list(topics.values())  # a mail given up on: the host told
     # Mail goes out only from the match domain, and never from the webhook
     identity = {"!Sub": "arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/${MailDomain}"}
     mailers = [name for name, granted in grants.items() if "ses:SendEmail" in granted]
-    assert mailers == ["PhaseStepFunction", "HostCommandsFunction", "EmailInFunction"]
+    assert mailers == ["PhaseStepFunction", "HostCommandsFunction", "EmailInFunction", "SeasonStepFunction"]
     assert all(grants[name]["ses:SendEmail"] == [identity] for name in mailers)
     env = template()["Resources"]["PhaseStepFunction"]["Properties"]["Environment"]["Variables"]
     assert env["HOST_TOPIC_ARN"] == {"!Ref": "HostAlertsTopic"}
@@ -256,6 +281,9 @@ def test_each_function_may_do_only_what_it_does() -> None:
     }
     assert grants["HostCommandsFunction"]["states:StartExecution"] == [machines]
     assert grants["PhaseStepFunction"]["states:StartExecution"] == [machines]
+    assert grants["SeasonStepFunction"]["states:StartExecution"] == [machines]  # each match of a season
+    # Only a match's steps fail a task: the season's wait on a match that stalled
+    assert [name for name, granted in grants.items() if "states:SendTaskFailure" in granted] == ["PhaseStepFunction"]
     # The page takes what the webhook takes (a move is a submission, a sign-in a read) and no more:
     # the table, the task token that closes a phase early, the webhook queue. Written out, not
     # copied from the webhook's, so a grant added to either is seen here.

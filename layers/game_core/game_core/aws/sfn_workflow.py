@@ -58,3 +58,11 @@ class StepFunctionsWorkflow:
             # The wait already ended (timed out or woken): its next clock check sees the change.
             if error.response["Error"]["Code"] not in _STALE_TOKEN_ERRORS:
                 raise
+
+    def fail(self, token: str, error: str, cause: str) -> None:
+        try:
+            self.client.send_task_failure(taskToken=token, error=error, cause=cause[:32768])
+        except ClientError as failure:
+            # The wait already ended: whoever ended it acted on the season as stored.
+            if failure.response["Error"]["Code"] not in _STALE_TOKEN_ERRORS:
+                raise

@@ -17,6 +17,8 @@ import typing
 from pathlib import Path
 from typing import Any
 
+from game_core.cli import season_asl
+from game_core.cli.asl_parts import BACKOFF
 from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.games.protocol import AnyGame
@@ -29,18 +31,7 @@ STALLED = "Stalled"
 STOPPED = "Stopped"
 HAND_OVER = "Hand over"
 HANDED_OVER = "Handed over"
-# Every failure of a step is retried with backoff: Lambda's own errors, throttles and AWS errors
-# raised by the function (States.TaskFailed matches every error a task reports, but not
-# States.Timeout, which is how a wait ends). About four minutes in all, then the match stalls.
-RETRY = [
-    {
-        "ErrorEquals": ["States.TaskFailed"],
-        "IntervalSeconds": 2,
-        "MaxAttempts": 6,
-        "BackoffRate": 2.0,
-        "MaxDelaySeconds": 120,
-    }
-]
+RETRY = [BACKOFF]
 # What retries could not mend: record why, tell the host, stop; `recover` starts a new execution.
 STALL = {"ErrorEquals": ["States.ALL"], "ResultPath": "$.error", "Next": STALLED}
 
@@ -164,24 +155,29 @@ def definition(game: AnyGame, loops_per_execution: int = LOOPS_PER_EXECUTION) ->
     }
 
 
+SEASON = "season"
+"""The season's state machine: statemachines/season.asl.json, `<stack>-season` (cli/season_asl.py)."""
 TEMPLATE_BEGIN = "  # BEGIN state machines (written by match-asl from the game registry; do not edit)\n"
 TEMPLATE_END = "  # END state machines\n"
 
 
-def state_machine_resource(game_id: str) -> str:
-    """A game's state machine, its log group and its alarm on failed executions.
+def state_machine_resource(game_id: str, function: str = "PhaseStepFunction", what: str = "match") -> str:
+    """A game's state machine (or the season's: `what`, its steps' `function`), its log group and
+    its alarm on failed executions.
 
     Logged at ERROR without execution data: a failed step's error and cause, never a state's
     input or output (the match's secrets pass through them); the log group is encrypted with the
     stack's DataKey like every other."""
     logical_id = "".join(part.capitalize() for part in game_id.split("_")) + "StateMachine"
+    recover = "match-host season recover" if what == "season" else "match-host recover"
+    described = f"{game_id} match" if what == "match" else what
     return f"""  {logical_id}:
     Type: AWS::Serverless::StateMachine
     Properties:
       Name: !Sub "${{AWS::StackName}}-{game_id}"
       DefinitionUri: statemachines/{game_id}.asl.json
       DefinitionSubstitutions:
-        PhaseStepFunctionArn: !GetAtt PhaseStepFunction.Arn
+        {function}Arn: !GetAtt {function}.Arn
       Logging:
         Level: ERROR
         IncludeExecutionData: false
@@ -190,7 +186,7 @@ def state_machine_resource(game_id: str) -> str:
       Tracing:
         Enabled: true
       Policies:
-        - LambdaInvokePolicy: {{ FunctionName: !Ref PhaseStepFunction }}
+        - LambdaInvokePolicy: {{ FunctionName: !Ref {function} }}
         - Statement:
             - Effect: Allow  # log delivery takes no resource-level permissions
               Action:
@@ -212,7 +208,7 @@ def state_machine_resource(game_id: str) -> str:
   {logical_id}FailedAlarm:
     Type: AWS::CloudWatch::Alarm
     Properties:
-      AlarmDescription: A {game_id} match's execution failed; the host can recover the match (match-host recover)
+      AlarmDescription: A {described}'s execution failed; the host can recover the {what} ({recover})
       Namespace: AWS/States
       MetricName: ExecutionsFailed
       Dimensions:
@@ -228,10 +224,11 @@ def state_machine_resource(game_id: str) -> str:
 
 
 def render_template(template: str) -> str:
-    """template.yaml with its state machine block rewritten for every available game."""
+    """template.yaml with its state machine block rewritten for every available game, and the season's."""
     head, _, rest = template.partition(TEMPLATE_BEGIN)
     _, _, tail = rest.partition(TEMPLATE_END)
     block = "".join(state_machine_resource(game_id) for game_id in registry.AVAILABLE)
+    block += state_machine_resource(SEASON, "SeasonStepFunction", "season")
     return head + TEMPLATE_BEGIN + block + TEMPLATE_END + tail
 
 
@@ -244,8 +241,10 @@ def asl_path(root: Path, game_id: str) -> Path:
 
 
 def outputs(root: Path) -> dict[Path, str]:
-    """Every file match-asl writes, with what it writes: each available game's ASL, and template.yaml."""
+    """Every file match-asl writes, with what it writes: each available game's ASL, the season's,
+    and template.yaml."""
     written = {asl_path(root, game_id): render(game_id) for game_id in registry.AVAILABLE}
+    written[asl_path(root, SEASON)] = season_asl.render()
     template = root / "template.yaml"
     written[template] = render_template(template.read_text(encoding="utf-8"))
     return written

@@ -14,7 +14,7 @@ from game_core.errors import NotFound
 from game_core.games.protocol import PARTICIPANT_FORMAT, Model
 from game_core.match.model import MAX_GRACES, MAX_PLAYERS, MAX_SECONDS, Email, MatchRequest, Name
 from game_core.match.press_rate import MAX_PER_HOUR, PressMode
-from game_core.service import grace, handover, host, links, phases, replace, webhooks
+from game_core.service import grace, handover, host, links, phases, replace, season_waits, webhooks
 from game_core.service.absence import refuse_or_cut
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.dead_mail import redrive_mail
@@ -335,8 +335,12 @@ def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
         return {}
     if step.step == "stalled":
         phases.stalled(ports, step.match_id, step.error or {})
+        season_waits.match_stalled(ports, step.match_id, step.error or {})
         return {}
     if step.step == "hand_over":
         return handover.hand_over(ports, step.match_id, step.handovers)
     # One more loop: the machine hands the match on once it has made enough (`service.handover`).
-    return phases.advance(ports, step.match_id) | {"loops": step.loops + 1}
+    where = phases.advance(ports, step.match_id) | {"loops": step.loops + 1}
+    if where["phase"] in (phases.MATCH_OVER, phases.MATCH_CANCELLED):
+        season_waits.match_ended(ports, step.match_id)  # a season's match: the season goes on
+    return where

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
+from game_core.service.season_links import SeasonLinks
 from game_core.service.webhook_queue import Hooks
 
 
@@ -382,6 +383,9 @@ class Workflow(Protocol):
     def wake(self, token: str) -> None:
         """Complete a waiting task so the state machine re-reads the clock (stale tokens are ignored)."""
 
+    def fail(self, token: str, error: str, cause: str) -> None:
+        """Fail a waiting task with `error` (a season's wait on a match that stalled); stale tokens are ignored."""
+
 
 class Clock(Protocol):
     def now(self) -> datetime: ...
@@ -411,3 +415,5 @@ class Ports:
     webhooks are delivered."""
     inbound: InboundQueue | None = None
     """The received mail's queue; None where mail is handed to the mail function directly."""
+    season_links: SeasonLinks | None = None
+    """The season machine's task tokens (`service.season_waits`); None where no season runs."""

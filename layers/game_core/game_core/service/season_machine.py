@@ -1,0 +1,321 @@
+"""The season machine's steps (cli/season_asl.py), each one use case on the stored season.
+
+`advance` applies whatever has become due, one transition of the season's rules at a time
+(game_core.season), each written conditionally on the version it read: a match that ended (its
+result), a deadline passed (spending closed, a lot drawn), the next episode or the Finals to begin
+or a Death Match to start (its id recorded before it is created). Then it says which stage the
+season is in and how long to wait (`progress`), which the ASL's Choice routes on.
+
+The waits (`wait_for_match`, `wait_for_people`) keep their task token where the waker finds it
+(service/season_waits.py) and then look once more at what they wait for: a match created here if it
+is not yet (its id is the season's and its slot's, so a retried step finds it), or already over,
+wakes the wait at once; so does a wait the season has moved past (a stale route). Nothing here
+changes the season twice: a step run again finds its transition applied and writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import Field
+
+from game_core.errors import Conflict, NotFound
+from game_core.games import registry
+from game_core.games.protocol import Model
+from game_core.match.model import Match, MatchId, MatchRequest
+from game_core.season import death_match, episode, naming
+from game_core.season.errors import MatchUndecided
+from game_core.season.settings import GameChoice, SeasonSettings, derived_seed, match_request
+from game_core.season.state import SeasonState, Stepped
+from game_core.season.waiting import Waiting, pending
+from game_core.service import season_stages as stages
+from game_core.service.matches import create_match
+from game_core.service.ports import Ports
+from game_core.service.seasons import SeasonRecord, apply, read_season
+
+RECHECK_SECONDS = 86_400
+"""How long a wait on a match, or on the host, sleeps before it looks again by itself (a lost
+wake costs a day at most, and three transitions a day)."""
+MOST_CHANGES_PER_STEP = 40
+"""A bound on the transitions one `advance` applies in a row (a season's episode has a handful)."""
+Transition = Callable[[SeasonState], Stepped]
+
+
+class MatchStalled(Exception):
+    """The match a season waits on stopped (its execution stalled): the season stalls too (the
+    ASL never retries this error); the host's season `recover` recovers the match and the season."""
+
+
+class SeasonStep(Model):
+    """What the season's state machine sends to the season-step function."""
+
+    step: Literal["advance", "match", "people", "death_match", "stalled"]
+    season_id: str = Field(min_length=1, max_length=64)
+    version: int = 0
+    """The season's version its Advance read (a people wait wakes at once if it has changed)."""
+    stage: str | None = None
+    token: str | None = None
+    match_id: MatchId | None = None
+    error: dict[str, Any] | None = None
+
+
+def run_season_step(ports: Ports, step: SeasonStep) -> dict[str, Any]:
+    if step.step == "advance":
+        return advance(ports, step.season_id)
+    if step.step == "stalled":
+        return stalled(ports, step.season_id, step.error or {})
+    assert step.token, "a wait step needs its task token"
+    if step.step == "people":
+        wait_for_people(ports, step.season_id, step.token, step.version)
+    else:
+        wait_for_match(ports, step.season_id, step.token, step.match_id)
+    return {}
+
+
+def season_match_id(season_id: str, slot: str) -> str:
+    """A season's match id, the same for the same season and slot ("e2-main", "e2-dm-ada",
+    "finals"), in the form of every match id (m- and 12 hex digits)."""
+    return "m-" + hashlib.sha256(f"{season_id}/{slot}".encode()).hexdigest()[:12]
+
+
+# -- advance -----------------------------------------------------------------------------------------
+
+
+def advance(ports: Ports, season_id: str) -> dict[str, Any]:
+    """Apply every transition due, then say where the season stands (`progress`)."""
+    for _change in range(MOST_CHANGES_PER_STEP):
+        record = read_season(ports, season_id)
+        transition = due(ports, record)
+        if transition is None:
+            return progress(ports, record)
+        try:
+            apply(ports, season_id, transition)
+        except (Conflict, MatchUndecided):
+            continue  # another step or act changed it meanwhile: look again
+    return progress(ports, read_season(ports, season_id))
+
+
+def due(ports: Ports, record: SeasonRecord) -> Transition | None:
+    """The one transition the season is due now, if any."""
+    state, settings = record.state, record.settings
+    waits = pending(state)
+    if not waits:
+        return _next(settings, state)
+    for waiting in waits:
+        transition = _due_of(ports, record, waiting)
+        if transition is not None:
+            return transition
+    return None
+
+
+def _next(settings: SeasonSettings, state: SeasonState) -> Transition | None:
+    coming = death_match.next_step(state, settings)
+    if coming.kind == "episode":
+        main = season_match_id(state.season_id, f"e{coming.number}-main")
+        return lambda s: episode.start_episode(s, coming.number, main)
+    if coming.kind == "finals":
+        finals = season_match_id(state.season_id, "finals")
+        return lambda s: death_match.start_finals(s, settings, finals)
+    return None
+
+
+def _due_of(ports: Ports, record: SeasonRecord, waiting: Waiting) -> Transition | None:
+    state, settings = record.state, record.settings
+    if waiting.kind == "death_match" and waiting.match_id is None:
+        ec, number = waiting.who[0], len(state.episodes)
+        started = season_match_id(state.season_id, f"e{number}-dm-{ec}")
+        return lambda s: death_match.start_death_match(s, ec, started)
+    if waiting.kind in ("main_match", "death_match", "finals") and waiting.match_id:
+        result = _result(ports, waiting.match_id)
+        if result is None:
+            return None
+        match_id = waiting.match_id
+        if waiting.kind == "main_match":
+            return lambda s: episode.main_match_ended(s, settings, match_id, result)
+        if waiting.kind == "death_match":
+            return lambda s: death_match.death_match_ended(s, match_id, result)
+        return lambda s: death_match.finals_ended(s, match_id, result)
+    if waiting.kind in ("spend", "naming"):
+        ec_deadline, host_deadline = deadlines(record)
+        now = ports.clock.now()
+        if waiting.kind == "spend" and now >= ec_deadline:
+            return episode.close_spending
+        if waiting.kind == "naming" and now >= host_deadline:
+            return lambda s: naming.draw_lot(s, waiting.who[0])
+    return None
+
+
+def _result(ports: Ports, match_id: str) -> dict[str, Any] | None:
+    """The match's result once it has finished and is announced (None until then)."""
+    try:
+        match = ports.store.get(match_id)
+    except NotFound:
+        return None
+    if match.status != "finished" or match.result is None or match.announced < match.phases_resolved:
+        return None
+    return match.result
+
+
+def deadlines(record: SeasonRecord) -> tuple[datetime, datetime]:
+    """When the turn open now passes to the host (an EC's `naming_hours` after it opened: the
+    season's last change), and when the host's turn passes to a lot (`host_hours` more)."""
+    opened = record.changed_at
+    ec = opened + timedelta(hours=record.settings.naming_hours)
+    return ec, ec + timedelta(hours=record.settings.host_hours)
+
+
+# -- where the season stands ---------------------------------------------------------------------
+
+
+def progress(ports: Ports, record: SeasonRecord) -> dict[str, Any]:
+    """The stage the ASL routes on, how long its wait sleeps, and the Death Matches to wait for."""
+    state = record.state
+    where: dict[str, Any] = {
+        "season_id": state.season_id,
+        "version": state.version,
+        "wait_seconds": RECHECK_SECONDS,
+        "death_matches": [],
+    }
+    if state.stage in ("over", "cancelled"):
+        return where | {"stage": stages.SEASON_OVER if state.stage == "over" else stages.SEASON_CANCELLED}
+    waits = pending(state)
+    kinds = {waiting.kind for waiting in waits}
+    if "death_match" in kinds:
+        items = [
+            {
+                "season_id": state.season_id,
+                "stage": stages.DEATH_MATCHES,
+                "match_id": w.match_id,
+                "wait_seconds": RECHECK_SECONDS,
+            }
+            for w in waits
+            if w.kind == "death_match"
+        ]
+        return where | {"stage": stages.DEATH_MATCHES, "death_matches": items}
+    if kinds & {"spend", "naming"}:
+        ec_deadline, host_deadline = deadlines(record)
+        now = ports.clock.now()
+        wake = ec_deadline if now < ec_deadline else host_deadline
+        return where | {"stage": stages.NAMING, "wait_seconds": max(1, int((wake - now).total_seconds()))}
+    if kinds & {"main_match", "finals"} and not _undecided(ports, waits):
+        return where | {"stage": stages.MAIN_MATCH if "main_match" in kinds else stages.FINALS}
+    return where | {"stage": stages.HOST}
+
+
+def _undecided(ports: Ports, waits: list[Waiting]) -> bool:
+    """The match waited for has finished with a tie the host must decide (match-host decide)."""
+    for waiting in waits:
+        if waiting.match_id:
+            try:
+                match = ports.store.get(waiting.match_id)
+            except NotFound:
+                continue
+            if match.status == "finished" and (match.result or {}).get("undecided"):
+                return True
+    return False
+
+
+# -- the waits ------------------------------------------------------------------------------------
+
+
+def wait_for_people(ports: Ports, season_id: str, token: str, version: int) -> None:
+    """Keep the token for whoever acts next (an EC, the host); the wait sleeps until its deadline.
+    An act stored since Advance read the season (`version`) found no token to wake, or an old one:
+    this wait wakes at once instead."""
+    assert ports.season_links is not None, "a season runs where its links are kept"
+    ports.season_links.keep_token(season_id, token)
+    if read_season(ports, season_id).state.version != version:
+        ports.workflow.wake(token)
+
+
+def wait_for_match(ports: Ports, season_id: str, token: str, match_id: str | None) -> None:
+    """Create and start the match the season waits on if it is not yet, link the wait's token to
+    it, and wake the wait at once if the match is over already (or the season has moved on)."""
+    record = read_season(ports, season_id)
+    match_id = match_id or _stage_match(record.state)
+    if match_id is None or not _awaited(record.state, match_id):
+        ports.workflow.wake(token)  # a stale route: Advance says where the season is
+        return
+    match = ensure_match(ports, record, match_id)
+    assert ports.season_links is not None, "a season runs where its links are kept"
+    ports.season_links.link(match_id, season_id, token)
+    if match.status != "running":
+        ports.workflow.wake(token)
+    elif match.stalled is not None:
+        raise MatchStalled(f"match {match_id} has stalled ({match.stalled.get('error')}): recover the season")
+
+
+def _stage_match(state: SeasonState) -> str | None:
+    if state.stage == "finals":
+        return state.finals_match_id
+    current = state.episode
+    return current.main_match_id if state.stage == "episode" and current and current.stage == "main_match" else None
+
+
+def _awaited(state: SeasonState, match_id: str) -> bool:
+    return any(w.match_id == match_id for w in pending(state))
+
+
+def ensure_match(ports: Ports, record: SeasonRecord, match_id: str) -> Match:
+    """The season's match `match_id`, created and started now if it is not yet."""
+    try:
+        match = ports.store.get(match_id)
+    except NotFound:
+        choice, players, extra, label = _slot(record, match_id)
+        request = match_request(record.settings, choice, players, derived_seed(record.state.seed, label), extra)
+        try:
+            create_match(
+                replace(ports, ids=_FixedMatchId(ports.ids, match_id)),
+                MatchRequest.model_validate(request),
+                record.secret_hashes,
+            )
+        except Conflict:
+            pass  # created meanwhile by this step's other attempt
+        return ports.store.get(match_id)
+    if match.status == "running" and match.stalled is None and match.attempt == 0:
+        ports.workflow.start(match)  # stored but never started (a failure in between): start it; else nothing
+    return match
+
+
+def _slot(record: SeasonRecord, match_id: str) -> tuple[GameChoice, list[str], dict[str, Any] | None, str]:
+    """The game, players, extra settings and seed label of the season's match `match_id`."""
+    state, settings = record.state, record.settings
+    if match_id == state.finals_match_id:
+        return settings.final, list(state.finals_players), None, "finals"
+    current = state.episode
+    assert current is not None, f"season {state.season_id} has no match {match_id}"
+    chosen = settings.episodes[current.number - 1]
+    if match_id == current.main_match_id:
+        return chosen.main, list(current.players), None, f"episode {current.number} main"
+    fight = current.death_match(match_id)
+    assert fight is not None, f"season {state.season_id} has no match {match_id}"
+    game = registry.load(chosen.death_match.game)
+    extra = {"protected": fight.protected} if "protected" in game.Settings.model_fields else None
+    return chosen.death_match, [fight.ec, fight.opponent], extra, f"episode {current.number} death match {fight.ec}"
+
+
+class _FixedMatchId:
+    """The ids port, but the match id is the season's for its slot (`season_match_id`)."""
+
+    def __init__(self, ids: Any, match_id: str) -> None:
+        self._ids, self._match_id = ids, match_id
+
+    def match_id(self) -> str:
+        return self._match_id
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ids, name)
+
+
+# -- stalled ----------------------------------------------------------------------------------------
+
+
+def stalled(ports: Ports, season_id: str, error: dict[str, Any]) -> dict[str, Any]:
+    """Record why the season stopped and tell the host; `recover` resumes it."""
+    from game_core.service.seasons import record_stall
+
+    return record_stall(ports, season_id, error)
