@@ -42,11 +42,11 @@ from typing import Any
 
 import moto.stepfunctions.parser.asl.component.common.retry.retrier_decl as retrier_decl
 import moto.stepfunctions.parser.asl.component.state.exec.execute_state as execute_state
+import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.inline_iteration_component as inline_map
+import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.job as map_jobs
 import moto.stepfunctions.parser.asl.component.state.exec.state_task.service.state_task_service_callback as callback
 import moto.stepfunctions.parser.asl.component.state.wait.wait_function.timestamp as timestamp
 import moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function as wait_function
-import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.inline_iteration_component as inline_map
-import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.job as map_jobs
 import moto.stepfunctions.parser.asl.eval.callback.callback as callback_endpoints
 
 from local_stack import clock_map
@@ -218,7 +218,8 @@ class VirtualClock:
             return [
                 arn
                 for arn in running
-                if sum(w.execution == arn and (w.worker is None or w.worker in threads) for w in parked) < self._lines(arn)
+                if sum(w.execution == arn and (w.worker is None or w.worker in threads) for w in parked)
+                < self._lines(arn)
             ]
 
     def track_map(self, pool: Any, execution: str | None) -> None:
@@ -252,14 +253,18 @@ def _execution_arn(env: Any) -> str | None:
         return None
 
 
-def patch_moto(clock: VirtualClock) -> Callable[[], None]:
-    """Route moto's Step Functions waits through `clock`; returns the function that restores moto."""
+def _require_pinned_moto() -> None:
     installed = version("moto")
     if installed != PINNED_MOTO:
         raise RuntimeError(
             f"local_stack.clock replaces moto {PINNED_MOTO}'s Step Functions waits; moto {installed} is "
             "installed. Re-check the seams (MOTO_SEAMS)."
         )
+
+
+def patch_moto(clock: VirtualClock) -> Callable[[], None]:
+    """Route moto's Step Functions waits through `clock`; returns the function that restores moto."""
+    _require_pinned_moto()
 
     def evaluate_with_timeout(self: Any, env: Any) -> None:
         # moto 5.2.1's ExecutionState._evaluate_with_timeout, waiting on the clock.

@@ -15,18 +15,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.inline_iteration_component as inline_map
 import moto.stepfunctions.parser.asl.component.state.exec.state_map.iteration.job as map_jobs
 from moto.stepfunctions.parser.utils import TMP_THREADS
 
-if TYPE_CHECKING:
-    from local_stack.clock import VirtualClock
 
-
-def patch(clock: VirtualClock, execution_of: Callable[[Any], str | None]) -> Callable[[], None]:
-    """Route a Map's iterations through `clock`; returns the function that restores moto."""
+def patch(clock: Any, execution_of: Callable[[Any], str | None]) -> Callable[[], None]:
+    """Route a Map's iterations through `clock` (a VirtualClock: its `track_map` and `wait`);
+    returns the function that restores moto."""
     component = inline_map.InlineIterationComponent
     pool = map_jobs.JobPool
     saved = (component._launch_worker, pool.await_jobs)

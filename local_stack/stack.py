@@ -40,7 +40,7 @@ import yaml
 from moto import mock_aws
 from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 
-from game_core.cli import asl, season_asl
+from game_core.cli import asl
 from game_core.games import registry
 from game_core.service.ports import Ports
 from local_stack import executions
@@ -262,16 +262,12 @@ class LocalStack:
                 Code={"ZipFile": _zip()},
             )["FunctionArn"]
         sfn = self.client("stepfunctions")
-        for game_id in self.games:
-            definition = asl.render(game_id)
-            definition = definition.replace("${PhaseStepFunctionArn}", functions["PhaseStepFunction"])
-            self.state_machines[game_id] = sfn.create_state_machine(
-                name=f"{STACK_NAME}-{game_id}", definition=definition, roleArn=ROLE
+        for name in (*self.games, asl.SEASON):
+            definition, function = asl.machine(name)
+            definition = definition.replace(f"${{{function}Arn}}", functions[function])
+            self.state_machines[name] = sfn.create_state_machine(
+                name=f"{STACK_NAME}-{name}", definition=definition, roleArn=ROLE
             )["stateMachineArn"]
-        season = season_asl.render().replace("${SeasonStepFunctionArn}", functions["SeasonStepFunction"])
-        self.state_machines[asl.SEASON] = sfn.create_state_machine(
-            name=f"{STACK_NAME}-{asl.SEASON}", definition=season, roleArn=ROLE
-        )["stateMachineArn"]
         os.environ.update(
             {
                 "TABLE_NAME": "matches",

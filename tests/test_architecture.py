@@ -299,7 +299,6 @@ STILL_TOO_LONG: dict[str, int] = {
     "layers/game_core/game_core/match/model.py": 410,
     "layers/game_core/game_core/service/matches.py::create_match": 70,
     "layers/game_core/game_core/service/page/render.py": 599,
-    "layers/game_core/game_core/service/ports.py": 413,
     "local_stack/bots/palindrome.py::_plan": 64,
     "local_stack/clock.py::patch_moto": 113,
     "local_stack/host_server.py": 664,

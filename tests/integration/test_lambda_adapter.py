@@ -131,6 +131,7 @@ def test_the_template_functions_are_the_registered_handlers(stack) -> None:
         "SubmitWebhookFunction",
         "PlayerPageFunction",
         "PhaseStepFunction",
+        "SeasonStepFunction",
         "HostCommandsFunction",
         "EmailInFunction",
         "WebhookDeliverFunction",

@@ -10,6 +10,12 @@ from botocore.exceptions import ClientError
 from game_core.match.model import Match
 from game_core.service.handover import execution_name
 
+
+def season_execution(season_id: str, attempt: int) -> str:
+    """`<season id>[-r<attempt>]`: a recovered season's execution is named by its attempt."""
+    return season_id if attempt == 0 else f"{season_id}-r{attempt}"
+
+
 _STALE_TOKEN_ERRORS = {"TaskTimedOut", "TaskDoesNotExist", "InvalidToken"}
 
 
@@ -37,6 +43,33 @@ class StepFunctionsWorkflow:
                 raise
             return self._execution_arn(match, handovers)
         return str(execution["executionArn"])
+
+    def start_season(self, season_id: str, attempt: int = 0) -> str:
+        """The season's execution (`season_execution`): its input is all its first step reads."""
+        name = season_execution(season_id, attempt)
+        try:
+            execution = self.client.start_execution(
+                stateMachineArn=self.arn_prefix + "season", name=name, input=json.dumps({"season_id": season_id})
+            )
+        except ClientError as error:
+            if error.response["Error"]["Code"] != "ExecutionAlreadyExists":
+                raise
+            return self._season_arn(name)
+        return str(execution["executionArn"])
+
+    def season_running(self, season_id: str, attempt: int = 0) -> bool:
+        try:
+            described = self.client.describe_execution(
+                executionArn=self._season_arn(season_execution(season_id, attempt))
+            )
+        except ClientError as error:
+            if error.response["Error"]["Code"] == "ExecutionDoesNotExist":
+                return False
+            raise
+        return bool(described["status"] == "RUNNING")
+
+    def _season_arn(self, name: str) -> str:
+        return f"{(self.arn_prefix + 'season').replace(':stateMachine:', ':execution:')}:{name}"
 
     def _execution_arn(self, match: Match, handovers: int) -> str:
         machine = self._state_machine(match).replace(":stateMachine:", ":execution:")

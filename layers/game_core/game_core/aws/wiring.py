@@ -33,6 +33,7 @@ from game_core.aws.sfn_workflow import StepFunctionsWorkflow
 from game_core.aws.sns_notifier import SnsNotifier
 from game_core.aws.store import DynamoMatchStore
 from game_core.aws.store.season_links import DynamoSeasonLinks
+from game_core.aws.store.seasons import DynamoSeasonStore
 from game_core.aws.webhooks import AwsHooks
 from game_core.match.receipts import SALT_BYTES
 from game_core.service.ports import Clock, OutgoingMail, Ports
@@ -124,6 +125,7 @@ def build_ports(
         ),
         hooks=_hooks(clients, environ),
         inbound=_inbound(clients, environ),
+        seasons=DynamoSeasonStore(LazyClient(clients, "dynamodb"), environ["TABLE_NAME"]),
         season_links=DynamoSeasonLinks(LazyClient(clients, "dynamodb"), environ["TABLE_NAME"]),
     )
 

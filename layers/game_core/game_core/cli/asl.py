@@ -236,6 +236,14 @@ def render(game_id: str, loops_per_execution: int = LOOPS_PER_EXECUTION) -> str:
     return json.dumps(definition(registry.load(game_id), loops_per_execution), indent=2, ensure_ascii=False) + "\n"
 
 
+def machine(name: str) -> tuple[str, str]:
+    """A state machine's definition as deployed (a game's, or the season's), and the logical id of
+    the function its steps invoke (its `${<id>Arn}` substitution)."""
+    if name == SEASON:
+        return season_asl.render(), "SeasonStepFunction"
+    return render(name), "PhaseStepFunction"
+
+
 def asl_path(root: Path, game_id: str) -> Path:
     return root / "statemachines" / f"{game_id}.asl.json"
 

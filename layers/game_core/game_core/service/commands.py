@@ -22,6 +22,7 @@ from game_core.service.matches import create_match, export_record, match_status
 from game_core.service.ports import Ports
 from game_core.service.press import from_host as host_press
 from game_core.service.press import set_mode as set_press_mode
+from game_core.service.season_commands import Season, run_season_command
 from game_core.service.webhook_urls import MAX_URL
 
 MatchId = Annotated[str, Field(min_length=1, max_length=64)]
@@ -211,7 +212,8 @@ HostCommand = Annotated[
     | Graces
     | AbsenceAct
     | RedriveMail
-    | Act,
+    | Act
+    | Season,
     Field(discriminator="command"),
 ]
 
@@ -288,7 +290,9 @@ def _run(ports: Ports, command: HostCommand) -> dict[str, Any]:
         case Act(match_id=match_id, kind=kind, action=action):
             return take_action(ports, ActionRequest(match_id, None, kind, action, channel="host"))
         case Decide(match_id=match_id, order=order):
-            return host.decide(ports, match_id, order)
+            decided = host.decide(ports, match_id, order)
+            season_waits.match_decided(ports, match_id)  # a season's match: the season reads the decided result
+            return decided
         case Press(match_id=match_id, text=text, to=to):
             return host_press(ports, match_id, text, to)
         case SetPress(match_id=match_id, mode=mode, per_hour=per_hour):
@@ -305,6 +309,8 @@ def _run(ports: Ports, command: HostCommand) -> dict[str, Any]:
             return links.mail_links(ports, match_id, sent)
         case RedriveMail(match_id=match_id):
             return redrive_mail(ports, match_id)
+        case Season():
+            return run_season_command(ports, command)
         case Webhook(match_id=match_id, target=target, url=None):
             return webhooks.unsubscribe(ports, match_id, target)
         case Webhook(match_id=match_id, target=target, url=str(url)):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +22,7 @@ from game_core.service.telling import tell
 logger = logging.getLogger(__name__)
 
 
-def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
+def create_match(ports: Ports, request: MatchRequest, held: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Create and start a match. The secrets, and each participant's page link (`links`: a path,
     the players' address put before it at the edge), are returned once; only hashes are stored."""
     game = registry.load(request.game)
@@ -41,7 +41,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         )
         for entry, guest_of in request.entries()
     ]
-    secrets = {p.id: ports.ids.secret() for p in seated}
+    secrets, hashes = _secrets(ports, seated, held or {})
     now = ports.clock.now()
     balances = ports.store.balances(tuple(ids))
     starting = {p.id: balances.get(p.id, p.garnets) for p in request.players}
@@ -50,7 +50,7 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
         game=game.id,
         settings=settings.model_dump(mode="json"),
         seed=request.seed if request.seed is not None else ports.ids.seed(),
-        players=tuple(p.model_copy(update={"secret_hash": secret_hash(secrets[p.id])}) for p in seated),
+        players=tuple(p.model_copy(update={"secret_hash": hashes[p.id]}) for p in seated),
         host_email=request.host_email.lower() if request.host_email else None,  # `an_address` stripped it
         host_zone=request.host_zone,
         phase_seconds=request.phase_seconds,
@@ -92,6 +92,13 @@ def create_match(ports: Ports, request: MatchRequest) -> dict[str, Any]:
     if warnings:
         reply["warnings"] = warnings
     return reply
+
+
+def _secrets(ports: Ports, seated: list[Participant], held: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """A new secret for each participant, and every participant's hash; a participant `held`
+    names (a season's player: service/season_machine.py) keeps the secret they hold already."""
+    secrets = {p.id: ports.ids.secret() for p in seated if p.id not in held}
+    return secrets, dict(held) | {participant: secret_hash(secret) for participant, secret in secrets.items()}
 
 
 def _attempt(action: Callable[[], Any], warnings: list[str], what: str) -> Any:

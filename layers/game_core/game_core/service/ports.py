@@ -9,17 +9,10 @@ from typing import Any, Protocol
 
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
-from game_core.service.season_links import SeasonLinks
+from game_core.service.event import Event
+from game_core.service.season_ports import SeasonLinks, SeasonStore
 from game_core.service.webhook_queue import Hooks
-
-
-@dataclass(frozen=True)
-class Event:
-    """One entry of a match's append-only log. Never carries submission contents."""
-
-    type: str
-    at: datetime
-    data: dict[str, Any] = field(default_factory=dict)
+from game_core.service.workflow_port import Workflow
 
 
 @dataclass(frozen=True)
@@ -371,22 +364,6 @@ class Mailer(Protocol):
         (its address), anything else when sending may yet succeed."""
 
 
-class Workflow(Protocol):
-    def start(self, match: Match, handovers: int = 0) -> str:
-        """Start the match's state machine, named `match.execution_name` (and `-h<handovers>` when
-        an execution hands the match on: `service.handover`); returns the execution's id. Started
-        already (a retry): the same execution."""
-
-    def is_running(self, match: Match, handovers: int = 0) -> bool:
-        """Whether that execution of the match (as `start` names it) is still running."""
-
-    def wake(self, token: str) -> None:
-        """Complete a waiting task so the state machine re-reads the clock (stale tokens are ignored)."""
-
-    def fail(self, token: str, error: str, cause: str) -> None:
-        """Fail a waiting task with `error` (a season's wait on a match that stalled); stale tokens are ignored."""
-
-
 class Clock(Protocol):
     def now(self) -> datetime: ...
 
@@ -415,5 +392,7 @@ class Ports:
     webhooks are delivered."""
     inbound: InboundQueue | None = None
     """The received mail's queue; None where mail is handed to the mail function directly."""
+    seasons: SeasonStore | None = None
+    """Seasons (service/seasons.py); None where no season runs."""
     season_links: SeasonLinks | None = None
     """The season machine's task tokens (`service.season_waits`); None where no season runs."""

@@ -26,23 +26,26 @@ from pydantic import Field
 from game_core.errors import Conflict, NotFound
 from game_core.games import registry
 from game_core.games.protocol import Model
-from game_core.match.model import Match, MatchId, MatchRequest
-from game_core.season import death_match, episode, naming
+from game_core.match.model import Match, MatchRequest
+from game_core.season import death_match, episode, naming, requests
 from game_core.season.errors import MatchUndecided
-from game_core.season.settings import GameChoice, SeasonSettings, derived_seed, match_request
+from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState, Stepped
 from game_core.season.waiting import Waiting, pending
 from game_core.service import season_stages as stages
 from game_core.service.matches import create_match
+from game_core.service.notices import BEGINS, progress_notices
 from game_core.service.ports import Ports
-from game_core.service.seasons import SeasonRecord, apply, read_season
+from game_core.service.season_ports import SeasonStore, StoredSeason
+from game_core.service.seasons import apply
+from game_core.service.telling import tell
 
 RECHECK_SECONDS = 86_400
 """How long a wait on a match, or on the host, sleeps before it looks again by itself (a lost
 wake costs a day at most, and three transitions a day)."""
 MOST_CHANGES_PER_STEP = 40
 """A bound on the transitions one `advance` applies in a row (a season's episode has a handful)."""
-Transition = Callable[[SeasonState], Stepped]
+Transition = Callable[[SeasonSettings, SeasonState], Stepped]
 
 
 class MatchStalled(Exception):
@@ -59,7 +62,7 @@ class SeasonStep(Model):
     """The season's version its Advance read (a people wait wakes at once if it has changed)."""
     stage: str | None = None
     token: str | None = None
-    match_id: MatchId | None = None
+    match_id: str | None = Field(default=None, pattern=r"^m-[0-9a-f]{12}$")
     error: dict[str, Any] | None = None
 
 
@@ -88,18 +91,23 @@ def season_match_id(season_id: str, slot: str) -> str:
 def advance(ports: Ports, season_id: str) -> dict[str, Any]:
     """Apply every transition due, then say where the season stands (`progress`)."""
     for _change in range(MOST_CHANGES_PER_STEP):
-        record = read_season(ports, season_id)
+        record = store(ports).season(season_id)
         transition = due(ports, record)
         if transition is None:
             return progress(ports, record)
         try:
-            apply(ports, season_id, transition)
+            apply(store(ports), ports.clock, season_id, transition)
         except (Conflict, MatchUndecided):
             continue  # another step or act changed it meanwhile: look again
-    return progress(ports, read_season(ports, season_id))
+    return progress(ports, store(ports).season(season_id))
 
 
-def due(ports: Ports, record: SeasonRecord) -> Transition | None:
+def store(ports: Ports) -> SeasonStore:
+    assert ports.seasons is not None, "seasons run where their store is"
+    return ports.seasons
+
+
+def due(ports: Ports, record: StoredSeason) -> Transition | None:
     """The one transition the season is due now, if any."""
     state, settings = record.state, record.settings
     waits = pending(state)
@@ -116,36 +124,37 @@ def _next(settings: SeasonSettings, state: SeasonState) -> Transition | None:
     coming = death_match.next_step(state, settings)
     if coming.kind == "episode":
         main = season_match_id(state.season_id, f"e{coming.number}-main")
-        return lambda s: episode.start_episode(s, coming.number, main)
+        return lambda _, s: episode.start_episode(s, coming.number, main)
     if coming.kind == "finals":
         finals = season_match_id(state.season_id, "finals")
-        return lambda s: death_match.start_finals(s, settings, finals)
+        return lambda settings, s: death_match.start_finals(s, settings, finals)
     return None
 
 
-def _due_of(ports: Ports, record: SeasonRecord, waiting: Waiting) -> Transition | None:
-    state, settings = record.state, record.settings
+def _due_of(ports: Ports, record: StoredSeason, waiting: Waiting) -> Transition | None:
+    state = record.state
     if waiting.kind == "death_match" and waiting.match_id is None:
         ec, number = waiting.who[0], len(state.episodes)
         started = season_match_id(state.season_id, f"e{number}-dm-{ec}")
-        return lambda s: death_match.start_death_match(s, ec, started)
+        return lambda _, s: death_match.start_death_match(s, ec, started)
     if waiting.kind in ("main_match", "death_match", "finals") and waiting.match_id:
         result = _result(ports, waiting.match_id)
         if result is None:
             return None
         match_id = waiting.match_id
         if waiting.kind == "main_match":
-            return lambda s: episode.main_match_ended(s, settings, match_id, result)
+            return lambda settings, s: episode.main_match_ended(s, settings, match_id, result)
         if waiting.kind == "death_match":
-            return lambda s: death_match.death_match_ended(s, match_id, result)
-        return lambda s: death_match.finals_ended(s, match_id, result)
+            return lambda _, s: death_match.death_match_ended(s, match_id, result)
+        return lambda _, s: death_match.finals_ended(s, match_id, result)
     if waiting.kind in ("spend", "naming"):
         ec_deadline, host_deadline = deadlines(record)
         now = ports.clock.now()
         if waiting.kind == "spend" and now >= ec_deadline:
-            return episode.close_spending
+            return lambda _, s: episode.close_spending(s)
+        ec = waiting.who[0]
         if waiting.kind == "naming" and now >= host_deadline:
-            return lambda s: naming.draw_lot(s, waiting.who[0])
+            return lambda _, s: naming.draw_lot(s, ec)
     return None
 
 
@@ -160,10 +169,11 @@ def _result(ports: Ports, match_id: str) -> dict[str, Any] | None:
     return match.result
 
 
-def deadlines(record: SeasonRecord) -> tuple[datetime, datetime]:
-    """When the turn open now passes to the host (an EC's `naming_hours` after it opened: the
-    season's last change), and when the host's turn passes to a lot (`host_hours` more)."""
-    opened = record.changed_at
+def deadlines(record: StoredSeason) -> tuple[datetime, datetime]:
+    """When the turn open now passes to the host (an EC's `naming_hours` after it opened: when the
+    season's waits last changed), and when the host's turn passes to a lot (`host_hours` more)."""
+    opened = record.state.opened_at
+    assert opened is not None, "a stored season has opened its waits"
     ec = opened + timedelta(hours=record.settings.naming_hours)
     return ec, ec + timedelta(hours=record.settings.host_hours)
 
@@ -171,7 +181,7 @@ def deadlines(record: SeasonRecord) -> tuple[datetime, datetime]:
 # -- where the season stands ---------------------------------------------------------------------
 
 
-def progress(ports: Ports, record: SeasonRecord) -> dict[str, Any]:
+def progress(ports: Ports, record: StoredSeason) -> dict[str, Any]:
     """The stage the ASL routes on, how long its wait sleeps, and the Death Matches to wait for."""
     state = record.state
     where: dict[str, Any] = {
@@ -184,6 +194,8 @@ def progress(ports: Ports, record: SeasonRecord) -> dict[str, Any]:
         return where | {"stage": stages.SEASON_OVER if state.stage == "over" else stages.SEASON_CANCELLED}
     waits = pending(state)
     kinds = {waiting.kind for waiting in waits}
+    if _needs_host(ports, waits):
+        return where | {"stage": stages.HOST}
     if "death_match" in kinds:
         items = [
             {
@@ -201,20 +213,21 @@ def progress(ports: Ports, record: SeasonRecord) -> dict[str, Any]:
         now = ports.clock.now()
         wake = ec_deadline if now < ec_deadline else host_deadline
         return where | {"stage": stages.NAMING, "wait_seconds": max(1, int((wake - now).total_seconds()))}
-    if kinds & {"main_match", "finals"} and not _undecided(ports, waits):
+    if kinds & {"main_match", "finals"}:
         return where | {"stage": stages.MAIN_MATCH if "main_match" in kinds else stages.FINALS}
     return where | {"stage": stages.HOST}
 
 
-def _undecided(ports: Ports, waits: list[Waiting]) -> bool:
-    """The match waited for has finished with a tie the host must decide (match-host decide)."""
+def _needs_host(ports: Ports, waits: list[Waiting]) -> bool:
+    """A match waited for has finished with a tie the host must decide (match-host decide), or was
+    cancelled (the host cancels the season, or decides what the season does without it)."""
     for waiting in waits:
-        if waiting.match_id:
+        if waiting.match_id and waiting.kind in ("main_match", "death_match", "finals"):
             try:
                 match = ports.store.get(waiting.match_id)
             except NotFound:
                 continue
-            if match.status == "finished" and (match.result or {}).get("undecided"):
+            if match.status == "cancelled" or (match.status == "finished" and (match.result or {}).get("undecided")):
                 return True
     return False
 
@@ -228,14 +241,14 @@ def wait_for_people(ports: Ports, season_id: str, token: str, version: int) -> N
     this wait wakes at once instead."""
     assert ports.season_links is not None, "a season runs where its links are kept"
     ports.season_links.keep_token(season_id, token)
-    if read_season(ports, season_id).state.version != version:
+    if store(ports).season(season_id).state.version != version:
         ports.workflow.wake(token)
 
 
 def wait_for_match(ports: Ports, season_id: str, token: str, match_id: str | None) -> None:
     """Create and start the match the season waits on if it is not yet, link the wait's token to
     it, and wake the wait at once if the match is over already (or the season has moved on)."""
-    record = read_season(ports, season_id)
+    record = store(ports).season(season_id)
     match_id = match_id or _stage_match(record.state)
     if match_id is None or not _awaited(record.state, match_id):
         ports.workflow.wake(token)  # a stale route: Advance says where the season is
@@ -260,42 +273,48 @@ def _awaited(state: SeasonState, match_id: str) -> bool:
     return any(w.match_id == match_id for w in pending(state))
 
 
-def ensure_match(ports: Ports, record: SeasonRecord, match_id: str) -> Match:
-    """The season's match `match_id`, created and started now if it is not yet."""
+class MatchNotStarted(Exception):
+    """A season's match was stored but its start did not complete (its execution, its opening
+    notices): the step fails, and its retry completes the start (`ensure_match`)."""
+
+
+def ensure_match(ports: Ports, record: StoredSeason, match_id: str) -> Match:
+    """The season's match `match_id`, created and started now if it is not yet: its players seated
+    with their season secrets' hashes, its id the season's for its slot. A start left incomplete
+    (a failure after the match was stored: the wait's link, written last, says it is not) is
+    completed: the execution started (a second start finds it), the opening notices told (what a
+    failed telling had sent is remembered and not sent again)."""
     try:
         match = ports.store.get(match_id)
     except NotFound:
-        choice, players, extra, label = _slot(record, match_id)
-        request = match_request(record.settings, choice, players, derived_seed(record.state.seed, label), extra)
-        try:
-            create_match(
-                replace(ports, ids=_FixedMatchId(ports.ids, match_id)),
-                MatchRequest.model_validate(request),
-                record.secret_hashes,
-            )
-        except Conflict:
-            pass  # created meanwhile by this step's other attempt
+        request = MatchRequest.model_validate(_request(record, match_id))
+        created = create_match(
+            replace(ports, ids=_FixedMatchId(ports.ids, match_id)), request, record.state.secret_hashes
+        )
+        if created.get("warnings"):
+            raise MatchNotStarted(f"match {match_id}: {created['warnings']}") from None
         return ports.store.get(match_id)
-    if match.status == "running" and match.stalled is None and match.attempt == 0:
-        ports.workflow.start(match)  # stored but never started (a failure in between): start it; else nothing
+    assert ports.season_links is not None, "a season runs where its links are kept"
+    link = ports.season_links.linked(match_id)
+    if (link is None or not link.opened) and match.status == "running" and match.phases_resolved == 0:
+        ports.workflow.start(match)
+        game = registry.load(match.game)
+        tell(ports, match, progress_notices(match, game, f"{game.title}: the match begins", BEGINS))
     return match
 
 
-def _slot(record: SeasonRecord, match_id: str) -> tuple[GameChoice, list[str], dict[str, Any] | None, str]:
-    """The game, players, extra settings and seed label of the season's match `match_id`."""
+def _request(record: StoredSeason, match_id: str) -> dict[str, Any]:
+    """The settings file of the season's match `match_id` (season/requests.py)."""
     state, settings = record.state, record.settings
     if match_id == state.finals_match_id:
-        return settings.final, list(state.finals_players), None, "finals"
+        return requests.finals_request(settings, state)
     current = state.episode
     assert current is not None, f"season {state.season_id} has no match {match_id}"
-    chosen = settings.episodes[current.number - 1]
     if match_id == current.main_match_id:
-        return chosen.main, list(current.players), None, f"episode {current.number} main"
+        return requests.main_request(settings, state, current.number)
     fight = current.death_match(match_id)
     assert fight is not None, f"season {state.season_id} has no match {match_id}"
-    game = registry.load(chosen.death_match.game)
-    extra = {"protected": fight.protected} if "protected" in game.Settings.model_fields else None
-    return chosen.death_match, [fight.ec, fight.opponent], extra, f"episode {current.number} death match {fight.ec}"
+    return requests.death_match_request(settings, state, current.number, fight)
 
 
 class _FixedMatchId:
@@ -315,7 +334,15 @@ class _FixedMatchId:
 
 
 def stalled(ports: Ports, season_id: str, error: dict[str, Any]) -> dict[str, Any]:
-    """Record why the season stopped and tell the host; `recover` resumes it."""
-    from game_core.service.seasons import record_stall
-
-    return record_stall(ports, season_id, error)
+    """Tell the host why the season stopped, and that `recover` resumes it (the season stays as
+    stored). Before its first match there is no match to name: the machine's failed-execution
+    alarm, on the same topic, tells the host then."""
+    state = store(ports).season(season_id).state
+    reason = {"error": str(error.get("Error", "unknown"))[:200], "cause": str(error.get("Cause", ""))[:500]}
+    current = _stage_match(state) or next((w.match_id for w in pending(state) if w.match_id), None)
+    if current is None and state.episode is not None:
+        current = state.episode.main_match_id
+    if current is not None:
+        subject = f"[{season_id}] the season has stopped: run `match-host season recover {season_id}`"
+        ports.notifier.alert_host(ports.store.get(current), subject, {"season_id": season_id, "stalled": reason})
+    return {"season_id": season_id, "stalled": reason}

@@ -38,6 +38,12 @@ def match_stalled(ports: Ports, match_id: str, error: dict[str, Any]) -> bool:
     return True
 
 
+def match_decided(ports: Ports, match_id: str) -> bool:
+    """The host decided a tie the match's result left: the season waiting on the host reads it."""
+    link = ports.season_links.linked(match_id) if ports.season_links else None
+    return link is not None and wake_season(ports, link.season_id)
+
+
 def wake_season(ports: Ports, season_id: str) -> bool:
     """Wake the season's current wait on people (an EC named, the host decided, ...)."""
     token = ports.season_links.token(season_id) if ports.season_links else None

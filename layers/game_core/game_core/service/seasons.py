@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from game_core.errors import Conflict
 from game_core.match.model import secret_hash
@@ -18,31 +18,10 @@ from game_core.season.episode import new_season
 from game_core.season.settings import SeasonSettings, read_settings
 from game_core.season.state import SeasonState, Stepped
 from game_core.season.waiting import pending
-from game_core.service.ports import Clock, Event, Ids
+from game_core.service.ports import Clock, Event, Ids, SeasonStore
 
 STEP_ATTEMPTS = 3
 """Reads and writes of one step while other writes to the season keep landing first."""
-
-
-@dataclass(frozen=True)
-class StoredSeason:
-    settings: SeasonSettings
-    state: SeasonState
-
-
-class SeasonStore(Protocol):
-    def create_season(self, settings: SeasonSettings, state: SeasonState, events: list[Event]) -> None:
-        """Store a new season and its first events; Conflict when a season of that id exists."""
-
-    def season(self, season_id: str) -> StoredSeason:
-        """The season's settings and state (NotFound for an unknown id)."""
-
-    def save_season(self, before: SeasonState, after: SeasonState, events: list[Event]) -> None:
-        """Store `after` and log `events`, only while the stored season is still `before` (its
-        version): Conflict otherwise, nothing written."""
-
-    def season_events(self, season_id: str) -> list[Event]:
-        """The season's log, in the order it was stored."""
 
 
 Step = Callable[[SeasonSettings, SeasonState], Stepped]

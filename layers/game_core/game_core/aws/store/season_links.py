@@ -3,19 +3,20 @@
 pk MATCH#<id>   sk SEASON   the season waiting for this match, and its wait's token (outside the
                             EVENT#..META range a match's page reads, so no view reads it)
 pk SEASON#<id>  sk TOKEN    the token of the season's current wait on people
+                sk ATTEMPT  the season's execution attempt (one more each recover)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from game_core.aws.store.items import key, match_pk
+from boto3.dynamodb.conditions import Attr
+
+from game_core.aws.store.items import key, match_pk, season_pk
 from game_core.aws.store.table import Table
-from game_core.service.season_links import Link
-
-
-def season_pk(season_id: str) -> str:
-    return f"SEASON#{season_id}"
+from game_core.aws.store.transaction import Update
+from game_core.errors import Conflict
+from game_core.service.season_ports import Link
 
 
 class DynamoSeasonLinks:
@@ -23,11 +24,11 @@ class DynamoSeasonLinks:
         self.db = Table(client, table)
 
     def link(self, match_id: str, season_id: str, token: str) -> None:
-        self.db.put({"pk": match_pk(match_id), "sk": "SEASON", "season_id": season_id, "token": token})
+        self.db.put({"pk": match_pk(match_id), "sk": "SEASON", "season_id": season_id, "token": token, "opened": True})
 
     def linked(self, match_id: str) -> Link | None:
         item = self.db.get(key(match_pk(match_id), "SEASON"))
-        return Link(str(item["season_id"]), str(item["token"])) if item else None
+        return Link(str(item["season_id"]), str(item["token"]), bool(item.get("opened"))) if item else None
 
     def keep_token(self, season_id: str, token: str) -> None:
         self.db.put({"pk": season_pk(season_id), "sk": "TOKEN", "token": token})
@@ -35,3 +36,15 @@ class DynamoSeasonLinks:
     def token(self, season_id: str) -> str | None:
         item = self.db.get(key(season_pk(season_id), "TOKEN"))
         return str(item["token"]) if item else None
+
+    def attempt(self, season_id: str) -> int:
+        item = self.db.get(key(season_pk(season_id), "ATTEMPT"))
+        return int(item["attempt"]) if item else 0
+
+    def next_attempt(self, season_id: str, seen: int) -> None:
+        condition = Attr("attempt").not_exists() if seen == 0 else Attr("attempt").eq(seen)
+        stored = self.db.update_if(
+            key(season_pk(season_id), "ATTEMPT"), Update("SET attempt = :next", {":next": seen + 1}), condition
+        )
+        if not stored:
+            raise Conflict(f"season {season_id} was recovered meanwhile")

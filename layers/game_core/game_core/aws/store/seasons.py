@@ -1,4 +1,4 @@
-"""The season store (`service.seasons.SeasonStore`) on the match table: one item a season (its
+"""The season store (`service.ports.SeasonStore`) on the match table: one item a season (its
 settings and carried state as JSON, its version and stage), every write conditional on the
 version read and logged in the same transaction under the season's own numbered log (the match
 log's layout and code, `log.py`, under `SEASON#<id>`)."""
@@ -17,8 +17,8 @@ from game_core.aws.store.transaction import Guard, Transaction, Update
 from game_core.errors import Conflict, NotFound
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState
-from game_core.service.ports import Event
-from game_core.service.seasons import StoredSeason
+from game_core.service.event import Event
+from game_core.service.season_ports import StoredSeason
 
 META = "META"
 

@@ -1,0 +1,52 @@
+"""The host's season command (`{"command": "season", "action": ...}`): the console's event, what
+`match-host season ...` sends, one use case of service/season_host.py each."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from game_core.errors import Illegal, Reason
+from game_core.games.protocol import Model
+from game_core.match.model import MAX_SECONDS
+from game_core.service import season_host
+from game_core.service.ports import Ports
+
+
+class Season(Model):
+    command: Literal["season"]
+    action: Literal["create", "status", "decide", "extend", "cancel", "recover"]
+    season_id: str | None = Field(default=None, min_length=1, max_length=64)
+    season: dict[str, Any] | None = None
+    """create: the season's settings (RULINGS.md, "Seasons")."""
+    player: str | None = Field(default=None, min_length=1, max_length=64)
+    """decide: the opponent named for the EC whose turn it is, or the one picked among a tie."""
+    match_id: str | None = Field(default=None, pattern=r"^m-[0-9a-f]{12}$")
+    """decide: the tied Death Match, when several wait for the host."""
+    seconds: int | None = Field(default=None, gt=0, le=MAX_SECONDS)
+    """extend: seconds added to the current wait's deadlines."""
+
+
+def run_season_command(ports: Ports, command: Season) -> dict[str, Any]:
+    if command.action == "create":
+        return season_host.create(ports, _given(command.season, "season", "the season's settings"))
+    season_id = _given(command.season_id, "season_id", "the season's id")
+    match command.action:
+        case "status":
+            return season_host.status(ports, season_id)
+        case "decide":
+            return season_host.decide(
+                ports, season_id, _given(command.player, "player", "who the host names or picks"), command.match_id
+            )
+        case "extend":
+            return season_host.extend(ports, season_id, _given(command.seconds, "seconds", "seconds to add"))
+        case "cancel":
+            return season_host.cancel(ports, season_id)
+    return season_host.recover(ports, season_id)
+
+
+def _given(value: Any, field: str, what: str) -> Any:
+    if value is None:
+        raise Illegal(f"the season command needs {field}: {what}", [Reason("missing", f"{field} is {what}")])
+    return value

@@ -1,0 +1,136 @@
+"""Play a whole season with bots on the local stack: the host creates it (`match-host season
+create`'s command), the season's machine starts each match, and every bot plays the matches it
+is seated in from what SNS delivered to its own inbox, through the webhook handler, with the secret
+the season gave it once (every match of the season takes it).
+
+The stack runs on a virtual clock: the bots act only while every execution is parked, and time
+moves only when nothing else can (an EC who stays silent lets the clock run to the host's turn,
+then to the lot, unless `host` decides first). Each season match's bots are made when its first
+notice arrives, so a Death Match's bots never see the Main Match's notices.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from local_stack.runner import Seat
+from local_stack.stack import Inbox, LocalStack
+
+HostPolicy = Callable[[dict[str, Any]], dict[str, Any] | None]
+"""Given the season's status while it waits on people, the host's `decide` command's fields
+({"player": ..., "match_id": ...}), or None to let the deadline pass."""
+
+
+def quiet(_kind: str, _data: dict[str, Any]) -> None:
+    """The default observer: says nothing."""
+
+
+@dataclass
+class SeasonRun:
+    season_id: str
+    secrets: dict[str, str]
+    status: str = "RUNNING"
+    matches: dict[str, str] = field(default_factory=dict)
+    """Each match of the season the bots played in, in the order it began -> its game."""
+    announcements: list[dict[str, Any]] = field(default_factory=list)
+    decided: list[dict[str, Any]] = field(default_factory=list)
+    """Each decision the host sent, with the reply."""
+    submitted: int = 0
+
+
+@dataclass
+class _Table:
+    """The bots of every match so far, and the moves chosen and not yet sent."""
+
+    stack: LocalStack
+    run: SeasonRun
+    inbox: Inbox
+    observe: Callable[[str, dict[str, Any]], None]
+    bots: dict[tuple[str, str], Seat] = field(default_factory=dict)
+    pending: list[tuple[str, Seat, dict[str, Any]]] = field(default_factory=list)
+
+    def seat(self, match_id: str, player: str) -> Seat:
+        if (match_id, player) not in self.bots:
+            match = self.stack.ports().store.get(match_id)
+            if match_id not in self.run.matches:
+                self.run.matches[match_id] = match.game
+                self.observe(
+                    "match", {"match_id": match_id, "game": match.game, "players": [p.id for p in match.players]}
+                )
+            self.bots[match_id, player] = Seat(match.game, player, self.run.secrets[player], match.seed)
+        return self.bots[match_id, player]
+
+    def read(self) -> int:
+        """Hand out what was delivered; each bot chooses its moves. How many messages there were."""
+        received = 0
+        for announcement in self.inbox.receive(None):
+            received += 1
+            self.run.announcements.append(announcement)
+            self.observe("announcement", announcement)
+        for player in self.run.secrets:
+            latest: dict[str, dict[str, Any]] = {}
+            for notice in self.inbox.receive(player):
+                received += 1
+                latest[notice["match_id"]] = notice
+            for match_id, notice in latest.items():
+                bot = self.seat(match_id, player)
+                self.pending += [(match_id, bot, body) for body in bot.submissions(notice)]
+        return received
+
+    def send(self) -> None:
+        """Send the moves chosen, stopping once one of them has woken a machine."""
+        while self.pending:
+            match_id, bot, body = self.pending.pop(0)
+            status, reply = self.stack.submit(match_id, bot.player, bot.secret, body)
+            self.run.submitted += 1
+            self.observe("submitted", {"match_id": match_id, "player": bot.player, "status": status, "reply": reply})
+            if not self.stack.idle():
+                return
+
+
+def play_season(
+    stack: LocalStack,
+    settings: dict[str, Any],
+    host: HostPolicy | None = None,
+    observe: Callable[[str, dict[str, Any]], None] = quiet,
+    timeout: float = 900,
+) -> SeasonRun:
+    """Create the season and let the bots (and `host`) play it to its end."""
+    cast = [member["id"] for member in settings["cast"]]
+    inbox = stack.subscribe(cast)
+    created = stack.host({"command": "season", "action": "create", "season": settings})
+    if not created["ok"]:
+        raise ValueError(f"the season was refused: {created.get('reasons') or created}")
+    run = SeasonRun(created["season_id"], created["secrets"])
+    observe("created", {"season_id": run.season_id})
+    table = _Table(stack, run, inbox, observe)
+    deadline = time.monotonic() + timeout
+    while run.status == "RUNNING":
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"season {run.season_id} still running after {timeout} s")
+        stack.settle()
+        if table.read() or table.pending:
+            table.send()
+        elif not _host_acted(stack, run, host, observe):
+            stack.advance_to_next_wake()
+        run.status = str(stack.execution(run.season_id, "season")["status"])
+    return run
+
+
+def _host_acted(
+    stack: LocalStack, run: SeasonRun, host: HostPolicy | None, observe: Callable[[str, dict[str, Any]], None]
+) -> bool:
+    """The host decides, if their policy says so for what the season waits on now."""
+    if host is None:
+        return False
+    status = stack.host({"command": "season", "action": "status", "season_id": run.season_id})
+    fields = host(status)
+    if fields is None:
+        return False
+    reply = stack.host({"command": "season", "action": "decide", "season_id": run.season_id} | fields)
+    run.decided.append(fields | {"reply": reply})
+    observe("decided", fields | {"reply": reply})
+    return True
