@@ -1,7 +1,7 @@
 """A finished match's result on the host's page (issue 30 item 3): each place with its player by
 name, score, Tokens of Life (ToL), whether an Elimination Candidate (EC), and the garnets earned,
 in a table; a tie left for the host to decide said in words. The same facts a mail gives in text
-(`plain_text.result_text`), from the public result alone (`Result.to_json`)."""
+(`text_layout.result_text`), from the public result alone (`Result.to_json`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from game_core.games.plain_text import name, names_and, signed
+from game_core.games.text_layout import name, names_and, signed
 
 COLUMNS = ("Place", "Player", "Score", "Tokens of Life (ToL)", "Elimination Candidate (EC)", "Garnets earned")
 

@@ -292,7 +292,6 @@ STILL_TOO_LONG: dict[str, int] = {
     "layers/game_core/game_core/games/abstrac/row.py::resolve": 61,
     "layers/game_core/game_core/games/clubs/rules.py": 474,
     "layers/game_core/game_core/games/crates/rules.py::resolve_round": 61,
-    "layers/game_core/game_core/games/plain_text.py": 467,
     "layers/game_core/game_core/games/protocol.py": 475,
     "layers/game_core/game_core/mail/inbound.py": 458,
     "layers/game_core/game_core/match/engine.py": 494,

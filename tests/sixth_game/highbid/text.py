@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from game_core.games.plain_text import LineForm, LineGrammar, Words, name, name_list, numbers, table
+from game_core.games.plain_text import LineForm, LineGrammar, Words
 from game_core.games.protocol import Model
+from game_core.games.text_layout import name, name_list, numbers, table
 from highbid.models import SUBMISSIONS, Bid
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from bot_matches import CASES, IDS, play_through
 
-from game_core.games.plain_text import prose, result_text
+from game_core.games.text_layout import prose, result_text
 
 NAMES = {"p1": "Ada Lovelace", "p2": "Bo", "p3": "Cy", "p4": "Dee"}
 

@@ -1,4 +1,4 @@
-"""The final mail of a match carries its result (`plain_text.result_text`, every game's in
+"""The final mail of a match carries its result (`text_layout.result_text`, every game's in
 tests/unit/games/test_result_text.py) to everyone with an address."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
 from game_core.games import registry
-from game_core.games.plain_text import table
+from game_core.games.text_layout import table
 from game_core.match.clock import day_text, duration_text
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, outcome, replay, states

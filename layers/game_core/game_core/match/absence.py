@@ -21,8 +21,8 @@ from zoneinfo import ZoneInfo
 from pydantic import Field, model_validator
 
 from game_core.errors import Illegal, Malformed, Reason
-from game_core.games.plain_text import prose
 from game_core.games.protocol import Model
+from game_core.games.text_layout import prose
 from game_core.match.clock import PhaseClock, day_text, iso
 
 DAY = 86_400

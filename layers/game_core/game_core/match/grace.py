@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from game_core.games.plain_text import prose
+from game_core.games.text_layout import prose
 from game_core.match import engine
 from game_core.match.clock import duration_text
 from game_core.match.model import Match

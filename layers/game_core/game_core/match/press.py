@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game_core.errors import Illegal, Malformed, NotOpen, Reason, TooMany
-from game_core.games.plain_text import prose
+from game_core.games.text_layout import prose
 from game_core.match.clock import moment_text
 from game_core.match.model import Match
 from game_core.match.press_rate import PressSent

@@ -4,7 +4,7 @@ it before, and from which phase each successor took it."""
 
 from __future__ import annotations
 
-from game_core.games.plain_text import prose
+from game_core.games.text_layout import prose
 from game_core.match.model import Match
 
 

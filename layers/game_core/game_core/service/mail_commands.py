@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from game_core.errors import Malformed, Reason
-from game_core.games.plain_text import prose
 from game_core.games.protocol import AnyGame
+from game_core.games.text_layout import prose
 from game_core.match.model import MAX_SECONDS
 from game_core.service.letters import kinds_text
 from game_core.service.named import written

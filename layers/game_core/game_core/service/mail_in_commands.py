@@ -15,8 +15,8 @@ from game_core.errors import (
     Reason,
 )
 from game_core.games import registry
-from game_core.games.plain_text import prose
 from game_core.games.protocol import Picture
+from game_core.games.text_layout import prose
 from game_core.mail.inbound import Letter
 from game_core.match import grace
 from game_core.match.absence import away_lines

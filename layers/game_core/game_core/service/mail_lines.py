@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from game_core.errors import Malformed, Reason, in_words
-from game_core.games.plain_text import MAIL_WIDTH
 from game_core.games.protocol import AnyGame, TextMove
+from game_core.games.text_layout import MAIL_WIDTH
 from game_core.match.model import Match
 from game_core.service.mail_commands import (
     ABSENT,

@@ -24,7 +24,7 @@ from typing import Any
 
 from game_core.errors import Illegal, Late, MailRefused, NotFound, NotOpen, Reason
 from game_core.games import registry
-from game_core.games.plain_text import prose
+from game_core.games.text_layout import prose
 from game_core.match.absence import withdrawn
 from game_core.match.model import Former, Match, Participant, secret_hash
 from game_core.service import letters, telling, webhook_urls, webhooks

@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from game_core.games import svg
-from game_core.games.plain_text import name, name_list, whose
 from game_core.games.protocol import Board
+from game_core.games.text_layout import name, name_list, whose
 
 WIDTH = 388
 """The drawing's width: with its margins 404 units, drawn 372 px wide in a 390-px phone's column,

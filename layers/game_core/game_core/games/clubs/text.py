@@ -36,19 +36,9 @@ from game_core.games.clubs.models import (
     PuzzleRequest,
     Transfer,
 )
-from game_core.games.plain_text import (
-    LineForm,
-    LineGrammar,
-    Unreadable,
-    Words,
-    listing,
-    name,
-    name_list,
-    numbers,
-    table,
-    wrapped,
-)
+from game_core.games.plain_text import LineForm, LineGrammar, Unreadable, Words
 from game_core.games.protocol import Board, Model
+from game_core.games.text_layout import listing, name, name_list, numbers, table, wrapped
 
 DRAFT, BUILD, GUESS = "draft", "build", "guess"
 PUZZLE, ANSWER, TRANSFER, PEEK = "puzzle", "answer", "transfer", "peek"

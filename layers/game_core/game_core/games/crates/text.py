@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from itertools import groupby
 from typing import Any, TypeVar, get_args
 
-from game_core.games import plain_text
 from game_core.games.crates.models import SUBMISSIONS, Direction, Ground, MultipliersSubmission, Push, RoundSubmission
-from game_core.games.plain_text import MAX_REPEAT, Header, LineForm, LineGrammar, Words, name, name_list, numbers, table
+from game_core.games.plain_text import MAX_REPEAT, Header, LineForm, LineGrammar, Words
 from game_core.games.protocol import Board, Model
+from game_core.games.text_layout import listing, name, name_list, numbers, table
 
 MULTIPLIERS, ROUND = "multipliers", "round"
 DIRECTIONS: dict[str, Direction] = {"LEFT": "left", "L": "left", "RIGHT": "right", "R": "right"}
@@ -80,7 +80,7 @@ class CratesText(LineGrammar):
 
     def render_view(self, view: Mapping[str, Any], names: Mapping[str, str]) -> str:
         public = view["public"]
-        lines = [_heading(public), *plain_text.listing(f"Players: {name_list(names, public['players'])}")]
+        lines = [_heading(public), *listing(f"Players: {name_list(names, public['players'])}")]
         if public["reveals"]:
             lines += ["", "Crates' locations mod 5 after each round:"]
             rounds = [reveal["round"] for reveal in public["reveals"]]

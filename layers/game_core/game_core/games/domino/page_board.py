@@ -24,8 +24,8 @@ from game_core.games.domino.board import SIZE, cell_of
 from game_core.games.domino.models import SQUARE, TILES_PER_ROUND
 from game_core.games.domino.pictures import BOARD, CELL, HEIGHT, MARGIN, TOP, fill_of, frame, square_outline
 from game_core.games.domino.polyominoes import SHAPES
-from game_core.games.plain_text import name, whose
 from game_core.games.protocol import Board
+from game_core.games.text_layout import name, whose
 
 WIDTH = BOARD
 COLUMNS = 3

@@ -31,8 +31,9 @@ from game_core.games.domino.models import (
 )
 from game_core.games.domino.polyominoes import NAMES
 from game_core.games.domino.rules import SCHEDULE
-from game_core.games.plain_text import Header, LineForm, LineGrammar, Words, listing, name, name_list, table, wrapped
+from game_core.games.plain_text import Header, LineForm, LineGrammar, Words
 from game_core.games.protocol import Board, Drawing, Model
+from game_core.games.text_layout import listing, name, name_list, table, wrapped
 
 SHAPES = {shape: shape for shape in NAMES}
 EMPTY, SQUARE_MARK = ".", "#"
