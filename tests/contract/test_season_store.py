@@ -21,13 +21,14 @@ from store_bench import moto_client
 sys.path.append(str(Path(__file__).resolve().parent.parent / "unit" / "season"))
 
 from season_memory import T0, MemorySeasonStore, SeasonIds, StepClock  # noqa: E402
-from season_support import settings, six_player_steps  # noqa: E402
+from season_support import SIX_RESULTS, settings, six_player_steps  # noqa: E402
 
 from game_core.aws.store.seasons import DynamoSeasonStore  # noqa: E402
 from game_core.errors import Conflict, NotFound  # noqa: E402
 from game_core.season.episode import keep_tol  # noqa: E402
 from game_core.season.errors import NotNow  # noqa: E402
-from game_core.season.state import SeasonState  # noqa: E402
+from game_core.season.replay import replay  # noqa: E402
+from game_core.season.state import SeasonEvent, SeasonState  # noqa: E402
 from game_core.service.ports import Event  # noqa: E402
 from game_core.service.seasons import SeasonStore, apply, create_season  # noqa: E402
 from local_stack.faults import ClientFaults, Fault  # noqa: E402
@@ -127,6 +128,11 @@ def test_the_six_player_season_lands_once_whatever_fails(dynamodb: Any) -> None:
         faults.close()
     assert len(faults.injected) == 19  # every step struck once
     assert logged(faulty, "s-6") == logged(clean, "s-6")
+    # The stored log replays to the stored season (its data read back from DynamoDB's JSON)
+    log = [SeasonEvent(event.type, event.data) for event in faulty.season_events("s-6")]
+    replayed = replay(faulty.season("s-6").settings, "s-6", log, SIX_RESULTS)
+    kept_apart = {"secret_hashes", "opened_at", "version"}  # the service's, not the rules'
+    assert replayed.model_dump(exclude=kept_apart) == ended.model_dump(exclude=kept_apart)
     # A spend window the season never opened: keeping a ToL there is refused, nothing written
     with pytest.raises(NotNow, match="not waiting"):
         apply(faulty, StepClock(), "s-6", lambda _settings, s: keep_tol(s, "bo"))

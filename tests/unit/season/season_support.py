@@ -129,12 +129,15 @@ def first_domino_of_seven() -> list[Step]:
     return first_episode(result(["fay", "ada", "bo", "cy", "di", "ed", "gus"], tol={"fay": 2}, ec=["gus"]), "gus", "ed")
 
 
+TOP_PLACES = {"fay": 1, "ed": 1, "ada": 3, "bo": 4, "cy": 5, "di": 6, "gus": 7}
+TOP_TIED = result(list(TOP_PLACES), tol={"fay": 1, "ed": 1}, ec=["gus"], places=TOP_PLACES)
+"""Palindrome among seven: fay and ed tie at the top ("players tied at the top win 1 ToL each"),
+gus lowest is EC."""
+
+
 def first_palindrome_of_seven() -> list[Step]:
-    """Episode 1 of a 7-player season: Palindrome with fay and ed tied at the top (1 ToL each:
-    "players tied at the top win 1 ToL each"), gus lowest (EC) names di and loses."""
-    places = {"fay": 1, "ed": 1, "ada": 3, "bo": 4, "cy": 5, "di": 6, "gus": 7}
-    main = result(list(places), tol={"fay": 1, "ed": 1}, ec=["gus"], places=places)
-    return first_episode(main, "gus", "di")
+    """Episode 1 of a 7-player season: `TOP_TIED`; gus names di and loses."""
+    return first_episode(TOP_TIED, "gus", "di")
 
 
 BOTTOM_TIED = result(
@@ -145,6 +148,18 @@ BOTTOM_TIED = result(
 )
 """Palindrome among six: ada wins (2 ToL); cy and di share 3rd; ed and fay share the lowest
 score, both EC ("players tied at the bottom are all named")."""
+
+
+SIX_RESULTS = {  # each match of `six_player_steps`, by id
+    "m-dom": DOMINO,
+    "m-dm1": duel("di", "fay"),
+    "m-cr": CRATES,
+    "m-dm2": duel("bo", "di"),
+    "m-dm3": duel("ed", "cy"),
+    "m-cl": CLUBS,
+    "m-dm4": duel("bo", "ada"),
+    "m-fin": duel("ed", "bo"),
+}
 
 
 def domino_ended() -> list[Step]:

@@ -15,5 +15,6 @@ sees AWS, the clock or chance other than the season's seed.
 - `waiting`: what the season waits on now.
 - `requests`: the settings file of each match the season starts.
 - `standing`: the season as everyone may see it.
+- `replay`: the season again from its log and its matches' results.
 - `errors`: the refusals, as types.
 """
