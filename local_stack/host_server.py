@@ -13,8 +13,8 @@ the host's commands on the laptop alone, the table kept on disk.
   match, a new match's form, the host's commands. Both ports are served by waitress (http_serving.py):
   idle connections and slow requests time out, connections are capped (per client too), refusals are JSON.
 - AWS (moto) stays inside this process: no port serves its API.
-- Every item of the table is written to --data after each handler invocation and read back on
-  start; one server at a time holds the folder (a second is refused, naming the first). So are
+- Every change to the table is journaled to --data as it is made (local_stack/table_file.py) and
+  read back on start; one server at a time holds the folder (a second is refused, naming the first). So are
   the webhook deliveries still queued (retries and dead letters included): a start delivers
   what came due while the server was down. On start,
   a phase whose deadline passed while the server was down reopens for --grace-seconds (with
@@ -85,9 +85,11 @@ from local_stack.mail_options import add_mail_options, mail_options
 from local_stack.mail_queue import MailQueue
 from local_stack.mail_undelivered import tell_host
 from local_stack.mailbox import ImapSettings, MailboxPoller
-from local_stack.persistence import DataFolder, QueueFile, TableFile
+from local_stack.match_locks import MatchLocks
+from local_stack.persistence import DataFolder, QueueFile
 from local_stack.players_url import PLAYERS_URL, players_url
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
+from local_stack.table_file import TableFile
 from local_stack.webhooks import DeliveryPump
 
 logger = logging.getLogger("host-server")
@@ -123,9 +125,10 @@ class Route:
 class ApiRoutes:
     """The HTTP API: every route of the template, as API Gateway invokes its function."""
 
-    def __init__(self, stack: LocalStack) -> None:
+    def __init__(self, stack: LocalStack, matches: MatchLocks) -> None:
         self.stack = stack
         self.routes = [Route(key, function) for key, function in template_routes().items()]
+        self.matches = matches
 
     def __call__(self, request: Request) -> Reply:
         for route in self.routes:
@@ -146,7 +149,8 @@ class ApiRoutes:
             method=request.method,
         )
         try:
-            reply = self.stack.invoke(route.function, event)
+            with self.matches.holding(parameters.get("match_id")):
+                reply = self.stack.invoke(route.function, event)
         except RuntimeError:  # the function failed: API Gateway says no more than this
             logger.exception("%s failed", route.function)
             return json_reply(500, {"message": "Internal Server Error"})
@@ -375,6 +379,8 @@ class HostServer:
         self.reopened: list[str] = []
         """The matches whose phase a restart reopened, each with the phase and until when."""
         self._stopping = threading.Event()
+        self._table: TableFile | None = None
+        self._match_locks = MatchLocks()
         self._allow_loopback_webhooks = allow_loopback_webhooks
 
     def _now(self) -> datetime:
@@ -399,8 +405,9 @@ class HostServer:
             self.folder.describe(seen=self._now().isoformat())
             if self._allow_loopback_webhooks:  # read by the functions' ports, built as the stack starts
                 os.environ["WEBHOOKS_ALLOW_LOOPBACK"] = "1"
+            starting.callback(self._close_table)  # once the stack has stopped: its last writes journaled
             starting.enter_context(self.stack)
-            table = TableFile(
+            table = self._table = TableFile(
                 self.stack.client("dynamodb"),
                 os.environ["TABLE_NAME"],
                 self.data / "table.json",
@@ -408,7 +415,8 @@ class HostServer:
             )
             table.load()
             self.stack.webhooks.put_back(kept)
-            self.stack.lambdas.after_each.append(lambda _function: table.save())
+            self.stack.lambdas.after_aws_call.append(table.after_call)  # each change journaled
+            self.stack.lambdas.after_each.append(lambda _function: table.drop_expired())
             self.stack.lambdas.after_each.append(lambda _function: queue.save(self.stack.webhooks))
             self.stack.webhooks.after_batch.append(lambda: queue.save(self.stack.webhooks))
             self._stopping.clear()
@@ -416,14 +424,14 @@ class HostServer:
             heartbeat.start()
             starting.callback(self._stop_beating, heartbeat)
             if self.mail_queue is not None:
-                self.mail_queue.start(told=lambda gone: tell_host(self.stack.ports(), gone) and table.save())
+                self.mail_queue.start(told=lambda gone: tell_host(self.stack.ports(), gone))
                 starting.callback(self.mail_queue.stop)
             self.recovered = self._recover_running(table, down_since)
             deliveries = DeliveryPump(self.stack.webhooks)
             deliveries.start()
             starting.callback(deliveries.stop)
             self.host_token = host_token(self.data)
-            api = HttpListener(ApiRoutes(self.stack), self._host, self._port, **self._http)
+            api = HttpListener(ApiRoutes(self.stack, self._match_locks), self._host, self._port, **self._http)
             starting.callback(api.stop)
             self.port = api.port
             os.environ[PLAYERS_URL] = players_url(self._host, self.port)  # create's links (service.links)
@@ -450,6 +458,11 @@ class HostServer:
             self._running = starting.pop_all()  # started: stopped by __exit__, in reverse order
         return self
 
+    def _close_table(self) -> None:
+        if self._table is not None:
+            self._table.close()
+            self._table = None
+
     def _port_taken(self) -> str | None:
         """What to do about the first of the ports to serve that another program holds, if one does."""
         ports = [(self._host, self._port, "the players' port", "--port")]
@@ -466,7 +479,8 @@ class HostServer:
 
     def _host_act(self, command: dict[str, Any]) -> dict[str, Any]:
         """A host command's reply, saying so when the service's mail waits for the relay."""
-        reply = self.stack.host(command)
+        with self._match_locks.holding(command.get("match_id")):
+            reply = self.stack.host(command)
         return reply | self.mail_queue.note() if self.mail_queue is not None else reply
 
     def mail_function(self, raw: bytes, recipients: list[str], verdicts: dict[str, str], message_id: str) -> Any:
@@ -505,7 +519,7 @@ class HostServer:
     def _beat(self, table: TableFile) -> None:
         """Until stopped: drop what has expired, and note the server is alive."""
         while not self._stopping.wait(HEARTBEAT_SECONDS):
-            table.save()
+            table.drop_expired()
             self.folder.describe(seen=self._now().isoformat())
 
     def _stop_beating(self, heartbeat: threading.Thread) -> None:

@@ -20,8 +20,10 @@ installed, a token whose task is over (completed, or timed out) gets TaskTimedOu
 And it serializes calls into moto: moto's backends are not thread-safe (DynamoDB's
 TransactWriteItems deep-copies whole tables for its rollback, which fails with "dictionary changed
 size during iteration", or rolls back another thread's writes, when a state machine thread writes
-at the same time as a host command or a submission). One re-entrant lock around moto's request
-handling makes each call atomic; a handler's nested calls run on its own thread, so they re-enter.
+at the same time as a host command or a submission). One lock around moto's request handling
+(local_stack/moto_lock.py) makes each call atomic; an invocation gives it up while its handler
+runs, so handlers run at once as on AWS, each of their calls atomic. Code that must see every
+call (the host server's journal of the table) hooks `InProcessLambdas.after_aws_call`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ import copy
 import importlib.util
 import json
 import sys
-import threading
 import traceback
 import uuid
 from collections.abc import Callable
@@ -48,10 +49,14 @@ from moto.core.botocore_stubber import BotocoreStubber
 from game_core.service.ports import Ports
 from local_stack import interpreter_clients
 from local_stack.moto_dynamodb import item_backups
+from local_stack.moto_lock import MOTO_LOCK
 
 PINNED_MOTO = "5.2.1"
-MOTO_LOCK = threading.RLock()
 Handler = Callable[[dict[str, Any], Any], Any]
+AfterCall = Callable[[str, Any, Any], Callable[[], None] | None]
+"""Called under moto's lock after each AWS call with its event name ("before-send.dynamodb.PutItem"),
+request and response; what it returns (if anything) is called once the call has given the lock up."""
+__all__ = ["MOTO_LOCK", "InProcessLambdas", "install", "load_handler"]
 
 
 @dataclass
@@ -91,9 +96,10 @@ class InProcessLambdas:
     def __init__(self) -> None:
         self.handlers: dict[str, Handler] = {}
         self.invocations: list[str] = []
-        self.after_each: list[Callable[[str], None]] = []
+        self.after_each: list[Callable[[str], object]] = []
         """Called with the function's name once each invocation has returned or failed (the host
-        server saves the table then)."""
+        server saves the webhook queue then)."""
+        self.after_aws_call: list[AfterCall] = []
 
     def register(self, name: str, handler: Handler) -> None:
         self.handlers[name] = handler
@@ -151,7 +157,8 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
     original = lambda_models.LambdaFunction._invoke_lambda
 
     def invoke_in_process(self: Any, event: Any = None) -> tuple[str, bool, str]:
-        return lambdas.invoke(self.function_name, event)
+        with MOTO_LOCK.released():  # the handler's own calls take it, each for itself
+            return lambdas.invoke(self.function_name, event)
 
     lambda_models.LambdaFunction._invoke_lambda = invoke_in_process  # type: ignore[method-assign]
     state_machine = sfn_models.StateMachine
@@ -162,7 +169,12 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
 
     def serialized_call(self: Any, event_name: str, request: Any, **kwargs: Any) -> Any:
         with MOTO_LOCK:
-            return original_call(self, event_name, request, **kwargs)
+            response = original_call(self, event_name, request, **kwargs)
+            then = [hook(event_name, request, response) for hook in lambdas.after_aws_call]
+        for step in then:
+            if step is not None:
+                step()
+        return response
 
     BotocoreStubber.__call__ = serialized_call  # type: ignore[method-assign]
 

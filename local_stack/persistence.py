@@ -1,12 +1,6 @@
 """The host server's data folder (local_stack/host_server.py): the table on disk, and who holds it.
 
-- `TableFile`: every item of the matches table in one JSON file, written after every handler
-  invocation and read back into moto's table when the server starts again, so a restart loses
-  nothing that was stored. The file holds the items as DynamoDB's wire format has them ({"S": ...},
-  {"N": ...}), binary values (the packed game state) as base64 text. It is replaced whole and
-  durably (`write_durably`), so a crash or a power cut at any moment leaves the previous one or the
-  new one, never half of either. Items past their time to live are dropped as DynamoDB's TTL drops
-  them (moto keeps them): on load and at each save.
+- The table itself: local_stack/table_file.py (a snapshot and a journal of the changes since).
 - `QueueFile`: the webhook deliveries queued or waiting for a retry, and the dead letters
   (local_stack/webhooks.py's `KeptQueue`), written the same way after every invocation and every
   batch delivered, and queued again on start: a receiver that was down while the server was
@@ -21,13 +15,11 @@
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import fcntl
 import json
 import os
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
@@ -40,38 +32,8 @@ from local_stack.webhooks import KeptQueue, LocalWebhooks
 Kept = TypeVar("Kept", bound=BaseModel)
 
 
-def _to_json(value: dict[str, Any]) -> dict[str, Any]:
-    """One attribute value with its binary parts as base64 text."""
-    (kind, inner), *_ = value.items()
-    if kind == "B":
-        return {"B": base64.b64encode(inner).decode()}
-    if kind == "BS":
-        return {"BS": [base64.b64encode(part).decode() for part in inner]}
-    if kind == "M":
-        return {"M": {name: _to_json(part) for name, part in inner.items()}}
-    if kind == "L":
-        return {"L": [_to_json(part) for part in inner]}
-    return value
-
-
-def _from_json(value: dict[str, Any]) -> dict[str, Any]:
-    (kind, inner), *_ = value.items()
-    if kind == "B":
-        return {"B": base64.b64decode(inner)}
-    if kind == "BS":
-        return {"BS": [base64.b64decode(part) for part in inner]}
-    if kind == "M":
-        return {"M": {name: _from_json(part) for name, part in inner.items()}}
-    if kind == "L":
-        return {"L": [_from_json(part) for part in inner]}
-    return value
-
-
 TEMPORARY = ".tmp"
 """How a temporary file of `write_durably` ends (a crash can leave one: the next holder removes it)."""
-TTL_IGNORED_AFTER = 5 * 365 * 86_400
-"""DynamoDB's TTL ignores a time more than five years past (a value in milliseconds read as
-seconds, say): such an item is kept."""
 
 
 def write_durably(path: Path, data: bytes) -> None:
@@ -104,75 +66,6 @@ def remove_leftovers(path: Path) -> None:
     """Remove the temporary files a crashed `write_durably` of `path` left."""
     for left in path.parent.glob(f".{path.name}.*{TEMPORARY}"):
         left.unlink()
-
-
-def expired(item: dict[str, Any], attribute: str, now: float) -> bool:
-    """Whether DynamoDB's TTL on `attribute` deletes the item at epoch second `now`: a Number
-    attribute holding a time already past (not one more than five years past); an item without
-    it, or with another type, never expires."""
-    value = item.get(attribute, {}).get("N")
-    return value is not None and now - TTL_IGNORED_AFTER <= float(value) < now
-
-
-class TableFile:
-    """The table `table` (through the DynamoDB `client`) kept in `path`; `now` (epoch seconds) is
-    the stack's clock, which the table's TTL reads."""
-
-    def __init__(self, client: Any, table: str, path: Path, now: Callable[[], float]) -> None:
-        self.client = client
-        self.table = table
-        self.path = path
-        self.now = now
-        ttl = client.describe_time_to_live(TableName=table)["TimeToLiveDescription"]
-        self.ttl: str | None = ttl.get("AttributeName") if ttl.get("TimeToLiveStatus") == "ENABLED" else None
-        """The attribute the table's TTL reads, None if it has none."""
-        self._written = ""
-
-    def items(self) -> list[dict[str, Any]]:
-        """Every item of the table, in key order (the file then changes only with its contents)."""
-        pages = self.client.get_paginator("scan").paginate(TableName=self.table, ConsistentRead=True)
-        items = [item for page in pages for item in page["Items"]]
-        return sorted(items, key=lambda item: (item["pk"]["S"], item["sk"]["S"]))
-
-    def _expired(self, item: dict[str, Any]) -> bool:
-        return self.ttl is not None and expired(item, self.ttl, self.now())
-
-    def save(self) -> None:
-        """Write the table, less what has expired (deleted from the table too, as DynamoDB would)."""
-        # Under moto's lock, so the file written last is the table as it is last: one save cannot
-        # scan before another and write after it.
-        with MOTO_LOCK:
-            kept = []
-            for item in self.items():
-                if self._expired(item):
-                    self.client.delete_item(TableName=self.table, Key={"pk": item["pk"], "sk": item["sk"]})
-                else:
-                    kept.append(item)
-            text = json.dumps([{name: _to_json(value) for name, value in item.items()} for item in kept])
-            if text == self._written:
-                return
-            write_durably(self.path, text.encode())
-            self._written = text
-
-    def load(self) -> int:
-        """Put the file's items into the table (an empty one, before anything runs), less what has
-        expired; returns how many. Temporary files a crashed save left are removed."""
-        remove_leftovers(self.path)
-        if not self.path.exists():
-            return 0
-        try:
-            stored = json.loads(self.path.read_bytes())
-            items = [{name: _from_json(value) for name, value in item.items()} for item in stored]
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
-            # Read whole before anything is put: a bad file stops the start with the table untouched
-            raise CliError(
-                f"{self.path} is not the table this server keeps ({type(error).__name__}: {error}): the matches "
-                "in it would be lost; put back a good copy, or move it aside to start without them"
-            ) from None
-        kept = [item for item in items if not self._expired(item)]
-        for item in kept:
-            self.client.put_item(TableName=self.table, Item=item)
-        return len(kept)
 
 
 class KeptFile(Generic[Kept]):

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import email
 import email.policy
-import errno
 import json
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -36,12 +34,12 @@ from test_host_server import (  # noqa: F401 - environment: the fixture restorin
 )
 
 from game_core.aws.wiring import ports_from_environment
-from game_core.cli.failures import CliError
 from game_core.match.clock import PhaseClock
 from local_stack.clock import VirtualClock
 from local_stack.host_server import HostServer, overdue_while_down
-from local_stack.persistence import DataFolder, DataFolderInUse, TableFile, expired
-from local_stack.stack import ROOT, LocalStack
+from local_stack.persistence import DataFolder, DataFolderInUse
+from local_stack.stack import ROOT
+from local_stack.table_file import expired, read_stored
 
 pytestmark = pytest.mark.statemachine
 
@@ -59,7 +57,7 @@ def test_a_second_server_on_the_same_data_folder_is_refused_naming_the_first(tmp
     try:
         match_id = host(first, "create", match=crates_request(2))["match_id"]
         first.stack.settle()
-        table = (tmp_path / "table.json").read_bytes()
+        table = stored_bytes(tmp_path)
 
         # When a second server starts on the same folder
         second = HostServer(tmp_path, port=0, clock=VirtualClock(START), games=("crates",))
@@ -71,7 +69,7 @@ def test_a_second_server_on_the_same_data_folder_is_refused_naming_the_first(tmp
         assert f"pid {os.getpid()}" in message
         assert f"players 127.0.0.1:{first.port}" in message
         assert f"host commands 127.0.0.1:{first.host_port}" in message
-        assert (tmp_path / "table.json").read_bytes() == table
+        assert stored_bytes(tmp_path) == table
         assert host(first, "status", match_id=match_id)["status"] == "running"
     finally:
         first.__exit__()
@@ -82,6 +80,11 @@ def test_a_second_server_on_the_same_data_folder_is_refused_naming_the_first(tmp
         assert third.recovered == [match_id]
     finally:
         third.__exit__()
+
+
+def stored_bytes(data: Path) -> tuple[bytes, bytes]:
+    """The table's snapshot and journal as they are on the disk."""
+    return (data / "table.json").read_bytes(), (data / "table.journal").read_bytes()
 
 
 HOLDER = """
@@ -136,101 +139,6 @@ def test_bin_host_server_refuses_a_held_folder_in_one_line_and_a_killed_holder_b
         server.__exit__()
 
 
-# -- the table file ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def table_file(tmp_path) -> Iterator[TableFile]:
-    """A table file on a bare local stack (no state machines), its clock at START."""
-    saved = dict(os.environ)
-    with LocalStack(games=()) as stack:
-        yield TableFile(stack.client("dynamodb"), "matches", tmp_path / "table.json", now=START.timestamp)
-    os.environ.clear()
-    os.environ.update(saved)
-
-
-def put(table: TableFile, sk: str, **attributes: dict[str, Any]) -> None:
-    table.client.put_item(TableName="matches", Item={"pk": {"S": "MATCH#m"}, "sk": {"S": sk}} | attributes)
-
-
-REAL_WRITE = os.write
-
-
-def half_then_full_disk(handle: int, data: Any) -> int:
-    """os.write that writes half of what it is given, then finds the disk full."""
-    REAL_WRITE(handle, bytes(data)[: len(data) // 2])
-    raise OSError(errno.ENOSPC, "No space left on device")
-
-
-def failing(*_args: Any) -> None:
-    raise OSError(errno.EIO, "Input/output error")
-
-
-FAILURES = {"write": half_then_full_disk, "fsync": failing, "replace": failing}
-
-
-@pytest.mark.parametrize("fails", FAILURES)
-def test_a_save_that_fails_midway_leaves_the_previous_table_whole(table_file, monkeypatch, fails) -> None:
-    # Given a saved table of one match, and a second match stored since
-    put(table_file, "META", game={"S": "crates"})
-    table_file.save()
-    previous = table_file.path.read_bytes()
-    put(table_file, "STATE", state={"B": b"\x00\xffpacked"})
-
-    # When the next save fails half-way (the disk full mid-write, the flush or the rename failing)
-    monkeypatch.setattr(os, fails, FAILURES[fails])
-    with pytest.raises(OSError):
-        table_file.save()
-    monkeypatch.undo()
-
-    # Then the table file is the previous one, byte for byte, and no temporary file is left
-    assert table_file.path.read_bytes() == previous
-    assert sorted(path.name for path in table_file.path.parent.iterdir()) == ["table.json"]
-    # ...and the next save writes the whole table (the failed one was not taken for written)
-    table_file.save()
-    assert [item["sk"]["S"] for item in json.loads(table_file.path.read_text())] == ["META", "STATE"]
-    # ...which loads back whole into an empty table
-    for sk in ("META", "STATE"):
-        table_file.client.delete_item(TableName="matches", Key={"pk": {"S": "MATCH#m"}, "sk": {"S": sk}})
-    assert table_file.load() == 2
-    state = table_file.client.get_item(TableName="matches", Key={"pk": {"S": "MATCH#m"}, "sk": {"S": "STATE"}})
-    assert state["Item"]["state"] == {"B": b"\x00\xffpacked"}
-
-
-def test_a_temporary_file_a_killed_save_left_is_removed_on_load(table_file) -> None:
-    # Given a table file and the half-written temporary file of a save killed mid-write
-    put(table_file, "META", game={"S": "crates"})
-    table_file.save()
-    (table_file.path.parent / ".table.json.k1ll3d.tmp").write_text('[{"pk": {"S": "MATCH#m"}, "sk"')
-    table_file.client.delete_item(TableName="matches", Key={"pk": {"S": "MATCH#m"}, "sk": {"S": "META"}})
-
-    # When the next server loads the folder: the table as saved, the leftover gone
-    assert table_file.load() == 1
-    assert sorted(path.name for path in table_file.path.parent.iterdir()) == ["table.json"]
-
-
-BAD_TABLE_FILES = {
-    "cut short": '[{"pk": {"S": "MATCH#m"}, "sk"',
-    "not JSON": "matches, one per line",
-    "an object, not a list of items": '{"pk": {"S": "MATCH#m"}}',
-    "an item that is a string": '["MATCH#m"]',
-    "a value with no type": '[{"pk": {}}]',
-}
-
-
-@pytest.mark.parametrize("text", BAD_TABLE_FILES.values(), ids=BAD_TABLE_FILES)
-def test_a_table_file_that_is_not_a_table_stops_the_start_naming_it(table_file, text) -> None:
-    # Given a table file someone edited or a disk cut short
-    table_file.path.write_text(text)
-
-    # When the server loads it: one line naming the file and what to do, the file left as it was
-    with pytest.raises(CliError, match=r"table\.json is not the table this server keeps .*move it aside"):
-        table_file.load()
-    assert table_file.path.read_text() == text
-    # ...and nothing of it was put into the table
-    assert table_file.items() == []
-
-
 # -- time to live -----------------------------------------------------------------------------------
 
 NOW = START.timestamp()
@@ -255,9 +163,8 @@ def test_an_item_expires_as_dynamodb_ttl_says(attributes, gone) -> None:
 
 
 def delivery_keys(data: Path) -> set[str]:
-    """The delivery records in the table file."""
-    items = json.loads((data / "table.json").read_text())
-    return {item["sk"]["S"] for item in items if item["sk"]["S"].startswith("DELIVERY#")}
+    """The delivery records kept in the data folder (its snapshot and journal)."""
+    return {sk for _, sk in read_stored(data / "table.json") if sk.startswith("DELIVERY#")}
 
 
 def deliver(server: HostServer, match_id: str, player: str, secret: str, key: str, order: list[int]) -> Any:
@@ -289,7 +196,7 @@ def test_delivery_records_expire_after_a_week_and_a_redelivery_then_is_new(tmp_p
         replied = deliver(server, match_id, "p2", secrets["p2"], "k2", FIRST)
         assert replied[0] == 200
         # (each kept a week: k1 until START + 7 days, k2 until START + 9 days)
-        items = {item["sk"]["S"]: item for item in json.loads((tmp_path / "table.json").read_text())}
+        items = {sk: item for (_, sk), item in read_stored(tmp_path / "table.json").items()}
         assert items["DELIVERY#p1#k1"]["expiration"] == {"N": str(int(START.timestamp()) + WEEK)}
         assert items["DELIVERY#p2#k2"]["expiration"] == {"N": str(int(START.timestamp()) + 2 * DAY + WEEK)}
 
@@ -304,7 +211,7 @@ def test_delivery_records_expire_after_a_week_and_a_redelivery_then_is_new(tmp_p
         assert deliver(server, match_id, "p2", secrets["p2"], "k2", SECOND) == replied
         assert multipliers(server, match_id, "p2", secrets["p2"]) == FIRST
 
-        # When two more days pass (k2's week is over) and anything is saved
+        # When two more days pass (k2's week is over) and any function runs
         server.stack.advance(2 * DAY)
         host(server, "status", match_id=match_id)
 
