@@ -63,7 +63,7 @@ from game_core.cli.host import DEFAULT_DATA, HOST_TOKEN_FILE
 from game_core.errors import NotFound, not_seconds
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
-from game_core.match.clock import PhaseClock, day_text, duration_text
+from game_core.match.clock import PhaseClock, day_text
 from game_core.match.model import Match
 from game_core.service.matches import match_status
 from local_stack.clock import VirtualClock
@@ -88,10 +88,12 @@ from local_stack.mailbox import ImapSettings, MailboxPoller
 from local_stack.match_locks import MatchLocks
 from local_stack.persistence import DataFolder, QueueFile
 from local_stack.players_url import PLAYERS_URL, players_url
+from local_stack.restart_grace import overdue_while_down, reopening_text
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
 from local_stack.table_file import TableFile
 from local_stack.webhooks import DeliveryPump
 
+__all__ = ["HostServer", "SmtpListener", "match_host_command", "overdue_while_down"]
 logger = logging.getLogger("host-server")
 LOOPBACK = "127.0.0.1"
 MAX_BODY_BYTES = 1024 * 1024
@@ -298,30 +300,6 @@ class SmtpListener:
 # -- the server -----------------------------------------------------------------------------------
 
 
-def overdue_while_down(phase: PhaseClock, accepting: bool, down_since: datetime | None, now: datetime) -> bool:
-    """Whether a restart's grace applies to a running match's open phase: its deadline passed
-    while the server was down (after it was last seen alive, when that is known), and no
-    resolution had begun (none requested, the store still accepting), nor was it paused (a paused
-    clock has no deadline)."""
-    return (
-        accepting
-        and not phase.resolve_requested
-        and not phase.paused
-        and phase.deadline <= now
-        and (down_since is None or phase.deadline > down_since)
-    )
-
-
-def reopening_text(phase: str, down_since: datetime | None, now: datetime, grace_seconds: int) -> str:
-    """What every participant is told when a restart reopens their phase."""
-    down = f"from {day_text(down_since)} " if down_since is not None else ""
-    until = day_text(now + timedelta(seconds=grace_seconds))
-    return (
-        f"The host's server was down {down}to {day_text(now)}; {phase} reopens for "
-        f"{duration_text(grace_seconds)}, until {until}."
-    )
-
-
 class HostServer:
     """The local stack behind an HTTP API, host commands on loopback, and optionally SMTP.
 
@@ -407,16 +385,8 @@ class HostServer:
                 os.environ["WEBHOOKS_ALLOW_LOOPBACK"] = "1"
             starting.callback(self._close_table)  # once the stack has stopped: its last writes journaled
             starting.enter_context(self.stack)
-            table = self._table = TableFile(
-                self.stack.client("dynamodb"),
-                os.environ["TABLE_NAME"],
-                self.data / "table.json",
-                now=lambda: self._now().timestamp(),
-            )
-            table.load()
+            table = self._keep_table()
             self.stack.webhooks.put_back(kept)
-            self.stack.lambdas.after_aws_call.append(table.after_call)  # each change journaled
-            self.stack.lambdas.after_each.append(lambda _function: table.drop_expired())
             self.stack.lambdas.after_each.append(lambda _function: queue.save(self.stack.webhooks))
             self.stack.webhooks.after_batch.append(lambda: queue.save(self.stack.webhooks))
             self._stopping.clear()
@@ -457,6 +427,15 @@ class HostServer:
             )
             self._running = starting.pop_all()  # started: stopped by __exit__, in reverse order
         return self
+
+    def _keep_table(self) -> TableFile:
+        """The table read back from the data folder, and each change to it journaled there."""
+        dynamodb, now = self.stack.client("dynamodb"), lambda: self._now().timestamp()
+        table = self._table = TableFile(dynamodb, os.environ["TABLE_NAME"], self.data / "table.json", now)
+        table.load()
+        self.stack.lambdas.after_aws_call.append(table.after_call)
+        self.stack.lambdas.after_each.append(lambda _function: table.drop_expired())
+        return table
 
     def _close_table(self) -> None:
         if self._table is not None:
