@@ -166,7 +166,7 @@ def form_body(
     _, left = settings_of(game.id)
     fixed = (
         f"<p>Not on this page: {escape(', '.join(left))} (fixed in advance, to replay a published match): "
-        "write a settings file for <code>match-host create</code> (README: A match's settings file).</p>"
+        "write a settings file for <code>match-host create</code> (docs/hosts/settings.md in the checkout).</p>"
         if left
         else ""
     )

@@ -1,8 +1,11 @@
-"""Every example in the README works as pasted: each ```json block is plain JSON (a settings file
-is one `create` takes), and each line of each ```sh block either runs here, offline, as written, or
-is listed below with why it cannot (a server that runs until Ctrl-C, a running stack it needs, AWS).
-A line added to the README without a decision here fails, and so does a decision for a line the
-README no longer has."""
+"""Every example in the README and the manual (docs/) works as pasted: each ```json block is plain
+JSON (a settings file is one `create` takes), each ```python block runs in a test below, and each
+line of each ```sh block either runs here, offline, as written, or is listed below with why it
+cannot (a server that runs until Ctrl-C, a running stack it needs, AWS). A line added to a page
+without a decision here fails, and so does a decision for a line no page has any longer. Every
+fenced block names its language, one of those. (The rules pages, docs/rules/, have no fenced
+block: tests/unit/games/test_rules_docs.py plays their worked examples; the case books' blocks are
+mail lines, played by tests/casebook/test_casebooks.py.)"""
 
 from __future__ import annotations
 
@@ -22,13 +25,31 @@ from game_core.match.engine import seat
 from game_core.match.model import MatchRequest
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-BLOCK = re.compile(r"^( *)```(\w+)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
+GENERATED = ("docs/rules/", "docs/casebook/")
+"""Pages written from code or tables, each checked by its own tests (above)."""
+PAGES = {
+    path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    if not path.relative_to(ROOT).as_posix().startswith(GENERATED)
+}
+TEXT = "\n".join(PAGES.values())
+"""Every handwritten page, one after another (README.md first)."""
+FENCE = re.compile(r"^( *)```(\w*)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
+LANGUAGES = ("sh", "json", "python", "text")
 RECORD = "tests/worked/test_worked_crates.py"
 
 
 def blocks(language: str) -> list[str]:
-    return [text for _indent, lang, text in BLOCK.findall(README) if lang == language]
+    return [text for _indent, lang, text in FENCE.findall(TEXT) if lang == language]
+
+
+def test_every_fenced_block_names_a_language_this_test_checks() -> None:
+    unnamed = {
+        page: langs
+        for page, text in PAGES.items()
+        if (langs := [lang for _, lang, _ in FENCE.findall(text) if lang not in LANGUAGES])
+    }
+    assert unnamed == {}, f"a fenced block of each page here has no language of {LANGUAGES}"
 
 
 def commands(block: str) -> list[str]:
@@ -59,6 +80,7 @@ class Skip:
 SERVER = Skip("starts a server that runs until Ctrl-C (tests/integration/test_host_server.py starts one)")
 NEEDS_HOST_SERVER = Skip("needs bin/host-server running and a match (tests/integration/test_host_server.py)")
 NEEDS_LOCAL_STACK = Skip("needs bin/local-stack running (tests/integration/test_cli.py runs match-host in-process)")
+AWS = Skip("needs an AWS account, or a deployed stack on it")
 PATTERN = Skip("a pattern, not a command: MATCH_ID, SECONDS, a|b choices (tests/integration/test_cli.py)")
 LINES: dict[str, Run | Skip] = {
     "bin/play": Skip("plays a whole 12-player match with bots, minutes (tests/statemachine play every game)"),
@@ -96,7 +118,19 @@ LINES: dict[str, Run | Skip] = {
     "bin/match-host --local absence MATCH_ID bo refuse|cut [--to 2026-12-25]": PATTERN,
     "bin/match-host --local replace MATCH_ID bo --name Dana [--email dana@example.com] [--extend 3600]": PATTERN,
     "bin/match-host --local webhook MATCH_ID @public URL": PATTERN,
-    "bin/match-host --function <HostCommandsFunction name> status MATCH_ID": Skip("needs a deployed stack on AWS"),
+    "bin/match-host --local recover MATCH_ID": PATTERN,
+    "bin/match-host --local pictures MATCH_ID [--phase 2] --out boards": PATTERN,
+    "bin/match-host --function <HostCommandsFunction name> status MATCH_ID": AWS,
+    "bin/match-host --function <HostCommandsFunction name> create events/host_create.json": AWS,
+    "sam build": Skip(
+        "builds every function and the layer (minutes; no AWS needed): tests/test_template_security.py runs"
+        " `sam validate --lint` on the same template"
+    ),
+    "sam deploy --guided": AWS,
+    "sam build && sam deploy": AWS,
+    "aws ses set-active-receipt-rule-set --rule-set-name <stack>-inbound-mail": AWS,
+    "git pull": Skip("fetches the project's next version from wherever the checkout came from"),
+    "bin/bench costs": Skip("plays a whole match of every game and rule set on the local stack: minutes"),
     "bin/match-host --function <HostCommandsFunction name> redrive-mail MATCH_ID": Skip(
         "needs a deployed stack on AWS (tests/integration/test_inbound_queue.py redrives on the local stack)"
     ),
@@ -106,7 +140,7 @@ SHELL_LINES = [line for block in blocks("sh") for line in commands(block)]
 
 def test_every_shell_line_has_a_decision_and_every_decision_a_line() -> None:
     assert [line for line in SHELL_LINES if line not in LINES] == [], "decide: run it here, or say why not"
-    assert [line for line in LINES if line not in SHELL_LINES] == [], "the README no longer has these lines"
+    assert [line for line in LINES if line not in SHELL_LINES] == [], "no page has these lines any longer"
 
 
 @pytest.mark.parametrize("line", [line for line, decision in LINES.items() if isinstance(decision, Run)])
@@ -145,7 +179,7 @@ def test_the_settings_file_example_creates_a_match() -> None:
 
 def test_every_inline_json_body_is_json() -> None:
     # a webhook body given with curl -d '...', and a submission quoted in the prose
-    bodies = re.findall(r"-d '(\{.*?\})'", README, re.DOTALL) + re.findall(r"`(\{\"phase\".*?\})`", README)
+    bodies = re.findall(r"-d '(\{.*?\})'", TEXT, re.DOTALL) + re.findall(r"`(\{\"phase\".*?\})`", TEXT)
     assert len(bodies) >= 2
     for body in bodies:
         json.loads(body)
@@ -153,16 +187,17 @@ def test_every_inline_json_body_is_json() -> None:
 
 def test_every_place_that_lists_the_games_names_every_game_the_registry_has() -> None:
     games = registry.AVAILABLE
-    table_row = next(line for line in README.splitlines() if line.startswith("| `game` |"))
+    table_row = next(line for line in TEXT.splitlines() if line.startswith("| `game` |"))
     assert [game for game in games if f"`{game}`" not in table_row] == []
     titles = [registry.load(game).title for game in games]
-    games_line = next(line for line in README.splitlines() if "Games: " in line)
-    opening = README[README.index(games_line) : README.index(games_line) + 300]
-    assert [title for title in titles if title not in opening] == []
+    openings = [" ".join(text[text.index("Games: ") :][:300].split()) for text in PAGES.values() if "Games: " in text]
+    assert len(openings) >= 2  # the README's and the manual's home page
+    for opening in openings:
+        assert [title for title in titles if title not in opening] == []
 
 
 def readme_code(marker: str) -> dict[str, Any]:
-    """The README's one Python block holding `marker`, run as written (not as __main__): its names."""
+    """The one Python block of the pages holding `marker`, run as written (not as __main__): its names."""
     (block,) = [block for block in blocks("python") if marker in block]
     namespace: dict[str, Any] = {"__name__": "readme"}
     exec(block, namespace)
@@ -235,7 +270,7 @@ HASH = re.compile(r"\b[0-9a-f]{64}\b")
 
 
 def test_the_receipts_worked_example_is_what_match_verify_says(tmp_path: Path) -> None:
-    # the README's session, run as shown beside the match ada_keeps_her_receipts plays; each hash is …
+    # the receipts page's session, run as shown beside the match ada_keeps_her_receipts plays; each hash is …
     # (17 events: created with the Pregame open, Ada's two moves, 7 phases resolved, 6 opened, finished)
     [session] = [block for block in blocks("text") if "--receipt receipts.json" in block]
     steps = re.findall(r"^\$ (.+)\n((?:(?!\$ ).*\n)+)", session, re.MULTILINE)
@@ -295,9 +330,9 @@ MATCH_HOST_TARGET = re.compile(r"^(?:bin/)?(?:match-host )?(?:--local |--server 
 
 
 def match_host_examples() -> list[str]:
-    """Every match-host command the README gives with a MATCH_ID, in a shell block or inline in
+    """Every match-host command the pages give with a MATCH_ID, in a shell block or inline in
     the prose (`extend MATCH_ID 3600`), without its target and redirection."""
-    written = SHELL_LINES + re.findall(r"`([^`\n]*MATCH_ID[^`\n]*)`", README)
+    written = SHELL_LINES + re.findall(r"`([^`\n]*MATCH_ID[^`\n]*)`", TEXT)
     return sorted({MATCH_HOST_TARGET.sub("", line).split(" > ")[0] for line in written if "MATCH_ID" in line})
 
 
@@ -331,6 +366,8 @@ def test_every_match_host_example_is_a_command_the_service_takes(monkeypatch, ca
 
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
+    # pictures drawn from a real record: tests/unit/games/domino/test_domino_pictures_cli.py
+    monkeypatch.setattr(host, "write_pictures", lambda exported, phases, out: [])
     examples = match_host_examples()
     assert {"graces", "absence", "replace", "press", "press-mode"} <= {example.split()[0] for example in examples}
     for example in examples:
@@ -343,5 +380,5 @@ def test_every_match_host_example_is_a_command_the_service_takes(monkeypatch, ca
 def test_the_absence_rules_shown_are_the_defaults_and_a_settings_file_takes_them() -> None:
     from game_core.match.absence import AbsenceRules
 
-    [shown] = re.findall(r"`absence_rules` \| announced absences \(`ABSENT`\): `(\{.*?\})` \(the defaults\)", README)
+    [shown] = re.findall(r"`absence_rules` \| announced absences \(`ABSENT`\): `(\{.*?\})` \(the defaults\)", TEXT)
     assert AbsenceRules.model_validate(json.loads(shown)) == AbsenceRules()

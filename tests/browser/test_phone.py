@@ -1,7 +1,7 @@
 """Each game's page on a 390 x 844 phone (issue 30 item 4), in Debian's Chromium: the page itself
 never scrolls sideways (only a board's own box may), and the board is shown before the first form.
 Screenshots at 390 and 1280 px go to test-output/screenshots/ (`page-<game>-phone-<width>.png`;
-docs/ holds a copy of each, which the README shows)."""
+docs/ holds a copy of each, which the manual shows on each game's page)."""
 
 from __future__ import annotations
 

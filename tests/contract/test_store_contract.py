@@ -1,7 +1,7 @@
 """Every conditional rule of the match store, each checked on DynamoDB (moto) and on the service
 tests' MemoryStore (`bench` runs each test on both): what lands, what is refused with which
 error, and that a refusal writes nothing. Expected values follow from the port's docstrings
-(game_core/service/ports.py) and README's table; the garnet sums are worked in comments.
+(game_core/service/ports.py) and the manual's table (docs/developers/store.md); the garnet sums are worked in comments.
 
 Matches are created through the service (`create_match`); the later moves are made on the store
 itself, with hand-made successors of the match (a version one higher), since the store judges

@@ -81,7 +81,7 @@ def match_id(text: str) -> str:
 
 def build_command(args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "create":
-        loaded = read_json(args.settings, "a match's settings file (README: A match's settings file)")
+        loaded = read_json(args.settings, "a match's settings file (docs/hosts/settings.md)")
         if not isinstance(loaded, dict):
             raise CliError(f"{args.settings} holds no settings object {{...}}; see events/host_create.json")
         # Either the match settings alone or the whole console event (events/host_create.json).
