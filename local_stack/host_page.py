@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -41,7 +40,7 @@ from game_core.service.page.play import names
 from game_core.service.page.render import Choices, Given, inputs
 from local_stack.host_access import foreign_refusal, is_loopback, is_token
 from local_stack.host_create_page import MatchCreation, games_section
-from local_stack.host_result import result_table
+from local_stack.host_result import answer_list, result_table
 from local_stack.http_serving import Reply, Request
 from local_stack.new_match_form import hidden_fields
 
@@ -185,12 +184,17 @@ def _command_form(command: CommandForm, match_id: str, csrf: str, choices: Choic
     )
 
 
-def confirmation_page(command: CommandForm, match_id: str, posted: Mapping[str, str], csrf: str, once: str) -> Reply:
-    """The second step of a command that cannot be undone: what it will do, and one button to do it."""
+def confirmation_page(
+    command: CommandForm, match_id: str, posted: Mapping[str, str], csrf: str, once: str, named: Mapping[str, str]
+) -> Reply:
+    """The second step of a command that cannot be undone: what it will do (a participant by
+    name, never the id sent), and one button to do it."""
     shown = []
     for part in command.form.parts:  # a group's places left empty are not sent: not shown either
         filled = [one for one in part.inputs if posted.get(one.name)] if isinstance(part, Group) else [part]
-        shown += [(one.label, posted.get(one.name, "") or "-") for one in filled]
+        for one in filled:
+            value = posted.get(one.name, "") or "-"
+            shown.append((one.label, named.get(value, value) if one.widget == "participant" else value))
     given = "".join(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" for label, value in shown)
     kept = {"csrf": csrf, "match_id": match_id, "command": command.command, "confirmed": "yes", "once": once}
     kept |= {one.name: posted[one.name] for one in command.form.inputs if one.name in posted}
@@ -212,7 +216,7 @@ def result_page(command: Mapping[str, Any], reply: Mapping[str, Any], named: Map
         body = "<p>Done.</p>" + (
             result_table(reply["result"], named) if "standings" in (reply.get("result") or {}) else ""
         )
-        body += f"<pre>{escape(json.dumps(said, indent=2))}</pre>"
+        body += answer_list(said, named)
         return _page(f"{title} in {command['match_id']}", f"{body}<p>{BACK}</p>")
     reasons = "".join(f"<li>{escape(str(reason.get('text', '')))}</li>" for reason in reply.get("reasons", []))
     body = f'<div id="reasons" role="alert"><p>Refused: {escape(str(reply.get("message", "")))}</p>'
@@ -335,6 +339,10 @@ class HostPage:
         )
         return _page("Matches", games_section() + (sections or none))
 
+    def _names(self, match_id: str) -> dict[str, str]:
+        """The match's participants by name (none for a match not in the table)."""
+        return next((names(match) for match in self.matches() if match.match_id == match_id), {})
+
     def _command(self, form: Mapping[str, str], csrf: str) -> Reply:
         chosen = _form_named(form.get("command", ""))
         once = form.get("once", "")
@@ -342,15 +350,12 @@ class HostPage:
             return _page("Not a command", "<p>The page offers no such command.</p>", 400)
         match_id = form.get("match_id", "")
         if chosen.confirms and form.get("confirmed") != "yes":
-            return confirmation_page(chosen, match_id, form, csrf, once)
+            return confirmation_page(chosen, match_id, form, csrf, once, self._names(match_id))
         with self._sending:
             if once not in self._sent:
                 command = chosen.command_from(match_id, form)
                 reply = self.host(command)
-                named = (
-                    next((names(m) for m in self.matches() if m.match_id == match_id), {}) if "result" in reply else {}
-                )
-                self._sent[once] = result_page(command, reply, named)
+                self._sent[once] = result_page(command, reply, self._names(match_id))
                 while len(self._sent) > KEPT_ANSWERS:
                     self._sent.popitem(last=False)
             return self._sent[once]

@@ -11,7 +11,6 @@ Tests run in this order on one server whose clock starts at START (Tuesday 1 Dec
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from browsing import DESKTOP, PHONE, WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
@@ -150,12 +149,12 @@ def test_a_secret_reissued_from_the_hosts_page_ends_the_old_session_and_the_new_
     section_id = host_page(browser, server, match_id).get_attribute("id")
     send_command(browser, section_id, "Reissue secret", player="Ada")  # chosen by name, her id sent
     wait_for(browser, (By.XPATH, "//button[text()='Yes: reissue secret']")).click()  # the confirming page, once loaded
-    answer = json.loads(wait_for(browser, (By.TAG_NAME, "pre")).text)
-    assert answer["player"] == "ada" and answer["secret"] != created["secrets"]["ada"]
+    secret = wait_for(browser, (By.ID, "answer-secret")).text  # the answer in words: Ada by name
+    assert browser.find_element(By.ID, "answer-player").text == "Ada" and secret != created["secrets"]["ada"]
     browser.add_cookie(ada.cookie)  # Ada's browser, still holding the session of the old secret
     browser.get(ada.page)
     wait_for(browser, (By.ID, "sign-in"))  # asked to sign in again
-    Player(browser, server, match_id, "ada", answer["secret"])  # the new link opens her page
+    Player(browser, server, match_id, "ada", secret)  # the new link opens her page
     assert problems(browser) == []
 
 

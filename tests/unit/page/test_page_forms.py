@@ -30,14 +30,23 @@ def test_crates_round_is_rows_of_pushes_and_a_choice_of_ground() -> None:
     assert "pushes.12.crate" not in found
 
 
-def test_fixed_few_numbers_get_an_input_each_and_bounds_become_attributes() -> None:
+def test_fixed_few_numbers_get_an_input_each_and_a_few_values_are_a_choice_of_them() -> None:
     multipliers = the_form("crates", "multipliers")
     [group] = multipliers.parts
     assert isinstance(group, Group) and [one.name for one in group.inputs] == [f"multipliers.{i}" for i in range(6)]
-    assert all(one.widget == "number" and one.required for one in group.inputs)
-    # Clubs' puzzle request: puzzle 1, 2 or 3 (minimum 1, maximum 3), required
+    # Each multiplier is one of -1, 0, 1, 2 (RULINGS: a permutation of -1 -1 0 1 1 2): chosen by a
+    # click, none chosen at first (the browser asks for each), read back as a number.
+    assert all(one.widget == "select" and one.required and one.integers for one in group.inputs)
+    assert {(one.options, one.blank) for one in group.inputs} == {(("-1", "0", "1", "2"), "(choose one)")}
+    fields = {f"{FIELD_PREFIX}multipliers.{i}": value for i, value in enumerate("2 1 1 0 -1 -1".split())}
+    game = registry.load("crates")
+    assert submission_of(game, multipliers, fields, ("multipliers",), {}) == {"multipliers": [2, 1, 1, 0, -1, -1]}
+    # Clubs' puzzle request: puzzle 1, 2 or 3 (minimum 1, maximum 3), required: a choice of three
     puzzle = inputs("clubs", "puzzle", actions=True)["puzzle"]
-    assert (puzzle.widget, puzzle.minimum, puzzle.maximum, puzzle.required) == ("number", 1, 3, True)
+    assert (puzzle.widget, puzzle.options, puzzle.required) == ("select", ("1", "2", "3"), True)
+    # Clubs' transfer: 1 to 1,000 garnets, too many to list: typed
+    garnets = inputs("clubs", "transfer", actions=True)["garnets"]
+    assert (garnets.widget, garnets.minimum, garnets.maximum) == ("number", 1, 1000)
     # Clubs' answer: at most 500 characters
     assert inputs("clubs", "answer", actions=True)["answer"].max_length == 500
 

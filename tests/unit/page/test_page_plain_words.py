@@ -61,7 +61,7 @@ def test_the_receipt_is_folded_with_what_it_proves_and_names_no_command() -> Non
     folded = page[page.index('<details class="receipt">') :].split("</details>")[0]
     assert "<summary>Sealed receipt of your multipliers</summary>" in folded
     assert '<pre class="sealed" id="receipt-multipliers">{' in folded  # the JSON, to keep
-    assert "It proves what you sent:" in folded
+    assert "the move counted as yours must open this seal exactly" in folded
     assert '<div class="copy" id="copy-receipt-multipliers" data-copies="receipt-multipliers"></div>' in folded
     assert "match-verify" not in page  # a command a player on the page does not have
 

@@ -172,7 +172,9 @@ def test_a_participant_chosen_on_the_page_is_the_one_the_command_acts_on() -> No
     [cy] = [value for value, shown in choices_on(page)["reissue_secret-player"] if shown == "Cy Young"]
     form = {"csrf": csrf, "match_id": hosted.match_id, "command": "reissue_secret", "player": cy}  # as chosen
     status, page, _ = hosted.send("POST", "/command", form | {"confirmed": "yes", "once": "a-form"}, cookie)
-    assert status == 200 and "&quot;player&quot;: &quot;cy&quot;" in page  # the reply, escaped into the page
+    # The answer in words, the player by name (was the reply's raw JSON, naming "cy").
+    assert status == 200 and '<dt>Player</dt><dd id="answer-player">Cy Young</dd>' in page
+    assert "&quot;" not in page and '"player"' not in page
     now = {player.id: player.secret_hash for player in hosted.matches()[0].players}
     assert [player for player in now if now[player] != hashes[player]] == ["cy"]  # Cy's alone
 
@@ -198,8 +200,9 @@ def test_a_tie_is_decided_by_choosing_each_place_confirmed_with_the_places_chose
     form = {"csrf": csrf, "match_id": hosted.match_id, "command": "decide", "once": "a-form"}
     form |= {"order.0": "cy", "order.1": "bo", "order.2": "ada"}
     status, page, _ = hosted.send("POST", "/command", form, cookie)
-    # The confirming page lists the three places chosen (none of the 61 left empty) and keeps them.
-    shown = "<dt>Order 1</dt><dd>cy</dd><dt>Order 2</dt><dd>bo</dd><dt>Order 3</dt><dd>ada</dd>"
+    # The confirming page lists the three places chosen (none of the 61 left empty), by name (the
+    # ids, cy bo ada, were shown before), and keeps them.
+    shown = "<dt>Order 1</dt><dd>Cy Young</dd><dt>Order 2</dt><dd>Bo Peep</dd><dt>Order 3</dt><dd>Ada Lovelace</dd>"
     assert status == 200 and f"<dl>{shown}</dl>" in page
     assert re.findall(r'name="(order\.\d+)" value="(\w+)"', page) == [
         ("order.0", "cy"),
@@ -289,6 +292,8 @@ def test_a_command_sent_again_is_answered_the_same_and_done_once(hosted) -> None
     assert first[0] == 200 and again == first
     # The Pregame closed at 13:00 (an hour from 12:00): 600 s once is 13:10, not 13:20.
     assert hosted.fakes.store.get(hosted.match_id).phase.deadline.strftime("%H:%M") == "13:10"
+    said = re.search(r'<dd id="answer-deadline">([^<]*)</dd>', first[1])  # the answer says it in words
+    assert said is not None and said.group(1).endswith(", 13:10 UTC"), said
     hosted.send("POST", "/command", form | {"once": "form-2"}, cookie)  # another form: another extension
     assert hosted.fakes.store.get(hosted.match_id).phase.deadline.strftime("%H:%M") == "13:20"
     assert hosted.send("POST", "/command", form, cookie)[0] == 400  # a form without its key is not the page's

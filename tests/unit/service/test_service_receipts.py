@@ -123,7 +123,11 @@ def test_a_mail_answer_carries_the_receipt_as_one_json_line_and_a_redelivery_the
     [(_, letter)] = answers(table)
     lines = letter.text.splitlines()
     at = lines.index("It costs no garnets.")
-    assert lines[at + 1] == "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE):"
+    assert lines[at + 1] == (
+        "Sealed receipt of what you sent: keep it. At the reveal, the move counted as yours must open this"
+        " seal exactly, so it cannot have been changed after you sent it. The reveal shows the move and its"
+        " salt: SHA-256 of the salt then the move must give the commitment below."
+    )
     move = '{"kind":"round","submission":{"ground":"stone","pushes":[{"crate":"ada","direction":"right"}]}}'
     assert json.loads(lines[at + 2]) == {
         "match_id": MID,
@@ -162,7 +166,11 @@ def test_status_by_mail_lists_the_senders_receipts_of_the_open_phase_as_the_echo
     listed = ada.text.splitlines()
     at = listed.index("What stands from you for Round 1:")
     assert listed[at + 3 : at + 5] == [
-        "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE):",
+        (
+            "Sealed receipt of what you sent: keep it. At the reveal, the move counted as yours must open this"
+            " seal exactly, so it cannot have been changed after you sent it. The reveal shows the move and its"
+            " salt: SHA-256 of the salt then the move must give the commitment below."
+        ),
         "  " + json.dumps(kept, sort_keys=True, separators=(",", ":")),
     ]
     (tmp_path / "kept.txt").write_text("\n".join(listed[at + 4 : at + 5]))

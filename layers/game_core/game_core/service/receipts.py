@@ -71,12 +71,20 @@ def opened_lines(public: Mapping[str, Any], own: Mapping[str, Any], names: Mappi
     return lines
 
 
-KEEP = "Sealed receipt (keep it to check the reveal: match-verify --receipt FILE):"
-"""What heads a receipt wherever a participant is shown one."""
+PROVES = (
+    "At the reveal, the move counted as yours must open this seal exactly, so it cannot have been"
+    " changed after you sent it."
+)
+"""What a receipt proves, in words a player acts on (no command they may not have)."""
+KEEP = (
+    f"Sealed receipt of what you sent: keep it. {PROVES} The reveal shows the move and its salt:"
+    " SHA-256 of the salt then the move must give the commitment below."
+)
+"""What heads a receipt in a mail: what it proves and how the reveal is checked against it."""
 
 
 def receipt_lines(*kept: Mapping[str, Any] | None) -> list[str]:
     """A mail's lines for receipts to keep (a move's answer, STATUS): under the heading, each
-    receipt's JSON on a line of its own, as match-verify --receipt reads them; none, no lines."""
+    receipt's JSON on a line of its own (as match-verify --receipt reads them too); none, no lines."""
     lines = [f"  {canonical_json(receipt)}" for receipt in kept if receipt is not None]
     return [KEEP, *lines] if lines else []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, field_validator, model_validator
 
@@ -37,7 +37,7 @@ class CratesSettings(GameSettings):
 class MultipliersSubmission(Model):
     """A point multiplier for each of rounds 1-6, in round order."""
 
-    multipliers: list[StrictInt] = Field(
+    multipliers: list[Annotated[StrictInt, Field(ge=min(MULTIPLIERS), le=max(MULTIPLIERS))]] = Field(
         min_length=ROUNDS,
         max_length=ROUNDS,
         description=f"The six multipliers {', '.join(map(str, MULTIPLIERS))} in any order, round 1's first.",

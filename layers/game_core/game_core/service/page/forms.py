@@ -39,6 +39,8 @@ LINES = "lines"
 LONG_TEXT = 2048
 """A text allowed longer than this (a message, not a name or a URL) is a box of several lines."""
 _SCALARS = ("integer", "string", "boolean")
+FEW_VALUES = 12
+"""A whole number bounded to this many values or fewer is a choice of them (clicked, not typed)."""
 _INTEGERS = r"\s*-?\d+(\s*[,\s]\s*-?\d+)*\s*"
 _WORDS = r"\s*[^,\s]+(\s*[,\s]\s*[^,\s]+)*\s*"
 
@@ -129,7 +131,7 @@ def _scalar(
         options = tuple(str(v) for v in node["enum"])
         return Input(name, label, "select", required, options=options, hint=hint, blank=_blank(node, required))
     if kind == "integer":
-        return Input(name, label, "number", required, _least(node), node.get("maximum"), hint=hint)
+        return _integer(name, label, required, _least(node), node.get("maximum"), hint)
     if kind == "string" and node.get("format") == PARTICIPANT_FORMAT:
         return Input(name, label, "participant", required, hint=hint)
     if kind == "string":
@@ -162,6 +164,17 @@ def _scalar(
         listed = required and node.get("minItems", 0) > 0
         return Input(name, label, "list", listed, pattern=pattern, hint=hint, integers=integers, one_a_line=lines)
     return None
+
+
+def _integer(name: str, label: str, required: bool, least: int | None, most: int | None, hint: str = "") -> Input:
+    """A number input; a choice of each value where the schema bounds it to a few (Crates'
+    multipliers -1 to 2, Clubs' priorities 1 to 6), a blank first: none chosen yet, or a row
+    left empty."""
+    if least is None or most is None or most - least >= FEW_VALUES:
+        return Input(name, label, "number", required, least, most, hint=hint)
+    values = tuple(str(value) for value in range(least, most + 1))
+    blank = "(choose one)" if required else "(none)"
+    return Input(name, label, "select", required, least, most, options=values, hint=hint, integers=True, blank=blank)
 
 
 def _blank(node: Mapping[str, Any], required: bool) -> str | None:
@@ -200,16 +213,9 @@ def _part(
     if items.get("format") == PARTICIPANT_FORMAT:
         return _ranking(name, node, most or rows)
     if items.get("type") == "integer" and most is not None and most == node.get("minItems") and most <= FIXED_INPUTS:
+        title = _title(name, node)
         inputs = tuple(
-            Input(
-                f"{name}.{i}",
-                f"{_title(name, node)} {i + 1}",
-                "number",
-                True,
-                items.get("minimum"),
-                items.get("maximum"),
-            )
-            for i in range(most)
+            _integer(f"{name}.{i}", f"{title} {i + 1}", True, _least(items), items.get("maximum")) for i in range(most)
         )
         return Group(_fixed_legend(name, node, items), inputs, most)
     if items.get("type") != "object":
@@ -236,12 +242,14 @@ def _part(
 def _fixed_legend(name: str, node: Mapping[str, Any], items: Mapping[str, Any]) -> str:
     """A fixed few numbers' legend: their title, the values they take (the schema's words, and its
     bounds on each), so a player knows them before a first try."""
-    least, most = items.get("minimum"), items.get("maximum")
+    least, most = _least(items), items.get("maximum")
     bounds = ""
-    if least is not None and most is not None:
-        bounds = f"each a whole number from {least} to {most}."
+    if least is not None and most is not None and most - least < FEW_VALUES:
+        bounds = ""  # a choice of each value: the choices say them
+    elif least is not None and most is not None:
+        bounds = f"Each a whole number from {least} to {most}."
     elif least is not None or most is not None:
-        bounds = f"each a whole number {'at least' if most is None else 'at most'} {most if least is None else least}."
+        bounds = f"Each a whole number {'at least' if most is None else 'at most'} {most if least is None else least}."
     said = " ".join(part for part in (str(node.get("description") or "").split("\n")[0], bounds) if part)
     return f"{_title(name, node)}: {said}" if said else _title(name, node)
 
@@ -337,7 +345,7 @@ def filled_in(form: Form, fields: Mapping[str, str]) -> dict[str, Any]:
         if raw is None or not raw.strip():
             continue
         value: Any = raw.strip()
-        if one.widget == "number" or (one.widget == "text" and one.integers):  # a text: "7" or "square"
+        if one.widget == "number" or (one.widget in ("text", "select") and one.integers):  # a text: "7" or "square"
             value = _number(raw)
         elif one.one_a_line:
             value = [line.strip() for line in raw.splitlines() if line.strip()]

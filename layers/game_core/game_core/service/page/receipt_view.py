@@ -10,12 +10,6 @@ from game_core.match.replay import canonical_json
 from game_core.service import receipts
 from game_core.service.page.play import Seen
 
-PROVES = (
-    "It proves what you sent: at the reveal the move counted as yours must open this seal exactly,"
-    " so it cannot have been changed after you sent it."
-)
-"""What a receipt proves, in words a player reads (no command they may not have)."""
-
 
 def receipt(seen: Seen, kind: str) -> str:
     """The sealed receipt of what was sent of `kind` (issue 23 item 1), under it, folded: the
@@ -27,7 +21,7 @@ def receipt(seen: Seen, kind: str) -> str:
     hook = esc(kind)
     return (
         f'<details class="receipt">\n<summary>Sealed receipt of your {hook}</summary>\n'
-        f"<p>{esc(PROVES)} Keep a copy to check it then.</p>\n"
+        f"<p>{esc(receipts.PROVES)} Keep a copy to check it then.</p>\n"
         f'<div class="copy" id="copy-receipt-{hook}" data-copies="receipt-{hook}"></div>\n'
         f'<pre class="sealed" id="receipt-{hook}">{esc(canonical_json(sealed))}</pre>\n</details>'
     )

@@ -552,6 +552,8 @@ def _input(form_id: str, form: Form, one: Input, given: Given, choices: Choices)
         options += "".join(
             f"<option{_attrs(value=option, selected=value == option)}>{esc(option)}</option>" for option in one.options
         )
+        if value and value not in one.options:  # posted by hand, refused: kept as written, to correct
+            options += f"<option{_attrs(value=value, selected=True)}>{esc(value)}</option>"
         control = f"<select{common}>{options}</select>\n"
     elif one.widget == "participant":
         control = f"<select{common}>{choices.options(one, value)}</select>\n"

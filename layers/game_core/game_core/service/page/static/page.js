@@ -281,6 +281,17 @@
     });
   }
 
+  // A drawing given controls to click is no longer a picture (role img holds no controls: a screen
+  // reader would not reach them) but a group of them, still named by its title.
+  function drawingsWithControls() {
+    var drawings = document.querySelectorAll("#board svg[role='img']");
+    Array.prototype.forEach.call(drawings, function (svg) {
+      if (svg.querySelector("[role='button'], [tabindex], a, button, input, select")) {
+        svg.setAttribute("role", "group");
+      }
+    });
+  }
+
   // A sealed receipt's copy button (the text stays selectable where no clipboard is offered).
   function copyButtons() {
     var places = document.querySelectorAll("[data-copies]");
@@ -311,5 +322,6 @@
     keepCurrent();
     checkMoves();
     cratesOnTheDrawing();
+    drawingsWithControls();
   });
 })();

@@ -1,0 +1,68 @@
+"""A participant who plays by clicks alone (issue 30 item 7): each choice picked in its select,
+radio button or drawn control, each form sent by its button; nothing typed. Each page they are
+shown is held to what accessibility.py checks (axe-core, weight, one read)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from accessibility import MOST_BYTES, Reads, serious_violations, weight
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+from test_pages import Player, waiting
+
+
+@dataclass
+class Checks:
+    """What every page looked at must hold, and what it found wrong (page -> axe's violations)."""
+
+    axe: str
+    reads: Reads
+    found: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def look(self, driver: Any, page: str) -> None:
+        """axe-core's serious and critical violations on the page shown, and its weight."""
+        said = serious_violations(driver, self.axe)
+        if said:
+            self.found[page] = said
+        total, loaded = weight(driver)
+        assert total < MOST_BYTES, (page, loaded)
+
+
+class Clicker(Player):
+    """A participant signed in by their own link, playing by clicks."""
+
+    def view(self, checks: Checks | None = None, page: str = "") -> str:
+        """Their page freshly loaded (one store read, counted), its phase's name; looked at by
+        `checks` when given."""
+        if checks is not None:
+            checks.reads.taken()
+        shown = self.show().text
+        if checks is not None:
+            taken = checks.reads.taken()
+            assert sum(taken.values()) == 1, (page, taken)  # one read of the store a view
+            checks.look(self.driver, page)
+        return str(shown)
+
+    def choose(self, form_id: str, chosen: dict[str, str]) -> None:
+        """Pick each field's option (by the field's path, "pushes.0.crate", and the option's value)."""
+        for path, value in chosen.items():
+            element = self.driver.find_element(By.ID, f"{form_id}-{path.replace('.', '-')}")
+            if element.tag_name == "select":
+                Select(element).select_by_value(value)
+            elif element.get_attribute("value") != value or not element.is_selected():
+                element.click()  # a radio button or a check box
+
+    def click(self, by: str, locator: str) -> None:
+        self.driver.find_element(by, locator).click()
+
+    def submit(self, form_id: str, chosen: dict[str, str] | None = None) -> Any:
+        """Pick `chosen`, send the form by its button; the next page's notice (or reasons)."""
+        self.choose(form_id, chosen or {})
+        self.driver.execute_script("window.leaving = true")  # gone with this page: the next has none
+        self.driver.find_element(By.CSS_SELECTOR, f"#{form_id} button[type=submit]").click()
+        waiting(self.driver).until(lambda driver: driver.execute_script("return window.leaving === undefined"))
+        return waiting(self.driver).until(
+            lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
+        )[0]

@@ -1,0 +1,54 @@
+"""Every kind of page, of every game, held to accessibility, weight and reads (issue 30 item 7):
+axe-core reports no serious or critical violation on a player's page (each game's first phase),
+their messages page, the host's page, its new-match forms, a confirmation and a command's
+answer; each player page view weighs under 100 KB and reads the store once. The pages of later
+phases and of a finished match are held to the same in the whole matches (test_whole_matches.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accessibility import MOST_BYTES, Reads, axe_source, serious_violations, weight
+from browsing import chromium, host_server, problems  # noqa: F401 - fixtures
+from selenium.webdriver.common.by import By
+from test_pages import CRATES, DOMINO, OTHER_GAMES, Player, create, host_page, send_command, wait_for
+
+GAMES = {"crates": CRATES, "domino": DOMINO, **OTHER_GAMES}
+
+
+def test_each_games_player_page_and_messages_page_pass_axe_weigh_little_and_read_once(browser, server) -> None:
+    source, reads = axe_source(), Reads(server.stack)
+    found: dict[str, Any] = {}
+    for game, players in GAMES.items():
+        created = create(server, game, players)
+        ada = Player(browser, server, created["match_id"], "ada", created["secrets"]["ada"])
+        server.stack.settle()
+        reads.taken()
+        ada.show()
+        # One Query or BatchGetItem of the match's items (the page's one read), nothing else.
+        assert sum(reads.taken().values()) == 1, game
+        total, loaded = weight(browser)
+        assert total < MOST_BYTES, (game, loaded)
+        found[f"{game} page"] = serious_violations(browser, source)
+        ada.messages()
+        found[f"{game} messages"] = serious_violations(browser, source)
+    assert {page: said for page, said in found.items() if said} == {}
+
+
+def test_the_hosts_pages_pass_axe(browser, server) -> None:
+    source = axe_source()
+    created = create(server, "crates", CRATES, phase_seconds=86400)
+    section = host_page(browser, server, created["match_id"])
+    found: dict[str, Any] = {"matches": serious_violations(browser, source)}
+    for game in GAMES:
+        browser.get(f"http://127.0.0.1:{server.host_port}/new?game={game}")
+        wait_for(browser, (By.ID, "new-match-players-0-name"))
+        found[f"new {game}"] = serious_violations(browser, source)
+    section = host_page(browser, server, created["match_id"])
+    send_command(browser, section.get_attribute("id"), "Reissue secret", player="Ada")
+    found["confirmation"] = serious_violations(browser, source)
+    wait_for(browser, (By.XPATH, "//button[text()='Yes: reissue secret']")).click()
+    wait_for(browser, (By.XPATH, "//p[text()='Done.']"))
+    found["answer"] = serious_violations(browser, source)
+    assert {page: said for page, said in found.items() if said} == {}
+    assert problems(browser) == []

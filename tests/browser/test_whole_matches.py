@@ -1,0 +1,56 @@
+"""Whole matches played through the players' pages by clicks alone (issue 30 item 7), in headless
+Chromium against bin/host-server's server (one for the module), its clock moved by the stack,
+never waited on: each player signed in by their own link, each move chosen in the page's
+selects and drawn controls and sent by its button. Every phase's page, the finished match's and
+the host's page showing the result are held to axe-core (no serious or critical violation), a
+weight under 100 KB and one store read a view (clicking.Checks). Screenshots mid-match at 390
+and 1280 px go to test-output/screenshots/ (docs/ keeps a copy of each)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from accessibility import Reads, axe_source
+from browsing import DESKTOP, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
+from clicking import Checks, Clicker
+from selenium.webdriver.common.by import By
+from test_pages import CRATES, crates_move, create, host_page
+
+PHONE_WIDTH = 390
+
+
+@pytest.fixture(name="checks")
+def looked_at(server) -> Checks:
+    return Checks(axe_source(), Reads(server.stack))
+
+
+def finish(browser: Any, server: Any, checks: Checks, match_id: str, last: Clicker, game: str) -> None:
+    """The match over: its last page and the host's page with its result, looked at."""
+    assert server.stack.host({"command": "status", "match_id": match_id})["status"] == "finished"
+    assert last.view(checks, f"{game} over") == "The match is over."
+    host_page(browser, server, match_id)
+    assert browser.find_elements(By.CSS_SELECTOR, f"#match-{match_id} table.result")
+    checks.look(browser, f"{game} host's result")
+    assert checks.found == {}
+    assert problems(browser) == []
+
+
+def test_a_whole_crates_match_by_clicks(browser, server, checks) -> None:
+    created = create(server, "crates", CRATES, phase_seconds=86400, early_close=True)
+    match_id = created["match_id"]
+    problems(browser)
+    players = [Clicker(browser, server, match_id, seat["id"], created["secrets"][seat["id"]]) for seat in CRATES]
+    phases = ["Pregame", *(f"Round {number}" for number in range(1, 7))]
+    for phase in phases:
+        for seat, player in enumerate(players):
+            assert player.view(checks if seat == 0 else None, f"crates {phase}") == phase
+            form_id, fields = crates_move(seat, phase, player.player)
+            said = player.submit(form_id, {path: str(value) for path, value in fields.items()})
+            assert said.get_attribute("id") == "notice", said.text
+        server.stack.settle()
+        if phase == "Round 2":
+            players[0].show()
+            for width in (PHONE_WIDTH, DESKTOP):
+                screenshot(browser, "page-crates", width)
+    finish(browser, server, checks, match_id, players[0], "crates")
