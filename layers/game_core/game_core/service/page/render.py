@@ -549,11 +549,8 @@ def _input(form_id: str, form: Form, one: Input, given: Given, choices: Choices)
     )
     if one.widget == "select":
         options = "" if one.blank is None else f'<option value="">{esc(one.blank)}</option>'
-        options += "".join(
-            f"<option{_attrs(value=option, selected=value == option)}>{esc(option)}</option>" for option in one.options
-        )
-        if value and value not in one.options:  # posted by hand, refused: kept as written, to correct
-            options += f"<option{_attrs(value=value, selected=True)}>{esc(value)}</option>"
+        offered = [*one.options, *([value] if value and value not in one.options else [])]  # posted by hand: kept
+        options += "".join(f"<option{_attrs(value=o, selected=value == o)}>{esc(o)}</option>" for o in offered)
         control = f"<select{common}>{options}</select>\n"
     elif one.widget == "participant":
         control = f"<select{common}>{choices.options(one, value)}</select>\n"
