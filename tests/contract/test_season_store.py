@@ -30,7 +30,8 @@ from game_core.season.errors import NotNow  # noqa: E402
 from game_core.season.replay import replay  # noqa: E402
 from game_core.season.state import SeasonEvent, SeasonState  # noqa: E402
 from game_core.service.ports import Event  # noqa: E402
-from game_core.service.seasons import SeasonStore, apply, create_season  # noqa: E402
+from game_core.service.season_ports import SeasonStore  # noqa: E402
+from game_core.service.seasons import apply, create_season  # noqa: E402
 from local_stack.faults import ClientFaults, Fault  # noqa: E402
 from local_stack.stack import create_match_table  # noqa: E402
 

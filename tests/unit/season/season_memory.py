@@ -11,7 +11,7 @@ from game_core.errors import Conflict, NotFound
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState
 from game_core.service.ports import Event
-from game_core.service.seasons import StoredSeason
+from game_core.service.season_ports import StoredSeason
 
 
 class MemorySeasonStore:

@@ -20,7 +20,8 @@ from game_core.season.naming import name_opponent
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState, Stepped
 from game_core.service.ports import Clock
-from game_core.service.seasons import SeasonStore, apply
+from game_core.service.season_ports import SeasonStore
+from game_core.service.seasons import apply
 
 EcAct = Literal["name", "spend", "keep"]
 
