@@ -11,6 +11,10 @@ import re
 from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
+SENT = "sent"
+"""The key under which the page adds to the view a board is drawn from (`protocol.DrawsBoard`) the
+viewer's own submissions to the open phase as they stand, by kind (the JSON stored; absent when
+none): a board may draw a move not yet resolved, as Palindrome's bid on its table."""
 INK, PAPER, LINE, QUIET = "#1a1a1a", "#ffffff", "#8a8a80", "#4a4a4a"
 """Text, ground, rules and secondary text: the page's own colours (WCAG AA on white)."""
 YOU = "#0b4f8a"

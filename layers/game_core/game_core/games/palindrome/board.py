@@ -13,6 +13,7 @@ from typing import Any
 
 from game_core.games import svg
 from game_core.games.protocol import Board
+from game_core.games.svg import SENT
 
 TILE, STEP, PER_LINE, ROW = 24, 27, 10, 34
 """A digit tile's side, its pitch, the tiles a line holds before the string goes on below."""
@@ -87,51 +88,58 @@ def _cards_on(bid: Mapping[str, Any] | None, field: str, number: int) -> str:
         return ""
     cards = [str(card["card"]) for card in bid["cards"] if card.get(field) == number]
     garnets = bid["garnets"] if field == "item" and bid["garnet_item"] == number else 0
-    return ", ".join(cards) + (f" + {garnets} garnets" if garnets else "")
+    return ", ".join(cards) + (f" + {garnets} garnet{'s' if garnets > 1 else ''}" if garnets else "")
 
 
-def _table(
-    public: Mapping[str, Any], private: Mapping[str, Any], names: Mapping[str, str], top: float
-) -> tuple[list[str], float]:
+def _open_bid(view: Mapping[str, Any], entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The bid the participant has sent on the round open for bidding, as it stands (`sent`)."""
+    public = view["public"]
+    if entry["resolved"] or entry["round"] != public["bidding_round"]:
+        return None
+    return (view.get(SENT) or {}).get("bid")
+
+
+def _shown_bid(view: Mapping[str, Any], entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The participant's bid on the round `entry`: resolved, from their seat; open, as sent."""
+    if entry["resolved"]:
+        return _bid_of(view.get("private") or {}, entry["round"])
+    return _open_bid(view, entry)
+
+
+def _row_data(entry: Mapping[str, Any], public: Mapping[str, Any], target: Mapping[str, Any]) -> dict[str, Any]:
+    """What the page's script reads off a row of the round open for bidding to offer its cards
+    (`data-pack`, `data-digits`; `data-item`, `data-name`, `data-garnet-value`); nothing otherwise."""
+    if entry["resolved"] or entry["round"] != public["bidding_round"]:
+        return {}
+    if "pack" in target:
+        return {"data_pack": target["pack"], "data_digits": target["digits"]}
+    return {"data_item": target["item"], "data_name": target["name"], "data_garnet_value": public["garnet_value"]}
+
+
+def _table(view: Mapping[str, Any], names: Mapping[str, str], top: float) -> tuple[list[str], float]:
+    public = view["public"]
     entry = public["round_log"][-1]
     state = "received" if entry["resolved"] else "on offer"
-    bid = _bid_of(private, entry["round"])
-    mine = "your cards" if bid is not None else ""
+    bid = _shown_bid(view, entry)
+    mine = ("your cards" if entry["resolved"] else "your bid") if bid is not None else ""
     parts = [svg.text(0, top + 18, f"Bidding table, round {entry['round']} ({state})", font_weight=700)]
     columns = _columns(entry, bid)
     heads = ("Pack", "Digits", mine, "Received by" if entry["resolved"] else "")
     parts += [svg.text(x, top + 40, head, fill=svg.QUIET) for x, head in zip(columns, heads, strict=True)]
     top += 48
-    rows: list[tuple[str, str, str, str, str]] = [
-        (
-            f"pack-{entry['round']}-{pack['pack']}",
-            f"Pack {pack['pack']}",
-            pack["digits"],
-            _cards_on(bid, "pack", pack["pack"]),
-            _name(names, pack["received_by"]) if "received_by" in pack else "",
-        )
-        for pack in entry["packs"]
-    ]
-    rows += [
-        (
-            f"item-{entry['round']}-{item['item']}",
-            f"Item {item['item']}",
-            "",
-            _cards_on(bid, "item", item["item"]),
-            _name(names, item["received_by"]) if "received_by" in item else "",
-        )
-        for item in entry["items"]
-    ]
-    names_of = {f"Item {item['item']}": item["name"] for item in entry["items"]}
-    for key, label, digits, cards, receiver in rows:
-        tiles, _ = _tiles(digits, columns[1], 2) if digits else ([svg.text(columns[1], 20, names_of[label])], 0)
+    targets = [("pack", f"Pack {pack['pack']}", pack) for pack in entry["packs"]]
+    targets += [("item", f"Item {item['item']}", item) for item in entry["items"]]
+    for field, label, target in targets:
+        digits = target.get("digits", "")
+        tiles, _ = _tiles(digits, columns[1], 2) if digits else ([svg.text(columns[1], 20, target["name"])], 0)
+        cards = _cards_on(bid, field, target[field])
         body = [svg.text(0, 20, label), *tiles, svg.text(columns[2], 20, cards, fill=svg.YOU, font_weight=700)]
+        receiver = _name(names, target["received_by"]) if "received_by" in target else ""
         body.append(svg.text(columns[3], 20, svg.cut(receiver, RECEIVER_CHARACTERS)))
-        parts.append(
-            svg.marked(
-                key, f"{label} of round {entry['round']}", body, (columns[3] - 34, 12), transform=f"translate(0 {top})"
-            )
-        )
+        key, title = f"{field}-{entry['round']}-{target[field]}", f"{label} of round {entry['round']}"
+        moved = f"translate(0 {top})"
+        data = _row_data(entry, public, target)
+        parts.append(svg.marked(key, title, body, (columns[3] - 34, 12), transform=moved, **data))
         top += ROW
     return parts, top
 
@@ -175,7 +183,7 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
         drawn, top = _mine(private, top)
         parts += drawn
     if public["round_log"]:
-        drawn, top = _table(public, private, names, top + 8)
+        drawn, top = _table(view, names, top + 8)
         parts += drawn
     if public.get("final"):
         drawn, top = _final(public["final"], names, viewer, top + 8)
@@ -183,12 +191,13 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     width = max(WIDTH, int(CHAR * len(phase)))
     if public["round_log"]:
         entry = public["round_log"][-1]
-        right = _columns(entry, _bid_of(private, entry["round"]))[3]
+        right = _columns(entry, _shown_bid(view, entry))[3]
         width = max(width, int(right + CHAR * RECEIVER_CHARACTERS))
-    return Board(svg.picture(width, int(top) + 8, heading, parts), _alt(public, private, names, heading))
+    return Board(svg.picture(width, int(top) + 8, heading, parts), _alt(view, names, heading))
 
 
-def _alt(public: Mapping[str, Any], private: Mapping[str, Any], names: Mapping[str, str], heading: str) -> str:
+def _alt(view: Mapping[str, Any], names: Mapping[str, str], heading: str) -> str:
+    public, private = view["public"], view.get("private") or {}
     said = [f"{heading}."]
     if private:
         strings = "; ".join(f"string {n}: {s or 'empty'}" for n, s in enumerate(private["strings"], start=1))
@@ -197,7 +206,7 @@ def _alt(public: Mapping[str, Any], private: Mapping[str, Any], names: Mapping[s
         said.append(f"Your items: {items or 'none'}.")
     if public["round_log"]:
         entry = public["round_log"][-1]
-        bid = _bid_of(private, entry["round"])
+        bid = _shown_bid(view, entry)
         packs = "; ".join(
             f"pack {p['pack']} {p['digits']}" + _told(_cards_on(bid, "pack", p["pack"]), p, names)
             for p in entry["packs"]

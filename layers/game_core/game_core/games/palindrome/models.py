@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field, model_validator
+from pydantic.json_schema import JsonDict
 
 from game_core.games.palindrome.construction import Construction
 from game_core.games.palindrome.rule_sets import CATALOGUE, RULE_SETS, STRINGS, ItemName, RuleSet, pack_problems
@@ -62,12 +63,30 @@ class PalindromeSettings(GameSettings):
         return self
 
 
+NO_FORM: JsonDict = {"x-no-form": True}
+"""A field the page's form leaves out: the rules never let it differ from its default."""
+
+
+def _bounds(least: int, most: int) -> JsonDict:
+    """The values a number takes, in the schema (the page's input says them before a first try);
+    the rules' own check still refuses any other, in its words (`bidding.check_bid`)."""
+    return {"minimum": least, "maximum": most}
+
+
 class CardBid(Model):
     """One card placed on one pack or on one item (numbers count from 1)."""
 
-    card: int
-    pack: int | None = None
-    item: int | None = None
+    card: int = Field(description="A card of yours, 0 to 9, each used once a round.", json_schema_extra=_bounds(0, 9))
+    pack: int | None = Field(
+        default=None,
+        description="The pack it goes on, 1 to 10, one card a pack (empty: it goes on an item).",
+        json_schema_extra=_bounds(1, 10),
+    )
+    item: int | None = Field(
+        default=None,
+        description="The item it goes on: 1 (Main Match 8 offers one), 1 or 2 in Main Match 5 (empty: on a pack).",
+        json_schema_extra=_bounds(1, 2),
+    )
 
     @model_validator(mode="after")
     def _one_target(self) -> CardBid:
@@ -81,9 +100,15 @@ class Bid(Model):
     set allows it, garnets added to an item's sum."""
 
     cards: list[CardBid] = []
-    garnets: int = Field(default=0, ge=0)
-    garnet_item: int = 1
-    """The item the garnets go on."""
+    garnets: int = Field(
+        default=0,
+        ge=0,
+        description="Garnets added to the item's sum, each +5, at most your balance "
+        "(Main Match 8 only: 0 in Main Match 5).",
+    )
+    garnet_item: int = Field(default=1, json_schema_extra=NO_FORM)
+    """The item the garnets go on: always 1 today (Main Match 8 offers one item; Main Match 5 takes
+    no garnets), so the page does not ask."""
 
 
 class RoundState(Model):

@@ -11,16 +11,17 @@ from pathlib import Path
 
 FOLDER = Path(__file__).parent / "static"
 SCRIPT = "text/javascript; charset=utf-8"
-GAME_SCRIPTS = ("domino.js",)
-"""The games whose moves are made on the drawing, each its own script."""
-TYPES = {"page.css": "text/css; charset=utf-8", "page.js": SCRIPT} | dict.fromkeys(GAME_SCRIPTS, SCRIPT)
+GAME_SCRIPTS = {"domino": "domino.js", "palindrome": "pickers.js", "clubs": "pickers.js"}
+"""The games whose moves are made on the drawing, each with its script (pickers.js: the moves
+picked in a table or put in order, Palindrome's bid and Clubs' draft)."""
+TYPES = {"page.css": "text/css; charset=utf-8", "page.js": SCRIPT} | dict.fromkeys(GAME_SCRIPTS.values(), SCRIPT)
 """Every asset by name, with its content type: nothing else in the folder is served."""
 
 
 def scripts(game_id: str | None) -> tuple[str, ...]:
     """The scripts a page links, in order: page.js, then the game's own if it has one."""
-    own = f"{game_id}.js"
-    return ("page.js", own) if own in GAME_SCRIPTS else ("page.js",)
+    own = GAME_SCRIPTS.get(game_id or "")
+    return ("page.js", own) if own else ("page.js",)
 
 
 @cache

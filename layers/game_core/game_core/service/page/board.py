@@ -29,6 +29,7 @@ from html import escape
 from typing import Any
 
 from game_core.games.protocol import Board, DrawsBoard, DrawsViews
+from game_core.games.svg import SENT
 from game_core.service.page.play import Seen
 
 COOKIE_PREFIX = "seen_"
@@ -122,8 +123,14 @@ def mark(svg: str, key: str, last: frozenset[str] | None) -> Marked:
 
 
 def board_of(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str]) -> Board | None:
+    """The game's drawing of the participant's view, told under `SENT` what they have sent to the
+    open phase as it stands (their own: a bid drawn on the table before the phase resolves)."""
     text = seen.game.text
-    return text.draw_board(view, names, seen.session.participant) if isinstance(text, DrawsBoard) else None
+    if not isinstance(text, DrawsBoard):
+        return None
+    sheet = seen.view.open_sheet
+    shown = {**view, SENT: dict(sheet.kinds)} if sheet is not None and sheet.kinds else view
+    return text.draw_board(shown, names, seen.session.participant)
 
 
 def section(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str], last: str | None) -> Shown:

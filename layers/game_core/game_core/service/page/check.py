@@ -18,8 +18,31 @@ from game_core.service.page.forms import FIELD_PREFIX
 from game_core.service.ports import Ports
 from game_core.service.submit import validated
 
-GAME_REASON_FIELDS = {"ground_used_up": "ground"}
-"""The field a game's own reason (its stable code) is about, where its text names none by path."""
+GAME_REASON_FIELDS = {
+    "ground_used_up": ("ground",),
+    "garnets_not_bid": ("garnets",),
+    "garnet_item_unknown": ("garnet_item",),
+    "garnets_short": ("garnets", "lowered"),
+}
+"""The fields a game's own reason (its stable code) may be about, where its text names none by
+path: the first of them the form has (Crates' round has no garnets field: its reason stays the form's)."""
+ROW_VALUES = {
+    "card_repeated": (r"^card (\d+) is used", "cards", "card", "card"),
+    "card_unknown": (r"^there is no card (-?\d+) ", "cards", "card", "card"),
+    "pack_repeated": (r"^pack (\d+) has", "cards", "pack", "pack"),
+    "pack_unknown": (r"^there is no pack (-?\d+) ", "cards", "pack", "pack"),
+    "item_unknown": (r"^there is no item (-?\d+) ", "cards", "item", "item"),
+    "card_not_in_draft": (r"^(\w+) is the community card", "picks", "card", "card"),
+    "token_not_club": (r"^(\w+) is not a club", "picks", "card", "token"),
+    "token_missing": (r"^(\w+) is a club", "picks", "card", "token"),
+    "token_repeated": (r"^token (\S+) is named", "picks", "token", "token"),
+    "token_used": (r"^token (\S+) was used", "picks", "token", "token"),
+    "token_unknown": (r"^you have not earned token (\S+) ", "picks", "token", "token"),
+}
+"""A game's reason that names a row of a list by a value it holds (Palindrome's "card 5 is used 2
+times", Clubs' "token 2.3 was used ..."): its pattern, the list, the field holding the value,
+and the field of that row the reason is shown at. The last row holding the value is meant (a
+repeat is the later one)."""
 NUMBERED = re.compile(r"^(push|placement) (\d+) ")
 """A game's reason that names a row of a list by number ("push 2 names crate ...", "placement 1
 (tile 7): ..."), counted from 1 in the list sent."""
@@ -86,17 +109,40 @@ def check_move(ports: Ports, match_id: str, cookie: str | None, fields: Mapping[
 
 def _at(form: str, reason: Reason, fields: Mapping[str, str]) -> str:
     """The page element `reason` is about: the input its field path names, as the page ids it."""
-    path = field_path(reason.text) or GAME_REASON_FIELDS.get(reason.code)
+    path = field_path(reason.text) or _game_field(reason, fields)
     numbered = NUMBERED.match(reason.text)
     field = ROW_REASON_FIELDS.get((numbered[1], reason.code)) if numbered else None
     if numbered and field:
         path = f"{LISTS[numbered[1]]}.{int(numbered[2]) - 1}.{field}"
     if not path:
         return form
+    if reason.code in ROW_VALUES and not field_path(reason.text):  # already the form's row
+        return "-".join([form, *path.split(".")])
     name, *rest = path.split(".")
     if rest and rest[0].isdigit():  # the submission's item, in the form's row it was written in
         rest[0] = str(_rows(fields, name).get(int(rest[0]), int(rest[0])))
     return "-".join([form, name, *rest])
+
+
+def _game_field(reason: Reason, fields: Mapping[str, str]) -> str | None:
+    """The field a game's own reason is about (`GAME_REASON_FIELDS`), or the form's row and field
+    its text names by value (`ROW_VALUES`); None when the form has no such field."""
+    for name in GAME_REASON_FIELDS.get(reason.code, ()):
+        if FIELD_PREFIX + name in fields:
+            return name
+    if reason.code not in ROW_VALUES:
+        return None
+    pattern, listed, holding, shown = ROW_VALUES[reason.code]
+    found = re.match(pattern, reason.text)
+    if found is None:
+        return None
+    held = re.compile(re.escape(f"{FIELD_PREFIX}{listed}.") + r"(\d{1,3})\." + re.escape(holding) + "$")
+    rows = [
+        int(hit[1])
+        for key, value in fields.items()
+        if (hit := held.match(key)) and value.strip().upper() == found[1].upper()
+    ]
+    return f"{listed}.{max(rows)}.{shown}" if rows else None
 
 
 def _rows(fields: Mapping[str, str], name: str) -> dict[int, int]:

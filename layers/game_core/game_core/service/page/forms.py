@@ -36,6 +36,8 @@ FIELD_PREFIX = "f."
 (csrf, kind, delivery, phase, number)."""
 LINES = "lines"
 """The field of a kind written in the game's grammar."""
+NO_FORM = "x-no-form"
+"""A schema property the form leaves out (the rules never let it differ from its default)."""
 LONG_TEXT = 2048
 """A text allowed longer than this (a message, not a name or a URL) is a box of several lines."""
 _SCALARS = ("integer", "string", "boolean")
@@ -275,7 +277,11 @@ def parts_of(schema: Mapping[str, Any], rows: int = ROWS, one_a_line: bool = Fal
     None when an input cannot say one of them."""
     required = set(schema.get("required", ()))
     properties = schema.get("properties", {})
-    parts = [_part(schema, name, node, name in required, rows, one_a_line) for name, node in properties.items()]
+    parts = [
+        _part(schema, name, node, name in required, rows, one_a_line)
+        for name, node in properties.items()
+        if not node.get(NO_FORM)  # the rules give it no choice: its default stands
+    ]
     return None if None in parts else tuple(part for part in parts if part is not None)
 
 

@@ -1,0 +1,88 @@
+"""Moves picked by clicks only, in a real browser (headless Chromium against bin/host-server's
+server, as tests/browser/test_page_check_in_browser.py): Palindrome Construction's bid in the table
+of the round's packs and items, and Puzzler's Clubs' draft as six cards put in order; each checked
+by the service as it is picked (reasons beside the row), then sent and taken."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browsing import WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+PALINDROME = [{"id": "ada", "name": "Ada", "garnets": 1}, {"id": "bo", "name": "Bo"}]
+ROUND_1_PACKS = ["012", "345", "678", "901", "234", "567", "890", "123", "456", "789"]
+"""Round 1's ten packs of three, fixed: every digit 0-9 at least twice (mm8)."""
+
+
+def waiting(driver: Any) -> WebDriverWait:
+    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException])
+
+
+def verdict(driver: Any, form: str, legal: str) -> str:
+    """The check's words under the form, once it says `legal` ("true"/"false")."""
+    box = waiting(driver).until(
+        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#{form}-check[data-legal='{legal}']")), None)
+    )
+    return str(box.text)
+
+
+def opened(browser: Any, server: Any, game: str, players: list[dict[str, Any]], **match: Any) -> tuple[str, Any]:
+    reply = server.stack.host({"command": "create", "match": {"game": game, "players": players, **match}})
+    assert reply["ok"], reply
+    server.stack.settle()
+    return reply["match_id"], reply["secrets"]
+
+
+def visit(browser: Any, server: Any, match_id: str, secret: str, ready: str) -> None:
+    problems(browser)
+    browser.delete_all_cookies()
+    browser.get("about:blank")
+    browser.get(f"http://127.0.0.1:{server.port}/play/{match_id}#{secret}")
+    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ready))
+
+
+def card_on(browser: Any, row: str, card: int) -> Any:
+    return browser.find_element(By.CSS_SELECTOR, f"#bid-{row} button[data-card='{card}']")
+
+
+def test_a_palindrome_bid_made_by_clicks_in_the_table_is_checked_row_by_row_and_taken(browser, server) -> None:
+    settings = {"rule_set": "mm8", "packs": {"1": ROUND_1_PACKS}, "items": {"1": ["Mirror"]}}
+    match_id, secrets = opened(browser, server, "palindrome", PALINDROME, settings=settings, phase_seconds=86400)
+    assert server.stack.host({"command": "resolve_now", "match_id": match_id})["ok"]  # the pregame takes no move
+    server.stack.settle()
+    visit(browser, server, match_id, secrets["ada"], "#bid-table #bid-pack-10")
+    assert browser.find_element(By.ID, "phase-name").text == "Round 1 bidding"
+    assert browser.find_element(By.CSS_SELECTOR, "#bid-pack-3 th").text.replace("\n", " ") == "Pack 3 6 7 8"
+    card_on(browser, "pack-3", 9).click()
+    card_on(browser, "pack-7", 9).click()  # a card is used once: 9 moves from pack 3 to pack 7
+    card_on(browser, "pack-1", 4).click()
+    card_on(browser, "item-1", 5).click()
+    card_on(browser, "item-1", 2).click()
+    assert card_on(browser, "pack-3", 9).get_attribute("aria-pressed") == "false"
+    assert card_on(browser, "pack-7", 9).get_attribute("aria-pressed") == "true"
+    # Item 1 (Mirror): cards 2 and 5, sum 7 (the rules: an item goes to the highest sum).
+    assert browser.find_element(By.CSS_SELECTOR, "#bid-item-1 .mine").text == "Your cards 2, 5: sum 7"
+    assert verdict(browser, "move-bid", "true").startswith("\u2713 Legal")
+    # Two garnets on the item: each +5 in mm8, but Ada holds 1 garnet: refused beside the item's row.
+    plus = browser.find_element(By.CSS_SELECTOR, "#bid-item-1 .garnets button:last-child")
+    plus.click()
+    plus.click()
+    assert browser.find_element(By.CSS_SELECTOR, "#bid-item-1 .mine").text == "Your cards 2, 5: sum 17"
+    verdict(browser, "move-bid", "false")
+    said = browser.find_element(By.ID, "bid-item-1-said").text
+    assert "balance is 1" in said, said
+    browser.find_element(By.CSS_SELECTOR, "#bid-item-1 .garnets button:first-child").click()  # one garnet: +5
+    assert verdict(browser, "move-bid", "true").startswith("\u2713 Legal: it would spend 1 garnet")
+    assert browser.find_element(By.ID, "bid-item-1-said").text == ""
+    screenshot(browser, "pick-palindrome", 390)
+    browser.find_element(By.CSS_SELECTOR, "#move-bid button[type=submit]").click()
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "sent-bid"))
+    sent = browser.find_element(By.ID, "sent-bid").text.splitlines()
+    assert sent == ["CARD 2 ITEM 1", "CARD 4 PACK 1", "CARD 5 ITEM 1", "CARD 9 PACK 7", "GARNETS 1"]
+    # The board draws the bid as it stands, on the table's rows (sealed: Ada's alone).
+    row = browser.find_element(By.CSS_SELECTOR, "svg g[data-mark='pack-1-7']")
+    assert "9" in [t.text for t in row.find_elements(By.CSS_SELECTOR, "text")]
+    assert problems(browser) == []
