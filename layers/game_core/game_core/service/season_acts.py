@@ -4,7 +4,7 @@ read by id or by name in any case, then one step of the season (`seasons.apply`)
 
 Naming says the EC keeps their ToL: sent while the spending is open, it keeps the token, then
 names if it is their turn (the other ECs holding a ToL may still have to answer first). The
-caller wakes the season's machine after the act (`season_waits`)."""
+season's machine is woken after the act (`season_waits`)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from game_core.season.errors import NotNow
 from game_core.season.naming import name_opponent
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState, Stepped
-from game_core.service.ports import Clock
+from game_core.service.ports import Clock, Ports
 from game_core.service.season_ports import SeasonStore
+from game_core.service.season_waits import wake_season
 from game_core.service.seasons import apply
 
 EcAct = Literal["name", "spend", "keep"]
@@ -43,7 +44,18 @@ def named(settings: SeasonSettings, word: str) -> str:
     return found
 
 
-def ec_act(
+def ec_act(ports: Ports, season_id: str, player: str, secret: str, act: EcAct, opponent: str = "") -> SeasonState:
+    """`player`'s act through the ports' season store, then the season's machine woken to see it
+    (`season_waits`; at once, not at the naming deadline). Sent again: stored once, woken again
+    (a second wake finds the wait over and is ignored)."""
+    if ports.seasons is None:
+        raise NotFound("this deployment runs no seasons")
+    state = ec_act_stored(ports.seasons, ports.clock, season_id, player, secret, act, opponent)
+    wake_season(ports, season_id)
+    return state
+
+
+def ec_act_stored(
     store: SeasonStore, clock: Clock, season_id: str, player: str, secret: str, act: EcAct, opponent: str = ""
 ) -> SeasonState:
     """`player`'s act, once: name `opponent`, spend a ToL, or keep it. Sent again: nothing more.
