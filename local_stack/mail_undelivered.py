@@ -13,7 +13,8 @@ from email.utils import parseaddr
 
 from game_core.errors import NotFound
 from game_core.mail.addresses import match_for
-from game_core.match.model import Match, address_key
+from game_core.match.email_address import address_key
+from game_core.match.model import Match
 from game_core.service.ports import Bounce, Ports
 from game_core.service.telling import HOST
 from local_stack.mail import LOCAL_DOMAIN

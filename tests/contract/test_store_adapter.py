@@ -18,7 +18,7 @@ from game_core.aws.store.items import key, plain
 from game_core.aws.store.table import FIRST_BACKOFF, READ_ATTEMPTS, Table
 from game_core.aws.store.transaction import Guard, Transaction
 from game_core.errors import Conflict, Illegal, InProgress, Late
-from game_core.service.ports import AlreadyDelivered, HeaderMoved
+from game_core.service.sheets import AlreadyDelivered, HeaderMoved
 from local_stack.stack import create_match_table
 
 

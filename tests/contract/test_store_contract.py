@@ -72,7 +72,8 @@ from store_bench import (
 from game_core.errors import Conflict, Illegal, Late, NotFound
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match
-from game_core.service.ports import AlreadyDelivered, Bounce, Completion, Contact, Event, MatchStore
+from game_core.service.ports import Bounce, Completion, Contact, Event, MatchStore
+from game_core.service.sheets import AlreadyDelivered
 
 dynamodb = pytest.fixture(scope="module")(moto_client)
 bench = pytest.fixture(params=STORES)(each_store)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game_core.mail import inbound
+from game_core.mail import html_text, inbound
 from game_core.mail.inbound import MAX_BYTES, MAX_TEXT, Letter, parse_message
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -391,15 +391,15 @@ def test_work_is_bounded_on_pathological_html(html: bytes, monkeypatch: pytest.M
     # Counted, not timed: html.parser's close() rescans what is left unparsed from each "<" in it
     # (quadratic), so it may only ever see a short remainder
     remainders: list[int] = []
-    real = inbound._HtmlText.close
+    real = html_text.HtmlText.close
 
-    def counting(reader: inbound._HtmlText) -> None:
+    def counting(reader: html_text.HtmlText) -> None:
         remainders.append(len(reader.rawdata))
         real(reader)
 
-    monkeypatch.setattr(inbound._HtmlText, "close", counting)
+    monkeypatch.setattr(html_text.HtmlText, "close", counting)
     parse_message(b"Content-Type: text/html\n\n" + html)
     # beside a plain part too: the HTML is read for a marked signature
     boundary = b"--b\nContent-Type: text/plain\n\nPUSH A L\n--b\nContent-Type: text/html\n\n"
     parse_message(b"Content-Type: multipart/alternative; boundary=b\n\n" + boundary + html + b"\n--b--\n")
-    assert all(remainder <= inbound._UNPARSED_LIMIT for remainder in remainders)
+    assert all(remainder <= html_text.UNPARSED_LIMIT for remainder in remainders)

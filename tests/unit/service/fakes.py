@@ -55,13 +55,11 @@ from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.handover import execution_name
 from game_core.service.ports import (
-    AlreadyDelivered,
     Bounce,
     Clock,
     Completion,
     Contact,
     Event,
-    HeaderMoved,
     Ids,
     Mailer,
     MatchStore,
@@ -69,11 +67,9 @@ from game_core.service.ports import (
     Notifier,
     OutgoingMail,
     Ports,
-    Sheet,
-    SubmissionView,
     Workflow,
-    garnet_changes,
 )
+from game_core.service.sheets import AlreadyDelivered, HeaderMoved, Sheet, SubmissionView, garnet_changes
 
 T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
 """Where every `SettableClock` starts unless told otherwise."""

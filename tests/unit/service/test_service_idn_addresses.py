@@ -28,7 +28,7 @@ from test_service_addresses import COMMANDS, MID, NOT_AN_ADDRESS, players
 from game_core.aws.ses_mailer import SesMailer
 from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
-from game_core.match.model import sendable_address
+from game_core.match.email_address import sendable_address
 from game_core.service.mail_in import Outcome, receive, registered_sender
 from game_core.service.matches import contact
 

@@ -18,7 +18,8 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from game_core.match.model import Match, sendable_address
+from game_core.match.email_address import sendable_address
+from game_core.match.model import Match
 from game_core.service.ports import Notice
 
 logger = logging.getLogger(__name__)

@@ -32,10 +32,10 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.utils import collapse_rfc2231_value
-from html.parser import HTMLParser
 from typing import Any
 
 from game_core.errors import Reason
+from game_core.mail.html_text import Body, read_html
 from game_core.mail.replies import written
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -141,32 +141,24 @@ def _ids(value: str) -> tuple[str, ...]:
 # -- the body ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Body:
-    text: str
-    own: frozenset[int] = frozenset()
-    """Lines of `text` that are the sender's though they start with ">": format=flowed stuffs them;
-    in HTML a typed ">" is text, a quote is a <blockquote>."""
-
-
-def _body_text(message: EmailMessage) -> _Body:
+def _body_text(message: EmailMessage) -> Body:
     """The text/plain body, else the text/html one read as text; the HTML one too when it marks
     a signature the plain one cannot show. Attachments are never a body; a signed message's
     signature is one."""
     try:
         plain, html = message.get_body(preferencelist=("plain",)), message.get_body(preferencelist=("html",))
         if html is not None:
-            reader = _read_html(_part_text(html))
+            reader = read_html(_part_text(html))
             if plain is None or reader.signed:
                 return _clear_signed(reader.body())
         if plain is None:
-            return _Body("")
-        text = _clear_signed(_Body(_part_text(plain))).text
+            return Body("")
+        text = _clear_signed(Body(_part_text(plain))).text
         if _param(plain, "format") == "flowed":
             return _unflow(text, delete_space=_param(plain, "delsp") == "yes")
-        return _Body(text)
+        return Body(text)
     except Exception:  # a body that cannot be read is no body
-        return _Body("")
+        return Body("")
 
 
 _PGP_SIGNED = "-----BEGIN PGP SIGNED MESSAGE-----"
@@ -175,7 +167,7 @@ _PGP_MESSAGE = "-----BEGIN PGP MESSAGE-----"
 _TNEF = frozenset({"application/ms-tnef", "application/vnd.ms-tnef"})
 
 
-def _clear_signed(body: _Body) -> _Body:
+def _clear_signed(body: Body) -> Body:
     """Text signed inline with PGP (RFC 4880 7) as written: its armor line and headers ("Hash:")
     up to a blank line, and its signature block, left out; its dash-escaping ("- " before each
     line that starts with "-") undone. Lines outside the signed text stay, quoted ones too; the
@@ -199,7 +191,7 @@ def _clear_signed(body: _Body) -> _Body:
             if number in body.own:
                 own.add(len(lines))
             lines.append(line.removeprefix("- ") if state == "signed" else line)
-    return _Body("\n".join(lines), frozenset(own))
+    return Body("\n".join(lines), frozenset(own))
 
 
 def _unreadable(message: EmailMessage, body: str, written_text: str) -> Reason | None:
@@ -292,7 +284,7 @@ def _decode(payload: bytes, charset: str | None) -> str:
         return payload.decode("utf-8", errors="replace")
 
 
-def _unflow(text: str, delete_space: bool) -> _Body:
+def _unflow(text: str, delete_space: bool) -> Body:
     """format=flowed (RFC 3676 4) as written. A line's quote depth is the number of ">" it starts
     with, and one space after them is stuffing, removed; a line ending in a space (but the
     signature delimiter "-- ") goes on in the next line of the same depth, the space deleted with
@@ -313,138 +305,7 @@ def _unflow(text: str, delete_space: bool) -> _Body:
         if flowing and delete_space:
             lines[-1] = lines[-1][:-1]
     own = frozenset(i for i, line in enumerate(lines) if not depths[i] and line.lstrip(" ").startswith(">"))
-    return _Body("\n".join(lines), own)
-
-
-def _marks_signature(attrs: list[tuple[str, str | None]]) -> bool:
-    """Whether an element is where an HTML client marks the sender's signature: Outlook on the
-    web (id="Signature"), Outlook for Windows (the bookmark _MailAutoSig), Gmail and Thunderbird
-    (their signature classes)."""
-    values = {name.lower(): value or "" for name, value in attrs}
-    classes = set(values.get("class", "").lower().split())
-    return (
-        values.get("id", "").lower() == "signature"
-        or values.get("name", "") == "_MailAutoSig"
-        or bool(classes & {"gmail_signature", "moz-signature"})
-    )
-
-
-class _HtmlText(HTMLParser):
-    """HTML read as plain text: block elements and <br> break lines, entities are decoded, what
-    a reader does not see as the message (<head>, <style>, <script>) is left out, each line of a
-    <blockquote> is quoted with ">" (one per level), and a marked signature starts after a "-- "
-    line. A quote in HTML is its structure, never a typed "&gt;": a line outside any blockquote
-    that starts with ">" is the sender's (`_Body.own`). (Outlook's old message under its
-    divRplyFwdMsg or bordered header block, and Gmail's gmail_quote attribution, are read as
-    `replies` reads them in text: by the header block and the attribution.)"""
-
-    BLOCKS = frozenset(
-        "address article aside blockquote dd div dl dt fieldset figure footer form h1 h2 h3 h4 h5 h6 "
-        "header hr li main nav ol p pre section table tbody thead tfoot tr ul".split()
-    )
-    HIDDEN = frozenset({"head", "style", "script", "title"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.pieces: list[str] = []
-        self.hidden = 0
-        self.preformatted = 0
-        self.quoted = 0
-        self.line_started = False
-        self.line = 0
-        self.quoted_lines: set[int] = set()
-        """The lines written inside a blockquote (counted from 0 in `pieces` joined)."""
-        self.signed = False
-        """Whether the sender's own signature is marked (and a "-- " line written before it)."""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._element(tag, +1)
-        # A quoted message's signature is quoted: only the sender's own ends their writing
-        if not self.hidden and not self.quoted and _marks_signature(attrs):
-            self.signed = True
-            self._newline()
-            self.pieces.append("-- ")
-            self._newline()
-
-    def handle_endtag(self, tag: str) -> None:
-        self._element(tag, -1)
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._element(tag, +1)
-        self._element(tag, -1)
-
-    def _element(self, tag: str, step: int) -> None:
-        if tag == "body" and step > 0:
-            self.hidden = 0  # a <head> left open ends here
-        elif tag in self.HIDDEN:
-            self.hidden = max(0, self.hidden + step)
-        elif tag == "pre":
-            self.preformatted = max(0, self.preformatted + step)
-        if self.hidden:
-            return
-        if tag == "br" and step > 0:
-            self._newline()
-        elif tag in self.BLOCKS and self.line_started:
-            self._newline()
-        if tag == "blockquote":
-            self.quoted = max(0, self.quoted + step)
-
-    def _newline(self) -> None:
-        self.pieces.append("\n")
-        self.line += 1
-        self.line_started = False
-
-    def handle_data(self, data: str) -> None:
-        if self.hidden:
-            return
-        # Outlook writes a blank line as a paragraph of a non-breaking space: a line, left empty
-        blank_line = not self.line_started and not self.preformatted and "\xa0" in data
-        if not self.preformatted:
-            # Outside <pre> a run of whitespace is one space, and none at the start of a line.
-            data = re.sub(r"\s+", " ", data.replace("\xa0", " "))
-            if not self.line_started:
-                data = data.lstrip(" ")
-        if not data and blank_line:
-            self.pieces.append(">" * self.quoted)
-            self.line_started = True
-        if self.quoted and (data or blank_line):
-            self.quoted_lines.update(range(self.line, self.line + data.count("\n") + 1))
-        if not data:
-            return
-        if self.quoted:
-            data = data.replace("\n", "\n" + ">" * self.quoted + " ")
-            if not self.line_started:
-                data = ">" * self.quoted + " " + data
-        self.pieces.append(data)
-        self.line += data.count("\n")
-        self.line_started = not data.endswith("\n")
-
-    def body(self) -> _Body:
-        """The text, no more than one blank line in a row, and the lines starting ">" typed
-        outside any blockquote (the sender's)."""
-        lines: list[str] = []
-        own: set[int] = set()
-        for number, line in enumerate("".join(self.pieces).split("\n")):
-            line = line.rstrip(" ")
-            if not line and lines and not lines[-1]:
-                continue
-            if line.lstrip(" ").startswith(">") and number not in self.quoted_lines:
-                own.add(len(lines))
-            lines.append(line)
-        return _Body("\n".join(lines), frozenset(own))
-
-
-_UNPARSED_LIMIT = 2048
-
-
-def _read_html(html: str) -> _HtmlText:
-    reader = _HtmlText()
-    reader.feed(html)
-    # What feed leaves unparsed is an unclosed comment, tag or declaration. close() reads it as
-    # text by scanning it again from each "<" in it, quadratic time, so a long one is dropped.
-    if len(reader.rawdata) <= _UNPARSED_LIMIT:
-        reader.close()
-    return reader
+    return Body("\n".join(lines), own)
 
 
 def _json_object(text: str) -> Any | None:

@@ -12,7 +12,8 @@ from pydantic import Field, ValidationError, field_validator
 from game_core.errors import GameCoreError, Reason, validation_reasons
 from game_core.games import registry
 from game_core.games.protocol import Model
-from game_core.match.model import MAX_GARNETS, MAX_PLAYERS, Email, MatchRequest, Name, ParticipantId, Zone
+from game_core.match.email_address import Email
+from game_core.match.model import MAX_GARNETS, MAX_PLAYERS, MatchRequest, Name, ParticipantId, Zone
 from game_core.season.errors import SettingsRefused
 from game_core.season.shape import shape_of
 

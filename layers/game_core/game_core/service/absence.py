@@ -29,8 +29,9 @@ from game_core.match.clock import day_text, iso
 from game_core.match.model import Match, Participant
 from game_core.service.host import tell_stored
 from game_core.service.notices import Untold, act_at, clock_notice, notice_id, open_phase_summary, untold
-from game_core.service.ports import Event, Notice, Ports, SubmissionView
+from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
+from game_core.service.sheets import SubmissionView
 from game_core.service.submit import wake
 
 DECLARED = "absence_declared"

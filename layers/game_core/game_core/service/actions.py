@@ -19,9 +19,10 @@ from game_core.games import registry
 from game_core.match import engine
 from game_core.service import press
 from game_core.service.absence import ABSENCE_KIND, absence_action
-from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
+from game_core.service.ports import Event, Ports
 from game_core.service.ready import READY_KIND, ready_vote, vote
 from game_core.service.retries import until_stored
+from game_core.service.sheets import AlreadyDelivered, SubmissionView
 from game_core.service.submit import authenticate_webhook, first_reply
 
 

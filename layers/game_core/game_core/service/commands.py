@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from game_core.errors import NotFound
 from game_core.games.protocol import PARTICIPANT_FORMAT, Model
-from game_core.match.model import MAX_GRACES, MAX_PLAYERS, MAX_SECONDS, Email, MatchRequest, Name
+from game_core.match.email_address import Email
+from game_core.match.model import MAX_GRACES, MAX_PLAYERS, MAX_SECONDS, MatchRequest, Name
 from game_core.match.press_rate import MAX_PER_HOUR, PressMode
 from game_core.service import grace, handover, host, links, phases, replace, season_waits, webhooks
 from game_core.service.absence import refuse_or_cut

@@ -18,7 +18,8 @@ from game_core.games.text_layout import prose, result_text, wrapped
 from game_core.match import engine, grace
 from game_core.match.absence import away_lines
 from game_core.match.clock import PhaseClock, moment_text
-from game_core.match.model import Match, sendable_address
+from game_core.match.email_address import sendable_address
+from game_core.match.model import Match
 from game_core.match.press import help_lines, press_lines
 from game_core.match.seats import seat_lines
 from game_core.service import receipts

@@ -54,7 +54,8 @@ from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.automatic import Automatic, Failure, Kind, automatic
 from game_core.mail.inbound import MAX_BYTES, Letter, parse_message
 from game_core.mail.ses import Receipt, refusals
-from game_core.match.model import Match, address_key
+from game_core.match.email_address import address_key
+from game_core.match.model import Match
 from game_core.service import letters, telling
 from game_core.service.mail_commands import (
     HOST_ONLY,

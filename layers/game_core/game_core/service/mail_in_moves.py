@@ -36,8 +36,9 @@ from game_core.service.mail_commands import (
 )
 from game_core.service.mail_lines import listed_reasons
 from game_core.service.named import written
-from game_core.service.ports import Ports, Sheet, open_sheet
+from game_core.service.ports import Ports
 from game_core.service.receipts import receipt_lines
+from game_core.service.sheets import Sheet, open_sheet
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit
 
 CHANNEL = "email"

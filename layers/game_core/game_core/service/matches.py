@@ -11,7 +11,8 @@ from game_core.errors import Illegal, Reason
 from game_core.games import registry
 from game_core.match import chain, engine
 from game_core.match.clock import iso
-from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, address_key, secret_hash
+from game_core.match.email_address import address_key
+from game_core.match.model import Match, MatchRecord, MatchRequest, Participant, secret_hash
 from game_core.match.press_rate import DEFAULT_PER_HOUR
 from game_core.service import links, webhooks
 from game_core.service.letters import names

@@ -51,8 +51,9 @@ from game_core.match.press_rate import MAX_PER_HOUR, PressMode, PressSent
 from game_core.service.host import tell_stored
 from game_core.service.letters import PRIVATE_FROM_HOST, names
 from game_core.service.notices import Untold, act_at, notice_id, untold
-from game_core.service.ports import AlreadyDelivered, Event, Notice, Ports
+from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
+from game_core.service.sheets import AlreadyDelivered
 from game_core.service.telling import tell
 
 PRESS_MODE = "press_mode"

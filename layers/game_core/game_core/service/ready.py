@@ -16,8 +16,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from game_core.errors import Malformed, Reason
 from game_core.match import engine
-from game_core.service.ports import AlreadyDelivered, Event, Ports, SubmissionView
+from game_core.service.ports import Event, Ports
 from game_core.service.retries import until_stored
+from game_core.service.sheets import AlreadyDelivered, SubmissionView
 from game_core.service.submit import first_reply, wake
 
 READY_KIND = "ready"

@@ -12,7 +12,8 @@ from game_core.games.protocol import AnyGame, RevealsMoves
 from game_core.match import receipts
 from game_core.match.model import Match, PhaseRecord
 from game_core.match.replay import canonical_json
-from game_core.service.ports import Notice, Sheet, open_sheet
+from game_core.service.ports import Notice
+from game_core.service.sheets import Sheet, open_sheet
 
 
 def salts(sheets: Mapping[str, Sheet]) -> dict[str, dict[str, str]]:

@@ -15,8 +15,9 @@ from game_core.games.protocol import Model
 from game_core.match import engine, grace, receipts
 from game_core.match.engine import Accepted
 from game_core.match.model import Match, secret_hash
-from game_core.service.ports import AlreadyDelivered, Completion, Event, HeaderMoved, Ports, SubmissionView
+from game_core.service.ports import Completion, Event, Ports
 from game_core.service.retries import until_stored
+from game_core.service.sheets import AlreadyDelivered, HeaderMoved, SubmissionView
 
 logger = logging.getLogger(__name__)
 

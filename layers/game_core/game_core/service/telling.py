@@ -10,7 +10,8 @@ import logging
 from collections.abc import Callable, Sequence
 
 from game_core.errors import MailRefused
-from game_core.match.model import Match, sendable_address
+from game_core.match.email_address import sendable_address
+from game_core.match.model import Match
 from game_core.service import webhooks
 from game_core.service.letters import letters
 from game_core.service.notices import told_key

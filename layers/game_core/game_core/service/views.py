@@ -10,7 +10,8 @@ from game_core.games import registry
 from game_core.match.engine import game_state, still_owed
 from game_core.service import receipts
 from game_core.service.notices import open_phase_summary
-from game_core.service.ports import Ports, SubmissionView
+from game_core.service.ports import Ports
+from game_core.service.sheets import SubmissionView
 from game_core.service.submit import authenticate_webhook
 
 

@@ -29,8 +29,9 @@ from game_core.service.absence import absence_action
 from game_core.service.actions import ActionRequest, take_action
 from game_core.service.page import session as sessions
 from game_core.service.page.forms import ROWS, Form, form_for, rows_for, submission_of
-from game_core.service.ports import Ports, SubmissionView
+from game_core.service.ports import Ports
 from game_core.service.ready import READY_KIND, vote
+from game_core.service.sheets import SubmissionView
 from game_core.service.submit import SubmissionRequest, submit
 
 CHANNEL = "page"
