@@ -60,6 +60,11 @@ class Clicker(Player):
     def submit(self, form_id: str, chosen: dict[str, str] | None = None) -> Any:
         """Pick `chosen`, send the form by its button; the next page's notice (or reasons)."""
         self.choose(form_id, chosen or {})
+        if chosen and form_id.startswith("move-"):
+            # The page's check of the move as chosen says it is legal before it is sent (and no
+            # check is left in flight to be counted as the next view's read).
+            legal = (By.CSS_SELECTOR, f"#{form_id}-check[data-legal='true']")
+            waiting(self.driver).until(lambda driver: driver.find_elements(*legal))
         self.driver.execute_script("window.leaving = true")  # gone with this page: the next has none
         self.driver.find_element(By.CSS_SELECTOR, f"#{form_id} button[type=submit]").click()
         waiting(self.driver).until(lambda driver: driver.execute_script("return window.leaving === undefined"))
