@@ -123,3 +123,10 @@ def test_every_host_command_has_its_row_and_every_console_event_is_named() -> No
     events = sorted(p.stem.removeprefix("host_") for p in (ROOT / "events").glob("host_*.json"))
     assert [command for command in console if command not in events and f"`{command}`" not in text] == []
     assert [event for event in events if f"host_{event}.json" not in text] == []
+
+
+def test_the_readme_fits_on_two_screens_with_the_two_commands_and_a_way_into_the_manual() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 150  # issue 33: what the project is, two commands, a picture, links
+    assert "\nbin/play " in readme and "\nbin/test " in readme
+    assert "](docs/index.md)" in readme and re.search(r"!\[[^\]]+\]\(docs/page-\w+\.png\)", readme)

@@ -81,6 +81,7 @@ SERVER = Skip("starts a server that runs until Ctrl-C (tests/integration/test_ho
 NEEDS_HOST_SERVER = Skip("needs bin/host-server running and a match (tests/integration/test_host_server.py)")
 NEEDS_LOCAL_STACK = Skip("needs bin/local-stack running (tests/integration/test_cli.py runs match-host in-process)")
 AWS = Skip("needs an AWS account, or a deployed stack on it")
+SEASON_ON_THE_LAPTOP = Skip("needs bin/host-server running: tests/integration/test_host_season.py runs it as written")
 PATTERN = Skip("a pattern, not a command: MATCH_ID, SECONDS, a|b choices (tests/integration/test_cli.py)")
 LINES: dict[str, Run | Skip] = {
     "bin/play": Skip("plays a whole 12-player match with bots, minutes (tests/statemachine play every game)"),
@@ -92,6 +93,12 @@ LINES: dict[str, Run | Skip] = {
         "runs until Ctrl-C, on a real mail account (tests/integration/test_host_mailbox.py plays one locally)"
     ),
     "bin/match-host --server http://127.0.0.1:8081 create events/host_create.json": NEEDS_HOST_SERVER,
+    'curl -H "Authorization: Bearer $(cat local-data/host-token)" -H "Content-Type: application/json" -d '
+    "@season-create.json http://127.0.0.1:8081/host": SEASON_ON_THE_LAPTOP,
+    'curl -H "Authorization: Bearer $(cat local-data/host-token)" -H "Content-Type: application/json" -d '
+    '\'{"command": "season", "action": "status", "season_id": "s-0123456789ab"}\' http://127.0.0.1:8081/host': (
+        SEASON_ON_THE_LAPTOP
+    ),
     "LAPTOP=192.168.1.20 MATCH=m-0123456789ab SECRET=ada-s-secret": Run(silent=True),
     'curl -H "Authorization: Bearer $SECRET" -H "Content-Type: application/json" -d \'{"phase": "Pregame", '
     '"kind": "multipliers", "submission": {"multipliers": [2, 1, 1, 0, -1, -1]}}\' '
