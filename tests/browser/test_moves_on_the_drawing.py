@@ -1,11 +1,13 @@
 """Moves made on the drawing by clicks alone, in a real browser (headless Chromium against
 bin/host-server's server, as tests/browser/test_pages.py), checked by the service before they are
 sent and then sent and taken: a Domino Auction placement (pieces chosen in the tray, turned, put on
-the own board's cells).
+the own board's cells); Abstrac's laying (cards not yet laid, clicked in order) and a deal's take
+(the last card taken, clicked at the top of the line).
 
-Expected verdicts are worked from RULINGS.md's Domino Auction section: tiles won are placed in the
-next round, inside the grid, on no covered cell and, after the first, touching the player's cells
-(all of them one orthogonally connected group).
+Expected verdicts are worked from RULINGS.md: Domino Auction's tiles won are placed in the next
+round, inside the grid, on no covered cell and, after the first, touching the player's cells (all
+of them one orthogonally connected group); Abstrac lays 1-3 unused cards at the back of the row,
+and takes 1-3 from the front of the row or the top of the line.
 """
 
 from __future__ import annotations
@@ -106,6 +108,8 @@ def test_a_domino_placement_made_by_clicks_on_the_own_board_is_checked_then_sent
     )
     at_cell(browser, target, "E3")
     assert entry(browser, 1, "true") == "Tile 2 (I3): on E3 E4 E5"
+    said = waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#place-verdict[data-legal='true']"))
+    assert said[0].text.startswith("Legal: the service would take this move")
     waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#move-place-check[data-legal='true']"))
     for width in (DESKTOP, PHONE):  # test-output/screenshots: the tray under the board, both pieces drawn
         screenshot(browser, "moves-domino-placing", width)
@@ -115,4 +119,84 @@ def test_a_domino_placement_made_by_clicks_on_the_own_board_is_checked_then_sent
     assert notice.text.startswith("Your place submission is in")
     sent = browser.find_element(By.ID, "sent-place").get_attribute("textContent") or ""
     assert "C3 C4 C5 D5" in sent and "E3 E4 E5" in sent
+    assert problems(browser) == []
+
+
+def card_verdict(driver: Any, legal: str) -> str:
+    """The service's verdict in the cards' tray once it says `legal` ("true"/"false")."""
+    found = waiting(driver).until(
+        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#card-verdict[data-legal='{legal}']")), None)
+    )
+    return str(found.text)
+
+
+def click_card(driver: Any, selector: str) -> None:
+    """A click on the card's face (its `rect`: chromedriver places a pointer on an SVG group amiss)."""
+    card = driver.find_element(By.CSS_SELECTOR, f"{selector} > rect")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", card)
+    ActionChains(driver).move_to_element(card).click().perform()
+
+
+def test_abstrac_cards_laid_by_clicks_in_order_are_checked_then_sent(browser, server) -> None:
+    match_id, secrets = created(server, "abstrac", settings={"rule_set": "row"})
+    # Ada, the protected player (the first), names herself to lay first, by webhook.
+    move = {"phase": "Choose starter", "kind": "starter", "submission": {"starter": "ada"}}
+    assert server.stack.submit(match_id, "ada", secrets["ada"], move)[0] == 200
+    server.stack.settle()
+    problems(browser)
+    signed_in(browser, server, match_id, secrets["ada"])
+    assert browser.find_element(By.ID, "phase-name").text == "Laying move"
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "card-tray"))
+    # The seed text's example: green 2, blue 4, red 3, then a fourth, red 5: one more than a
+    # laying move's three.
+    for card in ("2G", "4B", "3R", "5R"):
+        click_card(browser, f"#board g[data-lay='{card}']")
+    assert browser.find_element(By.ID, "move-lay-cards").get_attribute("value") == "2G 4B 3R 5R"
+    said = card_verdict(browser, "false")
+    assert "a laying move lays 1, 2 or 3 cards, not 4" in said and "cards." not in said
+    click_card(browser, "#board g[data-lay='5R']")  # taken back
+    assert browser.find_element(By.ID, "card-said").text == (
+        "You lay green 2, blue 4, red 3, in this order, at the back of the row."
+    )
+    assert card_verdict(browser, "true").startswith("\u2713 Legal")
+    assert browser.find_element(By.CSS_SELECTOR, "#board g[data-lay='4B'] text.order").text == "2"
+    for width in (DESKTOP, PHONE):
+        screenshot(browser, "moves-abstrac-laying", width)
+    browser.find_element(By.ID, "card-send").click()
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "notice"))
+    server.stack.settle()  # a move closes its phase: Bo lays next
+    browser.refresh()
+    row = [one.get_attribute("data-card") for one in browser.find_elements(By.CSS_SELECTOR, "#board g[data-card]")]
+    assert row == ["2G", "4B", "3R"]  # the row, front first, as laid
+    assert problems(browser) == []
+
+
+def test_an_abstrac_deals_take_made_by_clicking_its_last_card_is_checked_then_sent(browser, server) -> None:
+    line = [f"{number}{colour}" for number in range(1, 7) for colour in "RYGB"]  # 1R 1Y 1G 1B 2R ...
+    match_id, secrets = created(server, "abstrac", settings={"rule_set": "deal", "deal_lines": [line]})
+    problems(browser)
+    signed_in(browser, server, match_id, secrets["ada"])  # Ada, the first player, starts the first deal
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "card-tray"))
+    # The top three are takeable, each meaning a take up to it.
+    takes = browser.find_elements(By.CSS_SELECTOR, "#board g[data-take]")
+    assert [(one.get_attribute("data-card"), one.get_attribute("data-take")) for one in takes] == [
+        ("1R", "1"),
+        ("1Y", "2"),
+        ("1G", "3"),
+    ]
+    click_card(browser, "#board g[data-take='3']")
+    assert browser.find_element(By.ID, "move-take-count").get_attribute("value") == "3"
+    assert browser.find_element(By.ID, "card-said").text == (
+        "You take 3 cards from the top of the line: red 1, yellow 1, green 1."
+    )
+    assert card_verdict(browser, "true").startswith("\u2713 Legal")
+    browser.find_element(By.ID, "card-send").click()
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "notice"))
+    server.stack.settle()
+    browser.refresh()
+    # Three 1s are a set of three: 2 base points (RULINGS); no run (three colours). The line's top is now 1B.
+    ada = browser.find_element(By.CSS_SELECTOR, "#board g[data-mark='player-ada']").text
+    assert "Three-of-a-kind of 1: 2 points" in ada and "in-a-row" not in ada, ada
+    top = browser.find_elements(By.CSS_SELECTOR, "#board g[data-card]")[0]
+    assert top.get_attribute("data-card") == "1B"
     assert problems(browser) == []

@@ -42,6 +42,11 @@ def _attrs(attributes: dict[str, object]) -> str:
     )
 
 
+def attributes(**named: object) -> str:
+    """` name="value"` each, escaped, as `text` and `box` write theirs (for a group of one's own)."""
+    return _attrs(named)
+
+
 def picture(width: int, height: int, title: str, body: list[str]) -> str:
     """The one `svg` element: role img, its `title` first, scaling to its container's width (the
     page's column, 372 px on a 390-px phone: a board is drawn to read there, issue 30 item 4)."""

@@ -3,6 +3,12 @@ Abstrac has no secret): the row (or the deal's line) as cards in their colours, 
 next card taken) on the left and each card already taken left as an empty slot so the others
 keep their place; the cards not yet laid (`row`); each player's taken cards with their
 combinations and score; the move clock of each, and whose move it is.
+
+What the page's script (`static/abstrac.js`) needs to make a move on the drawing is written on it:
+each card of the row or line carries `data-card` (its code), and while cards are taken from its
+front a frame over each of the first three carries `data-take` (how many a take up to that card
+is) and `data-card`; while cards are laid, each card not yet laid is a group carrying `data-lay`
+(its code).
 """
 
 from __future__ import annotations
@@ -46,18 +52,23 @@ def _card(card: str, x: float, y: float) -> list[str]:
     ]
 
 
-def _cards(cards: Sequence[str], x: float, y: float) -> tuple[list[str], float]:
+def _cards(cards: Sequence[str], x: float, y: float, laid: bool = False) -> tuple[list[str], float]:
+    """Cards in lines of `PER_LINE`; each one a group carrying `data-lay` when `laid` (to be laid)."""
     parts = []
     for index, card in enumerate(cards):
         line, column = divmod(index, PER_LINE)
-        parts += _card(card, x + column * PITCH, y + line * (CARD_H + 6))
+        drawn = _card(card, x + column * PITCH, y + line * (CARD_H + 6))
+        parts += [f"<g{svg.attributes(data_lay=card)}>{''.join(drawn)}</g>"] if laid else drawn
     return parts, max(1, -(-len(cards) // PER_LINE)) * (CARD_H + 6)
 
 
-def _strip(slots: Sequence[str | None], label: str, top: float) -> tuple[list[str], float]:
-    """The row or line: each slot at its own place, a taken one empty; each slot marked."""
+def _strip(slots: Sequence[str | None], label: str, top: float, takes: int) -> tuple[list[str], float]:
+    """The row or line: each slot at its own place, a taken one empty; each slot marked. Over the
+    first `takes` cards at the front (0 or 3), an unmarked frame saying how many a take up to that
+    card is (unmarked: a card that comes to the front has not changed)."""
     parts = [svg.text(0, top + 16, label, font_weight=700)]
     top += 24
+    frames: list[str] = []
     for index, card in enumerate(slots):
         line, column = divmod(index, PER_LINE)
         x, y = column * PITCH, top + line * (CARD_H + 6)
@@ -66,8 +77,11 @@ def _strip(slots: Sequence[str | None], label: str, top: float) -> tuple[list[st
             title = f"place {index + 1}: taken"
         else:
             body, title = _card(card, x, y), f"place {index + 1}: {card_words(card)}"
-        parts.append(svg.marked(f"slot-{index}", title, body, (x + 2, y - 2)))
-    return parts, top + max(1, -(-len(slots) // PER_LINE)) * (CARD_H + 6)
+            if len(frames) < takes:
+                frame = svg.box(x, y, CARD_W, CARD_H, fill="none", rx=4, class_="take")
+                frames.append(f"<g{svg.attributes(data_take=len(frames) + 1, data_card=card)}>{frame}</g>")
+        parts.append(svg.marked(f"slot-{index}", title, body, (x + 2, y - 2), data_card=card))
+    return parts + frames, top + max(1, -(-len(slots) // PER_LINE)) * (CARD_H + 6)
 
 
 def _hours(seconds: int) -> str:
@@ -130,12 +144,12 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     to_move = "you" if mover == viewer else _name(names, mover)
     parts.append(svg.text(0, 40, f"To move: {to_move}" if mover else "No move is awaited."))
     slots, label = _slots(public)
-    drawn, top = _strip(slots, label, 52)
+    drawn, top = _strip(slots, label, 52, 3 if mover and public.get("stage", "pick") == "pick" else 0)
     parts += drawn
     unused = public.get("unused") or []
     if public["rule_set"] == "row" and unused:
         parts.append(svg.text(0, top + 20, "Not yet laid", font_weight=700))
-        cards, height = _cards(unused, 0, top + 28)
+        cards, height = _cards(unused, 0, top + 28, laid=public["stage"] == "lay")
         parts += cards
         top += 28 + height
     for player in public["players"]:

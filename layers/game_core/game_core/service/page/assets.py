@@ -11,7 +11,7 @@ from pathlib import Path
 
 FOLDER = Path(__file__).parent / "static"
 SCRIPT = "text/javascript; charset=utf-8"
-GAME_SCRIPTS = {"domino": "domino.js", "palindrome": "pickers.js", "clubs": "pickers.js"}
+GAME_SCRIPTS = {"domino": "domino.js", "abstrac": "abstrac.js", "palindrome": "pickers.js", "clubs": "pickers.js"}
 """The games whose moves are made on the drawing, each with its script (pickers.js: the moves
 picked in a table or put in order, Palindrome's bid and Clubs' draft)."""
 TYPES = {"page.css": "text/css; charset=utf-8", "page.js": SCRIPT} | dict.fromkeys(GAME_SCRIPTS.values(), SCRIPT)

@@ -213,7 +213,7 @@
     this.write();
     var next = this.pieces.findIndex(function (one) { return !one.at && !one.optional; });
     this.choose(next < 0 ? this.chosen : next);
-    this.say(piece.label + " placed on " + covering(piece, piece.at).join(" ") + "; the service checks the form.");
+    this.say(piece.label + " placed on " + covering(piece, piece.at).join(" ") + ".");
   };
 
   Placing.prototype.turn = function (how) {
@@ -245,7 +245,8 @@
     var found = byRow(verdict);
     this.rows(null).forEach(function (row, n) { this.pieces[row.index].reasons = found[n] || []; }, this);
     this.redraw();
-    this.say(verdict.said + (found.rest.length ? " " + found.rest.join(" ") : ""));
+    this.verdictLine.setAttribute("data-legal", verdict.legal ? "true" : "false");
+    this.verdictLine.textContent = verdict.said + (found.rest.length ? " " + found.rest.join(" ") : "");
   };
 
   Placing.prototype.redraw = function () {
@@ -269,6 +270,7 @@
     var self = this;
     var tray = document.createElement("div");
     tray.id = "place-tray";
+    tray.className = "tray";
     var help = document.createElement("p");
     help.textContent = "Place your pieces on your board: choose one, then point at a cell (the piece's first cell " +
       "in reading order goes there) and click. The service says at once whether it would be legal there.";
@@ -291,11 +293,15 @@
       made.addEventListener("click", one[2]);
       tools.appendChild(made);
     });
-    this.said = document.createElement("p");
+    this.said = document.createElement("p");  // the piece looked at or just moved
     this.said.id = "place-said";
-    this.said.setAttribute("role", "status");
-    this.said.setAttribute("aria-live", "polite");
-    [help, list, tools, this.said].forEach(function (part) { tray.appendChild(part); });
+    this.verdictLine = document.createElement("p");  // the service's verdict on the form as written
+    this.verdictLine.id = "place-verdict";
+    [this.said, this.verdictLine].forEach(function (line) {
+      line.setAttribute("role", "status");
+      line.setAttribute("aria-live", "polite");
+    });
+    [help, list, tools, this.said, this.verdictLine].forEach(function (part) { tray.appendChild(part); });
     figure.parentNode.insertBefore(tray, figure.nextSibling);
   };
 
