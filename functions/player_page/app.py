@@ -56,6 +56,8 @@ PAGE_HEADERS = {
 }
 """Every page's headers: no inline script or style anywhere, no framing, no referrer sent on; the
 script reaches its own origin only (the check of a move as it is written)."""
+AUTO_RELOAD = "auto"
+"""The query word page.js adds to the page's own reload (every minute, or as its countdown ends)."""
 NOTICES = {
     "sent": "Your {} submission is in; sending it again replaces it.",  # "multipliers" or "place" alike
     "ready": "Your ready vote is recorded.",
@@ -124,7 +126,10 @@ def get_page(request: Request, ports: Callable[[], Ports], match_id: str) -> Rep
     notice = NOTICES["sent"].format(query["sent"][:40]) if "sent" in query else NOTICES.get(next(iter(query), ""), "")
     logger.info("page", extra=who(request))
     shown, marks = render.marked_page(seen, "" if "answer" in query else notice, request.cookie(seen_cookie))
-    return _html(200, shown, _set_cookie(request, match_id, marks, name=seen_cookie) if marks else None)
+    # The page's own reload ("?auto", page.js) is no visit: what is new stays marked until the
+    # participant loads the page themselves (board.py).
+    remembered = marks and AUTO_RELOAD not in query
+    return _html(200, shown, _set_cookie(request, match_id, marks, name=seen_cookie) if remembered else None)
 
 
 def post_session(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from test_page_secrecy import seated, stage
 
 from benchmarks.page import page_call, sign_in
 from game_core.games import registry
-from game_core.service.page import board, play, render
+from game_core.service.page import board, play, render, session
 
 GAMES = ("crates", "palindrome", "abstrac")
 SVG = re.compile(r"<svg .*?</svg>", re.S)
@@ -125,3 +126,33 @@ def test_the_page_route_sets_the_seen_cookie_and_reads_it_back() -> None:
     again = page_call(served, "GET", "/play/{match_id}", f"/play/{mid}", cookie=f"{session}; {seen}")
     assert '<p id="board-new">Nothing has changed since your last visit (earlier in this phase).</p>' in again["body"]
     assert 'id="board-new"' not in first["body"]
+
+
+def test_the_pages_own_reload_keeps_what_is_new_marked_until_the_participant_loads_it() -> None:
+    """Issue 30 item 3: the marks vanished at the page's own minute reload, seen or not."""
+    game = registry.load("crates")
+    fakes, match_id, cookies = seated("crates")
+    viewer = next(iter(cookies))
+    served = Served(SimpleNamespace(ports=fakes.ports))  # type: ignore[arg-type]
+    session_cookie = f"{session.cookie_name(match_id)}={cookies[viewer]}"
+
+    def load(query: str, seen: str | None) -> tuple[str, str | None]:
+        """The page through the handler: its body, and the seen cookie it sets (None: none)."""
+        header = session_cookie + (f"; {board.cookie_name(match_id)}={seen}" if seen else "")
+        reply = page_call(served, "GET", "/play/{match_id}", f"/play/{match_id}{query}", cookie=header)
+        set_cookie = reply["headers"].get("Set-Cookie", "")
+        return reply["body"], set_cookie.partition("=")[2].partition(";")[0] or None
+
+    states = played("crates").states
+    moved = next(n for n in range(1, len(states)) if states[n].locations != states[n - 1].locations)
+    stage(fakes, match_id, game, states[moved - 1].model_dump(mode="json"), 1)
+    _, seen = load("", None)  # the participant's own visit: remembered
+    assert seen is not None
+    stage(fakes, match_id, game, states[moved].model_dump(mode="json"), 2)  # a crate moved since
+    for query in ("?auto", "?sent=round&auto"):  # the page's own reloads, twice: marked, not remembered
+        page, kept = load(query, seen)
+        assert _marked(page)[0] and kept is None, query
+    page, seen_now = load("", seen)  # the participant reloads it: still marked, now remembered
+    assert _marked(page)[0] and seen_now is not None and seen_now != seen
+    page, _ = load("?auto", seen_now)
+    assert _marked(page) == (set(), [])  # seen: no longer marked

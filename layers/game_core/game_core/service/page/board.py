@@ -9,8 +9,10 @@ the session's form token; `tag` is the same HMAC of nothing, so a cookie of anot
 another participant) marks nothing rather than everything; the phase says when that visit was
 ("in phase 3", "earlier in this phase"). A page view marks each element whose
 digest the cookie lacks (class `changed`, "new" written beside it, and named in `board-new`),
-then sets the cookie to what it showed: a reload with nothing changed marks nothing (the page's
-own reload, every `render.REFRESH_SECONDS` while its tab is visible, is a visit too). The cookie
+then sets the cookie to what it showed: a reload with nothing changed marks nothing. The page's
+own reload (every `render.REFRESH_SECONDS` while its tab is visible, `?auto`) is no visit: it
+marks as the cookie says but leaves it, so what is new stays marked until the participant loads
+the page themselves (opens or reloads it, sends a form), not gone a minute later unseen. The cookie
 holds only digests of what this participant was shown: forged, it changes only the marks on the
 forger's own page; read, it tells nothing of the view without the session's key. No cookie (a
 first visit, or a page answering a refused form): nothing marked.

@@ -96,7 +96,10 @@
       window.clearTimeout(timer);
       if (writing || document.visibilityState !== "visible") { return; }
       if (Date.now() >= due) {
-        window.location.reload();
+        // Marked "auto": the server keeps what is new marked until the player loads the page.
+        var url = new URL(window.location.href);
+        url.searchParams.set("auto", "");
+        window.location.replace(url.toString());
       } else {
         timer = window.setTimeout(check, due - Date.now());
       }
