@@ -17,6 +17,7 @@ import random
 import signal
 import statistics
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -25,7 +26,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load_clients import Clients, MoveKey, Seat, Tally
+from benchmarks.load_channels import WebhookReceiver, notices_check, repeated_mail, replies_to
+from benchmarks.load_clients import Clients, MoveKey, Seat, Tally, source_address
 from benchmarks.load_server import HostServerProcess, Usage, folder_megabytes
 from game_core.match.engine import guests_per_player
 from local_stack.play import bot_matches, seat
@@ -47,19 +49,34 @@ class Options:
 
 
 @dataclass
+class Notices:
+    """What the webhook receiver and the outbox say of the notices and the STATUS mails."""
+
+    webhooks: int
+    lost: list[str]
+    repeated: list[str]
+    answers: dict[str, int]
+    """Each STATUS mail the server took -> how many answers it got."""
+    mail_repeated: list[str]
+
+
+@dataclass
 class Outcome:
     """What a run measured: the checks the tests assert on, and the figures it printed."""
 
     tally: Tally
     lost: list[MoveKey]
     doubled: list[MoveKey]
+    notices: Notices
     lateness: list[float]
     usage: Usage
     restarts: dict[str, float]
 
 
-def requests_for(count: int) -> list[dict[str, Any]]:
-    """`count` matches' settings: every game and rule set in turn, typical and fewest players by turns."""
+def requests_for(count: int, webhook: str) -> list[dict[str, Any]]:
+    """`count` matches' settings: every game and rule set in turn, typical and fewest players by
+    turns; each player with an e-mail address, and every other match's players and public channel
+    subscribed to webhooks at `webhook`/<target> (the player, or @public)."""
     from game_core.games import registry
 
     typical, fewest = bot_matches("typical"), bot_matches("few")
@@ -71,21 +88,39 @@ def requests_for(count: int) -> list[dict[str, Any]]:
             {
                 "game": game_id,
                 "settings": {"rule_set": rule_set},
-                "players": [seat(f"p{i:02d}", guests) for i in range(1, players + 1)],
+                "players": [
+                    seat(f"p{i:02d}", guests) | {"email": f"p{i:02d}@example.com"}  # one person in each match
+                    for i in range(1, players + 1)
+                ],
                 "early_close": False,
                 "seed": 2026 + index,
             }
+            | ({"webhooks": webhooks(webhook, players)} if index % 2 == 0 else {})
         )
     return made
 
 
-def create(server: HostServerProcess, options: Options, rng: random.Random) -> list[Seat]:
-    seats = []
-    for request in requests_for(options.matches):
+def webhooks(url: str, players: int) -> dict[str, str]:
+    targets = ["@public", *(f"p{i:02d}" for i in range(1, players + 1))]
+    return {target: f"{url}/{target}" for target in targets}
+
+
+def create(
+    server: HostServerProcess, options: Options, rng: random.Random, receiver: WebhookReceiver
+) -> tuple[list[Seat], dict[str, list[str]]]:
+    """The matches made: every participant's seat, and each match's webhook targets."""
+    seats, subscriptions = [], {}
+    for request in requests_for(options.matches, receiver.url("hook")):
         created = server.host("create", match=request | {"phase_seconds": options.phase_seconds})
+        match_id = created["match_id"]
+        if "webhooks" in request:
+            subscriptions[match_id] = sorted(request["webhooks"])
+        emails = {player["id"]: player["email"] for player in request["players"]}
         for player, secret in created["secrets"].items():
-            seats.append(Seat(created["match_id"], request["game"], player, secret, random.Random(rng.random())))
-    return seats
+            seat = Seat(match_id, request["game"], player, secret, random.Random(rng.random()))
+            seat.source, seat.email = source_address(len(seats)), emails.get(player, "")
+            seats.append(seat)
+    return seats, subscriptions
 
 
 def drive(clients: Clients, seconds: float, rate: float) -> None:
@@ -178,9 +213,10 @@ def restart(server: HostServerProcess, how: signal.Signals) -> float:
 def run(options: Options, folder: Path) -> Outcome:
     rng = random.Random(options.seed)
     server = HostServerProcess(folder / "data")
+    receiver = WebhookReceiver()
     server.start()
     try:
-        seats = create(server, options, rng)
+        seats, subscriptions = create(server, options, rng, receiver)
         match_ids = sorted({seat.match_id for seat in seats})
         print(
             f"load: {len(match_ids)} matches, {len(seats)} participants, phases of {options.phase_seconds} s, "
@@ -196,15 +232,52 @@ def run(options: Options, folder: Path) -> Outcome:
             for seconds in lateness(record, options.phase_seconds)
         ]
         restarts = {"SIGTERM": restart(server, signal.SIGTERM)}
-        drive(clients, min(5.0, options.seconds), options.rate)  # moves in flight when it dies
-        restarts["SIGKILL"] = restart(server, signal.SIGKILL)
+        restarts["SIGKILL"] = killed_under_load(server, clients, min(10.0, options.seconds), options.rate, rng)
         settle(server, match_ids)
-        lost, doubled = check(clients.tally, records(server, match_ids))
-        outcome = Outcome(clients.tally, lost, doubled, late, used, restarts)
+        exported = records(server, match_ids)
+        lost, doubled = check(clients.tally, exported)
+        notices = told(server, receiver, subscriptions, exported, clients.tally)
+        outcome = Outcome(clients.tally, lost, doubled, notices, late, used, restarts)
     finally:
         server.stop()
+        receiver.close()
     report(outcome, options, folder_megabytes(folder / "data"))
     return outcome
+
+
+def killed_under_load(
+    server: HostServerProcess, clients: Clients, seconds: float, rate: float, rng: random.Random
+) -> float:
+    """The load for `seconds`, the server killed by SIGKILL at a random moment of it (requests in
+    flight die with it) and started again at once while the load goes on; the seconds until it
+    answered again."""
+    load = threading.Thread(target=drive, args=(clients, seconds, rate), name="load-under-kill")
+    load.start()
+    time.sleep(rng.uniform(0.2, 0.6) * seconds)
+    serving_again = restart(server, signal.SIGKILL)
+    load.join()
+    return serving_again
+
+
+def told(
+    server: HostServerProcess,
+    receiver: WebhookReceiver,
+    subscriptions: dict[str, list[str]],
+    exported: dict[str, dict[str, Any]],
+    tally: Tally,
+) -> Notices:
+    """The notices' and mails' check, once the webhook pump has sent what it holds (no delivery
+    for 5 s, or a minute at most) and every STATUS mail is answered (or that minute is over)."""
+    deadline, quiet_since, seen = time.monotonic() + 60, time.monotonic(), -1
+    while time.monotonic() < deadline and time.monotonic() - quiet_since < 5:
+        if (count := receiver.deliveries()) != seen:
+            seen, quiet_since = count, time.monotonic()
+        time.sleep(0.5)
+    while time.monotonic() < deadline and not all(replies_to(server.outbox, tally.mailed).values()):
+        time.sleep(0.5)
+    lost, repeated = notices_check(receiver, subscriptions, exported)
+    answers = dict(replies_to(server.outbox, tally.mailed))
+    return Notices(receiver.deliveries(), lost, repeated, answers, repeated_mail(server.outbox))
 
 
 def verdict(ok: bool) -> str:
@@ -246,11 +319,29 @@ def report(outcome: Outcome, options: Options, data_mb: float) -> None:
         f"acknowledged moves: {moves}, lost {len(outcome.lost)}, doubled {len(outcome.doubled)} "
         f"(goal 0 and 0: {verdict(not outcome.lost and not outcome.doubled)})"
     )
+    report_notices(outcome.notices)
     for how, seconds in outcome.restarts.items():
         print(
             f"restart after {how} with the matches running: serving again in {seconds:.1f} s "
             f"(goal < {RESTART_GOAL_SECONDS:.0f} s: {verdict(seconds < RESTART_GOAL_SECONDS)})"
         )
+
+
+def report_notices(notices: Notices) -> None:
+    unanswered = sorted(message_id for message_id, count in notices.answers.items() if count == 0)
+    answered_twice = sorted(message_id for message_id, count in notices.answers.items() if count > 1)
+    repeats = f": {', '.join(notices.repeated[:5])}" if notices.repeated else ""
+    print(
+        f"webhooks out: {notices.webhooks} deliveries, resolution notices lost {len(notices.lost)}, "
+        f"webhook ids delivered more than once {len(notices.repeated)} (the README allows a repeat under "
+        f"the same id only when the server dies mid-POST){repeats}"
+    )
+    print(
+        f"STATUS mails taken: {len(notices.answers)}, unanswered {len(unanswered)}, answered twice "
+        f"{len(answered_twice)}; notices mailed twice (one Message-ID, one recipient) {len(notices.mail_repeated)}"
+    )
+    ok = not (notices.lost or unanswered or answered_twice)
+    print(f"notices: (goal: every one delivered, none doubled beyond the README's crash case: {verdict(ok)})")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,28 +7,33 @@ its Idempotency-Key) and the same move anew (a fresh key). Every 200 is an ackno
 kept to check against the exported records. Players also look at their page (signed in once with
 their secret, then by its cookie) and the match's public view; the host extends, pauses and
 resumes, presses and asks for status.
+
+Each player comes from an address of their own on the loopback network (127.0.0.2 and on, as a
+community's players come from their own machines): the server holds at most 20 connections per
+address, which the harness's clients, all from 127.0.0.1, used to hit among themselves.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks.load_channels import mail_status
 from benchmarks.load_server import REQUEST_TIMEOUT, HostServerProcess, ServerFailed
 from game_core.games.protocol import OpenPhase
 from local_stack.bots import bot_for
 
-MIX = ("play", "look") * 7 + ("play",) * 4 + ("public", "host")
-"""Each 20 requests' kinds, in order (a host command in 20, as a host busy on a Saturday evening)."""
+MIX = ("play", "look") * 7 + ("play",) * 3 + ("mail", "public", "host")
+"""Each 20 requests' kinds, in order (a STATUS mail and a host command in 20, as a host busy on a
+Saturday evening)."""
 
 MoveKey = tuple[str, int, str, str]
 """(match id, phase number, player, kind): one move a phase record keeps."""
@@ -41,10 +46,13 @@ class Seat:
     player: str
     secret: str
     rng: random.Random
+    source: str = "127.0.0.1"
+    """The address the player's requests come from."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     sent: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
     """Phase number -> the last body this seat sent for it and its Idempotency-Key."""
     cookie: str = ""
+    email: str = ""
 
 
 @dataclass
@@ -55,6 +63,8 @@ class Tally:
     timings: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     statuses: dict[str, dict[int, int]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     acknowledged: dict[MoveKey, dict[str, Any]] = field(default_factory=dict)
+    mailed: list[str] = field(default_factory=list)
+    """The Message-ID of each STATUS mail the server took (250): each is answered once."""
 
     def timed(self, route: str, started: float, status: int) -> None:
         with self.lock:
@@ -66,25 +76,36 @@ class Tally:
             self.acknowledged[key] = submission
 
 
+def source_address(index: int) -> str:
+    """The `index`th player's loopback address: 127.0.0.2 on (127.0.0.1 is the host's)."""
+    return f"127.{(index + 2) // 65536 % 256}.{(index + 2) // 256 % 256}.{(index + 2) % 256}"
+
+
 def request(
-    tally: Tally, route: str, url: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    tally: Tally,
+    route: str,
+    url: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    source: str = "127.0.0.1",
 ) -> tuple[int, bytes, dict[str, str]]:
-    """One HTTP request, timed under `route`: its status (0: no answer), body and headers."""
+    """One HTTP request from `source` on a new connection (as urllib makes one), timed under
+    `route`: its status (0: no answer), body and headers. Redirects are answers, not followed."""
     started = time.monotonic()
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname or "127.0.0.1", parts.port, timeout=REQUEST_TIMEOUT, source_address=(source, 0)
+    )
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, body, headers or {}), timeout=REQUEST_TIMEOUT) as reply:
-            answer = reply.status, reply.read(), dict(reply.headers)
-    except urllib.error.HTTPError as error:
-        answer = error.code, error.read(), dict(error.headers)
+        connection.request("POST" if body is not None else "GET", parts.path, body, headers or {})
+        reply = connection.getresponse()
+        answer = reply.status, reply.read(), {name.lower(): value for name, value in reply.getheaders()}
     except OSError:
         answer = 0, b"", {}
+    finally:
+        connection.close()
     tally.timed(route, started, answer[0])
     return answer
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *_args: Any, **_kwargs: Any) -> None:
-        return None  # the sign-in's 303 is the answer: its cookie is what the player keeps
 
 
 @dataclass
@@ -109,15 +130,18 @@ class Clients:
                 self.play(seat)
             elif MIX[slot] == "look":
                 self.look(seat)
+            elif MIX[slot] == "mail":
+                self.mail(seat)
             else:
-                request(self.tally, "GET /matches/{id} (public)", f"{self.server.base}/matches/{seat.match_id}")
+                public = f"{self.server.base}/matches/{seat.match_id}"
+                request(self.tally, "GET /matches/{id} (public)", public, source=seat.source)
         finally:
             seat.lock.release()
 
     def play(self, seat: Seat) -> None:
         url = f"{self.server.base}/matches/{seat.match_id}/players/{seat.player}"
         bearer = {"Authorization": f"Bearer {seat.secret}"}
-        status, body, _ = request(self.tally, "GET standing", url, headers=bearer)
+        status, body, _ = request(self.tally, "GET standing", url, headers=bearer, source=seat.source)
         opened = json.loads(body).get("open") if status == 200 else None
         if not opened or seat.player not in opened["actors"]:
             return
@@ -142,7 +166,7 @@ class Clients:
 
     def submit(self, seat: Seat, url: str, number: int, move: dict[str, Any], key: str, route: str) -> None:
         headers = {"Authorization": f"Bearer {seat.secret}", "Content-Type": "application/json", "Idempotency-Key": key}
-        status, _, _ = request(self.tally, route, f"{url}/submissions", json.dumps(move).encode(), headers)
+        status, _, _ = request(self.tally, route, f"{url}/submissions", json.dumps(move).encode(), headers, seat.source)
         seat.sent[number] = (move, key)
         if status == 200:
             self.tally.acknowledge((seat.match_id, number, seat.player, move["kind"]), move["submission"])
@@ -153,17 +177,22 @@ class Clients:
         if not seat.cookie:
             form = urllib.parse.urlencode({"secret": seat.secret}).encode()
             headers = {"Content-Type": "application/x-www-form-urlencoded", "Origin": self.server.base}
-            opener = urllib.request.build_opener(NoRedirect)
-            started = time.monotonic()
-            try:
-                opener.open(urllib.request.Request(f"{page}/session", form, headers), timeout=REQUEST_TIMEOUT)
-                status = 200
-            except urllib.error.HTTPError as answer:
-                status, seat.cookie = answer.code, answer.headers.get("Set-Cookie", "").split(";")[0]
-            except OSError:
-                status = 0  # no answer (the connection dropped): counted, and tried again next time
-            self.tally.timed("POST page session (sign-in)", started, status)
-        request(self.tally, "GET page", page, headers={"Cookie": seat.cookie} if seat.cookie else {})
+            _, _, answer = request(
+                self.tally, "POST page session (sign-in)", f"{page}/session", form, headers, seat.source
+            )
+            seat.cookie = answer.get("set-cookie", "").split(";")[0]  # none (no answer): signed in next time
+        request(
+            self.tally, "GET page", page, headers={"Cookie": seat.cookie} if seat.cookie else {}, source=seat.source
+        )
+
+    def mail(self, seat: Seat) -> None:
+        """STATUS by SMTP, logged in as the player (their e-mail and secret)."""
+        started = time.monotonic()
+        code, message_id = mail_status(self.server.smtp_port, seat.match_id, seat.email, seat.secret, seat.source)
+        self.tally.timed("SMTP STATUS mail", started, code)
+        if code == 250:
+            with self.tally.lock:
+                self.tally.mailed.append(message_id)
 
     def host_acts(self, match_id: str, turn: int) -> None:
         """A host command through the host port: extend, pause then resume, press, status in turn."""

@@ -54,6 +54,7 @@ class HostServerProcess:
     data: Path
     port: int = 0
     host_port: int = 0
+    smtp_port: int = 0
     on_restart: str = "resolve"
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     token: str = ""
@@ -63,6 +64,7 @@ class HostServerProcess:
         started = time.monotonic()
         command = [str(CHECKOUT / "bin/host-server"), "--data", str(self.data), "--port", str(self.port)]
         command += ["--on-restart", self.on_restart] + (["--host-port", str(self.host_port)] if self.host_port else [])
+        command += ["--smtp-port", str(self.smtp_port), "--allow-loopback-webhooks"]  # the mail and webhook channels
         log = (self.data.parent / "host-server.log").open("ab")
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, cwd=CHECKOUT)
         assert self.process.stdout is not None
@@ -72,9 +74,11 @@ class HostServerProcess:
                 self.port = int(found.group(1))
             elif found := re.search(r"--server http://127\.0\.0\.1:(\d+)", line):
                 self.host_port = int(found.group(1))
+            elif found := re.search(r"by SMTP on port (\d+)", line):
+                self.smtp_port = int(found.group(1))
             if line.startswith("kept in:"):
                 break
-        if not (self.port and self.host_port):
+        if not (self.port and self.host_port and self.smtp_port):
             raise ServerFailed(f"bin/host-server stopped before serving: see {self.data.parent / 'host-server.log'}")
         self.token = (self.data / "host-token").read_text().strip()
         self._wait_until_answering(started)
@@ -98,6 +102,10 @@ class HostServerProcess:
     def usage(self) -> Usage:
         assert self.process is not None
         return usage(self.process.pid)
+
+    @property
+    def outbox(self) -> Path:
+        return self.data / "outbox"
 
     def stop(self, how: signal.Signals = signal.SIGTERM) -> None:
         if self.process is None:

@@ -39,7 +39,6 @@ import base64
 import errno
 import json
 import logging
-import math
 import os
 import shlex
 import socket
@@ -50,7 +49,7 @@ import uuid
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import unquote
@@ -63,7 +62,6 @@ from game_core.cli.host import DEFAULT_DATA, HOST_TOKEN_FILE
 from game_core.errors import NotFound, not_seconds
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
-from game_core.match.clock import PhaseClock, day_text
 from game_core.match.model import Match
 from game_core.service.matches import match_status
 from local_stack.clock import VirtualClock
@@ -78,6 +76,7 @@ from local_stack.host_access import (
     tls_context,
 )
 from local_stack.host_page import HostPage
+from local_stack.host_recovery import Recovery
 from local_stack.http_serving import IDLE_TIMEOUT, HttpListener, Reply, Request, json_reply
 from local_stack.inbound_bucket import SES_MAX_BYTES
 from local_stack.mail import LOCAL_DOMAIN, MailAccount, SmtpRelay
@@ -88,7 +87,7 @@ from local_stack.mailbox import ImapSettings, MailboxPoller
 from local_stack.match_locks import MatchLocks
 from local_stack.persistence import DataFolder, QueueFile
 from local_stack.players_url import PLAYERS_URL, players_url
-from local_stack.restart_grace import overdue_while_down, reopening_text
+from local_stack.restart_grace import overdue_while_down
 from local_stack.stack import LocalStack, api_gateway_event, template_routes
 from local_stack.table_file import TableFile
 from local_stack.webhooks import DeliveryPump
@@ -334,6 +333,7 @@ class HostServer:
         on_restart: OnRestart = "grace",
         grace_seconds: int = 3600,
         allow_loopback_webhooks: bool = False,
+        recover_while_serving: bool = False,
     ) -> None:
         self.data = data
         self.folder = DataFolder(data)
@@ -352,13 +352,13 @@ class HostServer:
         """The poller reading the account's mailbox, once started."""
         self._http = {"max_body": MAX_BODY_BYTES, "idle_timeout": idle_timeout, "connection_limit": connection_limit}
         self._running = ExitStack()
-        self.recovered: list[str] = []
-        """The matches resumed on start."""
-        self.reopened: list[str] = []
-        """The matches whose phase a restart reopened, each with the phase and until when."""
+        self._match_locks = MatchLocks()
+        self.recovery = Recovery(self.stack.host, self._match_locks, grace_seconds if on_restart == "grace" else None)
+        self.recovered, self.reopened = self.recovery.recovered, self.recovery.reopened
+        """The matches resumed on start; those whose phase it reopened, each with the phase and until when."""
+        self._recover_while_serving = recover_while_serving
         self._stopping = threading.Event()
         self._table: TableFile | None = None
-        self._match_locks = MatchLocks()
         self._allow_loopback_webhooks = allow_loopback_webhooks
 
     def _now(self) -> datetime:
@@ -396,7 +396,7 @@ class HostServer:
             if self.mail_queue is not None:
                 self.mail_queue.start(told=lambda gone: tell_host(self.stack.ports(), gone))
                 starting.callback(self.mail_queue.stop)
-            self.recovered = self._recover_running(table, down_since)
+            self._resume(table, down_since, starting)
             deliveries = DeliveryPump(self.stack.webhooks)
             deliveries.start()
             starting.callback(deliveries.stop)
@@ -506,46 +506,32 @@ class HostServer:
         heartbeat.join(timeout=10)
         self.folder.describe(seen=self._now().isoformat())  # the moment a restart says it went down
 
-    def _recover_running(self, table: TableFile, down_since: datetime | None) -> list[str]:
-        """`recover` every match not over (running, or its last resolution not yet told): its
-        execution was the old process's. Before that, with the grace policy, reopen each phase
-        whose deadline passed while the server was down (`down_since`: when it was last seen
-        alive, None if unknown)."""
-        store = self.stack.ports().store
-        unfinished = []
-        now = self._now()
-        for item in table.items():
-            if item["sk"]["S"] == "META" and item["pk"]["S"].startswith("MATCH#"):
-                match = store.get(item["pk"]["S"].removeprefix("MATCH#"))
-                if match.status == "running" or match.announced < match.phases_resolved:
-                    unfinished.append(match.match_id)
-                accepting = item.get("accepting", {}).get("BOOL", False)
-                if self._on_restart == "grace" and match.status == "running" and match.phase is not None:
-                    if overdue_while_down(match.phase, accepting, down_since, now):
-                        self._reopen(match.match_id, match.phase, down_since, now)
-        recovered = []
-        for match_id in unfinished:
-            reply = self.stack.host({"command": "recover", "match_id": match_id})
-            if reply.get("ok"):
-                recovered.append(match_id)
-            else:
-                logger.warning("match %s not recovered: %s", match_id, reply.get("message"))
-        return recovered
+    def _resume(self, table: TableFile, down_since: datetime | None, starting: ExitStack) -> None:
+        """Recover every match left running (local_stack/host_recovery.py): before serving, or
+        (`recover_while_serving`) while serving, each match's requests waiting for its recovery."""
+        planned = self.recovery.plan(self._stored_matches(table), down_since, self._now())
+        recovering = self.recovery.start(planned, down_since, self._now())
+        starting.callback(recovering.join, 60)
+        if not self._recover_while_serving:
+            recovering.join()
 
-    def _reopen(self, match_id: str, phase: PhaseClock, down_since: datetime | None, now: datetime) -> None:
-        """Extend the phase until now + the grace (the host's own act: logged, told, the clock's
-        version moved), then tell everyone why."""
-        seconds = math.ceil((now + timedelta(seconds=self._grace_seconds) - phase.deadline).total_seconds())
-        reply = self.stack.host({"command": "extend", "match_id": match_id, "seconds": seconds})
-        if not reply.get("ok"):
-            logger.warning("match %s: %s not reopened: %s", match_id, phase.name, reply.get("message"))
-            return
-        text = reopening_text(phase.name, down_since, now, self._grace_seconds)
-        told = self.stack.host({"command": "press", "match_id": match_id, "text": text})
-        if not told.get("ok"):
-            logger.warning("match %s: the reopening of %s not told: %s", match_id, phase.name, told.get("message"))
-        until = day_text(now + timedelta(seconds=self._grace_seconds))
-        self.reopened.append(f"{match_id} ({phase.name} until {until})")
+    def _stored_matches(self, table: TableFile) -> list[tuple[Match, bool]]:
+        """Every match in the table, and whether its store still takes moves."""
+        store = self.stack.ports().store
+        return [
+            (store.get(item["pk"]["S"].removeprefix("MATCH#")), item.get("accepting", {}).get("BOOL", False))
+            for item in table.items()
+            if item["sk"]["S"] == "META" and item["pk"]["S"].startswith("MATCH#")
+        ]
+
+
+def say_resumed(server: HostServer) -> None:
+    """The matches resumed, once they all are (served meanwhile: a request for one not yet resumed waits)."""
+    server.recovery.done.wait()
+    if server.reopened:
+        print(f"reopened (the server was down past their deadline): {', '.join(server.reopened)}")
+    if server.recovered:
+        print(f"resumed: {', '.join(server.recovered)}")
 
 
 def match_host_command(data: Path, host_port: int) -> str:
@@ -627,6 +613,7 @@ def main(argv: list[str] | None = None) -> int:
         on_restart=args.on_restart,
         grace_seconds=args.grace_seconds,
         allow_loopback_webhooks=args.allow_loopback_webhooks,
+        recover_while_serving=True,
     )
     data = args.data.absolute()  # bin/host-server runs in its checkout, wherever it was called from
     with server:  # a folder another server holds: DataFolderInUse, one line (one_line_errors)
@@ -641,10 +628,7 @@ def main(argv: list[str] | None = None) -> int:
             read = f"read at {imap.host}:{imap.port}, as far as {imap.authserv_id} vouches" if imap else "unread"
             print(f"mail:    players reply to {mail.account.reply_address('<match_id>')} ({read})")
         print(f"kept in: {data}/ (sent mail: {(args.outbox or data / 'outbox').absolute()}/)")
-        if server.reopened:
-            print(f"reopened (the server was down past their deadline): {', '.join(server.reopened)}")
-        if server.recovered:
-            print(f"resumed: {', '.join(server.recovered)}")
+        say_resumed(server)
         try:
             while True:
                 time.sleep(3600)

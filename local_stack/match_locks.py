@@ -25,6 +25,12 @@ class MatchLocks:
         self._locks: dict[str, threading.Lock] = {}
         self._making = threading.Lock()
 
+    def lock(self, match_id: str) -> threading.Lock:
+        """The match's lock (a plain lock: one thread may take it and another release it, as the
+        start's recovery does)."""
+        with self._making:
+            return self._locks.setdefault(match_id, threading.Lock())
+
     @contextmanager
     def holding(self, match_id: object) -> Iterator[None]:
         """The block run holding `match_id`'s lock; a request naming no match (None, or not a
@@ -32,7 +38,5 @@ class MatchLocks:
         if not isinstance(match_id, str):
             yield
             return
-        with self._making:
-            lock = self._locks.setdefault(match_id, threading.Lock())
-        with lock:
+        with self.lock(match_id):
             yield
