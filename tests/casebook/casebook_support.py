@@ -18,7 +18,7 @@ from typing import Any
 from game_core.errors import GameCoreError
 from game_core.games import registry
 from game_core.games.protocol import ActsAtOnce, AnyGame, Model, Resolution, Result
-from game_core.match import engine
+from game_core.match import engine, immediate
 from game_core.match.model import ActionRecord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +102,7 @@ class Play:
             lines.append(f"{opening.name}:" + ("" if phase.moves or phase.actions else " nobody sends anything"))
             for actor, kind, body in phase.actions:
                 lines.append(_action_line(game, actor, kind, body))
-                acted = engine.apply_action(
+                acted = immediate.apply_action(
                     game, state, ActionRecord(actor=actor, kind=kind, action=dict(body), at=ARRIVAL)
                 )
                 state = acted.state
@@ -202,7 +202,7 @@ def _acted(game: AnyGame, state: Any, attempt: Attempt) -> Outcome:
     """An immediate action tried: the game's refusal, or the sender short of what it takes."""
     record = ActionRecord(actor=attempt.player, kind=attempt.kind, action=dict(attempt.body), at=ARRIVAL)
     try:
-        acted = engine.apply_action(game, state, record)
+        acted = immediate.apply_action(game, state, record)
     except GameCoreError as error:
         return Outcome(state, refused=tuple(reason.code for reason in error.reasons))
     paid = -acted.garnets.get(attempt.player, 0)
@@ -215,7 +215,7 @@ def _action_line(game: AnyGame, actor: str | None, kind: str, body: Mapping[str,
     """An immediate action as its mail line; the host's (no mail grammar) as what it gives."""
     if actor is None:
         return f"    the host enters {kind}: " + ", ".join(f"{key} {shown(value)}" for key, value in body.items())
-    action = engine.acting(game).actions[kind].model_validate(dict(body))
+    action = immediate.acting(game).actions[kind].model_validate(dict(body))
     return f"    {actor} at once: {game.text.write_text(kind, action)[0]}"
 
 

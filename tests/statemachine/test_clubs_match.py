@@ -21,9 +21,9 @@ from conftest import walk
 from game_core.aws.wiring import ports_from_environment
 from game_core.games import registry
 from game_core.games.clubs.models import TOKEN, ClubsState
-from game_core.match.engine import replay_phase, setup_rng
+from game_core.match.engine import setup_rng
 from game_core.match.model import MatchRecord
-from game_core.match.replay import replay
+from game_core.match.replay import replay, replay_phase
 from local_stack.clock import VirtualClock
 from local_stack.play import seat
 from local_stack.runner import MatchRun, run_match

@@ -16,9 +16,9 @@ import sys
 import pytest
 
 from game_core.games import registry
-from game_core.match.engine import guests_per_player, replay_phase, setup_rng
+from game_core.match.engine import guests_per_player, setup_rng
 from game_core.match.model import MatchRecord
-from game_core.match.replay import canonical_json, replay
+from game_core.match.replay import canonical_json, replay, replay_phase
 from local_stack.clock import VirtualClock
 from local_stack.metering import item_size
 from local_stack.play import bot_matches, seat

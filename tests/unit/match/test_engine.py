@@ -11,7 +11,7 @@ from conftest import texts
 
 from game_core.errors import Illegal, Late, Malformed, NotOpen
 from game_core.games import registry
-from game_core.match import engine
+from game_core.match import engine, ties
 from game_core.match.model import Match
 
 T0 = match_support.T0
@@ -146,7 +146,7 @@ TIED_AT_THE_BOTTOM = {
 
 
 def test_the_host_ranks_the_tied_players_and_the_last_takes_the_ec_place():
-    decided = engine.decide(TIED_AT_THE_BOTTOM, ["dan", "cat"])
+    decided = ties.decide(TIED_AT_THE_BOTTOM, ["dan", "cat"])
     # Dan ranked above Cat: Dan third, Cat fourth and the only EC; garnets unchanged
     assert [(s["player"], s["place"], s["tied_with"]) for s in decided["standings"]] == [
         ("ana", 1, []),
@@ -169,7 +169,7 @@ def test_a_tie_across_the_tol_line_goes_to_the_first_ranked():
         "undecided": ["ana", "ben"],
         "tied_lines": [{"line": "tol", "players": ["ana", "ben"], "places": 1, "award": 2}],
     }
-    decided = engine.decide(tied_at_the_top, ["ben", "ana"])
+    decided = ties.decide(tied_at_the_top, ["ben", "ana"])
     # Ben takes the one ToL place, worth its 2 tokens
     assert [(s["player"], s["place"]) for s in decided["standings"]] == [("ben", 1), ("ana", 2), ("cat", 3)]
     assert (decided["tol"], decided["tol_awarded"], decided["ec"]) == (["ben"], {"ben": 2}, ["cat"])
@@ -186,5 +186,5 @@ def test_a_tie_across_the_tol_line_goes_to_the_first_ranked():
 )
 def test_a_decision_must_rank_exactly_the_undecided(result, order, code):
     with pytest.raises(Illegal) as refused:
-        engine.decide(result, order)
+        ties.decide(result, order)
     assert [reason.code for reason in refused.value.reasons] == [code]

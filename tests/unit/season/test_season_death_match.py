@@ -9,7 +9,7 @@ import pytest
 from season_support import DOMINO, duel, played, result, settings, six_player_steps
 
 from game_core.games.protocol import TiedLine
-from game_core.match.engine import decide
+from game_core.match.ties import decide
 from game_core.season.death_match import (
     cancel,
     death_match_ended,

@@ -19,7 +19,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "games"))
 from bot_matches import CASES, IDS, play_through, standing_players  # noqa: E402
 
 from game_core.games import registry  # noqa: E402
-from game_core.match.engine import decide  # noqa: E402
+from game_core.match.ties import decide  # noqa: E402
 from game_core.season.outcome import loser_of, main_outcome  # noqa: E402
 
 

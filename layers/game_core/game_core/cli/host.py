@@ -52,8 +52,9 @@ from game_core.aws.busy import aws_busy
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
 from game_core.errors import not_seconds, placeholder_hint
 from game_core.games import registry
-from game_core.match.engine import replay_phase, setup_rng
+from game_core.match.engine import setup_rng
 from game_core.match.model import MatchRecord
+from game_core.match.replay import replay_phase
 
 LOCAL_ENDPOINT = "http://127.0.0.1:5055"
 SIMPLE = ("status", "pause", "resume", "resolve-now", "cancel", "export", "recover", "redrive-mail")

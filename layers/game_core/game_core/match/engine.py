@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -21,8 +21,6 @@ from game_core.errors import GameCoreError, Illegal, Late, Malformed, NotOpen, R
 from game_core.games.plain_text import Roster
 from game_core.games.protocol import (
     PLAYERS,
-    Acted,
-    ActsAtOnce,
     AnyGame,
     GameSettings,
     HostsGuests,
@@ -32,6 +30,9 @@ from game_core.games.protocol import (
 from game_core.match.absence import hold_for_absences
 from game_core.match.clock import PhaseClock, moment_text, open_clock
 from game_core.match.model import ActionRecord, Match, PhaseRecord
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+"""Where the games' millisecond clock starts (`immediate.at_ms`)."""
 
 
 def setup_rng(seed: int) -> random.Random:
@@ -131,7 +132,7 @@ def refusals(game: AnyGame, state: Model, player: str, kind: str, submission: Mo
     return reasons
 
 
-def _zone(match: Match, participant: str | None) -> str | None:
+def reader_zone(match: Match, participant: str | None) -> str | None:
     """Where the participant reads times (a refusal's deadline is theirs too, UTC beside it)."""
     found = match.participant(participant) if participant is not None else None
     return found.zone if found is not None else None
@@ -143,7 +144,7 @@ def _open_until(phase: PhaseClock, now: datetime, zone: str | None) -> str:
     return f"{phase.name!r} is open until {moment_text(phase.deadline, now, zone)}"
 
 
-def _closed(phase: PhaseClock, now: datetime, zone: str | None) -> Late:
+def late_refusal(phase: PhaseClock, now: datetime, zone: str | None) -> Late:
     """The open phase's deadline passed, or its resolution was requested: it takes nothing more."""
     return Late(f"{phase.name!r} closed {moment_text(min(phase.deadline, now), now, zone)}; it is being resolved")
 
@@ -197,9 +198,9 @@ def accept(
     phase = match.phase
     same_name = phase_name.strip().casefold() == phase.name.casefold()
     if not same_name or (phase_number is not None and phase_number != phase.number):
-        raise _not_the_open_phase(game, match, phase_name, phase_number, now, _zone(match, player))
+        raise _not_the_open_phase(game, match, phase_name, phase_number, now, reader_zone(match, player))
     if phase.is_past_deadline(now) or phase.resolve_requested:
-        raise _closed(phase, now, _zone(match, player))
+        raise late_refusal(phase, now, reader_zone(match, player))
     if player not in phase.actors:
         names = {participant.id: participant.name or participant.id for participant in match.players}
         waiting = ", ".join(names.get(actor, actor) for actor in phase.actors)
@@ -289,7 +290,7 @@ def vote_ready(match: Match, player: str, ready: bool, now: datetime) -> Match |
         raise NotOpen(f"the match is {match.status}; there is no phase to vote on")
     phase = match.phase
     if phase.resolve_requested or phase.is_past_deadline(now):
-        raise _closed(phase, now, _zone(match, player))
+        raise late_refusal(phase, now, reader_zone(match, player))
     if player not in phase.owes:
         text = f"{phase.name!r} waits for nothing from you, so it is not yours to vote ready"
         raise Illegal(text, [Reason("owes_nothing", text)])
@@ -352,85 +353,6 @@ def resolve(
     return Resolved(advanced, record, spending)
 
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def at_ms(moment: datetime) -> int:
-    """A moment as the games see it: whole milliseconds since the epoch (exact, no float)."""
-    return (moment - EPOCH) // timedelta(milliseconds=1)
-
-
-def acting(game: AnyGame) -> ActsAtOnce:
-    if not isinstance(game, ActsAtOnce):
-        raise Malformed(f"{game.title} takes no immediate actions")
-    return game
-
-
-@dataclass(frozen=True)
-class ActedMatch:
-    """An immediate action applied: the match after it, its record, the answer to its sender and
-    the garnets it moves."""
-
-    match: Match
-    record: ActionRecord
-    answer: dict[str, Any]
-    garnets: dict[str, int]
-
-
-def act(
-    match: Match, game: AnyGame, actor: str | None, kind: str, payload: Any, garnets: int, now: datetime
-) -> ActedMatch:
-    """Apply one immediate action of `actor` (None: the host) to the open phase, or raise why not:
-    the phase must be open and not closing, a participant must be one of its actors and the kind
-    one it allows now, and the sender must hold what it takes from them (`garnets`)."""
-    acts = acting(game)
-    if match.status != "running" or match.phase is None:
-        raise NotOpen(f"the match is {match.status}; nothing can be done")
-    phase = match.phase
-    if phase.is_past_deadline(now) or phase.resolve_requested:
-        raise _closed(phase, now, _zone(match, actor))
-    model = acts.actions.get(kind)
-    if model is None:
-        raise Malformed(f"unknown action {kind!r}; this game knows {', '.join(acts.actions)}")
-    state = game_state(game, match)
-    opening = game.open_phase(state)
-    if actor is not None and (opening is None or actor not in opening.actors):
-        raise Illegal(f"{actor} cannot act now", [Reason("not_an_actor", f"{actor} cannot act in {phase.name!r}")])
-    if actor is not None and opening is not None and kind not in opening.actions:
-        allowed = ", ".join(opening.actions) or "no action"
-        text = f"{phase.name!r} allows {allowed}, not {kind!r}"
-        raise Illegal(text, [Reason("kind_not_accepted", text)])
-    try:
-        action = model.model_validate(payload, context={PLAYERS: match.roster()})
-    except ValidationError as error:
-        raise Malformed(f"the {kind} action is malformed", validation_reasons(error, kind)) from None
-    record = ActionRecord(actor=actor, kind=kind, action=action.model_dump(mode="json"), at=now)
-    acted = apply_action(game, state, record)
-    taken = -acted.garnets.get(actor or "", 0)
-    if taken > garnets:
-        text = f"the {kind} takes {taken} garnet(s), but you hold {garnets}"
-        raise Illegal(f"the {kind} is not allowed", [Reason("garnets_short", text)])
-    after = match.model_copy(update={"state": acted.state.model_dump(mode="json"), "version": match.version + 1})
-    return ActedMatch(after, record, acted.answer, dict(acted.garnets))
-
-
-def apply_action(game: AnyGame, state: Model, record: ActionRecord) -> Acted:
-    """One immediate action from its record: the same inputs live and in replay."""
-    acts = acting(game)
-    action = acts.actions[record.kind].model_validate(record.action)
-    acted = acts.act(state, record.actor, record.kind, action, at_ms(record.at))
-    moved_by_others = [who for who, change in acted.garnets.items() if change < 0 and who != record.actor]
-    assert not moved_by_others, f"an action takes garnets only from its sender, not {moved_by_others}"
-    return acted
-
-
-def replay_phase(game: AnyGame, state: Model, seed: int, record: PhaseRecord) -> Model:
-    """A phase from its record: its immediate actions in arrival order, then its resolution."""
-    for action in record.actions:
-        state = apply_action(game, state, action).state
-    return apply_record(game, state, seed, record)
-
-
 def parsed_submissions(game: AnyGame, record: PhaseRecord) -> dict[str, dict[str, Model]]:
     """A phase record's stored submissions as the game's models (the one place they are parsed)."""
     return {
@@ -462,33 +384,3 @@ def apply_record(
             timed_out=record.timed_out,
         ),
     )
-
-
-def decide(result: dict[str, Any], order: list[str]) -> dict[str, Any]:
-    """The result with the host's decision of the ties the rules left standing across the ToL or
-    EC line: `order` ranks every undecided player, best first. Each tied group takes distinct
-    places in that order, and its line goes to the first of them (ToL) or the last (EC)."""
-    undecided = list(result.get("undecided", []))
-    if not undecided:
-        raise Illegal("there is no tie for the host to decide", [Reason("nothing_undecided", "the result is decided")])
-    if sorted(order) != sorted(undecided) or len(set(order)) != len(order):
-        text = f"rank exactly the undecided players, best first: {', '.join(undecided)}"
-        raise Illegal("the decision does not rank the tied players", [Reason("not_the_undecided", text)])
-    decided = dict(result) | {"undecided": [], "decision": list(order)}
-    decided.pop("tied_lines")
-    standings = {s["player"]: dict(s) for s in result["standings"]}
-    for tied in result["tied_lines"]:
-        group = [player for player in order if player in tied["players"]]
-        first = min(standings[player]["place"] for player in group)
-        for rank, player in enumerate(group):
-            standings[player]["place"] = first + rank
-            standings[player]["tied_with"] = [p for p in standings[player]["tied_with"] if p not in group]
-        if tied["line"] == "tol":
-            chosen = group[: tied["places"]]
-            decided["tol"] = [p for p in decided["tol"] if p not in group] + chosen
-            kept = {p: n for p, n in decided["tol_awarded"].items() if p not in group}
-            decided["tol_awarded"] = kept | {p: tied["award"] for p in chosen}
-        else:
-            decided["ec"] = [p for p in decided["ec"] if p not in group] + group[len(group) - tied["places"] :]
-    decided["standings"] = sorted(standings.values(), key=lambda s: s["place"])
-    return decided

@@ -8,8 +8,10 @@ from typing import Any
 
 from game_core.games import registry
 from game_core.games.protocol import AnyGame, Model
-from game_core.match.engine import decide, replay_phase, setup_rng
+from game_core.match.engine import apply_record, setup_rng
+from game_core.match.immediate import apply_action
 from game_core.match.model import MatchRecord, PhaseRecord
+from game_core.match.ties import decide
 
 
 def states(record: MatchRecord) -> Iterator[tuple[PhaseRecord | None, Model]]:
@@ -52,3 +54,10 @@ def replay(record: MatchRecord) -> dict[str, Any]:
 
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def replay_phase(game: AnyGame, state: Model, seed: int, record: PhaseRecord) -> Model:
+    """A phase from its record: its immediate actions in arrival order, then its resolution."""
+    for action in record.actions:
+        state = apply_action(game, state, action).state
+    return apply_record(game, state, seed, record)

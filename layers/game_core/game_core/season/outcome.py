@@ -1,5 +1,5 @@
 """What a match's result says for the season, read from the result as every match reports it
-(`Result.to_json`, after the host's decision of a tie: `match.engine.decide`): the places, the
+(`Result.to_json`, after the host's decision of a tie: `match.ties.decide`): the places, the
 ToL line with each player's tokens (`tol_awarded`: "wins 2 ToL" is two), the EC line, the garnets
 awarded, and what a game's details add: Clubs' `finals` (its winner goes to the Finals) and its
 `death_match` pair with their `death_match_opponent` (the protected player)."""

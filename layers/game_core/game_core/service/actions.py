@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game_core.games import registry
-from game_core.match import engine
+from game_core.match import immediate
 from game_core.service import press
 from game_core.service.absence import ABSENCE_KIND, absence_action
 from game_core.service.ports import Event, Ports
@@ -62,7 +62,7 @@ def take_action(
             match.member(request.actor)  # NotFound: no such participant
         game = registry.load(match.game)
         now = ports.clock.now()
-        acted = engine.act(match, game, request.actor, request.kind, request.action, seen.available, now)
+        acted = immediate.act(match, game, request.actor, request.kind, request.action, seen.available, now)
         assert match.phase is not None  # act() refuses when no phase is open
         event = Event(
             "action_taken",

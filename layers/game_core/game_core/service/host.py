@@ -17,7 +17,7 @@ from typing import Any
 
 from game_core.errors import Conflict, Illegal, Late, NotOpen
 from game_core.games import registry
-from game_core.match import engine
+from game_core.match import engine, ties
 from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
 from game_core.service import handover, links
@@ -297,7 +297,7 @@ def decide(ports: Ports, match_id: str, order: list[str]) -> dict[str, Any]:
     act = untold(match, DECIDED, data) if match.result.get("decision") == order else None
     decided = match
     if act is None:  # a new decision (one told already, sent again, finds no tie left: Illegal)
-        decided = match.model_copy(update={"result": engine.decide(match.result, order), "version": match.version + 1})
+        decided = match.model_copy(update={"result": ties.decide(match.result, order), "version": match.version + 1})
         ports.store.save(match, decided, Event(DECIDED, ports.clock.now(), data))
         act = Untold(decided.version, DECIDED, data)
     shown = names(match)

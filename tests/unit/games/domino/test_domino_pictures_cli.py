@@ -10,7 +10,7 @@ from domino_support import GAME
 
 from game_core.cli.failures import CliError
 from game_core.cli.host import write_pictures
-from game_core.match import engine
+from game_core.match import engine, replay
 from game_core.match.model import MatchRecord, PhaseRecord
 from local_stack.bots import bot_for
 
@@ -41,7 +41,7 @@ def exported() -> dict:
             extension_seconds=0,
             timed_out=True,
         )
-        state = engine.replay_phase(GAME, state, SEED, record)
+        state = replay.replay_phase(GAME, state, SEED, record)
         phases.append(record)
     record = MatchRecord(
         match_id="m-pictures",
