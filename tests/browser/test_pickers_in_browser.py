@@ -86,3 +86,49 @@ def test_a_palindrome_bid_made_by_clicks_in_the_table_is_checked_row_by_row_and_
     row = browser.find_element(By.CSS_SELECTOR, "svg g[data-mark='pack-1-7']")
     assert "9" in [t.text for t in row.find_elements(By.CSS_SELECTOR, "text")]
     assert problems(browser) == []
+
+
+CLUBS = [
+    {"id": seat, "name": name, "guests": [{"id": f"{seat}-guest", "name": f"{name}'s guest"}]}
+    for seat, name in (("ada", "Ada"), ("bo", "Bo"), ("cy", "Cy"))
+]
+
+
+def test_a_clubs_draft_chosen_and_put_in_order_by_clicks_is_checked_beside_each_card_and_taken(browser, server) -> None:
+    match_id, secrets = opened(browser, server, "clubs", CLUBS, phase_seconds=86400)
+    visit(browser, server, match_id, secrets["ada"], "#draft-picker .deck button")
+    out = browser.find_element(By.CSS_SELECTOR, "svg g[data-out-of-draft]").get_attribute("data-out-of-draft").split()
+    offered = [
+        b.get_attribute("aria-label") for b in browser.find_elements(By.CSS_SELECTOR, "#draft-picker .deck button")
+    ]
+    # 52 cards less the community card and six hole cards (never clubs, out of the draft): 45 offered.
+    assert len(out) == 7 and len(offered) == 45
+    spades = browser.find_elements(By.CSS_SELECTOR, "#draft-picker .cards[aria-label='spades'] button")[:3]
+    hearts = browser.find_elements(By.CSS_SELECTOR, "#draft-picker .cards[aria-label='hearts'] button")[:2]
+    club = browser.find_elements(By.CSS_SELECTOR, "#draft-picker .cards[aria-label='clubs'] button")[-1]  # the ace
+    for one in [*spades, *hearts, club]:
+        one.click()
+    # In Round 1's Phase A no puzzle is solved yet: a club has no token to name (RULINGS: each club
+    # drafted names one of the participant's unused tokens): said beside the club, priority 6.
+    verdict(browser, "move-draft", "false")
+    assert "AC is a club: name one of your unused tokens" in browser.find_element(By.ID, "draft-pick-6-said").text
+    club.click()  # taken back
+    diamond = browser.find_elements(By.CSS_SELECTOR, "#draft-picker .cards[aria-label='diamonds'] button")[-1]
+    diamond.click()
+    # The diamond came last: moved up to priority 1 by its up button, five times, by keyboard focus.
+    for at in range(6, 1, -1):
+        browser.find_element(By.CSS_SELECTOR, f"#draft-pick-{at} button.up").click()
+    first = browser.find_element(By.ID, "draft-pick-1").text
+    assert "priority 1" in first and "diamonds" in first
+    card = browser.find_element(By.ID, "move-draft-picks-0-card").get_attribute("value")
+    assert (
+        card.endswith("D") and browser.find_element(By.ID, "move-draft-picks-0-priority").get_attribute("value") == "1"
+    )
+    assert verdict(browser, "move-draft", "true").startswith("\u2713 Legal")
+    assert browser.find_element(By.ID, "draft-pick-6-said").text == ""
+    screenshot(browser, "pick-clubs", 390)
+    browser.find_element(By.CSS_SELECTOR, "#move-draft button[type=submit]").click()
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "sent-draft"))
+    sent = browser.find_element(By.ID, "sent-draft").text.splitlines()
+    assert sent[0] == f"PICK {card} 1" and len(sent) == 6
+    assert problems(browser) == []

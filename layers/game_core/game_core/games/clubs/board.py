@@ -82,10 +82,11 @@ class _Sheet:
         self.parts.append(svg.text(0, self.y + 18, words, font_size=15, font_weight=700))
         self.y += 26
 
-    def section(self, key: str, title: str, body: list[str], height: int, said: str) -> None:
-        """A marked part of the drawing `height` tall, drawn in its own coordinates from the top."""
+    def section(self, key: str, title: str, body: list[str], height: int, said: str, **data: object) -> None:
+        """A marked part of the drawing `height` tall, drawn in its own coordinates from the top
+        (`data`: attributes the page's script reads, `data-*`)."""
         moved = f"translate(0 {self.y})"
-        self.parts.append(svg.marked(key, title, body, (WIDTH - 30, 12), transform=moved))
+        self.parts.append(svg.marked(key, title, body, (WIDTH - 30, 12), transform=moved, **data))
         self.words.append(said)
         self.y += height
 
@@ -142,7 +143,8 @@ def _deal(sheet: _Sheet, public: Mapping[str, Any], names: Mapping[str, str]) ->
             f" with {name(names, team['guest'])} ({card_words(holes[team['guest']])});"
         )
     height = 22 + len(public["teams"]) * TEAM_ROW
-    sheet.section(f"deal-{number}", title, body, height, " ".join(said).rstrip(";") + ".")
+    out = " ".join([shown["community"], *holes.values()])  # what the draft cannot take (pickers.js)
+    sheet.section(f"deal-{number}", title, body, height, " ".join(said).rstrip(";") + ".", data_out_of_draft=out)
 
 
 def _puzzles(sheet: _Sheet, public: Mapping[str, Any], private: Mapping[str, Any]) -> None:
@@ -241,7 +243,9 @@ def _tokens(sheet: _Sheet, private: Mapping[str, Any]) -> None:
         body.append(svg.text(x + 8, y + 17, words, font_size=SMALL, fill=svg.QUIET if spent else svg.INK))
     rows = -(-len(tokens) // per_row)
     listed = ", ".join(f"{t} worth {v} s{' (used)' if t in used else ''}" for t, v in tokens.items()) or "none yet"
-    sheet.section("tokens", "Your Club Tokens", body, top + max(rows, 1) * 30, f"Your Club Tokens: {listed}.")
+    unused = " ".join(f"{t}={v}" for t, v in tokens.items() if t not in used)  # a club's choices (pickers.js)
+    said = f"Your Club Tokens: {listed}."
+    sheet.section("tokens", "Your Club Tokens", body, top + max(rows, 1) * 30, said, data_unused=unused)
 
 
 def _ranked(

@@ -88,9 +88,14 @@ class ClubsSettings(GameSettings):
 
 
 class Pick(Model):
-    card: str
-    priority: StrictInt = Field(ge=1, le=DRAFT_SIZE)
-    token: str | None = None
+    card: str = Field(
+        description="A card: its rank (2-9, T, J, Q, K, A) then its suit (C, S, H, D), as TH for the 10 of hearts; "
+        "not the community card or a hole card."
+    )
+    priority: StrictInt = Field(ge=1, le=DRAFT_SIZE, description="1 (drafted first) to 6, each once.")
+    token: str | None = Field(
+        default=None, description="A club only: one of your unused Club Tokens, as round.puzzle (2.3); else empty."
+    )
     """The unused Club Token a club is drafted with ("2.3"); none for any other card."""
 
     @field_validator("card")
@@ -111,7 +116,10 @@ class DraftSubmission(Model):
     lowered by 1 for 2 garnets each (each number at most once)."""
 
     picks: list[Pick] = Field(min_length=DRAFT_SIZE, max_length=DRAFT_SIZE)
-    lowered: list[StrictInt] = Field(default_factory=list)
+    lowered: list[StrictInt] = Field(
+        default_factory=list,
+        description="Priority numbers (1 to 6) to lower by 1, for 2 garnets each, each number once; empty: none.",
+    )
 
     @model_validator(mode="after")
     def _six_cards_priorities_once(self) -> DraftSubmission:

@@ -230,7 +230,196 @@
     });
   }
 
+  // ---- Puzzler's Clubs: the draft as six cards in order ------------------------------------
+  // Tap six cards (the community and hole cards are not offered), then put them in order with
+  // each card's up and down buttons: the first is priority 1. A club names one of the unused Club
+  // Tokens (a choice of them); a priority may be lowered by 1 for 2 garnets.
+
+  var SUITS = { C: ["\u2663", "clubs"], S: ["\u2660", "spades"], H: ["\u2665", "hearts"], D: ["\u2666", "diamonds"] };
+  var RANKS = "23456789TJQKA";
+  var RANK_WORDS = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+
+  function cardWords(code) {
+    return (RANK_WORDS[code[0]] || code[0]) + " of " + SUITS[code[1]][1];
+  }
+
+  function cardFace(code) {
+    return (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]][0];
+  }
+
+  function draftOrder() {
+    var form = document.getElementById("move-draft");
+    var deal = document.querySelector("svg g[data-out-of-draft]");
+    if (!form || !deal || !field(form, "picks.0.card")) { return; }
+    var out = deal.getAttribute("data-out-of-draft").split(" ");
+    var held = document.querySelector("svg g[data-unused]");
+    var tokens = held && held.getAttribute("data-unused") ? held.getAttribute("data-unused").split(" ").map(function (one) {
+      var parts = one.split("=");
+      return { name: parts[0], seconds: parts[1] };
+    }) : [];
+    var state = { picks: [], lowered: {} };  // picks in priority order: {card, token}
+    var chooser = {};
+    var list = make("ol", { "class": "draft-order", "aria-label": "Your six cards, priority 1 first" });
+    var said = make("p", { id: "draft-said", role: "status" });
+
+    function readForm() {
+      var rows = [];
+      for (var row = 0; field(form, "picks." + row + ".card"); row++) {
+        var card = field(form, "picks." + row + ".card").value.trim().toUpperCase().replace("10", "T");
+        var priority = Number(field(form, "picks." + row + ".priority").value.trim());
+        var token = field(form, "picks." + row + ".token");
+        if (/^[2-9TJQKA][CSHD]$/.test(card)) { rows.push({ card: card, token: token ? token.value.trim() : "", priority: priority || 99 }); }
+      }
+      rows.sort(function (a, b) { return a.priority - b.priority; });
+      state.picks = rows.map(function (one) { return { card: one.card, token: one.token }; });
+      state.lowered = {};
+      var lowered = field(form, "lowered");
+      (lowered ? lowered.value.split(/[\s,]+/) : []).forEach(function (n) { if (/^[1-6]$/.test(n)) { state.lowered[n] = true; } });
+    }
+
+    function writeForm() {
+      for (var row = 0; field(form, "picks." + row + ".card"); row++) {
+        var pick = state.picks[row];
+        put(form, "picks." + row + ".card", pick ? pick.card : "");
+        put(form, "picks." + row + ".priority", pick ? String(row + 1) : "");
+        put(form, "picks." + row + ".token", pick && pick.card[1] === "C" ? pick.token : "");
+      }
+      put(form, "lowered", Object.keys(state.lowered).filter(function (n) {
+        return state.lowered[n] && Number(n) <= state.picks.length;
+      }).sort().join(" "));
+    }
+
+    function changed(words) {
+      writeForm();
+      render();
+      said.textContent = words;
+      form.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+
+    function indexOf(card) {
+      for (var i = 0; i < state.picks.length; i++) { if (state.picks[i].card === card) { return i; } }
+      return -1;
+    }
+
+    function toggle(card) {
+      var at = indexOf(card);
+      if (at >= 0) {
+        state.picks.splice(at, 1);
+        changed("Taken back: the " + cardWords(card) + ".");
+      } else if (state.picks.length >= 6) {
+        said.textContent = "Six cards are chosen: take one back first (its \u00d7 button, or tap it here).";
+      } else {
+        state.picks.push({ card: card, token: "" });
+        changed("The " + cardWords(card) + " is priority " + state.picks.length + ".");
+      }
+    }
+
+    function move(at, step) {
+      var to = at + step;
+      if (to < 0 || to >= state.picks.length) { return; }
+      var moved = state.picks.splice(at, 1)[0];
+      state.picks.splice(to, 0, moved);
+      changed("The " + cardWords(moved.card) + " is priority " + (to + 1) + ".");
+      var again = list.children[to] && list.children[to].querySelector(step < 0 ? "button.up" : "button.down");
+      if (again && !again.disabled) { again.focus(); } else if (list.children[to]) { list.children[to].querySelector("button").focus(); }
+    }
+
+    function tokenChoice(pick, at) {
+      var select = make("select", { "aria-label": "Club Token for the " + cardWords(pick.card) });
+      select.appendChild(make("option", { value: "" }, tokens.length ? "(choose a token)" : "(no token yet: solve a puzzle)"));
+      tokens.forEach(function (token) {
+        var option = make("option", { value: token.name }, "token " + token.name + " (" + token.seconds + " s)");
+        if (token.name === pick.token) { option.selected = true; }
+        select.appendChild(option);
+      });
+      select.addEventListener("change", function () {
+        state.picks[at].token = select.value;
+        changed(select.value ? "Token " + select.value + " on the " + cardWords(pick.card) + "." : "");
+      });
+      return select;
+    }
+
+    function row(pick, at) {
+      var item = make("li", { id: "draft-pick-" + (at + 1) });
+      var priority = String(at + 1);
+      item.appendChild(make("span", { "class": "face suit-" + pick.card[1] }, cardFace(pick.card)));
+      item.appendChild(make("span", { "class": "words" }, " priority " + priority + ": " + cardWords(pick.card)));
+      var moves = make("div", { "class": "order-moves" });
+      var up = button("\u2191", "Move the " + cardWords(pick.card) + " up (priority " + at + ")", function () { move(at, -1); });
+      up.className = "up";
+      up.disabled = at === 0;
+      var down = button("\u2193", "Move the " + cardWords(pick.card) + " down (priority " + (at + 2) + ")", function () { move(at, 1); });
+      down.className = "down";
+      down.disabled = at === state.picks.length - 1;
+      moves.appendChild(up);
+      moves.appendChild(down);
+      moves.appendChild(button("\u00d7", "Take the " + cardWords(pick.card) + " back", function () { toggle(pick.card); }));
+      var lower = button("\u22121 for 2 garnets", "Lower priority " + priority + " by 1 for 2 garnets", function () {
+        state.lowered[priority] = !state.lowered[priority];
+        changed(state.lowered[priority] ? "Priority " + priority + " lowered by 1 (2 garnets)." : "Priority " + priority + " as it is.");
+      });
+      lower.setAttribute("aria-pressed", state.lowered[priority] ? "true" : "false");
+      moves.appendChild(lower);
+      if (pick.card[1] === "C") { moves.appendChild(tokenChoice(pick, at)); }
+      item.appendChild(moves);
+      item.appendChild(make("p", { "class": "error", id: "draft-pick-" + (at + 1) + "-said" }));
+      return item;
+    }
+
+    var rows = {};
+    function render() {
+      list.textContent = "";
+      rows = {};
+      state.picks.forEach(function (pick, at) {
+        var item = row(pick, at);
+        list.appendChild(item);
+        rows[String(at)] = { row: item, said: item.querySelector(".error") };
+      });
+      Object.keys(chooser).forEach(function (card) {
+        var at = indexOf(card);
+        chooser[card].setAttribute("aria-pressed", at >= 0 ? "true" : "false");
+        chooser[card].setAttribute("aria-label", "The " + cardWords(card) + (at >= 0 ? " (priority " + (at + 1) + ": tap to take it back)" : ""));
+      });
+    }
+
+    var picker = make("div", { id: "draft-picker", "class": "picker" });
+    picker.appendChild(make("p", { "class": "hint", id: "draft-hint" },
+      "Tap six different cards (the community card and the hole cards are not in the draft), then put them in order " +
+      "with \u2191 and \u2193: the first is priority 1. A card goes to the single lowest priority on it; a club to " +
+      "the single lowest token \u00d7 priority, so each club names one of your unused Club Tokens."));
+    var grid = make("div", { "class": "deck", role: "group", "aria-label": "The cards you may draft" });
+    Object.keys(SUITS).forEach(function (suit) {
+      var line = make("div", { "class": "cards", role: "group", "aria-label": SUITS[suit][1] });
+      RANKS.split("").forEach(function (rank) {
+        var card = rank + suit;
+        if (out.indexOf(card) >= 0) { return; }  // the community and hole cards: not in the draft
+        var one = button(cardFace(card), "The " + cardWords(card), function () { toggle(card); });
+        one.className = "suit-" + suit;
+        chooser[card] = one;
+        line.appendChild(one);
+      });
+      grid.appendChild(line);
+    });
+    picker.appendChild(grid);
+    picker.appendChild(make("p", { "class": "caption" }, "Your draft, priority 1 first:"));
+    picker.appendChild(list);
+    picker.appendChild(said);
+    fold(form, picker, "The same draft as rows of the form (filled in from the cards; or write them by hand)", function () {
+      readForm();
+      render();
+    });
+    readForm();
+    render();
+    form.addEventListener("verdict", function (event) {
+      showReasons(rows, event.detail, function (reason) {
+        var hit = /^move-draft-picks-(\d+)-/.exec(reason.at);
+        return hit ? hit[1] : null;
+      });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     bidTable();
+    draftOrder();
   });
 })();
