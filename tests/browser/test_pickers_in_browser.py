@@ -44,6 +44,14 @@ def visit(browser: Any, server: Any, match_id: str, secret: str, ready: str) -> 
     waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ready))
 
 
+def sent_lines(browser: Any, kind: str, shot: str) -> list[str]:
+    """The form of `kind` sent (a screenshot `shot` at 390 px first): what the page says was sent."""
+    screenshot(browser, shot, 390)
+    browser.find_element(By.CSS_SELECTOR, f"#move-{kind} button[type=submit]").click()
+    waiting(browser).until(lambda d: d.find_elements(By.ID, f"sent-{kind}"))
+    return list(browser.find_element(By.ID, f"sent-{kind}").text.splitlines())
+
+
 def card_on(browser: Any, row: str, card: int) -> Any:
     return browser.find_element(By.CSS_SELECTOR, f"#bid-{row} button[data-card='{card}']")
 
@@ -77,10 +85,7 @@ def test_a_palindrome_bid_made_by_clicks_in_the_table_is_checked_row_by_row_and_
     browser.find_element(By.CSS_SELECTOR, "#bid-item-1 .garnets button:first-child").click()  # one garnet: +5
     assert verdict(browser, "move-bid", "true").startswith("\u2713 Legal: it would spend 1 garnet")
     assert browser.find_element(By.ID, "bid-item-1-said").text == ""
-    screenshot(browser, "pick-palindrome", 390)
-    browser.find_element(By.CSS_SELECTOR, "#move-bid button[type=submit]").click()
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "sent-bid"))
-    sent = browser.find_element(By.ID, "sent-bid").text.splitlines()
+    sent = sent_lines(browser, "bid", "pick-palindrome")
     assert sent == ["CARD 2 ITEM 1", "CARD 4 PACK 1", "CARD 5 ITEM 1", "CARD 9 PACK 7", "GARNETS 1"]
     # The board draws the bid as it stands, on the table's rows (sealed: Ada's alone).
     row = browser.find_element(By.CSS_SELECTOR, "svg g[data-mark='pack-1-7']")
@@ -126,9 +131,6 @@ def test_a_clubs_draft_chosen_and_put_in_order_by_clicks_is_checked_beside_each_
     )
     assert verdict(browser, "move-draft", "true").startswith("\u2713 Legal")
     assert browser.find_element(By.ID, "draft-pick-6-said").text == ""
-    screenshot(browser, "pick-clubs", 390)
-    browser.find_element(By.CSS_SELECTOR, "#move-draft button[type=submit]").click()
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "sent-draft"))
-    sent = browser.find_element(By.ID, "sent-draft").text.splitlines()
+    sent = sent_lines(browser, "draft", "pick-clubs")
     assert sent[0] == f"PICK {card} 1" and len(sent) == 6
     assert problems(browser) == []

@@ -45,6 +45,15 @@
     details.addEventListener("change", onHandEdit);
   }
 
+  // A picker set in its form: the form's inputs folded under it, what the form holds read into it
+  // (now, and after each edit by hand), each verdict's reasons shown beside its rows (`rowsNow()`).
+  function attach(form, picker, summary, read, draw, rowsNow, placeOf) {
+    function again() { read(); draw(); }
+    fold(form, picker, summary, again);
+    again();
+    form.addEventListener("verdict", function (event) { showReasons(rowsNow(), event.detail, placeOf); });
+  }
+
   // Each reason of a verdict beside the picker's row it is about: `placeOf(reason)` names the
   // row's key (or null: page.js shows it under the form).
   function showReasons(rows, verdict, placeOf) {
@@ -214,19 +223,12 @@
     });
     table.appendChild(body);
     picker.appendChild(table);
-    fold(form, picker, "The same bid as rows of the form (filled in from the table; or write them by hand)", function () {
-      readForm();
-      refresh();
-    });
-    readForm();
-    refresh();
-    form.addEventListener("verdict", function (event) {
-      showReasons(rows, event.detail, function (reason) {
-        var hit = /^move-bid-cards-(\d+)-/.exec(reason.at);
-        if (hit) { return writtenRows[Number(hit[1])] || null; }
-        if (reason.at === "move-bid-garnets" || reason.at === "move-bid-garnet_item") { return "item-" + state.garnetItem; }
-        return null;
-      });
+    var summary = "The same bid as rows of the form (filled in from the table; or write them by hand)";
+    attach(form, picker, summary, readForm, refresh, function () { return rows; }, function (reason) {
+      var hit = /^move-bid-cards-(\d+)-/.exec(reason.at);
+      if (hit) { return writtenRows[Number(hit[1])] || null; }
+      if (reason.at === "move-bid-garnets" || reason.at === "move-bid-garnet_item") { return "item-" + state.garnetItem; }
+      return null;
     });
   }
 
@@ -404,17 +406,10 @@
     picker.appendChild(make("p", { "class": "caption" }, "Your draft, priority 1 first:"));
     picker.appendChild(list);
     picker.appendChild(said);
-    fold(form, picker, "The same draft as rows of the form (filled in from the cards; or write them by hand)", function () {
-      readForm();
-      render();
-    });
-    readForm();
-    render();
-    form.addEventListener("verdict", function (event) {
-      showReasons(rows, event.detail, function (reason) {
-        var hit = /^move-draft-picks-(\d+)-/.exec(reason.at);
-        return hit ? hit[1] : null;
-      });
+    var summary = "The same draft as rows of the form (filled in from the cards; or write them by hand)";
+    attach(form, picker, summary, readForm, render, function () { return rows; }, function (reason) {
+      var hit = /^move-draft-picks-(\d+)-/.exec(reason.at);
+      return hit ? hit[1] : null;
     });
   }
 
