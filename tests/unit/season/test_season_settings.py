@@ -121,3 +121,15 @@ def test_the_settings_file_docs_seasons_shows_makes_a_season() -> None:
         "phase_seconds": 86400,
         "early_close": True,
     }
+
+
+def test_settings_too_large_for_their_item_are_refused() -> None:
+    # A game's settings as a match takes them, at most 16,000 characters of JSON
+    data = season("domino", "crates", "clubs")
+    data["episodes"][0]["main"]["settings"] = {"tiles": "x" * 16_000}
+    assert refused(data)[0][1].startswith("episodes.0.main.settings: the settings take 16012 characters as JSON")
+    # The whole season at most 200,000: 13 episodes' Palindrome settings of ~15,800 are ~205,000
+    big = season(*["palindrome"] * 12, "domino", cast=15)  # 15 players, 13 episodes: 2 left
+    for episode in big["episodes"]:
+        episode["main"]["settings"] = {"items": "x" * 15_800}
+    assert refused(big)[0][0] == "too_large"

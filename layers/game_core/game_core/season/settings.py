@@ -5,6 +5,7 @@ every reason, each naming the episode it is about, before anything is stored."""
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Annotated, Any
 
 from pydantic import Field, ValidationError, field_validator
@@ -13,10 +14,13 @@ from game_core.errors import GameCoreError, Reason, validation_reasons
 from game_core.games import registry
 from game_core.games.protocol import Model
 from game_core.match.email_address import Email
-from game_core.match.model import MAX_GARNETS, MAX_PLAYERS, MatchRequest, Name, ParticipantId, Zone
+from game_core.match.model import MAX_GARNETS, MAX_PLAYERS, MAX_SETTINGS_CHARS, MatchRequest, Name, ParticipantId, Zone
 from game_core.season.errors import SettingsRefused
 from game_core.season.shape import shape_of
 
+MAX_SEASON_CHARS = 200_000
+"""The season's settings as JSON at most: room for every game's largest fixed deals in several
+episodes, and, compressed, far inside the 400 KB of the DynamoDB item that holds them."""
 MAX_EPISODES = 32
 """More episodes than a cast of `MAX_PLAYERS` can play, each removing at least one player."""
 HOURS = Annotated[int, Field(ge=1, le=366 * 24)]
@@ -41,6 +45,14 @@ class GameChoice(Model):
     game: str = Field(max_length=40)
     rule_set: str | None = Field(default=None, max_length=40)
     settings: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("settings")
+    @classmethod
+    def _settings_fit_a_match(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        size = len(json.dumps(settings, separators=(",", ":")))
+        if size > MAX_SETTINGS_CHARS:  # what a match's settings file takes
+            raise ValueError(f"the settings take {size} characters as JSON; at most {MAX_SETTINGS_CHARS}")
+        return settings
 
     def match_settings(self) -> dict[str, Any]:
         """The match's `settings`: the game's settings with the rule set among them."""
@@ -133,6 +145,10 @@ def read_settings(data: Any) -> SeasonSettings:
         settings = SeasonSettings.model_validate(data)
     except ValidationError as error:
         raise SettingsRefused("the season's settings are not valid", validation_reasons(error, "settings")) from None
+    size = len(settings.model_dump_json())
+    if size > MAX_SEASON_CHARS:
+        text = f"the settings take {size} characters as JSON; at most {MAX_SEASON_CHARS}"
+        raise SettingsRefused("the season's settings are too large", [Reason("too_large", text)])
     reasons = _option_reasons(settings) + _game_reasons(settings) + projection_reasons(settings)
     if reasons:
         raise SettingsRefused("these settings cannot make a season", reasons)

@@ -5,7 +5,7 @@ log's layout and code, `log.py`, under `SEASON#<id>`)."""
 
 from __future__ import annotations
 
-import json
+import zlib
 from typing import Any
 
 from boto3.dynamodb.conditions import Attr
@@ -23,12 +23,22 @@ from game_core.service.season_ports import StoredSeason
 META = "META"
 
 
-def _item(settings: str, state: SeasonState) -> dict[str, Any]:
+def _packed(model: SeasonSettings | SeasonState) -> bytes:
+    """A model's JSON compressed: the item is rewritten whole at each step and billed by its size
+    (a six-player season's state, 5 KB of JSON, packs to about 1 KB)."""
+    return zlib.compress(model.model_dump_json().encode(), 6)
+
+
+def _unpacked(blob: Any) -> bytes:
+    return zlib.decompress(bytes(blob))
+
+
+def _item(settings: SeasonSettings, state: SeasonState) -> dict[str, Any]:
     return {
         "pk": season_pk(state.season_id),
         "sk": META,
-        "settings": settings,
-        "state": state.model_dump_json(),
+        "settings": _packed(settings),
+        "state": _packed(state),
         "version": state.version,
         "stage": state.stage,
     }
@@ -45,7 +55,7 @@ class DynamoSeasonStore:
         exists = Conflict(f"a season {state.season_id} exists already")
 
         def build(tx: Transaction) -> list[Event]:
-            tx.put(_item(settings.model_dump_json(), state), Guard(Attr("pk").not_exists(), exists))
+            tx.put(_item(settings, state), Guard(Attr("pk").not_exists(), exists))
             return events
 
         self._log.starts(state.season_id)
@@ -60,8 +70,8 @@ class DynamoSeasonStore:
             raise NotFound(f"no season {season_id}")
         self._log.learn(season_id, items)
         return StoredSeason(
-            settings=SeasonSettings.model_validate(json.loads(item["settings"])),
-            state=SeasonState.model_validate_json(item["state"]),
+            settings=SeasonSettings.model_validate_json(_unpacked(item["settings"])),
+            state=SeasonState.model_validate_json(_unpacked(item["state"])),
         )
 
     def save_season(self, before: SeasonState, after: SeasonState, events: list[Event]) -> None:
@@ -70,7 +80,7 @@ class DynamoSeasonStore:
         def build(tx: Transaction) -> list[Event]:
             tx.update(
                 key(season_pk(after.season_id), META),
-                Update.assign({"state": after.model_dump_json(), "version": after.version, "stage": after.stage}),
+                Update.assign({"state": _packed(after), "version": after.version, "stage": after.stage}),
                 Guard(Attr("version").eq(before.version), moved),
             )
             return events
