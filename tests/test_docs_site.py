@@ -130,3 +130,27 @@ def test_the_readme_fits_on_two_screens_with_the_two_commands_and_a_way_into_the
     assert len(readme.splitlines()) <= 150  # issue 33: what the project is, two commands, a picture, links
     assert "\nbin/play " in readme and "\nbin/test " in readme
     assert "](docs/index.md)" in readme and re.search(r"!\[[^\]]+\]\(docs/page-\w+\.png\)", readme)
+
+
+class TemplateLoader(yaml.SafeLoader):
+    """template.yaml read for its names: CloudFormation's short tags (!Ref, !Sub, ...) as None."""
+
+
+TemplateLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def test_deploying_names_every_parameter_and_output_and_alarms_every_alarm() -> None:
+    template = yaml.load((ROOT / "template.yaml").read_text(encoding="utf-8"), Loader=TemplateLoader)
+    deploy, alarms = page("operators/deploy.md"), page("operators/alarms.md")
+    rows = re.findall(r"^\| `(\w+)`(?:, `(\w+)`)? \|", deploy, re.M)
+    named = {name for row in rows for name in row if name}
+    assert [p for p in template["Parameters"] if p not in named] == []
+    assert [o for o in template["Outputs"] if o not in named] == []
+    alarms_there = [name for name, item in template["Resources"].items() if item["Type"] == "AWS::CloudWatch::Alarm"]
+    game_alarms = {
+        f"{registry.load(game).__class__.__name__.removesuffix('Game')}StateMachineFailedAlarm"
+        for game in registry.AVAILABLE
+    }
+    assert game_alarms <= set(alarms_there)  # one a game: the page names them `<Game>StateMachineFailedAlarm`
+    assert "`<Game>StateMachineFailedAlarm`" in alarms
+    assert [a for a in alarms_there if a not in game_alarms and f"`{a}`" not in alarms] == []
