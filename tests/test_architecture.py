@@ -290,7 +290,6 @@ STILL_TOO_LONG: dict[str, int] = {
     "layers/game_core/game_core/cli/asl.py::definition": 67,
     "layers/game_core/game_core/cli/host.py::main": 85,
     "layers/game_core/game_core/games/abstrac/row.py::resolve": 61,
-    "layers/game_core/game_core/games/clubs/rules.py": 474,
     "layers/game_core/game_core/games/crates/rules.py::resolve_round": 61,
     "layers/game_core/game_core/games/protocol.py": 475,
     "layers/game_core/game_core/service/matches.py::create_match": 70,

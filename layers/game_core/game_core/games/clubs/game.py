@@ -9,7 +9,7 @@ import random
 from typing import Any, ClassVar
 
 from game_core.errors import Reason
-from game_core.games.clubs import rules, views
+from game_core.games.clubs import actions, rules, views
 from game_core.games.clubs.models import (
     ACTIONS,
     SUBMISSIONS,
@@ -51,7 +51,7 @@ class ClubsGame:
         return rules.setup(settings, players, rng)
 
     def open_phase(self, state: ClubsState) -> OpenPhase | None:
-        return rules.open_phase(state)
+        return actions.open_phase(state)
 
     def check(self, state: ClubsState, player: str, kind: str, submission: Model) -> list[Reason]:
         return rules.check(state, player, submission)
@@ -66,7 +66,7 @@ class ClubsGame:
         return f"lowering {lowered} {priorities} takes {rules.draft_cost(submission)} garnets"
 
     def act(self, state: ClubsState, actor: str | None, kind: str, action: Model, at_ms: int) -> Acted:
-        return rules.act(state, actor, kind, action, at_ms)
+        return actions.act(state, actor, kind, action, at_ms)
 
     def resolve(self, state: ClubsState, resolution: Resolution) -> ClubsState:
         participants = state.participants
