@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accessibility import MOST_BYTES, Reads, serious_violations, weight
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from test_pages import Player, waiting
@@ -57,6 +58,28 @@ class Clicker(Player):
     def click(self, by: str, locator: str) -> None:
         self.driver.find_element(by, locator).click()
 
+    def click_drawn(self, selector: str) -> None:
+        """A click on a drawn card's face (its `rect`: chromedriver places a pointer on an SVG
+        group amiss), scrolled into view first."""
+        face = self.driver.find_element(By.CSS_SELECTOR, f"{selector} > rect")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", face)
+        ActionChains(self.driver).move_to_element(face).click().perform()
+
+    def send_by(self, button_id: str, verdict: str) -> Any:
+        """Once the check's verdict (element `verdict`) says legal, the move sent by a drawn
+        control's button; the next page's notice (or reasons)."""
+        waiting(self.driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#{verdict}[data-legal='true']"))
+        return self._leave(lambda: self.driver.find_element(By.ID, button_id).click())
+
+    def _leave(self, act: Any) -> Any:
+        """`act` (a click that sends a form), then the next page's notice or reasons."""
+        self.driver.execute_script("window.leaving = true")  # gone with this page: the next has none
+        act()
+        waiting(self.driver).until(lambda driver: driver.execute_script("return window.leaving === undefined"))
+        return waiting(self.driver).until(
+            lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
+        )[0]
+
     def submit(self, form_id: str, chosen: dict[str, str] | None = None) -> Any:
         """Pick `chosen`, send the form by its button; the next page's notice (or reasons)."""
         self.choose(form_id, chosen or {})
@@ -65,9 +88,4 @@ class Clicker(Player):
             # check is left in flight to be counted as the next view's read).
             legal = (By.CSS_SELECTOR, f"#{form_id}-check[data-legal='true']")
             waiting(self.driver).until(lambda driver: driver.find_elements(*legal))
-        self.driver.execute_script("window.leaving = true")  # gone with this page: the next has none
-        self.driver.find_element(By.CSS_SELECTOR, f"#{form_id} button[type=submit]").click()
-        waiting(self.driver).until(lambda driver: driver.execute_script("return window.leaving === undefined"))
-        return waiting(self.driver).until(
-            lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
-        )[0]
+        return self._leave(lambda: self.driver.find_element(By.CSS_SELECTOR, f"#{form_id} button[type=submit]").click())

@@ -54,3 +54,44 @@ def test_a_whole_crates_match_by_clicks(browser, server, checks) -> None:
             for width in (PHONE_WIDTH, DESKTOP):
                 screenshot(browser, "page-crates", width)
     finish(browser, server, checks, match_id, players[0], "crates")
+
+
+def test_a_whole_abstrac_row_match_by_clicks(browser, server, checks) -> None:
+    """Death Match 12 (the row rule set): Ada, the protected player, names herself starter in
+    its choice; then each lays up to three of the unused cards by clicking them on the drawing,
+    and once all 24 are laid each takes up to three from the row's front by clicking the
+    furthest; one player moves a phase (the phase closes on the move)."""
+    created = create(server, "abstrac", CRATES, settings={"rule_set": "row"})
+    match_id = created["match_id"]
+    problems(browser)
+    players = {
+        seat["id"]: Clicker(browser, server, match_id, seat["id"], created["secrets"][seat["id"]]) for seat in CRATES
+    }
+    looked: set[str] = set()
+    while (status := server.stack.host({"command": "status", "match_id": match_id}))["status"] == "running":
+        [mover] = status["open"]["waiting_for"]
+        player = players[mover]
+        phase = status["open"]["phase"]
+        assert player.view(checks if phase not in looked else None, f"abstrac {phase}") == phase
+        looked.add(phase)
+        if phase == "Choose starter":
+            said = player.submit("move-starter", {"starter": "ada"})
+        elif phase == "Laying move":
+            for card in browser.find_elements(By.CSS_SELECTOR, "#board g[data-lay]")[:3]:
+                player.click_drawn(f"#board g[data-lay='{card.get_attribute('data-lay')}']")
+            said = player.send_by("card-send", "card-verdict")
+        else:
+            furthest = max(
+                int(one.get_attribute("data-take"))
+                for one in browser.find_elements(By.CSS_SELECTOR, "#board g[data-take]")
+            )
+            player.click_drawn(f"#board g[data-take='{furthest}']")
+            said = player.send_by("card-send", "card-verdict")
+        assert said.get_attribute("id") == "notice", said.text
+        server.stack.settle()
+        if phase == "Picking move" and "screenshot" not in looked:
+            looked.add("screenshot")
+            player.show()
+            for width in (PHONE_WIDTH, DESKTOP):
+                screenshot(browser, "page-abstrac", width)
+    finish(browser, server, checks, match_id, players["ada"], "abstrac")

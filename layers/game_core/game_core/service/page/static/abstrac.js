@@ -97,7 +97,8 @@
     }
     cards.forEach(function (group) {
       var card = group.getAttribute("data-lay");
-      clickable(group, "Lay " + words(card), function () {
+      // Named by its face first ("1R", what shows: axe's label-content-name-mismatch), then in words.
+      clickable(group, "Lay " + card + ", " + words(card), function () {
         var at = chosen.indexOf(card);
         if (at < 0) { chosen.push(card); } else { chosen.splice(at, 1); }
         show();
