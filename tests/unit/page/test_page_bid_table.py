@@ -145,7 +145,7 @@ def test_once_the_bidding_resolved_its_rows_carry_no_data_for_a_table() -> None:
 def test_the_page_loads_the_pickers_script_and_the_bid_form_says_its_values() -> None:
     table = Bidding()
     page = render.page(play.show(table.fakes.ports, table.match_id, table.ada.cookie))
-    assert '<script src="/static/pickers.js?v=' in page
+    assert page.index('<script src="/static/pickers.js?v=') < page.index('<script src="/static/palindrome.js?v=')
     legend = page[page.index("<legend>Cards") : page.index("</legend>", page.index("<legend>Cards"))]
     # The values each row's field takes, before a first try (RULINGS: cards 0-9, packs 1-10).
     assert "0 to 9" in legend and "1 to 10" in legend

@@ -120,7 +120,7 @@ def test_the_board_carries_the_cards_out_of_the_draft_and_the_unused_tokens() ->
 def test_the_draft_form_says_the_values_each_field_takes_and_the_page_loads_the_picker() -> None:
     table = Drafting()
     page = render.page(table.seen)
-    assert '<script src="/static/pickers.js?v=' in page
+    assert page.index('<script src="/static/pickers.js?v=') < page.index('<script src="/static/clubs.js?v=')
     start = page.index('<form id="move-draft"')
     legend = page[page.index("<legend>", start) : page.index("</legend>", start)]
     assert "1 (drafted first) to 6, each once" in legend and "TH for the 10 of hearts" in legend

@@ -1,7 +1,7 @@
 """The page's files, served by the service itself (no CDN): one style sheet, one script, and for a
 game whose moves are made on its drawing, that game's own script (`<game id>.js`, linked from its
-pages only, after page.js, whose `window.GeniusPage` it uses). The host's page (bin/host-server)
-uses the first two too."""
+pages only, after page.js, whose `window.GeniusPage` it uses; Palindrome's and Clubs' after
+pickers.js, what their pickers share). The host's page (bin/host-server) uses the first two too."""
 
 from __future__ import annotations
 
@@ -11,17 +11,23 @@ from pathlib import Path
 
 FOLDER = Path(__file__).parent / "static"
 SCRIPT = "text/javascript; charset=utf-8"
-GAME_SCRIPTS = {"domino": "domino.js", "abstrac": "abstrac.js", "palindrome": "pickers.js", "clubs": "pickers.js"}
-"""The games whose moves are made on the drawing, each with its script (pickers.js: the moves
-picked in a table or put in order, Palindrome's bid and Clubs' draft)."""
-TYPES = {"page.css": "text/css; charset=utf-8", "page.js": SCRIPT} | dict.fromkeys(GAME_SCRIPTS.values(), SCRIPT)
+GAME_SCRIPTS = {
+    "domino": ("domino.js",),
+    "abstrac": ("abstrac.js",),
+    "palindrome": ("pickers.js", "palindrome.js"),
+    "clubs": ("pickers.js", "clubs.js"),
+}
+"""The games whose moves are made on the drawing, each with its scripts, in order (pickers.js: what
+the moves picked in a table or put in order share, Palindrome's bid and Clubs' draft)."""
+TYPES = {"page.css": "text/css; charset=utf-8", "page.js": SCRIPT} | {
+    name: SCRIPT for names in GAME_SCRIPTS.values() for name in names
+}
 """Every asset by name, with its content type: nothing else in the folder is served."""
 
 
 def scripts(game_id: str | None) -> tuple[str, ...]:
-    """The scripts a page links, in order: page.js, then the game's own if it has one."""
-    own = GAME_SCRIPTS.get(game_id or "")
-    return ("page.js", own) if own else ("page.js",)
+    """The scripts a page links, in order: page.js, then the game's own if it has any."""
+    return ("page.js", *GAME_SCRIPTS.get(game_id or "", ()))
 
 
 @cache
