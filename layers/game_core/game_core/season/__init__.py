@@ -10,6 +10,7 @@ sees AWS, the clock or chance other than the season's seed.
 - `state`: the carried state (`SeasonState`), the events and what every transition returns.
 - `outcome`: what a match's result says for the season (ToL, ECs, finalists, fixed pairs).
 - `episode`: the Main Match's result and the spending of Tokens of Life.
+- `guests`: the guests the host names for an episode whose game hosts them.
 - `naming`: who may be named, and the naming by the EC, the host or the lot.
 - `death_match`: the Death Matches, the next episode, the Finals and the champion.
 - `waiting`: what the season waits on now.

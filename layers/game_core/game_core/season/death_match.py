@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from game_core.season.errors import AlreadyDone, NotNow, WrongMatch
+from game_core.season.guests import guests_wanted
 from game_core.season.outcome import firsts, loser_of
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import DeathMatch, Episode, SeasonEvent, SeasonState, Stepped, copy, unchanged
@@ -90,13 +91,15 @@ def _eliminate(state: SeasonState, match_id: str, loser: str, by_host: bool) -> 
 class Next:
     """What the season does next once nothing it waits on is left: an episode, the Finals, or nothing."""
 
-    kind: Literal["episode", "finals", "over", "waiting"]
+    kind: Literal["episode", "guests", "finals", "over", "waiting"]
+    """"guests": the next episode's game hosts guests and the host has not named them yet."""
     number: int = 0
     players: list[str] = field(default_factory=list)
 
 
 def next_step(state: SeasonState, settings: SeasonSettings) -> Next:
-    """The next episode among the players left and not finalists; the Finals among every player
+    """The next episode among the players left and not finalists (first its guests, where its
+    game hosts them and the host has not named them: "guests"); the Finals among every player
     left when they are `finals_at` (or fewer), or when the episodes are used up; "waiting" while
     the episode or the Finals wait on something; "over" once a champion is named or cancelled."""
     if state.stage in ("over", "cancelled"):
@@ -107,7 +110,10 @@ def next_step(state: SeasonState, settings: SeasonSettings) -> Next:
     if len(left) <= settings.finals_at or len(state.episodes) == len(settings.episodes):
         return Next("finals", players=left)
     number = len(state.episodes) + 1
-    return Next("episode", number=number, players=[p for p in left if state.player(p).finalist_in is None])
+    players = [p for p in left if state.player(p).finalist_in is None]
+    if guests_wanted(settings, number) and str(number) not in state.guests:
+        return Next("guests", number=number, players=players)
+    return Next("episode", number=number, players=players)
 
 
 def start_finals(state: SeasonState, settings: SeasonSettings, match_id: str) -> Stepped:

@@ -5,7 +5,8 @@ eliminations follow from its matches and its recorded acts alone.
 
 Each step of the log begins with the event naming it (`named`, `tol_spent`, ...); the events it
 led to follow it. Events no step of the season's rules writes (the machine's own: a stall, a
-recovery) are passed over."""
+recovery) are passed over, and so are the host's guests (`guests_named`: contacts, which decide
+nothing; the replayed state holds none)."""
 
 from __future__ import annotations
 

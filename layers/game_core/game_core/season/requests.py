@@ -19,8 +19,8 @@ def main_request(
     settings: SeasonSettings, state: SeasonState, number: int, guests: dict[str, list[dict[str, Any]]] | None = None
 ) -> dict[str, Any]:
     """Episode `number`'s Main Match among its players (those of the episode once it has begun,
-    else those it will have); `guests`: each player's guests where the game hosts them (Clubs),
-    named by the host when the episode starts."""
+    else those it will have), each with the guests the host named for it (`guests.name_guests`;
+    `guests` in their place)."""
     if not 1 <= number <= len(settings.episodes):
         raise NotNow(f"the season has no episode {number} (it has {len(settings.episodes)})")
     episode = next((e for e in state.episodes if e.number == number), None)
@@ -28,8 +28,9 @@ def main_request(
     request = match_request(
         settings, settings.episodes[number - 1].main, players, _seed(state, f"episode {number} main")
     )
+    named = guests if guests is not None else state.guests.get(str(number), {})
     for entry in request["players"]:
-        entry["guests"] = list((guests or {}).get(entry["id"], []))
+        entry["guests"] = list(named.get(entry["id"], []))
     return request
 
 

@@ -109,6 +109,9 @@ class SeasonState(Model):
     opened_at: datetime | None = None
     """When the season's current waits (`waiting.pending`) began: a naming turn's deadline is
     `naming_hours` after it, the host's `host_hours` after that (set by the service's step)."""
+    guests: dict[str, dict[str, list[dict[str, Any]]]] = Field(default_factory=dict)
+    """The guests the host named for an episode to come whose game hosts them: by episode number
+    (as text), each player's guests' entries (`guests.name_guests`)."""
     secret_hashes: dict[str, str] = Field(default_factory=dict)
     """Each cast member's secret, hashed: every match of the season seats them with it."""
 
