@@ -80,10 +80,11 @@ class Clicker(Player):
             lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
         )[0]
 
-    def submit(self, form_id: str, chosen: dict[str, str] | None = None) -> Any:
-        """Pick `chosen`, send the form by its button; the next page's notice (or reasons)."""
+    def submit(self, form_id: str, chosen: dict[str, str] | None = None, checked: bool = False) -> Any:
+        """Pick `chosen`, send the form by its button; the next page's notice (or reasons).
+        `checked`: the form was filled on the drawing, its check awaited as for a choice."""
         self.choose(form_id, chosen or {})
-        if chosen and form_id.startswith("move-"):
+        if (chosen or checked) and form_id.startswith("move-"):
             # The page's check of the move as chosen says it is legal before it is sent (and no
             # check is left in flight to be counted as the next view's read).
             legal = (By.CSS_SELECTOR, f"#{form_id}-check[data-legal='true']")

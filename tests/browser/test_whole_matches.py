@@ -95,3 +95,33 @@ def test_a_whole_abstrac_row_match_by_clicks(browser, server, checks) -> None:
             for width in (PHONE_WIDTH, DESKTOP):
                 screenshot(browser, "page-abstrac", width)
     finish(browser, server, checks, match_id, players["ada"], "abstrac")
+
+
+def test_a_whole_palindrome_match_by_clicks(browser, server, checks) -> None:
+    """Main Match 5 (five rounds): each round's bid picked in the table of its packs (Ada's card 9
+    on pack 1, Bo's on pack 2) and sent; the phases taking only constructions, which the page
+    offers no click for yet (the game's grammar in a box), close at their deadline, the stack's
+    clock moved there."""
+    day = 86400
+    created = create(server, "palindrome", CRATES, settings={"rule_set": "mm5"}, phase_seconds=day, early_close=True)
+    match_id = created["match_id"]
+    problems(browser)
+    players = [Clicker(browser, server, match_id, seat["id"], created["secrets"][seat["id"]]) for seat in CRATES]
+    while (status := server.stack.host({"command": "status", "match_id": match_id}))["status"] == "running":
+        phase = status["open"]["phase"]
+        for seat, player in enumerate(players):
+            assert player.view(checks if seat == 0 else None, f"palindrome {phase}") == phase
+            if "bidding" in phase:
+                card = browser.find_element(By.CSS_SELECTOR, f"#bid-pack-{seat + 1} button[data-card='9']")
+                card.click()
+                said = player.submit("move-bid", checked=True)
+                assert said.get_attribute("id") == "notice", said.text
+        server.stack.settle()
+        if server.stack.host({"command": "status", "match_id": match_id}).get("open", {}).get("phase") == phase:
+            server.stack.advance(day)  # what is left open (a construction) closes at its deadline
+            server.stack.settle()
+        if phase.startswith("Round 3"):
+            players[0].show()
+            for width in (PHONE_WIDTH, DESKTOP):
+                screenshot(browser, "page-palindrome", width)
+    finish(browser, server, checks, match_id, players[0], "palindrome")
