@@ -76,8 +76,10 @@ def main_match_ended(state: SeasonState, settings: SeasonSettings, match_id: str
 def _carry(state: SeasonState, outcome: MainOutcome, number: int) -> None:
     for player_id, tokens in outcome.tol.items():
         state.player(player_id).tol += tokens
+    cast = {p.id for p in state.players}
     for player_id, garnets in outcome.garnets.items():
-        state.player(player_id).garnets_won += garnets
+        if player_id in cast:  # a guest's garnets went back to their player when the match ended
+            state.player(player_id).garnets_won += garnets
     for player_id in outcome.finalists:
         state.player(player_id).finalist_in = number
 
