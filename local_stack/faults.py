@@ -70,6 +70,29 @@ STRIKE_POINTS = {
     "wait": (Fault("UpdateItem", after=True), Fault(INVOKE), Fault("UpdateItem")),
 }
 """Where `every_point` strikes each step's invocations, in turn."""
+SEASON_STRIKE_POINTS = {
+    # advance (service/season_machine.py): reads the season and the matches it waits on, and
+    # writes each transition due (one transaction each: the season and its log).
+    "advance": (
+        Fault("TransactWriteItems", after=True),  # a transition stored, its reply lost
+        Fault("TransactWriteItems"),
+        Fault(INVOKE),
+        Fault("GetItem"),
+    ),
+    # match, death_match: read the season, store the match (a transaction), start its execution,
+    # tell its opening notices, link the wait's token (PutItem, the mark that the start is whole).
+    "match": (
+        Fault("TransactWriteItems", after=True),  # the match stored, its reply lost
+        Fault("StartExecution", after=True),
+        Fault("PublishBatch", after=True),
+        Fault("PutItem"),
+        Fault(INVOKE),
+    ),
+    "death_match": (Fault("TransactWriteItems", after=True), Fault("PutItem", after=True), Fault("StartExecution")),
+    # people: keeps the wait's token (PutItem), reads the season to wake itself if it moved on.
+    "people": (Fault("PutItem", after=True), Fault("PutItem"), Fault("GetItem")),
+}
+"""Where `every_point` strikes the season machine's steps (`StepFaults(..., function="SeasonStepFunction")`)."""
 
 
 def every_point(points: dict[str, tuple[Fault, ...]] = STRIKE_POINTS) -> Plan:
@@ -110,6 +133,8 @@ def always(operation: str, step: str = "advance") -> Plan:
 class StepFaults:
     stack: Any
     plan: Plan
+    function: str = "PhaseStepFunction"
+    """The function whose invocations are struck (the season's steps: SeasonStepFunction)."""
     injected: list[Struck] = field(default_factory=list)
     _invocations: Counter[str] = field(default_factory=Counter)
     _retrying: set[str] = field(default_factory=set)
@@ -117,8 +142,8 @@ class StepFaults:
 
     def __post_init__(self) -> None:
         handlers = self.stack.lambdas.handlers
-        self._handler = handlers["PhaseStepFunction"]
-        handlers["PhaseStepFunction"] = self._invoke
+        self._handler = handlers[self.function]
+        handlers[self.function] = self._invoke
         for client in self.stack.port_clients():
             client.meta.events.register("before-call", self._before)
             client.meta.events.register("after-call", self._after)

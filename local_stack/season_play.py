@@ -97,11 +97,14 @@ def play_season(
     host: HostPolicy | None = None,
     observe: Callable[[str, dict[str, Any]], None] = quiet,
     timeout: float = 900,
+    season_id: str | None = None,
 ) -> SeasonRun:
-    """Create the season and let the bots (and `host`) play it to its end."""
+    """Create the season (named `season_id`, or a new id) and let the bots (and `host`) play it to
+    its end."""
     cast = [member["id"] for member in settings["cast"]]
     inbox = stack.subscribe(cast)
-    created = stack.host({"command": "season", "action": "create", "season": settings})
+    create = {"command": "season", "action": "create", "season": settings}
+    created = stack.host(create | ({"season_id": season_id} if season_id else {}))
     if not created["ok"]:
         raise ValueError(f"the season was refused: {created.get('reasons') or created}")
     run = SeasonRun(created["season_id"], created["secrets"])

@@ -292,7 +292,6 @@ STILL_TOO_LONG: dict[str, int] = {
     "layers/game_core/game_core/games/abstrac/row.py::resolve": 61,
     "layers/game_core/game_core/games/crates/rules.py::resolve_round": 61,
     "layers/game_core/game_core/games/protocol.py": 475,
-    "layers/game_core/game_core/service/matches.py::create_match": 70,
     "layers/game_core/game_core/service/page/render.py": 599,
     "local_stack/bots/palindrome.py::_plan": 64,
     "local_stack/clock.py::patch_moto": 113,

@@ -26,6 +26,35 @@ logger = logging.getLogger(__name__)
 def create_match(ports: Ports, request: MatchRequest, held: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Create and start a match. The secrets, and each participant's page link (`links`: a path,
     the players' address put before it at the edge), are returned once; only hashes are stored."""
+    match, reply = store_new_match(ports, request, held)
+    # The match is stored: whatever fails from here on, the host must get the secrets and each
+    # participant's page link (never shown again), and the reply says what to do about the rest.
+    warnings: list[str] = []
+    if not ports.mailer.domain:
+        # Without mail of its own, the service has SNS mail each address its notices (as JSON);
+        # before the first notice, so a subscriber hears the match begin. With mail, the readable
+        # messages are the mail: an SNS subscription would send every notice twice.
+        unsubscribed = _attempt(lambda: ports.notifier.subscribe(match), warnings, "the e-mail subscriptions")
+        if unsubscribed:
+            reply["unsubscribed"] = unsubscribed
+    reply["execution"] = _attempt(lambda: ports.workflow.start(match), warnings, "the state machine (run `recover`)")
+    _attempt(lambda: tell(ports, match, opening_notices(match)), warnings, "the opening notices")
+    if warnings:
+        reply["warnings"] = warnings
+    return reply
+
+
+def opening_notices(match: Match) -> list[Notice]:
+    game = registry.load(match.game)
+    return progress_notices(match, game, f"{game.title}: the match begins", BEGINS)
+
+
+def store_new_match(
+    ports: Ports, request: MatchRequest, held: Mapping[str, str] | None = None
+) -> tuple[Match, dict[str, Any]]:
+    """The match the request makes, stored (Conflict when its id is taken), and what is told once:
+    its participants' secrets and page links, webhook secrets; nothing started or told yet. A
+    participant `held` names (a season's player) keeps the secret they hold already."""
     game = registry.load(request.game)
     ids = [p.id for p in request.players]
     settings = engine.seat(game, ids, request.settings, {p.id: [g.id for g in p.guests] for p in request.players})
@@ -66,33 +95,15 @@ def create_match(ports: Ports, request: MatchRequest, held: Mapping[str, str] | 
         created_at=now,
         starting_garnets=starting,
     )
-    match = engine.start(match, game, now)
-    match, hook_secrets = webhooks.subscribe_at_create(ports, match, request.webhooks)
+    match, hook_secrets = webhooks.subscribe_at_create(ports, engine.start(match, game, now), request.webhooks)
     ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}), contacts)
-    # The match is stored: whatever fails from here on, the host must get the secrets and each
-    # participant's page link (never shown again), and the reply says what to do about the rest.
     reply: dict[str, Any] = {
         "match_id": match.match_id,
         "secrets": secrets,
         "links": links.paths(match.match_id, secrets),
     }
     reply["open"] = open_phase_summary(match)
-    if hook_secrets:
-        reply["webhook_secrets"] = hook_secrets
-    warnings: list[str] = []
-    if not ports.mailer.domain:
-        # Without mail of its own, the service has SNS mail each address its notices (as JSON);
-        # before the first notice, so a subscriber hears the match begin. With mail, the readable
-        # messages are the mail: an SNS subscription would send every notice twice.
-        unsubscribed = _attempt(lambda: ports.notifier.subscribe(match), warnings, "the e-mail subscriptions")
-        if unsubscribed:
-            reply["unsubscribed"] = unsubscribed
-    reply["execution"] = _attempt(lambda: ports.workflow.start(match), warnings, "the state machine (run `recover`)")
-    opening = progress_notices(match, game, f"{game.title}: the match begins", BEGINS)
-    _attempt(lambda: tell(ports, match, opening), warnings, "the opening notices")
-    if warnings:
-        reply["warnings"] = warnings
-    return reply
+    return match, reply | ({"webhook_secrets": hook_secrets} if hook_secrets else {})
 
 
 def _secrets(ports: Ports, seated: list[Participant], held: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:

@@ -17,7 +17,8 @@ from game_core.service.ports import Ports
 class Season(Model):
     command: Literal["season"]
     action: Literal["create", "status", "decide", "extend", "cancel", "recover"]
-    season_id: str | None = Field(default=None, min_length=1, max_length=64)
+    season_id: str | None = Field(default=None, pattern=r"^s-[0-9a-z-]{1,40}$")
+    """The season (create: its id, when the host names it; else one is drawn)."""
     season: dict[str, Any] | None = None
     """create: the season's settings (RULINGS.md, "Seasons")."""
     player: str | None = Field(default=None, min_length=1, max_length=64)
@@ -30,7 +31,7 @@ class Season(Model):
 
 def run_season_command(ports: Ports, command: Season) -> dict[str, Any]:
     if command.action == "create":
-        return season_host.create(ports, _given(command.season, "season", "the season's settings"))
+        return season_host.create(ports, _given(command.season, "season", "the season's settings"), command.season_id)
     season_id = _given(command.season_id, "season_id", "the season's id")
     match command.action:
         case "status":

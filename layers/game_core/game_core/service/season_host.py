@@ -24,10 +24,10 @@ from game_core.service.season_machine import store
 from game_core.service.seasons import Step, apply, create_season
 
 
-def create(ports: Ports, data: Any) -> dict[str, Any]:
-    """A season from the host's settings, and its machine started: each player's secret is told
-    once (every match of the season takes it)."""
-    created = create_season(store(ports), ports.clock, ports.ids, data)
+def create(ports: Ports, data: Any, season_id: str | None = None) -> dict[str, Any]:
+    """A season from the host's settings (named `season_id`, or a new id), and its machine
+    started: each player's secret is told once (every match of the season takes it)."""
+    created = create_season(store(ports), ports.clock, ports.ids, data, season_id)
     season_id = created.state.season_id
     reply: dict[str, Any] = {"season_id": season_id, "secrets": created.secrets}
     try:
@@ -52,7 +52,9 @@ def status(ports: Ports, season_id: str) -> dict[str, Any]:
             e.model_dump(mode="json", include={"number", "main_match_id", "stage", "ecs", "death_matches"})
             for e in state.episodes
         ],
-        "waiting": [{"kind": w.kind, "who": list(w.who), "match_id": w.match_id} for w in pending(state)],
+        "waiting": [
+            {"kind": w.kind, "who": list(w.who), "match_id": w.match_id, "among": list(w.among)} for w in pending(state)
+        ],
         "opened_at": state.opened_at.isoformat() if state.opened_at else None,
     }
 

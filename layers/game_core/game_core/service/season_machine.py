@@ -24,7 +24,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from game_core.errors import Conflict, NotFound
-from game_core.games import registry
 from game_core.games.protocol import Model
 from game_core.match.model import Match, MatchRequest
 from game_core.season import death_match, episode, naming, requests
@@ -33,8 +32,7 @@ from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState, Stepped
 from game_core.season.waiting import Waiting, pending
 from game_core.service import season_stages as stages
-from game_core.service.matches import create_match
-from game_core.service.notices import BEGINS, progress_notices
+from game_core.service.matches import opening_notices, store_new_match
 from game_core.service.ports import Ports
 from game_core.service.season_ports import SeasonStore, StoredSeason
 from game_core.service.seasons import apply
@@ -253,9 +251,7 @@ def wait_for_match(ports: Ports, season_id: str, token: str, match_id: str | Non
     if match_id is None or not _awaited(record.state, match_id):
         ports.workflow.wake(token)  # a stale route: Advance says where the season is
         return
-    match = ensure_match(ports, record, match_id)
-    assert ports.season_links is not None, "a season runs where its links are kept"
-    ports.season_links.link(match_id, season_id, token)
+    match = ensure_match(ports, record, match_id, token)
     if match.status != "running":
         ports.workflow.wake(token)
     elif match.stalled is not None:
@@ -273,33 +269,30 @@ def _awaited(state: SeasonState, match_id: str) -> bool:
     return any(w.match_id == match_id for w in pending(state))
 
 
-class MatchNotStarted(Exception):
-    """A season's match was stored but its start did not complete (its execution, its opening
-    notices): the step fails, and its retry completes the start (`ensure_match`)."""
-
-
-def ensure_match(ports: Ports, record: StoredSeason, match_id: str) -> Match:
-    """The season's match `match_id`, created and started now if it is not yet: its players seated
-    with their season secrets' hashes, its id the season's for its slot. A start left incomplete
-    (a failure after the match was stored: the wait's link, written last, says it is not) is
-    completed: the execution started (a second start finds it), the opening notices told (what a
-    failed telling had sent is remembered and not sent again)."""
+def ensure_match(ports: Ports, record: StoredSeason, match_id: str, token: str) -> Match:
+    """The season's match `match_id`, created and started now if it is not yet (its players seated
+    with their season secrets' hashes, its id the season's for its slot), and linked to the wait's
+    `token`. The link is written last, as the mark that the match's start is complete (`tell`'s
+    `then`): a step failing before it (after the match was stored) is retried and completes the
+    start, the execution started once (a second start finds it) and each opening notice told once
+    (what a failed telling had sent is remembered and skipped)."""
+    links = ports.season_links
+    assert links is not None, "a season runs where its links are kept"
     try:
         match = ports.store.get(match_id)
     except NotFound:
         request = MatchRequest.model_validate(_request(record, match_id))
-        created = create_match(
-            replace(ports, ids=_FixedMatchId(ports.ids, match_id)), request, record.state.secret_hashes
-        )
-        if created.get("warnings"):
-            raise MatchNotStarted(f"match {match_id}: {created['warnings']}") from None
-        return ports.store.get(match_id)
-    assert ports.season_links is not None, "a season runs where its links are kept"
-    link = ports.season_links.linked(match_id)
-    if (link is None or not link.opened) and match.status == "running" and match.phases_resolved == 0:
-        ports.workflow.start(match)
-        game = registry.load(match.game)
-        tell(ports, match, progress_notices(match, game, f"{game.title}: the match begins", BEGINS))
+        fixed = replace(ports, ids=_FixedMatchId(ports.ids, match_id))
+        match, _told_once = store_new_match(fixed, request, record.state.secret_hashes)
+    link = links.linked(match_id)
+    season_id = record.state.season_id
+    if (link is not None and link.opened) or match.phases_resolved > 0 or match.status != "running":
+        links.link(match_id, season_id, token)
+        return match
+    if not ports.mailer.domain:
+        ports.notifier.subscribe(match)  # SNS mails each address its notices (as create_match does)
+    ports.workflow.start(match)
+    tell(ports, match, opening_notices(match), then=lambda: links.link(match_id, season_id, token))
     return match
 
 

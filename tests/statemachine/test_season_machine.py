@@ -1,0 +1,143 @@
+"""A whole season on the real season ASL and the games' ASL, run by moto, played by bots.
+
+Given a season of three (ada, bo, cy): one episode whose Main Match is Domino, its Death Match
+Abstrac `row` (the default), then the Finals (Abstrac `deal`, the default) once two are left
+(`finals_at` 2, the default), created by the host's season command;
+When the bots play every match through the webhook handler, with the one secret the season gave
+each, and the EC never names anyone;
+Then (RULINGS.md, "Seasons"): the Main Match among all three names one EC (Domino: the last place);
+the EC's 24 hours pass, then the host's 24 hours, and a lot names the opponent among those who are
+no EC and hold no ToL (everyone but the EC when all of them hold one: the rule lapses); the Death
+Match is between the EC and the one named, the named one protected; its loser is eliminated; the
+two left play the Finals, whose winner is the champion; every execution succeeds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from local_stack.clock import VirtualClock
+from local_stack.faults import SEASON_STRIKE_POINTS, StepFaults, Struck, every_point
+from local_stack.season_play import SeasonRun, play_season
+from local_stack.stack import LocalStack
+
+pytestmark = pytest.mark.statemachine
+
+START = datetime(2026, 12, 1, tzinfo=UTC)
+SEASON_ID = "s-three"
+HASH = re.compile(r'"[0-9a-f]{64}"')
+CAST = ["ada", "bo", "cy"]
+SETTINGS = {
+    "name": "Three",
+    "seed": 7,
+    "cast": [{"id": player} for player in CAST],
+    "episodes": [{"main": {"game": "domino"}}],
+    "match_options": {"phase_seconds": 600, "early_close": True},
+}
+
+
+def played(host: Any = None, faulty: bool = False) -> tuple[SeasonRun, dict[str, Any], list[Any], list[Struck]]:
+    with LocalStack(games=("domino", "abstrac"), clock=VirtualClock(START)) as stack:
+        faults = StepFaults(stack, every_point(SEASON_STRIKE_POINTS), "SeasonStepFunction") if faulty else None
+        run = play_season(stack, SETTINGS, host=host, timeout=600, season_id=SEASON_ID)
+        ports = stack.ports()
+        assert ports.seasons is not None
+        state = ports.seasons.season(run.season_id).state.model_dump(mode="json")
+        events = ports.seasons.season_events(run.season_id)
+        matches = {match_id: ports.store.get(match_id) for match_id in run.matches}
+        statuses = [str(stack.execution(match_id, game)["status"]) for match_id, game in run.matches.items()]
+        records = [stack.host({"command": "export", "match_id": match_id}) for match_id in run.matches]
+        announced = run.announcements
+    seen = {"state": state, "matches": matches, "statuses": statuses, "records": records, "announced": announced}
+    return run, seen, events, faults.injected if faults else []
+
+
+def unsalted(record: dict[str, Any]) -> str:
+    """A match record but for what each run draws afresh: every receipt's salt, and so each
+    commitment and each hash of the log's chain (64 hex digits), made H."""
+    return HASH.sub('"H"', json.dumps(record, sort_keys=True))
+
+
+def at(events: list[Any], kind: str) -> datetime:
+    return next(event.at for event in events if event.type == kind)
+
+
+def test_a_silent_ecs_opponent_is_drawn_by_lot_after_48_hours_and_the_season_plays_to_its_champion() -> None:
+    run, seen, events, _ = played()
+    state, matches = seen["state"], seen["matches"]
+    assert run.status == "SUCCEEDED"
+    assert seen["statuses"] == ["SUCCEEDED"] * 3
+    main, death, finals = matches.values()
+    assert [m.game for m in matches.values()] == ["domino", "abstrac", "abstrac"]
+    assert [p.id for p in main.players] == CAST  # the episode's players: the cast, in its order
+    # Domino names one EC: its last place
+    ec = state["episodes"][0]["ecs"]
+    assert ec == list(main.result["ec"]) and len(ec) == 1
+    ec = ec[0]
+    # Nobody named within 24 hours, nor by the host within 24 more: a lot, among the eligible
+    naming = state["episodes"][0]["namings"][0]
+    others = [p for p in CAST if p != ec]
+    held_before = {p: list(main.result["tol"]).count(p) for p in others}  # ToL the Main Match gave
+    expected_among = [p for p in others if held_before[p] == 0] or others
+    assert naming["by"] == "lot" and naming["among"] == expected_among
+    assert naming["opponent"] in expected_among
+    assert at(events, "named") - at(events, "main_match_ended") == timedelta(hours=24 + 24)
+    # The Death Match: the EC against the one named, who is protected (Abstrac row: names the starter)
+    assert death.settings["rule_set"] == "row" and death.settings["protected"] == naming["opponent"]
+    assert {p.id for p in death.players} == {ec, naming["opponent"]}
+    loser = death.result["ec"][0]
+    eliminated = [p["id"] for p in state["players"] if p["eliminated_in"] == 1]
+    assert eliminated == [loser]
+    # The Finals: the two left, Abstrac deal; its winner is the champion
+    left = [p for p in CAST if p != loser]
+    assert finals.settings["rule_set"] == "deal" and [p.id for p in finals.players] == left
+    first = [s["player"] for s in finals.result["standings"] if s["place"] == 1]
+    assert state["stage"] == "over" and [state["champion"]] == first
+
+
+def test_the_host_names_in_place_of_a_silent_ec_and_the_named_player_plays_the_death_match() -> None:
+    named: list[str] = []
+
+    def host(status: dict[str, Any]) -> dict[str, Any] | None:
+        naming = [w for w in status["waiting"] if w["kind"] == "naming"]
+        if not naming or named:
+            return None
+        named.append(naming[0]["among"][-1])  # who the EC may name (their status says)
+        return {"player": named[0]}
+
+    run, seen, events, _ = played(host)
+    state, (_main, death, _finals) = seen["state"], seen["matches"].values()
+    naming = state["episodes"][0]["namings"][0]
+    assert [d["reply"]["ok"] for d in run.decided] == [True], run.decided
+    assert (naming["by"], naming["opponent"]) == ("host", named[0])
+    assert {p.id for p in death.players} == {naming["ec"], named[0]}
+    # The host acted at once: no deadline passed between the result and the pick
+    assert at(events, "named") == at(events, "main_match_ended")
+    assert run.status == "SUCCEEDED" and state["stage"] == "over"
+
+
+def test_a_fault_at_every_step_of_the_season_machine_ends_with_the_clean_runs_season() -> None:
+    """Each invocation of the season's step fails once (a throttle or an AWS error before a call,
+    or after it was applied with its reply lost, or the Lambda service failing the invocation:
+    local_stack/faults.py: SEASON_STRIKE_POINTS), and the machine retries it: a transition stored
+    and its reply lost, a match stored and its reply lost (the retry completes its start), its
+    execution started and the reply lost, a wait's token kept and the reply lost, or not kept.
+    Then the season ends as the clean run's: the same state, the same log (each event once, at the
+    same instant), the same matches with the same records, and the same announcements, once each."""
+    clean_run, clean, clean_events, _ = played()
+    run, faulty, events, injected = played(faulty=True)
+    struck = {(s.step, s.operation, s.after) for s in injected}
+    assert {step for step, _, _ in struck} == {"advance", "match", "death_match", "people"}, struck
+    assert ("match", "TransactWriteItems", True) in struck and ("advance", "TransactWriteItems", True) in struck
+    assert run.status == "SUCCEEDED" and faulty["statuses"] == ["SUCCEEDED"] * 3
+    del faulty["state"]["secret_hashes"], clean["state"]["secret_hashes"]  # each run draws its secrets
+    assert faulty["state"] == clean["state"]
+    assert [(e.type, e.at, e.data) for e in events] == [(e.type, e.at, e.data) for e in clean_events]
+    assert [unsalted(r) for r in faulty["records"]] == [unsalted(r) for r in clean["records"]]
+    subjects = [a["subject"] for a in faulty["announced"]]
+    assert subjects == [a["subject"] for a in clean["announced"]]
