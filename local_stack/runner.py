@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from game_core.games import registry
@@ -32,7 +33,7 @@ from game_core.mail.outbound import compose
 from game_core.service.ports import OutgoingMail
 from local_stack.bots import Acting, acting_bot_for, bot_for
 from local_stack.mail import LOCAL_DOMAIN
-from local_stack.stack import LocalStack, api_gateway_event
+from local_stack.stack import Inbox, LocalStack, api_gateway_event
 
 THINK_MARGIN = 1.0
 """A bot's think ends at least this many seconds before the machine's next wake (a deadline)."""
@@ -184,39 +185,90 @@ def run_match(
     observe("created", created)
     bots = {p: Seat(request["game"], p, created["secrets"][p], request.get("seed") or 0) for p in seats}
     run = MatchRun(match_id, "RUNNING", [], {p: [] for p in seats}, [], None, mailed={p: [] for p in seats})
+    table = _Table(stack, request, match_id, bots, run, inbox, observe, channel)
+    table.play_to_the_end(timeout, pace)
+    if channel == "email":
+        run.mailboxes = {player: stack.outbox.to(address_of(player)) for player in seats}
+    return run
 
-    pending: list[tuple[Seat, dict[str, Any]]] = []
+
+@dataclass
+class _Table:
+    """One match's bots at the table: what each is told, and the moves they chose and not yet sent."""
+
+    stack: LocalStack
+    request: dict[str, Any]
+    match_id: str
+    bots: dict[str, Seat]
+    run: MatchRun
+    inbox: Inbox
+    observe: Callable[[str, dict[str, Any]], None]
+    channel: str
+    pending: list[tuple[Seat, dict[str, Any]]] = field(default_factory=list)
     """Moves the bots have chosen and not yet sent."""
 
-    def read() -> int:
+    def play_to_the_end(self, timeout: float, pace: float) -> None:
+        stack, run, clock = self.stack, self.run, self.stack.clock
+        deadline = time.monotonic() + timeout
+        pause = 0.005  # between looks while the machine works: longer the longer it takes (looking costs it)
+        while run.status == "RUNNING":
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"match {self.match_id} still running after {timeout} s")
+            if clock is None:
+                self.read()
+                self.send(one_by_one=False)
+                time.sleep(0.1)
+            elif not stack.idle():
+                # The machine is working: the bots wait until it waits (then all it published is in
+                # the inboxes, and its task token is stored, so a move that completes a phase wakes it).
+                time.sleep(pause)
+                pause = min(pause * 1.5, 0.1)
+            elif self.read() or self.pending:
+                self.send(one_by_one=True)
+                pause = 0.005
+            elif (wake := clock.next_wake()) is not None:
+                # Parked, everything read, every bot has acted: only time can move things now.
+                step = wake - clock.time()
+                if pace > 0:
+                    step = min(step, TICK_SECONDS)
+                    time.sleep(step * pace)
+                clock.advance_to(clock.time() + step)
+                pause = 0.005
+            else:
+                time.sleep(pause)  # parked with nothing to wake it: it is ending
+            run.status = str(stack.execution(self.match_id, self.request["game"])["status"])
+        self.read()
+        self.send(one_by_one=False)  # none: the match is over (a bot acts only on an open phase)
+
+    def read(self) -> int:
         """Hand out what was delivered; each bot chooses its moves. How many messages there were."""
         received = 0
-        for announcement in inbox.receive(None):
+        for announcement in self.inbox.receive(None):
             received += 1
-            run.announcements.append(announcement)
-            run.result = announcement.get("result", run.result)
-            observe("announcement", announcement)
-        for player, bot in bots.items():
-            notices = inbox.receive(player)
+            self.run.announcements.append(announcement)
+            self.run.result = announcement.get("result", self.run.result)
+            self.observe("announcement", announcement)
+        for player, bot in self.bots.items():
+            notices = self.inbox.receive(player)
             received += len(notices)
-            run.private[player] += notices
-
-            def send(kind: str, action: dict[str, Any], bot: Seat = bot) -> dict[str, Any]:
-                reply = send_action(stack, match_id, bot.player, bot.secret, kind, action)
-                observe("acted", {"player": bot.player, "kind": kind, "reply": reply})
-                return dict(reply.get("answer", {}))
-
-            def standing(bot: Seat = bot) -> dict[str, Any]:
-                return fetch_standing(stack, match_id, bot.player, bot.secret)
-
-            acting = Acting(send, think, standing)
-            pending.extend((bot, body) for body in (bot.submissions(notices[-1], acting) if notices else []))
+            self.run.private[player] += notices
+            acting = Acting(partial(self.act, bot), self.think, partial(self.standing, bot))
+            self.pending.extend((bot, body) for body in (bot.submissions(notices[-1], acting) if notices else []))
         return received
 
-    def think(seconds: float) -> None:
+    def act(self, bot: Seat, kind: str, action: dict[str, Any]) -> dict[str, Any]:
+        reply = send_action(self.stack, self.match_id, bot.player, bot.secret, kind, action)
+        self.observe("acted", {"player": bot.player, "kind": kind, "reply": reply})
+        return dict(reply.get("answer", {}))
+
+    def standing(self, bot: Seat) -> dict[str, Any]:
+        return fetch_standing(self.stack, self.match_id, bot.player, bot.secret)
+
+    def think(self, seconds: float) -> None:
         """A bot thinks on the match clock: with everything parked (bots act only then), the
         virtual clock runs on by `seconds`, stopping short of the machine's next wake so that no
         deadline passes while a bot thinks. On the wall clock, match time passes by itself."""
+        clock = self.stack.clock
         if clock is None:
             return
         wake = clock.next_wake()
@@ -226,62 +278,27 @@ def run_match(
         if until > clock.time():
             clock.advance_to(until)
 
-    def send(one_by_one: bool) -> None:
+    def send(self, one_by_one: bool) -> None:
         """Send the moves chosen; `one_by_one`: stop once one of them has woken the machine (the
         rest wait until it waits again)."""
-        while pending:
-            bot, body = pending.pop(0)
-            if channel == "email":
+        while self.pending:
+            bot, body = self.pending.pop(0)
+            if self.channel == "email":
                 # The bot's other moves for this phase go in the same mail
                 bodies = [body]
-                while pending and pending[0][0] is bot and pending[0][1]["number"] == body["number"]:
-                    bodies.append(pending.pop(0)[1])
-                sent_at = stack.now() if clock is not None else datetime.now(UTC)
-                raw = moves_mail(request["game"], match_id, bot.player, bodies, sent_at)
-                run.mailed[bot.player].append(raw)
-                reply = stack.receive_mail(raw)
+                while self.pending and self.pending[0][0] is bot and self.pending[0][1]["number"] == body["number"]:
+                    bodies.append(self.pending.pop(0)[1])
+                sent_at = self.stack.now() if self.stack.clock is not None else datetime.now(UTC)
+                raw = moves_mail(self.request["game"], self.match_id, bot.player, bodies, sent_at)
+                self.run.mailed[bot.player].append(raw)
+                reply = self.stack.receive_mail(raw)
                 status = 200
             else:
-                status, reply = stack.submit(match_id, bot.player, bot.secret, body)
-            run.replies.append((bot.player, status, reply))
-            observe(
+                status, reply = self.stack.submit(self.match_id, bot.player, bot.secret, body)
+            self.run.replies.append((bot.player, status, reply))
+            self.observe(
                 "submitted",
-                {"player": bot.player, "body": body, "status": status, "reply": reply, "channel": channel},
+                {"player": bot.player, "body": body, "status": status, "reply": reply, "channel": self.channel},
             )
-            if one_by_one and not stack.idle():
+            if one_by_one and not self.stack.idle():
                 return
-
-    clock = stack.clock
-    deadline = time.monotonic() + timeout
-    pause = 0.005  # between looks while the machine works: longer the longer it takes (looking costs it)
-    while run.status == "RUNNING":
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"match {match_id} still running after {timeout} s")
-        if clock is None:
-            read()
-            send(one_by_one=False)
-            time.sleep(0.1)
-        elif not stack.idle():
-            # The machine is working: the bots wait until it waits (then all it published is in
-            # the inboxes, and its task token is stored, so a move that completes a phase wakes it).
-            time.sleep(pause)
-            pause = min(pause * 1.5, 0.1)
-        elif read() or pending:
-            send(one_by_one=True)
-            pause = 0.005
-        elif (wake := clock.next_wake()) is not None:
-            # Parked, everything read, every bot has acted: only time can move things now.
-            step = wake - clock.time()
-            if pace > 0:
-                step = min(step, TICK_SECONDS)
-                time.sleep(step * pace)
-            clock.advance_to(clock.time() + step)
-            pause = 0.005
-        else:
-            time.sleep(pause)  # parked with nothing to wake it: it is ending
-        run.status = str(stack.execution(match_id, request["game"])["status"])
-    read()
-    send(one_by_one=False)  # none: the match is over (a bot acts only on an open phase)
-    if channel == "email":
-        run.mailboxes = {player: stack.outbox.to(address_of(player)) for player in seats}
-    return run

@@ -98,6 +98,18 @@ def _plan(strings: list[str], digits: str, held: Counter[str], last: bool, rng: 
             steps.append({"action": "append", "string": i + 1, "digits": t * pool[t]})
             strings[i] += t * pool[t]
             pool[t] = 0
+    steps += _reshaped(strings, pool, held, last, rng)
+    if held["Keep"] and not last and sum(pool.values()):
+        steps.append({"action": "keep"})
+    return steps
+
+
+def _reshaped(
+    strings: list[str], pool: Counter[str], held: Counter[str], last: bool, rng: random.Random
+) -> list[dict[str, Any]]:
+    """The tools that reshape the strings once the digits are placed: Insert, Eraser, Clone and
+    Mirror, in that order (`strings`, `pool` and `held` are changed as the steps would)."""
+    steps: list[dict[str, Any]] = []
     if held["Insert"]:
         pair = next((d for d in sorted(pool, reverse=True) if pool[d] >= 2), None)
         even = [i for i, s in enumerate(strings) if s and len(s) % 2 == 0 and s == s[::-1]]
@@ -131,6 +143,4 @@ def _plan(strings: list[str], digits: str, held: Counter[str], last: bool, rng: 
         if strings[longest]:
             steps.append({"action": "mirror", "string": longest + 1})
             strings[longest] += strings[longest][::-1]
-    if held["Keep"] and not last and sum(pool.values()):
-        steps.append({"action": "keep"})
     return steps

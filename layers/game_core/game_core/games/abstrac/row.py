@@ -171,6 +171,13 @@ def resolve(state: AbstracState, resolution: Resolution) -> AbstracState:
         reserve_after=clock.reserve_left,
         by_service=by_service,
     )
+    _play(state, part, mover, move, record)
+    part.moves.append(record)
+    return state
+
+
+def _play(state: AbstracState, part: RowPart, mover: str, move: Model, record: RowMove) -> None:
+    """The move laid on the row (its starter, the cards laid or picked) and the turn passed on."""
     if isinstance(move, Starter):
         record.starter = move.starter
         part.starter = move.starter
@@ -192,8 +199,6 @@ def resolve(state: AbstracState, resolution: Resolution) -> AbstracState:
             part.stage, part.to_move = "over", None
         else:
             part.to_move = state.opponent(mover)
-    part.moves.append(record)
-    return state
 
 
 def score_json(state: AbstracState, player: str) -> dict[str, Any]:

@@ -102,6 +102,21 @@ def resolve_pregame(state: CratesState, sent: Mapping[str, MultipliersSubmission
     return state.model_copy(update={"pregame_multipliers": pregame, "phase": 1})
 
 
+def _fixed_multipliers(
+    state: CratesState, late_multipliers: Mapping[str, MultipliersSubmission | None]
+) -> dict[str, Any]:
+    """Round 1 fixes each player's multipliers: those sent with it, else the pregame's, else the
+    default; the state's update."""
+    round1 = dict(state.round1_multipliers)
+    multipliers = dict(state.multipliers)
+    for player in state.players:
+        chosen = late_multipliers[player]
+        if chosen is not None:
+            round1[player] = list(chosen.multipliers)
+        multipliers[player] = list(round1.get(player) or state.pregame_multipliers.get(player) or MULTIPLIERS)
+    return {"round1_multipliers": round1, "multipliers": multipliers}
+
+
 def resolve_round(
     state: CratesState,
     moves: Mapping[str, RoundSubmission | None],
@@ -114,18 +129,8 @@ def resolve_round(
     The new state shares with `state` everything the round does not change (no deep copy): each
     list that grows is a new list, so `state` itself is never changed."""
     round_number = state.phase
-    update: dict[str, Any] = {}
-    multipliers = state.multipliers
-    if round_number == 1:
-        round1 = dict(state.round1_multipliers)
-        multipliers = dict(state.multipliers)
-        for player in state.players:
-            chosen = late_multipliers[player]
-            if chosen is not None:
-                round1[player] = list(chosen.multipliers)
-            multipliers[player] = list(round1.get(player) or state.pregame_multipliers.get(player) or MULTIPLIERS)
-        update |= {"round1_multipliers": round1, "multipliers": multipliers}
-
+    update: dict[str, Any] = _fixed_multipliers(state, late_multipliers) if round_number == 1 else {}
+    multipliers = update.get("multipliers", state.multipliers)
     rights = dict.fromkeys(state.players, 0)
     lefts = dict.fromkeys(state.players, 0)
     records = dict(state.records)
