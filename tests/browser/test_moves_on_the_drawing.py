@@ -49,6 +49,7 @@ def signed_in(driver: Any, server: HostServer, match_id: str, secret: str) -> No
 def at_cell(driver: Any, target: Any, cell: str, click: bool = True) -> None:
     """The pointer on a cell of the own board's grid (a letter A-L and a row 1-12), clicked or not."""
     driver.execute_script("arguments[0].scrollIntoView({block: 'start'}); window.scrollBy(0, -60);", target)
+    waiting(driver).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#bid-tray.stuck"))  # auction out of sight
     column, row = ord(cell[0]) - ord("A"), int(cell[1:]) - 1
     size = target.rect  # the grid's 12 x 12 cells on screen
     dx = (column + 0.5) * size["width"] / 12 - size["width"] / 2
@@ -131,7 +132,8 @@ def card_verdict(driver: Any, legal: str) -> str:
 
 
 def click_card(driver: Any, selector: str) -> None:
-    """A click on the card's face (its `rect`: chromedriver places a pointer on an SVG group amiss)."""
+    """A click on a card's face or a tile's box (its `rect`: chromedriver places a pointer on an SVG
+    group amiss)."""
     card = driver.find_element(By.CSS_SELECTOR, f"{selector} > rect")
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", card)
     ActionChains(driver).move_to_element(card).click().perform()
@@ -199,4 +201,42 @@ def test_an_abstrac_deals_take_made_by_clicking_its_last_card_is_checked_then_se
     assert "Three-of-a-kind of 1: 2 points" in ada and "in-a-row" not in ada, ada
     top = browser.find_elements(By.CSS_SELECTOR, "#board g[data-card]")[0]
     assert top.get_attribute("data-card") == "1B"
+    assert problems(browser) == []
+
+
+def test_domino_bids_made_on_the_open_auctions_tiles_are_checked_then_sent(browser, server) -> None:
+    match_id, secrets = created(server, "domino", settings={"tiles": {"1": ROUND_1_TILES}})
+    problems(browser)
+    signed_in(browser, server, match_id, secrets["ada"])
+    assert browser.find_element(By.ID, "phase-name").text == "Auction 1"
+    waiting(browser).until(lambda d: d.find_elements(By.ID, "bid-tray"))
+    chips = browser.find_element(By.ID, "bid-chips")
+    # 200 on tile 1 and 150 on tile 2: 350 chips, 50 more than the 300 a player has for the match.
+    for tile, amount in ((1, "200"), (2, "150")):
+        click_card(browser, f"#board g[data-mark='tile-{tile}']")
+        assert browser.find_element(By.CSS_SELECTOR, "label[for='bid-chips']").text.startswith(
+            f"Chips on tile {tile} ("
+        )
+        chips.clear()
+        chips.send_keys(amount)
+    assert browser.find_element(By.ID, "bid-total").text == "You bid 350 chips in all, of the 300 you have left."
+    said = waiting(browser).until(
+        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#bid-verdict[data-legal='false']")), None)
+    )
+    assert "you bid 350 chips in all, but you have 300 left" in said.text
+    click_card(browser, "#board g[data-mark='tile-2']")  # back to tile 2: its bid shown, and lowered
+    assert chips.get_attribute("value") == "150"
+    chips.clear()
+    chips.send_keys("100")
+    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#bid-verdict[data-legal='true']"))
+    rows = [
+        (browser.find_element(By.ID, f"move-bid-bids-{row}-{part}").get_attribute("value"))
+        for row in (0, 1)
+        for part in ("tile", "chips")
+    ]
+    assert rows == ["1", "200", "2", "100"]
+    assert browser.find_element(By.CSS_SELECTOR, "#board g[data-mark='tile-2'] text.bid-now").text == "bid 100"
+    browser.find_element(By.ID, "bid-send").click()
+    notice = waiting(browser).until(lambda d: next(iter(d.find_elements(By.ID, "notice")), None))
+    assert notice.text.startswith("Your bid submission is in")
     assert problems(browser) == []

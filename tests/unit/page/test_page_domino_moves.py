@@ -87,8 +87,21 @@ def test_the_form_stays_whole_for_a_page_without_script_and_the_games_script_is_
             assert f'<label for="move-place-placements-{row}-{part}">' in form
             assert f'name="f.placements.{row}.{part}"' in form
     assert '<button type="submit">' in form
-    scripts = re.findall(r'<script src="/static/([a-z]+\.js)\?v=[0-9a-f]{12}" defer></script>', page)
-    assert scripts == ["page.js", "domino.js"]  # the game's after page.js, whose GeniusPage it uses
+    scripts = re.findall(r'<script src="/static/([a-z-]+\.js)\?v=[0-9a-f]{12}" defer></script>', page)
+    assert scripts == ["page.js", "domino.js", "domino-bid.js"]  # the game's after page.js, whose GeniusPage they use
+
+
+def test_the_open_auctions_tiles_carry_what_bidding_on_them_needs() -> None:
+    table, secrets = placing()
+    page = page_of(table, secrets["ann"])
+    # Ann bid 4 and 2 chips in auction 1: every chip bid is spent, so 300 - 6 = 294 are left.
+    [opened] = re.findall(r'<g transform="[^"]*" font-size="12" data-bids="open"[^>]*>', page)
+    assert 'data-chips-left="294"' in opened and 'data-tile-size="104 120"' in opened
+    start = page.index(opened)
+    inside = page[start : page.index("The boards", start)]  # auction 2's tiles, drawn first: the open one
+    assert re.findall(r'data-mark="tile-(\d+)"', inside) == [str(n) for n in range(21, 41)]
+    assert 'data-chips-left="300"' in page_of(table, secrets["ben"])  # Ben bid nothing
+    assert page.count('data-bids="open"') == 1  # auction 1 (resolved) and 3 (to come) are not open
 
 
 def test_a_page_of_a_game_without_its_own_script_links_page_js_alone() -> None:

@@ -55,8 +55,9 @@ def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) 
     y = 28
     auctions = range(1, len(public["tiles"]) // TILES_PER_ROUND + 1)
     open_now = _open_auction(public)
+    chips = public["chips_left"].get(viewer) if viewer else None
     for number in [open_now] if open_now else []:
-        drawn, said, y = _auction(public, number, (own_bids, placing), winners, y)
+        drawn, said, y = _auction(public, number, (own_bids, placing), winners, y, chips)
         parts, alt = parts + drawn, alt + [said]
     parts.append(svg.text(0, y + 18, "The boards", font_size=16, font_weight=700))
     y += 26
@@ -93,9 +94,12 @@ def _auction(
     mine: tuple[Mapping[int, int], Collection[int]],
     names: Mapping[str, str],
     top: int,
+    chips: int | None = None,
 ) -> tuple[list[str], str, int]:
     """Auction `number`'s tiles in rows of three below `top`: the drawing, its words, its bottom.
-    `mine`: the viewer's own bid on each tile, and the tiles they place now."""
+    `mine`: the viewer's own bid on each tile, and the tiles they place now. The open auction's
+    tiles, for a viewer with `chips` left, carry what the page's script needs to bid on them there
+    (an unmarked group: `data-bids`, `data-chips-left`, `data-tile-size`)."""
     own_bids, placing = mine
     tiles = [tile for tile in public["tiles"] if tile["round"] == number]
     if number <= len(public["auctions"]):
@@ -118,9 +122,15 @@ def _auction(
     drawn = [
         svg.text(0, top + 18, tiles_of, font_weight=700),
         svg.text(0, top + 34, state, font_size=12, fill=svg.QUIET),
-        f'<g transform="translate(0 {top + HEADING})" font-size="12">{"".join(parts)}</g>',
+        f'<g transform="translate(0 {top + HEADING})" font-size="12"{_bidding(state, chips)}>{"".join(parts)}</g>',
     ]
     return drawn, f"{title}: " + "; ".join(said) + ".", top + HEADING + rows * TILE_HEIGHT
+
+
+def _bidding(state: str, chips: int | None) -> str:
+    if chips is None or not state.startswith("open"):
+        return ""
+    return svg.attributes(data_bids="open", data_chips_left=chips, data_tile_size=f"{TILE_WIDTH} {TILE_HEIGHT}")
 
 
 def _winner(tile: Mapping[str, Any], names: Mapping[str, str]) -> str | None:

@@ -13,12 +13,7 @@
 
   function words(card) { return COLOURS[card[1]] + " " + card[0]; }
 
-  function made(tag, text, attributes) {
-    var element = document.createElement(tag);
-    element.textContent = text;
-    Object.keys(attributes || {}).forEach(function (name) { element.setAttribute(name, attributes[name]); });
-    return element;
-  }
+  var made = window.GeniusPage ? window.GeniusPage.element : null;  // page.js runs first
 
   // The tray under the drawing: what to do, the move chosen, the service's verdict, and Send.
   function tray(form, figure, help) {
@@ -30,17 +25,7 @@
     [made("p", help), chosen, verdict, send].forEach(function (part) { box.appendChild(part); });
     figure.parentNode.insertBefore(box, figure.nextSibling);
     figure.querySelector("svg").setAttribute("role", "group");  // no longer a mere picture: it holds controls
-    form.addEventListener("verdict", function (event) {
-      var said = event.detail;
-      verdict.textContent = "";
-      verdict.setAttribute("data-legal", said.legal ? "true" : "false");
-      verdict.appendChild(made("p", (said.legal ? "\u2713 " : "") + said.said, { "class": said.legal ? "legal" : "not-legal" }));
-      if (said.reasons.length) {
-        var list = made("ul", "");
-        said.reasons.forEach(function (reason) { list.appendChild(made("li", reason.text, { "data-code": reason.code })); });
-        verdict.appendChild(list);
-      }
-    });
+    window.GeniusPage.verdictsInto(form, verdict);
     return chosen;
   }
 

@@ -315,7 +315,38 @@
     });
   }
 
-  window.GeniusPage = { check: askCheck };
+  // Each verdict on `form` also said in `box` (a game's tray beside its drawing, `data-legal` on it):
+  // the verdict's words, then each reason in words.
+  function verdictsInto(form, box) {
+    form.addEventListener("verdict", function (event) {
+      var verdict = event.detail;
+      box.textContent = "";
+      box.setAttribute("data-legal", verdict.legal ? "true" : "false");
+      var head = document.createElement("p");
+      head.className = verdict.legal ? "legal" : "not-legal";
+      head.textContent = (verdict.legal ? "\u2713 " : "") + verdict.said;
+      box.appendChild(head);
+      if (!verdict.reasons.length) { return; }
+      var list = document.createElement("ul");
+      verdict.reasons.forEach(function (reason) {
+        var item = document.createElement("li");
+        item.textContent = reason.text;
+        item.setAttribute("data-code", reason.code);
+        list.appendChild(item);
+      });
+      box.appendChild(list);
+    });
+  }
+
+  // An HTML element with its text and attributes (for a game's own script).
+  function element(tag, text, attributes) {
+    var made = document.createElement(tag);
+    made.textContent = text;
+    Object.keys(attributes || {}).forEach(function (name) { made.setAttribute(name, attributes[name]); });
+    return made;
+  }
+
+  window.GeniusPage = { check: askCheck, verdictsInto: verdictsInto, element: element };
 
   document.addEventListener("DOMContentLoaded", function () {
     copyButtons();
