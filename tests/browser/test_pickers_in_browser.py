@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accessibility import axe_source, serious_violations
 from browsing import WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
@@ -45,8 +46,10 @@ def visit(browser: Any, server: Any, match_id: str, secret: str, ready: str) -> 
 
 
 def sent_lines(browser: Any, kind: str, shot: str) -> list[str]:
-    """The form of `kind` sent (a screenshot `shot` at 390 px first): what the page says was sent."""
+    """The form of `kind` sent (a screenshot `shot` at 390 px first, and the page with its picker
+    filled in held to axe-core: no serious or critical violation): what the page says was sent."""
     screenshot(browser, shot, 390)
+    assert serious_violations(browser, axe_source()) == []
     browser.find_element(By.CSS_SELECTOR, f"#move-{kind} button[type=submit]").click()
     waiting(browser).until(lambda d: d.find_elements(By.ID, f"sent-{kind}"))
     return list(browser.find_element(By.ID, f"sent-{kind}").text.splitlines())
@@ -133,4 +136,15 @@ def test_a_clubs_draft_chosen_and_put_in_order_by_clicks_is_checked_beside_each_
     assert browser.find_element(By.ID, "draft-pick-6-said").text == ""
     sent = sent_lines(browser, "draft", "pick-clubs")
     assert sent[0] == f"PICK {card} 1" and len(sent) == 6
+    # Phase A resolved: Phase B's build from the community card, the hole card and the cards won.
+    assert server.stack.host({"command": "resolve_now", "match_id": match_id})["ok"]
+    server.stack.settle()
+    visit(browser, server, match_id, secrets["ada"], "#build-picker button")
+    usable = browser.find_element(By.CSS_SELECTOR, "svg g[data-usable]").get_attribute("data-usable").split()
+    assert out[0] in usable  # the community card is everyone's to build with
+    for one in browser.find_elements(By.CSS_SELECTOR, "#build-picker .cards button")[:2]:
+        one.click()
+    assert verdict(browser, "move-build", "true").startswith("\u2713 Legal")
+    assert browser.find_element(By.ID, "move-build-cards").get_attribute("value") == " ".join(usable[:2])
+    assert sent_lines(browser, "build", "pick-clubs-build") == [f"BUILD {' '.join(usable[:2])}"]
     assert problems(browser) == []

@@ -16,6 +16,7 @@ from typing import Any
 from board_support import marks, parsed
 
 from game_core.match.model import MatchRequest
+from game_core.service import phases
 from game_core.service.matches import create_match
 from game_core.service.page import check, play, render
 from game_core.service.page.board import section
@@ -127,3 +128,17 @@ def test_the_draft_form_says_the_values_each_field_takes_and_the_page_loads_the_
     assert "unused Club Tokens, as round.puzzle" in legend
     lowered = page[page.index('id="move-draft-lowered-hint"') :][:300]
     assert "for 2 garnets each" in lowered
+
+
+def test_in_phase_b_the_board_carries_the_cards_to_build_from() -> None:
+    table = Drafting()
+    dealt = play.view_of(table.seen)["public"]["rounds"][0]
+    match = table.fakes.store.get(table.match_id)
+    assert match.phase is not None
+    table.fakes.clock.set(match.phase.deadline)  # Round 1's Phase A runs out with no draft sent
+    phases.resolve(table.fakes.ports, table.match_id, match.phase.number)
+    phases.announce(table.fakes.ports, table.match_id, match.phase.number)
+    table.seen = play.show(table.fakes.ports, table.match_id, table.ada.cookie)
+    # Nobody drafted, so Ada builds from the community card and her own hole card alone.
+    usable = _board(table)["build-1"].get("data-usable", "").split()
+    assert sorted(usable) == sorted([dealt["community"], dealt["holes"]["ada"]])

@@ -178,7 +178,8 @@ def _building(sheet: _Sheet, public: Mapping[str, Any], private: Mapping[str, An
     words = ", ".join(card_words(code) for code in private["usable"])
     body, top = _title(title)
     body.append(f'<g transform="translate(0 {top})">{"".join(usable)}</g>')
-    sheet.section(f"build-{number}", title, body, top + usable_height, f"{title}: {words}.")
+    usable_words = " ".join(private["usable"])  # the build picker's cards (clubs.js)
+    sheet.section(f"build-{number}", title, body, top + usable_height, f"{title}: {words}.", data_usable=usable_words)
     mine = next((r for r in private["rounds"] if r["round"] == number), None)
     if mine is not None and "draft" in mine:
         _draft(sheet, number, mine["draft"])

@@ -20,6 +20,12 @@
     return (code[0] === "T" ? "10" : code[0]) + SUITS[code[1]][0];
   }
 
+  // A card's button named as its face reads, then in words ("A\u2660, ace of spades"): the name
+  // holds what the button shows (axe's label-content-name-mismatch).
+  function named(card, state) {
+    return cardFace(card) + ", " + cardWords(card) + state;
+  }
+
   function tokensOf(held) {
     var listed = held ? held.getAttribute("data-unused") : "";
     return listed ? listed.split(" ").map(function (one) {
@@ -167,7 +173,7 @@
       var at = indexOf(draft, card);
       draft.chooser[card].setAttribute("aria-pressed", at >= 0 ? "true" : "false");
       draft.chooser[card].setAttribute("aria-label",
-        "The " + cardWords(card) + (at >= 0 ? " (priority " + (at + 1) + ": tap to take it back)" : ""));
+        named(card, at >= 0 ? " (priority " + (at + 1) + ": tap to take it back)" : ""));
     });
   }
 
@@ -179,7 +185,7 @@
       RANKS.split("").forEach(function (rank) {
         var card = rank + suit;
         if (out.indexOf(card) >= 0) { return; }
-        var one = P.button(cardFace(card), "The " + cardWords(card), function () { toggle(draft, card); });
+        var one = P.button(cardFace(card), named(card, ""), function () { toggle(draft, card); });
         one.className = "suit-" + suit;
         draft.chooser[card] = one;
         line.appendChild(one);
@@ -215,5 +221,64 @@
       });
   }
 
-  document.addEventListener("DOMContentLoaded", draftOrder);
+  // The build: tap 1 to 5 of the cards you may build from (off the board's build section); the
+  // form's cards fill in, in the order tapped, and are checked.
+  function buildHand() {
+    var form = document.getElementById("move-build");
+    var usable = document.querySelector("svg g[data-usable]");
+    if (!P || !form || !usable || !P.field(form, "cards")) { return; }
+    var build = { form: form, cards: [], buttons: {}, rows: {} };
+    var picker = P.make("div", { id: "build-picker", "class": "picker" });
+    picker.appendChild(P.make("p", { "class": "hint" }, "Tap 1 to 5 of your cards to make your hand (straights, " +
+      "flushes and full houses need five); tap one again to take it out."));
+    var line = P.make("div", { "class": "cards", role: "group", "aria-label": "The cards you may build from" });
+    usable.getAttribute("data-usable").split(" ").filter(Boolean).forEach(function (card) {
+      var one = P.button(cardFace(card), named(card, ""), function () { pickCard(build, card); });
+      one.className = "suit-" + card[1];
+      build.buttons[card] = one;
+      line.appendChild(one);
+    });
+    picker.appendChild(line);
+    build.said = P.make("p", { id: "build-said", role: "status" });
+    picker.appendChild(build.said);
+    build.rows.hand = { row: picker, said: P.make("p", { "class": "error", id: "build-hand-said" }) };
+    picker.appendChild(build.rows.hand.said);
+    P.attach(form, picker, "The same hand as the form writes it (filled in from the cards; or write it by hand)",
+      readHand.bind(null, build), showHand.bind(null, build), function () { return build.rows; },
+      function (reason) { return /^move-build-cards/.test(reason.at) ? "hand" : null; });
+  }
+
+  function readHand(build) {
+    build.cards = P.field(build.form, "cards").value.toUpperCase().split(/[\s,]+/).filter(function (card) {
+      return Boolean(build.buttons[card]);
+    });
+  }
+
+  function showHand(build) {
+    Object.keys(build.buttons).forEach(function (card) {
+      build.buttons[card].setAttribute("aria-pressed", build.cards.indexOf(card) >= 0 ? "true" : "false");
+    });
+    build.said.textContent = build.cards.length ? "Your hand: " + build.cards.map(cardWords).join(", ") + "."
+      : "No card chosen yet.";
+  }
+
+  function pickCard(build, card) {
+    var at = build.cards.indexOf(card);
+    if (at >= 0) {
+      build.cards.splice(at, 1);
+    } else if (build.cards.length < 5) {
+      build.cards.push(card);
+    } else {
+      build.said.textContent = "Five cards are chosen: take one out first.";
+      return;
+    }
+    P.put(build.form, "cards", build.cards.join(" "));
+    showHand(build);
+    P.changed(build.form);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    draftOrder();
+    buildHand();
+  });
 })();
