@@ -154,3 +154,12 @@ def test_deploying_names_every_parameter_and_output_and_alarms_every_alarm() -> 
     assert game_alarms <= set(alarms_there)  # one a game: the page names them `<Game>StateMachineFailedAlarm`
     assert "`<Game>StateMachineFailedAlarm`" in alarms
     assert [a for a in alarms_there if a not in game_alarms and f"`{a}`" not in alarms] == []
+
+
+def test_every_action_of_the_season_command_is_described() -> None:
+    from game_core.service.season_commands import Season
+
+    text = page("hosts/commands.md")
+    described = text[text.index("console command of its own, `season`") :]
+    actions = typing.get_args(Season.model_fields["action"].annotation)
+    assert [action for action in actions if f"`{action}`" not in described[:1200]] == []
