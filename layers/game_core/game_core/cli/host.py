@@ -233,8 +233,7 @@ def write_pictures(exported: dict[str, Any], phases: int | None, out: str) -> li
     return written
 
 
-@one_line_errors("match-host")
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> OneLineParser:
     parser = OneLineParser(prog="match-host", description=__doc__.splitlines()[0])
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--local", action="store_true", help=f"the local stack at {LOCAL_ENDPOINT}")
@@ -291,24 +290,32 @@ def main(argv: list[str] | None = None) -> int:
     pictures.add_argument("match_id", type=match_id)
     pictures.add_argument("--phase", type=int, help="resolved phases to draw after (default: all)")
     pictures.add_argument("--out", required=True, help="the folder to write the SVG files to")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def _via_server(command: dict[str, Any], server: str, data: Path) -> dict[str, Any]:
+    """The host server's reply to `command`, sent with its host token (from `data`)."""
+    token = read_host_token(data)
+    if token is None:
+        raise CliError(
+            f"no host token in {data.absolute() / HOST_TOKEN_FILE}: give --data the host server's data folder"
+            " (bin/host-server's default: local-data in its checkout), or $MATCH_HOST_TOKEN"
+        )
+    reply = send_to_server(command, server, token)
+    if reply.get("error") == "Unauthorized":  # the server cannot say where the token came from: here it is known
+        refused = f"{server} refused the host token"
+        if os.environ.get("MATCH_HOST_TOKEN"):
+            raise CliError(f"{refused} in $MATCH_HOST_TOKEN: unset it to use the server's {HOST_TOKEN_FILE}")
+        raise CliError(f"{refused} in {data / HOST_TOKEN_FILE}: give the server's own --data folder")
+    return reply
+
+
+@one_line_errors("match-host")
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     endpoint = LOCAL_ENDPOINT if args.local else args.endpoint
     command = build_command(args)
-    if args.server:
-        token = read_host_token(args.data)
-        if token is None:
-            raise CliError(
-                f"no host token in {args.data.absolute() / HOST_TOKEN_FILE}: give --data the host server's data folder"
-                " (bin/host-server's default: local-data in its checkout), or $MATCH_HOST_TOKEN"
-            )
-        reply = send_to_server(command, args.server, token)
-        if reply.get("error") == "Unauthorized":  # the server cannot say where the token came from: here it is known
-            refused = f"{args.server} refused the host token"
-            if os.environ.get("MATCH_HOST_TOKEN"):
-                raise CliError(f"{refused} in $MATCH_HOST_TOKEN: unset it to use the server's {HOST_TOKEN_FILE}")
-            raise CliError(f"{refused} in {args.data / HOST_TOKEN_FILE}: give the server's own --data folder")
-    else:
-        reply = send(command, args.function, endpoint)
+    reply = _via_server(command, args.server, args.data) if args.server else send(command, args.function, endpoint)
     ok = reply.get("ok", False)
     if args.command in ("export", "pictures") and ok:
         reply.pop("ok")  # the bare record, ready for match-replay
