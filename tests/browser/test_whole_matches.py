@@ -4,7 +4,8 @@ never waited on: each player signed in by their own link, each move chosen in th
 selects and drawn controls and sent by its button. Every phase's page, the finished match's and
 the host's page showing the result are held to axe-core (no serious or critical violation), a
 weight under 100 KB and one store read a view (clicking.Checks). Screenshots mid-match at 390
-and 1280 px go to test-output/screenshots/ (docs/ keeps a copy of each)."""
+and 1280 px go to test-output/screenshots/match-<game>-<width>.png (docs/page-<game>-<width>.png
+is a copy of each)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def finish(browser: Any, server: Any, checks: Checks, match_id: str, last: Click
     host_page(browser, server, match_id)
     assert browser.find_elements(By.CSS_SELECTOR, f"#match-{match_id} table.result")
     checks.look(browser, f"{game} host's result")
-    assert checks.found == {}
+    assert checks.found == {}, {page: sorted({v["id"] for v in said}) for page, said in checks.found.items()}
     assert problems(browser) == []
 
 
@@ -52,7 +53,7 @@ def test_a_whole_crates_match_by_clicks(browser, server, checks) -> None:
         if phase == "Round 2":
             players[0].show()
             for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "page-crates", width)
+                screenshot(browser, "match-crates", width)
     finish(browser, server, checks, match_id, players[0], "crates")
 
 
@@ -93,7 +94,7 @@ def test_a_whole_abstrac_row_match_by_clicks(browser, server, checks) -> None:
             looked.add("screenshot")
             player.show()
             for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "page-abstrac", width)
+                screenshot(browser, "match-abstrac", width)
     finish(browser, server, checks, match_id, players["ada"], "abstrac")
 
 
@@ -123,5 +124,5 @@ def test_a_whole_palindrome_match_by_clicks(browser, server, checks) -> None:
         if phase.startswith("Round 3"):
             players[0].show()
             for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "page-palindrome", width)
+                screenshot(browser, "match-palindrome", width)
     finish(browser, server, checks, match_id, players[0], "palindrome")
