@@ -49,6 +49,10 @@ def sent_lines(browser: Any, kind: str, shot: str) -> list[str]:
     """The form of `kind` sent (a screenshot `shot` at 390 px first, and the page with its picker
     filled in held to axe-core: no serious or critical violation): what the page says was sent."""
     screenshot(browser, shot, 390)
+    browser.set_window_size(390, 844)  # a phone: the page with its picker never scrolls sideways
+    wide = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    browser.set_window_size(1280, 900)
+    assert wide[0] <= wide[1], wide
     assert serious_violations(browser, axe_source()) == []
     browser.find_element(By.CSS_SELECTOR, f"#move-{kind} button[type=submit]").click()
     waiting(browser).until(lambda d: d.find_elements(By.ID, f"sent-{kind}"))
@@ -147,4 +151,17 @@ def test_a_clubs_draft_chosen_and_put_in_order_by_clicks_is_checked_beside_each_
     assert verdict(browser, "move-build", "true").startswith("\u2713 Legal")
     assert browser.find_element(By.ID, "move-build-cards").get_attribute("value") == " ".join(usable[:2])
     assert sent_lines(browser, "build", "pick-clubs-build") == [f"BUILD {' '.join(usable[:2])}"]
+    # The guesses: for Bo's guest, the ace and king of spades (any card may be guessed).
+    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#guess-picker button[data-participant]"))
+    whom = [
+        b.get_attribute("data-participant")
+        for b in browser.find_elements(By.CSS_SELECTOR, "#guess-picker button[data-participant]")
+    ]
+    assert "ada" not in whom and sorted(whom) == ["ada-guest", "bo", "bo-guest", "cy", "cy-guest"]
+    browser.find_element(By.CSS_SELECTOR, "#guess-picker button[data-participant='bo-guest']").click()
+    for card in ("A\u2660, ace of spades", "K\u2660, king of spades"):
+        browser.find_element(By.CSS_SELECTOR, f"#guess-picker .deck button[aria-label='{card}']").click()
+    assert browser.find_element(By.ID, "guess-bo-guest").text.startswith("Bo's guest: ace of spades, king of spades")
+    assert verdict(browser, "move-guess", "true").startswith("\u2713 Legal")
+    assert sent_lines(browser, "guess", "pick-clubs-guess") == ["GUESS bo-guest AS KS"]
     assert problems(browser) == []

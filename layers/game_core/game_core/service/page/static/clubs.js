@@ -177,17 +177,18 @@
     });
   }
 
-  // The cards that may be drafted, a line a suit (the community and hole cards left out).
-  function deck(draft, out) {
-    var grid = P.make("div", { "class": "deck", role: "group", "aria-label": "The cards you may draft" });
+  // The cards a picker offers, a line a suit (`out` left out), each a button that calls `press`
+  // with its card; `buttons` gets each button by card.
+  function cardGrid(label, out, press, buttons) {
+    var grid = P.make("div", { "class": "deck", role: "group", "aria-label": label });
     Object.keys(SUITS).forEach(function (suit) {
       var line = P.make("div", { "class": "cards", role: "group", "aria-label": SUITS[suit][1] });
       RANKS.split("").forEach(function (rank) {
         var card = rank + suit;
         if (out.indexOf(card) >= 0) { return; }
-        var one = P.button(cardFace(card), named(card, ""), function () { toggle(draft, card); });
+        var one = P.button(cardFace(card), named(card, ""), function () { press(card); });
         one.className = "suit-" + suit;
-        draft.chooser[card] = one;
+        buttons[card] = one;
         line.appendChild(one);
       });
       grid.appendChild(line);
@@ -209,7 +210,8 @@
       said: P.make("p", { id: "draft-said", role: "status" }) };
     var picker = P.make("div", { id: "draft-picker", "class": "picker" });
     picker.appendChild(P.make("p", { "class": "hint", id: "draft-hint" }, HINT));
-    picker.appendChild(deck(draft, deal.getAttribute("data-out-of-draft").split(" ")));
+    var out = deal.getAttribute("data-out-of-draft").split(" ");  // the community and hole cards
+    picker.appendChild(cardGrid("The cards you may draft", out, toggle.bind(null, draft), draft.chooser));
     picker.appendChild(P.make("p", { "class": "caption" }, "Your draft, priority 1 first:"));
     picker.appendChild(draft.list);
     picker.appendChild(draft.said);
@@ -277,8 +279,101 @@
     P.changed(build.form);
   }
 
+  // The guesses: choose whom you guess for, then tap up to five cards for them (any of the 52);
+  // each participant's guess in its own row, its reasons beside it.
+  function guessOthers() {
+    var form = document.getElementById("move-guess");
+    var first = form && P.field(form, "guesses.0.participant");
+    if (!P || !first || !P.field(form, "guesses.0.cards")) { return; }
+    var others = Array.prototype.filter.call(first.options, function (option) {
+      return option.value && !/\(you\)$/.test(option.textContent);
+    }).map(function (option) { return { id: option.value, name: option.textContent }; });
+    var guess = { form: form, others: others, on: others[0] ? others[0].id : "", cards: {}, rows: {}, written: [],
+      buttons: {} };
+    var picker = P.make("div", { id: "guess-picker", "class": "picker" });
+    picker.appendChild(P.make("p", { "class": "hint" }, "Choose whom you guess for, then tap up to five cards " +
+      "for them. Each card in their hand: +1 to you, -1 to them; each card not in it: -1 to you, +1 to them; " +
+      "the right hand type: +2 more. Nobody guessed: nothing either way."));
+    var who = P.make("div", { "class": "order-moves", role: "group", "aria-label": "Whom you guess for" });
+    var list = P.make("ul", { "class": "draft-order", "aria-label": "Your guesses" });
+    others.forEach(function (other) {
+      guess.cards[other.id] = [];
+      var choose = P.button(other.name, "Guess for " + other.name, function () { guess.on = other.id; showGuess(guess); });
+      choose.setAttribute("data-participant", other.id);
+      who.appendChild(choose);
+      var item = P.make("li", { id: "guess-" + other.id });
+      guess.rows[other.id] = { row: item, words: P.make("span"), said: P.make("p", { "class": "error" }), choose: choose };
+      item.appendChild(guess.rows[other.id].words);
+      item.appendChild(guess.rows[other.id].said);
+      list.appendChild(item);
+    });
+    picker.appendChild(who);
+    picker.appendChild(cardGrid("Cards to guess", [], guessCard.bind(null, guess), guess.buttons));
+    picker.appendChild(list);
+    P.attach(form, picker, "The same guesses as rows of the form (filled in from the cards; or write them by hand)",
+      readGuess.bind(null, guess), showGuess.bind(null, guess), function () { return guess.rows; }, function (reason) {
+        var hit = /^move-guess-guesses-(\d+)-/.exec(reason.at);
+        return hit ? guess.written[Number(hit[1])] || null : null;
+      });
+  }
+
+  function readGuess(guess) {
+    var form = guess.form;
+    guess.written = [];
+    Object.keys(guess.cards).forEach(function (id) { guess.cards[id] = []; });
+    for (var row = 0; P.field(form, "guesses." + row + ".participant"); row++) {
+      var id = P.field(form, "guesses." + row + ".participant").value;
+      if (!guess.cards[id]) { continue; }
+      guess.cards[id] = P.field(form, "guesses." + row + ".cards").value.toUpperCase().split(/[\s,]+/)
+        .filter(function (card) { return Boolean(guess.buttons[card]); });
+      guess.written[row] = id;
+    }
+  }
+
+  function writeGuess(guess) {
+    var form = guess.form;
+    var filled = guess.others.filter(function (other) { return guess.cards[other.id].length; });
+    guess.written = [];
+    for (var row = 0; P.field(form, "guesses." + row + ".participant"); row++) {
+      var other = filled[row];
+      P.put(form, "guesses." + row + ".participant", other ? other.id : "");
+      P.put(form, "guesses." + row + ".cards", other ? guess.cards[other.id].join(" ") : "");
+      guess.written[row] = other ? other.id : null;
+    }
+  }
+
+  function showGuess(guess) {
+    guess.others.forEach(function (other) {
+      var row = guess.rows[other.id];
+      var cards = guess.cards[other.id];
+      row.choose.setAttribute("aria-pressed", other.id === guess.on ? "true" : "false");
+      row.words.textContent = other.name + ": " + (cards.length ? cards.map(cardWords).join(", ") : "no guess");
+    });
+    var mine = guess.cards[guess.on] || [];
+    Object.keys(guess.buttons).forEach(function (card) {
+      guess.buttons[card].setAttribute("aria-pressed", mine.indexOf(card) >= 0 ? "true" : "false");
+    });
+  }
+
+  function guessCard(guess, card) {
+    var cards = guess.cards[guess.on];
+    if (!cards) { return; }
+    var at = cards.indexOf(card);
+    if (at >= 0) {
+      cards.splice(at, 1);
+    } else if (cards.length < 5) {
+      cards.push(card);
+    } else {
+      return;  // five cards a participant: one must be taken out first
+    }
+    writeGuess(guess);
+    showGuess(guess);
+    P.changed(guess.form);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     draftOrder();
     buildHand();
+    guessOthers();
   });
 })();
