@@ -80,13 +80,16 @@ class Clicker(Player):
             lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
         )[0]
 
-    def submit(self, form_id: str, chosen: dict[str, str] | None = None, checked: bool = False) -> Any:
+    def submit(
+        self, form_id: str, chosen: dict[str, str] | None = None, checked: bool = False, legal: str = "true"
+    ) -> Any:
         """Pick `chosen`, send the form by its button; the next page's notice (or reasons).
-        `checked`: the form was filled on the drawing, its check awaited as for a choice."""
+        `checked`: the form was filled on the drawing, its check awaited as for a choice, until it
+        says `legal` ("true", or "false" for a move sent to be refused)."""
         self.choose(form_id, chosen or {})
         if (chosen or checked) and form_id.startswith("move-"):
             # The page's check of the move as chosen says it is legal before it is sent (and no
             # check is left in flight to be counted as the next view's read).
-            legal = (By.CSS_SELECTOR, f"#{form_id}-check[data-legal='true']")
-            waiting(self.driver).until(lambda driver: driver.find_elements(*legal))
+            verdict = (By.CSS_SELECTOR, f"#{form_id}-check[data-legal='{legal}']")
+            waiting(self.driver).until(lambda driver: driver.find_elements(*verdict))
         return self._leave(lambda: self.driver.find_element(By.CSS_SELECTOR, f"#{form_id} button[type=submit]").click())

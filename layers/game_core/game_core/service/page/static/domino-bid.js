@@ -96,7 +96,10 @@
     function choose(group) {
       chosen = group;
       var tile = group.getAttribute("data-mark").slice("tile-".length);
-      groups.forEach(function (one) { one.classList.toggle("chosen", one === group); one.setAttribute("aria-pressed", String(one === group)); });
+      groups.forEach(function (one) {
+        one.classList.toggle("chosen", one === group);
+        one.querySelector("rect.hit").setAttribute("aria-pressed", String(one === group));
+      });
       shown.field.hidden = false;
       shown.named.textContent = "Chips on " + named(group);
       shown.chips.value = bidOf(form, tile);
@@ -115,9 +118,12 @@
       var hit = document.createElementNS(SVG, "rect");  // the whole box clickable, not its drawn shape alone
       [["class", "hit"], ["width", size[0]], ["height", size[1]]].forEach(function (pair) { hit.setAttribute(pair[0], pair[1]); });
       group.insertBefore(hit, group.firstChild.nextSibling);
-      group.setAttribute("role", "button");
-      group.setAttribute("tabindex", "0");
-      group.setAttribute("aria-label", "Bid on " + named(group));
+      // The button is the box (named in words), not the group: the group's drawn text ("1 I3",
+      // "bid 5") is no part of a name that says it otherwise (axe: label-content-name-mismatch).
+      hit.setAttribute("role", "button");
+      hit.setAttribute("tabindex", "0");
+      hit.setAttribute("aria-label", "Bid on " + named(group));
+      hit.setAttribute("aria-pressed", "false");
       group.classList.add("card-button");
       label(group, Number(bidOf(form, group.getAttribute("data-mark").slice("tile-".length))), size);
       group.addEventListener("click", function () { choose(group); });
