@@ -11,6 +11,7 @@ Each report module prints its figures next to its goal (issue 8):
 - paused: a paused match's transitions a day at each recheck, and its hand-overs (benchmarks/paused.py).
 - local: a 12-player Crates match with 1-second phases on the local stack (benchmarks/local_play.py).
 - page: the player's page's size per game and one view's AWS calls (benchmarks/page.py).
+- season: the season machine's transitions and its step's AWS calls per episode (benchmarks/season.py).
 - load: bin/host-server under concurrent clients, killed and restarted (benchmarks/load.py); minutes
   long, so run only when named: `bin/bench load --matches 10 --seconds 120` (`bin/bench load --help`).
 """
@@ -21,7 +22,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from benchmarks import added_costs, cold_start, load, local_play, page, paused, resolution, webhooks
+from benchmarks import added_costs, cold_start, load, local_play, page, paused, resolution, season, webhooks
 
 SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
     "resolution": (resolution.report, "the heaviest phase of each game and rule set, and primality"),
@@ -31,6 +32,7 @@ SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
     "paused": (paused.report, "a paused match's transitions a day at each recheck, and its hand-overs"),
     "local": (local_play.report, "a 12-player Crates match with 1-second phases on the local stack"),
     "page": (page.report, "the player's page's size per game and one view's AWS calls"),
+    "season": (season.report, "the season machine's transitions and AWS calls per episode, on top of its matches"),
     "load": (lambda: load.main([]), "bin/host-server at community scale (minutes: only when named; load --help)"),
 }
 ONLY_WHEN_NAMED = {"load"}

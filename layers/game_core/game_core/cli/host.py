@@ -25,6 +25,8 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
                                                (default: all so far), for a game that draws them
     match-host redrive-mail MATCH_ID           the match's mail that failed every try (AWS down for six
                                                hours: the host was alerted) read again; applied once
+    match-host season create|status|decide|extend|pause|resume|cancel|recover ...
+                                               a whole season (cli/host_season.py; docs/seasons.md)
 
 Targets: --local (the local stack at http://127.0.0.1:5055), --server (the host server's
 loopback address, bin/host-server, with the host token from --data, default local-data, or
@@ -50,6 +52,7 @@ import botocore.exceptions
 
 from game_core.aws.busy import aws_busy
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_json
+from game_core.cli.host_season import add_season_parser, season_command
 from game_core.errors import not_seconds, placeholder_hint
 from game_core.games import registry
 from game_core.match.engine import setup_rng
@@ -80,7 +83,26 @@ def match_id(text: str) -> str:
     return given
 
 
+def _add_seat_commands(commands: Any) -> None:
+    """`replace` and `absence`: a seat's new player, a player's absence refused or cut."""
+    replace = commands.add_parser("replace")
+    replace.add_argument("match_id", type=match_id)
+    replace.add_argument("seat", help="the seat's participant id (or its player's name)")
+    replace.add_argument("--name", required=True, help="the new player's name")
+    replace.add_argument("--email", help="the new player's address (none: they play by webhook)")
+    replace.add_argument("--webhook", help="where the seat's notices are POSTed from now on (https://)")
+    replace.add_argument("--extend", type=seconds, metavar="SECONDS", help="added to the open phase's deadline")
+    absent = commands.add_parser("absence")
+    absent.add_argument("match_id", type=match_id)
+    absent.add_argument("player")
+    absent.add_argument("act", choices=("refuse", "cut"))
+    absent.add_argument("--to", help="cut: the absence's new last day (or date-time), in the player's zone")
+    absent.add_argument("--from", dest="start", help="which absence, by its first day, when they have several")
+
+
 def build_command(args: argparse.Namespace) -> dict[str, Any]:
+    if args.command == "season":
+        return season_command(args)
     if args.command == "create":
         loaded = read_json(args.settings, "a match's settings file (docs/hosts/settings.md)")
         if not isinstance(loaded, dict):
@@ -269,19 +291,8 @@ def _parser() -> OneLineParser:
     reissue = commands.add_parser("reissue-secret")
     reissue.add_argument("match_id", type=match_id)
     reissue.add_argument("player")
-    replace = commands.add_parser("replace")
-    replace.add_argument("match_id", type=match_id)
-    replace.add_argument("seat", help="the seat's participant id (or its player's name)")
-    replace.add_argument("--name", required=True, help="the new player's name")
-    replace.add_argument("--email", help="the new player's address (none: they play by webhook)")
-    replace.add_argument("--webhook", help="where the seat's notices are POSTed from now on (https://)")
-    replace.add_argument("--extend", type=seconds, metavar="SECONDS", help="added to the open phase's deadline")
-    absent = commands.add_parser("absence")
-    absent.add_argument("match_id", type=match_id)
-    absent.add_argument("player")
-    absent.add_argument("act", choices=("refuse", "cut"))
-    absent.add_argument("--to", help="cut: the absence's new last day (or date-time), in the player's zone")
-    absent.add_argument("--from", dest="start", help="which absence, by its first day, when they have several")
+    _add_seat_commands(commands)
+    add_season_parser(commands, seconds)
     webhook = commands.add_parser("webhook")
     webhook.add_argument("match_id", type=match_id)
     webhook.add_argument("target", help="a participant's id, @public (every public notice) or @alerts (host alerts)")

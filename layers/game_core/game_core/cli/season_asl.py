@@ -84,11 +84,13 @@ def death_matches() -> dict[str, Any]:
     death_match = wait(
         "Start this Death Match (once) and wait for its end",
         "death_match",
-        "Death Match over",
+        "",
         "Death Match",
         {"match_id.$": "$.match_id"},
     )
     del death_match["Catch"][1]  # a failed iteration fails the Map, whose Catch stalls the season
+    del death_match["Next"]
+    death_match["End"] = True  # no state after it: each state entered is a billed transition
     return {
         "Type": "Map",
         "Comment": "The episode's Death Matches, played at the same time",
@@ -97,7 +99,7 @@ def death_matches() -> dict[str, Any]:
         "ItemProcessor": {
             "ProcessorConfig": {"Mode": "INLINE"},
             "StartAt": "Death Match",
-            "States": {"Death Match": death_match, "Death Match over": {"Type": "Succeed"}},
+            "States": {"Death Match": death_match},
         },
         "ResultPath": None,
         "Catch": [STALL],

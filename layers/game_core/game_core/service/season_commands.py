@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from game_core.errors import Illegal, Reason
+from game_core.errors import Illegal, NotFound, Reason
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS
 from game_core.service import season_host
@@ -16,7 +16,7 @@ from game_core.service.ports import Ports
 
 class Season(Model):
     command: Literal["season"]
-    action: Literal["create", "status", "decide", "extend", "cancel", "recover"]
+    action: Literal["create", "status", "decide", "extend", "pause", "resume", "cancel", "recover"]
     season_id: str | None = Field(default=None, pattern=r"^s-[0-9a-z-]{1,40}$")
     """The season (create: its id, when the host names it; else one is drawn)."""
     season: dict[str, Any] | None = None
@@ -29,7 +29,21 @@ class Season(Model):
     """extend: seconds added to the current wait's deadlines."""
 
 
+SAMPLE_SEASON_ID = "s-0123456789ab"
+"""The season id the sample events in events/ carry: a host who sends one unedited is told so."""
+
+
 def run_season_command(ports: Ports, command: Season) -> dict[str, Any]:
+    try:
+        return _run(ports, command)
+    except NotFound as error:
+        if command.season_id != SAMPLE_SEASON_ID:
+            raise
+        hint = f"{error.message}: that is the sample events' id; put your season's id (create's reply gives it)"
+        raise NotFound(hint) from None
+
+
+def _run(ports: Ports, command: Season) -> dict[str, Any]:
     if command.action == "create":
         return season_host.create(ports, _given(command.season, "season", "the season's settings"), command.season_id)
     season_id = _given(command.season_id, "season_id", "the season's id")
@@ -42,6 +56,10 @@ def run_season_command(ports: Ports, command: Season) -> dict[str, Any]:
             )
         case "extend":
             return season_host.extend(ports, season_id, _given(command.seconds, "seconds", "seconds to add"))
+        case "pause":
+            return season_host.pause(ports, season_id)
+        case "resume":
+            return season_host.resume(ports, season_id)
         case "cancel":
             return season_host.cancel(ports, season_id)
     return season_host.recover(ports, season_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from game_core.errors import Conflict, NotFound
+from game_core.errors import Conflict, NotFound, NotOpen
 from game_core.season import death_match, episode, naming
 from game_core.season.errors import NotNow
 from game_core.season.settings import SeasonSettings
@@ -21,6 +21,7 @@ from game_core.season.waiting import Waiting, pending
 from game_core.service import handover, host, season_waits
 from game_core.service.ports import Ports
 from game_core.service.season_machine import store
+from game_core.service.season_ports import SeasonLinks
 from game_core.service.seasons import Step, apply, create_season
 
 
@@ -56,6 +57,7 @@ def status(ports: Ports, season_id: str) -> dict[str, Any]:
             {"kind": w.kind, "who": list(w.who), "match_id": w.match_id, "among": list(w.among)} for w in pending(state)
         ],
         "opened_at": state.opened_at.isoformat() if state.opened_at else None,
+        "paused": _links(ports).paused_at(season_id) is not None,
     }
 
 
@@ -106,6 +108,54 @@ def extend(ports: Ports, season_id: str, seconds: int) -> dict[str, Any]:
     after = apply(store(ports), ports.clock, season_id, later)
     season_waits.wake_season(ports, season_id)
     return {"season_id": season_id, "opened_at": after.opened_at.isoformat() if after.opened_at else None}
+
+
+def pause(ports: Ports, season_id: str) -> dict[str, Any]:
+    """The season's deadlines stop (an EC's naming, the host's turn) and so does each of its
+    matches running; everyone is told by each match, and the season's log keeps it."""
+    links = _links(ports)
+    if links.paused_at(season_id) is None:
+        now = ports.clock.now()
+        apply(store(ports), ports.clock, season_id, lambda _, s: Stepped(copy(s), (SeasonEvent("paused", {}),)))
+        links.set_paused(season_id, now)
+    state = store(ports).season(season_id).state
+    paused = [match_id for match_id in _running_matches(ports, state) if _quietly(host.pause, ports, match_id)]
+    season_waits.wake_season(ports, season_id)
+    return {"season_id": season_id, "paused": True, "matches_paused": paused}
+
+
+def resume(ports: Ports, season_id: str) -> dict[str, Any]:
+    """The season's deadlines run again, put off by as long as it was paused; its matches resume."""
+    links = _links(ports)
+    since = links.paused_at(season_id)
+    if since is not None:
+        held = int((ports.clock.now() - since).total_seconds())
+
+        def resumed(_: SeasonSettings, state: SeasonState) -> Stepped:
+            after = copy(state)
+            after.opened_at = (state.opened_at or since) + timedelta(seconds=held)
+            return Stepped(after, (SeasonEvent("resumed", {"paused_seconds": held}),))
+
+        apply(store(ports), ports.clock, season_id, resumed)
+        links.set_paused(season_id, None)
+    state = store(ports).season(season_id).state
+    resumed_matches = [m for m in _running_matches(ports, state) if _quietly(host.resume, ports, m)]
+    season_waits.wake_season(ports, season_id)
+    return {"season_id": season_id, "paused": False, "matches_resumed": resumed_matches}
+
+
+def _quietly(act: Any, ports: Ports, match_id: str) -> bool:
+    """The act on the match, False when it has nothing to do (paused already, or not paused)."""
+    try:
+        act(ports, match_id)
+    except NotOpen:
+        return False
+    return True
+
+
+def _links(ports: Ports) -> SeasonLinks:
+    assert ports.season_links is not None, "a season runs where its links are kept"
+    return ports.season_links
 
 
 def cancel(ports: Ports, season_id: str) -> dict[str, Any]:

@@ -145,7 +145,7 @@ def _due_of(ports: Ports, record: StoredSeason, waiting: Waiting) -> Transition 
         if waiting.kind == "death_match":
             return lambda _, s: death_match.death_match_ended(s, match_id, result)
         return lambda _, s: death_match.finals_ended(s, match_id, result)
-    if waiting.kind in ("spend", "naming"):
+    if waiting.kind in ("spend", "naming") and not paused(ports, state.season_id):
         ec_deadline, host_deadline = deadlines(record)
         now = ports.clock.now()
         if waiting.kind == "spend" and now >= ec_deadline:
@@ -165,6 +165,10 @@ def _result(ports: Ports, match_id: str) -> dict[str, Any] | None:
     if match.status != "finished" or match.result is None or match.announced < match.phases_resolved:
         return None
     return match.result
+
+
+def paused(ports: Ports, season_id: str) -> bool:
+    return ports.season_links is not None and ports.season_links.paused_at(season_id) is not None
 
 
 def deadlines(record: StoredSeason) -> tuple[datetime, datetime]:
@@ -206,10 +210,14 @@ def progress(ports: Ports, record: StoredSeason) -> dict[str, Any]:
             if w.kind == "death_match"
         ]
         return where | {"stage": stages.DEATH_MATCHES, "death_matches": items}
+    if kinds & {"spend", "naming"} and paused(ports, state.season_id):
+        return where | {"stage": stages.NAMING}  # no deadline runs: an act, or the host's resume, wakes it
     if kinds & {"spend", "naming"}:
         ec_deadline, host_deadline = deadlines(record)
         now = ports.clock.now()
-        wake = ec_deadline if now < ec_deadline else host_deadline
+        # Spending closes at the EC's deadline; a naming passes to the host then, which changes
+        # nothing stored (the host may name at any time), so its wait sleeps on to the lot's
+        wake = ec_deadline if "spend" in kinds else host_deadline
         return where | {"stage": stages.NAMING, "wait_seconds": max(1, int((wake - now).total_seconds()))}
     if kinds & {"main_match", "finals"}:
         return where | {"stage": stages.MAIN_MATCH if "main_match" in kinds else stages.FINALS}

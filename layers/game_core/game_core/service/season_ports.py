@@ -4,6 +4,7 @@ machine's task tokens (service/season_waits.py, aws/store/season_links.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from game_core.season.settings import SeasonSettings
@@ -57,6 +58,12 @@ class SeasonLinks(Protocol):
 
     def attempt(self, season_id: str) -> int:
         """The season's execution attempt (0 until a recover)."""
+
+    def paused_at(self, season_id: str) -> datetime | None:
+        """When the host paused the season (None: it runs)."""
+
+    def set_paused(self, season_id: str, at: datetime | None) -> None:
+        """Paused since `at`, or running again (None)."""
 
     def next_attempt(self, season_id: str, seen: int) -> None:
         """Count a recover: the attempt becomes `seen + 1` only while it is `seen` (Conflict otherwise)."""

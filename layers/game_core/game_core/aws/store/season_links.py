@@ -4,10 +4,12 @@ pk MATCH#<id>   sk SEASON   the season waiting for this match, and its wait's to
                             EVENT#..META range a match's page reads, so no view reads it)
 pk SEASON#<id>  sk TOKEN    the token of the season's current wait on people
                 sk ATTEMPT  the season's execution attempt (one more each recover)
+                sk PAUSED   when the host paused the season (none, or "": it runs)
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from boto3.dynamodb.conditions import Attr
@@ -48,3 +50,11 @@ class DynamoSeasonLinks:
         )
         if not stored:
             raise Conflict(f"season {season_id} was recovered meanwhile")
+
+    def paused_at(self, season_id: str) -> datetime | None:
+        item = self.db.get(key(season_pk(season_id), "PAUSED"))
+        return datetime.fromisoformat(str(item["at"])) if item and item["at"] else None
+
+    def set_paused(self, season_id: str, at: datetime | None) -> None:
+        # Running again is written, not deleted (no function of the stack deletes an item)
+        self.db.put({"pk": season_pk(season_id), "sk": "PAUSED", "at": at.isoformat() if at else ""})
