@@ -163,3 +163,23 @@ def test_every_action_of_the_season_command_is_described() -> None:
     described = text[text.index("console command of its own, `season`") :]
     actions = typing.get_args(Season.model_fields["action"].annotation)
     assert [action for action in actions if f"`{action}`" not in described[:1200]] == []
+
+
+NAMED_PATH = re.compile(r"`([\w./-]+/[\w.-]*(?:\.(?:py|md|json|yaml|toml|png|txt)|/))`")
+ELSEWHERE = ("../shared/", ".venv/", "local-data/", "local-outbox/", "test-output/", "moto/", "build/")
+"""Paths a page names that are not the checkout's files: beside it, made by running, or moto's."""
+
+
+def test_every_file_or_folder_a_page_names_is_there() -> None:
+    # a module moved or renamed leaves the manual describing code that is not there
+    layer = ROOT / "layers" / "game_core" / "game_core"
+    pages = [ROOT / "README.md", *(p for p in DOCS.rglob("*.md") if not p.is_relative_to(DOCS / "casebook"))]
+    missing = []
+    for path in pages:
+        for named in NAMED_PATH.findall(path.read_text(encoding="utf-8")):
+            if named.startswith(ELSEWHERE):
+                continue
+            places = (ROOT, layer, layer.parent, DOCS, path.parent)
+            if not any((place / named).exists() for place in places):
+                missing.append(f"{path.relative_to(ROOT)}: {named}")
+    assert missing == []
