@@ -142,3 +142,11 @@ def test_in_phase_b_the_board_carries_the_cards_to_build_from() -> None:
     # Nobody drafted, so Ada builds from the community card and her own hole card alone.
     usable = _board(table)["build-1"].get("data-usable", "").split()
     assert sorted(usable) == sorted([dealt["community"], dealt["holes"]["ada"]])
+    # The build's and the guesses' fields say their values before a first try (RULINGS, Build and
+    # Guess: 1 to 5 cards from the community card, the hole card and the cards won; up to five
+    # different cards for each other participant, the teammate too).
+    page = render.page(table.seen)
+    assert "Cards as TH" in page[page.index('id="move-build-cards-hint"') :][:300]
+    start = page.index('<form id="move-guess"')
+    legend = page[page.index("<legend>", start) : page.index("</legend>", start)]
+    assert "Up to five different cards as TH" in legend and "your teammate too" in legend

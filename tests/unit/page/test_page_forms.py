@@ -54,7 +54,9 @@ def test_fixed_few_numbers_get_an_input_each_and_a_few_values_are_a_choice_of_th
 def test_a_list_of_words_is_one_box_and_a_kind_of_mixed_instructions_is_written_in_the_grammar() -> None:
     cards = inputs("clubs", "build")["cards"]
     assert (cards.widget, cards.required) == ("list", True)
-    assert cards.hint == "1 to 5 words, separated by spaces or commas."  # minItems 1, maxItems 5
+    # The schema's words on a card, then the count: minItems 1, maxItems 5.
+    assert cards.hint.startswith("Cards as TH (rank 2-9, T, J, Q, K, A, then suit C, S, H, D)")
+    assert cards.hint.endswith(" 1 to 5 words, separated by spaces or commas.")
     construction = the_form("palindrome", "construction")
     [box] = construction.inputs
     assert box.widget == "lines" and construction.help  # the game's own help beside it

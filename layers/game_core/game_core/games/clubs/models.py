@@ -135,7 +135,12 @@ class DraftSubmission(Model):
 class BuildSubmission(Model):
     """A hand of 1 to 5 different cards from those the builder may use."""
 
-    cards: list[str] = Field(min_length=1, max_length=HAND_SIZE)
+    cards: list[str] = Field(
+        min_length=1,
+        max_length=HAND_SIZE,
+        description="Cards as TH (rank 2-9, T, J, Q, K, A, then suit C, S, H, D), from the community card, "
+        "your hole card and the cards you won this round.",
+    )
 
     @field_validator("cards")
     @classmethod
@@ -144,8 +149,12 @@ class BuildSubmission(Model):
 
 
 class Guess(Model):
-    participant: PlayerRef
-    cards: list[str] = Field(default_factory=list, max_length=HAND_SIZE)
+    participant: PlayerRef = Field(description="Another participant (your teammate too), each at most once.")
+    cards: list[str] = Field(
+        default_factory=list,
+        max_length=HAND_SIZE,
+        description="Up to five different cards as TH that you think are in their hand (none: no guess for them).",
+    )
     """No cards: no guess for them (RULINGS, Guess)."""
 
     @field_validator("cards")
