@@ -16,7 +16,7 @@ from accessibility import Reads, axe_source
 from browsing import DESKTOP, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
 from clicking import Checks, Clicker
 from selenium.webdriver.common.by import By
-from test_pages import CRATES, crates_move, create, host_page
+from test_pages import CRATES, OTHER_GAMES, crates_move, create, host_page
 
 PHONE_WIDTH = 390
 
@@ -126,3 +126,40 @@ def test_a_whole_palindrome_match_by_clicks(browser, server, checks) -> None:
             for width in (PHONE_WIDTH, DESKTOP):
                 screenshot(browser, "match-palindrome", width)
     finish(browser, server, checks, match_id, players[0], "palindrome")
+
+
+def test_a_whole_clubs_match_by_clicks(browser, server, checks) -> None:
+    """Three players, each with a guest: each draft picked by clicks (six cards, no club: a club
+    needs a token), in the order clicked, and sent; every participant drafts in round 1, the three
+    players in every round after. The guests' later drafts, and the builds and guesses (their own
+    pickers are tested in test_pickers_in_browser.py), are left to the deadline, the stack's clock
+    moved there: fewer pages, the same controls."""
+    day = 86400
+    seats = OTHER_GAMES["clubs"]
+    created = create(server, "clubs", seats, phase_seconds=day, early_close=True)
+    match_id = created["match_id"]
+    problems(browser)
+    everyone = [seat["id"] for seat in seats] + [guest["id"] for seat in seats for guest in seat["guests"]]
+    players = [Clicker(browser, server, match_id, who, created["secrets"][who]) for who in everyone]
+    while (status := server.stack.host({"command": "status", "match_id": match_id}))["status"] == "running":
+        phase = status["open"]["phase"]
+        drafting = players if phase == "1A" else players[: len(seats)] if "A" in phase else players[:1]
+        for seat, player in enumerate(drafting):
+            assert player.view(checks if seat == 0 else None, f"clubs {phase}") == phase
+            if "A" in phase:
+                offered = browser.find_elements(
+                    By.CSS_SELECTOR, "#draft-picker .cards:not([aria-label='clubs']) button"
+                )
+                for card in offered[:6]:
+                    card.click()
+                said = player.submit("move-draft", checked=True)
+                assert said.get_attribute("id") == "notice", said.text
+        server.stack.settle()
+        if server.stack.host({"command": "status", "match_id": match_id}).get("open", {}).get("phase") == phase:
+            server.stack.advance(day)  # what was not sent: the phase closes at its deadline
+            server.stack.settle()
+        if phase == "3A+2B":
+            players[0].show()
+            for width in (PHONE_WIDTH, DESKTOP):
+                screenshot(browser, "match-clubs", width)
+    finish(browser, server, checks, match_id, players[0], "clubs")
