@@ -16,7 +16,8 @@ from accessibility import Reads, axe_source
 from browsing import DESKTOP, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
 from clicking import Checks, Clicker
 from selenium.webdriver.common.by import By
-from test_pages import CRATES, OTHER_GAMES, crates_move, create, host_page
+from test_moves_on_the_drawing import at_cell
+from test_pages import CRATES, OTHER_GAMES, crates_move, create, host_page, send_command, wait_for
 
 PHONE_WIDTH = 390
 
@@ -163,3 +164,60 @@ def test_a_whole_clubs_match_by_clicks(browser, server, checks) -> None:
             for width in (PHONE_WIDTH, DESKTOP):
                 screenshot(browser, "match-clubs", width)
     finish(browser, server, checks, match_id, players[0], "clubs")
+
+
+SQUARES = {"ada": "A1", "bo": "A1"}
+"""Where each player's first 2x2 tile goes on their own board; each later one two columns right."""
+
+
+def test_a_whole_domino_match_by_clicks(browser, server, checks) -> None:
+    """Every tile a 2x2 square (O4), fixed for the three auctions. Each auction, Ada bids a chip on
+    its first tile and Bo on its second, each tile clicked on the drawing and its chips written in
+    the tray's chips box (a number, the one thing typed: no grammar), sent by the tray's button;
+    each tile won is placed by clicking a cell of the player's own board (its top-left cell there:
+    A1, then C1 and E1, each touching the one before), sent by the place tray's button."""
+    tiles = {str(number): ["O4"] * 20 for number in (1, 2, 3)}
+    created = create(server, "domino", CRATES, settings={"tiles": tiles}, phase_seconds=86400, early_close=True)
+    match_id = created["match_id"]
+    problems(browser)
+    players = [Clicker(browser, server, match_id, seat["id"], created["secrets"][seat["id"]]) for seat in CRATES]
+    placed = 0
+    while (status := server.stack.host({"command": "status", "match_id": match_id}))["status"] == "running":
+        phase = status["open"]["phase"]
+        for seat, player in enumerate(players):
+            assert player.view(checks if seat == 0 else None, f"domino {phase}") == phase
+            if phase.startswith("Auction"):
+                auction = int(phase.split()[1])
+                player.click_drawn(f"#board g[data-mark='tile-{20 * (auction - 1) + seat + 1}']")
+                browser.find_element(By.ID, "bid-chips").send_keys("1")
+                said = player.send_by("bid-send", "bid-verdict")
+                assert said.get_attribute("id") == "notice", said.text
+            if "lacing" in phase:
+                target = browser.find_element(By.CSS_SELECTOR, "#board rect.place-target")
+                at_cell(browser, target, f"{'ACE'[placed]}1")
+                said = player.send_by("place-send", "place-piece-0")
+                assert said.get_attribute("id") == "notice", said.text
+        placed += "lacing" in phase
+        server.stack.settle()
+        if phase.startswith("Auction 3"):
+            players[0].show()
+            for width in (PHONE_WIDTH, DESKTOP):
+                screenshot(browser, "match-domino", width)
+    # Each board covered A1 to F2 (three 2x2 squares in a row): the largest fully covered square
+    # is 2 x 2 (RULINGS: the score is that k), each with 300 - 3 chips left.
+    result = server.stack.host({"command": "status", "match_id": match_id})["result"]
+    assert {(one["player"], one["score"]) for one in result["standings"]} == {("ada", "2"), ("bo", "2")}
+    assert {one["chips_left"] for one in result["details"].values()} == {297}
+    assert result["undecided"] == ["ada", "bo"]  # tied on every line: the host's to decide
+    finish(browser, server, checks, match_id, players[0], "domino")
+    # The host decides the tie on the page, by name (Bo first), confirmed, answered with the table.
+    send_command(browser, f"match-{match_id}", "Decide", **{"order.0": "Bo", "order.1": "Ada"})
+    shown = wait_for(browser, (By.XPATH, "//dl/dd[1]")).find_element(By.XPATH, "..").text
+    assert "Bo" in shown and "Ada" in shown and "bo" not in shown.split(), shown
+    checks.look(browser, "domino decide: are you sure?")
+    browser.find_element(By.XPATH, "//button[text()='Yes: decide']").click()
+    rows = wait_for(browser, (By.CSS_SELECTOR, "table.result")).find_elements(By.TAG_NAME, "tr")
+    assert [row.text.split()[:2] for row in rows[1:]] == [["1", "Bo"], ["2", "Ada"]]
+    assert not browser.find_elements(By.TAG_NAME, "pre")  # no raw JSON
+    checks.look(browser, "domino decided")
+    assert checks.found == {}
