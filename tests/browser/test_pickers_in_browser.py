@@ -71,6 +71,10 @@ def test_a_palindrome_bid_made_by_clicks_in_the_table_is_checked_row_by_row_and_
     visit(browser, server, match_id, secrets["ada"], "#bid-table #bid-pack-10")
     assert browser.find_element(By.ID, "phase-name").text == "Round 1 bidding"
     assert browser.find_element(By.CSS_SELECTOR, "#bid-pack-3 th").text.replace("\n", " ") == "Pack 3 6 7 8"
+    # A click on the drawn table's row of pack 2 leads to its row of the bid table (its first card focused).
+    drawn = browser.find_element(By.CSS_SELECTOR, "svg g[data-pack='2'] > text")
+    drawn.click()
+    assert browser.switch_to.active_element == card_on(browser, "pack-2", 0)
     card_on(browser, "pack-3", 9).click()
     card_on(browser, "pack-7", 9).click()  # a card is used once: 9 moves from pack 3 to pack 7
     card_on(browser, "pack-1", 4).click()

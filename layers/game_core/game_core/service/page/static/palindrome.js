@@ -180,6 +180,21 @@
     return null;
   }
 
+  // A click on an open row of the drawn table leads to its row of the bid table (that row's first
+  // card gets the focus). Only a pointer's shortcut: the bid table itself, right under the
+  // drawing's words, is where the keyboard and a screen reader bid (the drawing stays a picture).
+  function drawnRowsLead(bid, drawn) {
+    Array.prototype.forEach.call(drawn, function (group, index) {
+      var target = bid.targets[index];
+      group.classList.add("lead");
+      group.addEventListener("click", function () {
+        var first = bid.rows[target.key].cards.firstChild;
+        first.scrollIntoView({ block: "center" });
+        first.focus();
+      });
+    });
+  }
+
   function bidTable() {
     var form = document.getElementById("move-bid");
     var drawn = document.querySelectorAll("svg g[data-pack], svg g[data-item]");
@@ -189,6 +204,7 @@
     var summary = "The same bid as rows of the form (filled in from the table; or write them by hand)";
     P.attach(form, picker(bid), summary, readForm.bind(null, bid), refresh.bind(null, bid),
       function () { return bid.rows; }, placeOf.bind(null, bid));
+    drawnRowsLead(bid, drawn);
   }
 
   document.addEventListener("DOMContentLoaded", bidTable);
