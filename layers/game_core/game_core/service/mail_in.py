@@ -7,7 +7,9 @@ other message (forged, failed, from a stranger or from a player of another match
 and is answered by nothing; the refusal is logged with the match id, the sender's domain and a
 hash of their address, and the reason codes, never what the message says.
 
-What a registered sender wrote (`mail_lines`) is commands (`mail_commands`: STATUS, HELP, HELP RULES,
+A mail to a season's match whose first line (past a greeting) is an Elimination Candidate's act,
+NAME <player>, SPEND TOL or KEEP TOL, is the season's (`season_mail`), not the match's.
+Otherwise, what a registered sender wrote (`mail_lines`) is commands (`mail_commands`: STATUS, HELP, HELP RULES,
 READY, NOT READY; the host's STATUS, EXTEND <hours>, PAUSE, RESUME, RESOLVE NOW, run as the console
 runs them) and moves: a JSON body as the webhook takes it, else lines in the game's grammar. A greeting above
 them and a sign-off below them are left unread and listed in the answer; a line not understood
@@ -65,6 +67,7 @@ from game_core.service.mail_in_commands import Answer, Sender, press_by_mail, ru
 from game_core.service.mail_in_moves import NOT_UNDERSTOOD, refusal_lines, still_standing, take_moves
 from game_core.service.mail_lines import MailLines, read_mail, subject_hint, unread_lines
 from game_core.service.ports import Bounce, Ports
+from game_core.service.season_mail import season_by_mail
 
 logger = logging.getLogger(__name__)
 
@@ -215,6 +218,8 @@ def _read(ports: Ports, match: Match, sender: Sender, letter: Letter, message_id
     game = registry.load(match.game)
     if sender.player is not None and (pressed := press_by_mail(ports, match, sender.player, letter, message_id)):
         return Answer(pressed)  # the whole mail is a message to other players
+    if sender.player is not None and (acted := season_by_mail(ports, match, sender.player, letter.text)) is not None:
+        return Answer(acted)  # an EC's NAME, SPEND TOL, KEEP TOL: the season's, not the match's
     if letter.unreadable is not None:  # encrypted, or Outlook's rich text alone (`inbound`)
         said = MailLines(reasons=(letter.unreadable,))
     elif letter.old_unmarked and not letter.text.strip():

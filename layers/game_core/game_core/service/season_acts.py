@@ -62,6 +62,25 @@ def ec_act_stored(
     A name sent while other ECs may still spend keeps the sender's token and names nobody yet
     (`naming.naming_turn` of the state returned says whether it was their turn)."""
     authenticate(store.season(season_id).state, player, secret)
+    return act_as(store, clock, season_id, player, act, opponent)
+
+
+def ec_act_proven(ports: Ports, season_id: str, player: str, act: EcAct, opponent: str = "") -> SeasonState:
+    """`ec_act` for a sender the channel proved already (a mail from the address the season's
+    match registered for `player`, SES's verdicts passed: `mail_in`), then the machine woken."""
+    if ports.seasons is None:
+        raise NotFound("this deployment runs no seasons")
+    state = act_as(ports.seasons, ports.clock, season_id, player, act, opponent)
+    wake_season(ports, season_id)
+    return state
+
+
+def act_as(
+    store: SeasonStore, clock: Clock, season_id: str, player: str, act: EcAct, opponent: str = ""
+) -> SeasonState:
+    """`player`'s act, the sender already proven (`ec_act_stored` says what each act does)."""
+    if player not in store.season(season_id).state.secret_hashes:
+        raise NotFound(f"{player} is not in season {season_id}")
 
     def step(settings: SeasonSettings, state: SeasonState) -> Stepped:
         if act == "spend":
