@@ -7,6 +7,7 @@
     bin/play --phase-seconds 2 --no-early-close   every phase runs to its deadline
     bin/play --pace 0                         no waiting: deadlines pass as soon as everyone waits
     bin/play --channel email                  the bots play by e-mail (sent mail: local-outbox/)
+    bin/play --season [FILE]                  a whole season (local_stack/play_season.py)
 
 Each bot reads only what SNS delivered to its own inbox (its private notices, rendered from its
 view) and submits through the webhook handler exactly as API Gateway would call it.
@@ -19,7 +20,6 @@ real seconds pass for each of the match's seconds while it waits.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -28,7 +28,9 @@ from typing import Any, Literal
 from game_core.cli import asl
 from game_core.games import registry
 from game_core.match.engine import guests_per_player
+from local_stack import play_season
 from local_stack.clock import VirtualClock
+from local_stack.printed import compact, say
 from local_stack.runner import run_match
 from local_stack.stack import LocalStack
 
@@ -48,15 +50,6 @@ def bot_matches(size: Literal["typical", "few"]) -> list[tuple[str, str, int]]:
 def seat(player: str, guests: int) -> dict[str, Any]:
     """A player's entry, with the guests the game has each player bring (`p01`'s: `p01g1`, ...)."""
     return {"id": player} | ({"guests": [{"id": f"{player}g{n}"} for n in range(1, guests + 1)]} if guests else {})
-
-
-def say(line: str) -> None:
-    print(line, flush=True)
-
-
-def compact(value: Any, limit: int = 400) -> str:
-    text = json.dumps(value, separators=(",", ":"), sort_keys=True)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def show(kind: str, data: dict[str, Any]) -> None:
@@ -114,7 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="real seconds per second of the match's clock while everyone waits (0: skip the waits)",
     )
+    parser.add_argument(
+        "--season", nargs="?", const="", metavar="FILE", help="a whole season (local_stack/play_season.py)"
+    )
+    parser.add_argument("--host-names", action="store_true", help="--season: the host names for each EC at once")
     args = parser.parse_args(argv)
+    if args.season is not None:
+        return play_season.play(Path(args.season) if args.season else None, args.host_names)
     game = registry.load(args.game)
     players = args.players or game.demo.players_in(args.rule_set or game.Settings().rule_set)
     request = {

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from local_stack import play
 from local_stack.clock import VirtualClock
 from local_stack.faults import SEASON_STRIKE_POINTS, StepFaults, Struck, every_point
 from local_stack.season_play import SeasonRun, play_season
@@ -141,3 +142,12 @@ def test_a_fault_at_every_step_of_the_season_machine_ends_with_the_clean_runs_se
     assert [unsalted(r) for r in faulty["records"]] == [unsalted(r) for r in clean["records"]]
     subjects = [a["subject"] for a in faulty["announced"]]
     assert subjects == [a["subject"] for a in clean["announced"]]
+
+
+def test_bin_play_season_plays_a_settings_file_to_its_champion(tmp_path, capsys) -> None:
+    settings = tmp_path / "season.json"
+    settings.write_text(json.dumps(SETTINGS))
+    assert play.main(["--season", str(settings), "--host-names"]) == 0
+    printed = capsys.readouterr().out
+    assert "=== match" in printed and "named" in printed and '"by":"host"' in printed
+    assert "champion: " in printed and "season machine SUCCEEDED" in printed and "3 matches" in printed
