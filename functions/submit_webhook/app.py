@@ -13,6 +13,14 @@ Idempotency-Key: <as for submissions, and from the same keys: a redelivery retur
 An immediate action (a game that takes them: Clubs' puzzle requests and answers, transfers and
 peeks) is applied at once and answered to the sender alone: {"accepted": true, "kind", "answer"}.
 
+POST /seasons/{season_id}/players/{player_id}/acts
+Authorization: Bearer <the player's season secret>
+{"act": "name", "opponent": "bo"}   (or {"act": "spend"}, {"act": "keep"}: the ToL)
+
+An Elimination Candidate's act in a season (service/season_acts.py): answered with the season's
+standing after it, {"accepted": true, "act", "naming_turn", "season"}; sent again, it changes
+nothing more and is answered alike (no Idempotency-Key needed); refused in the shape below.
+
 PUT /matches/{match_id}/players/{player_id}/webhook   (the same Bearer secret) {"url": "https://..."}
 DELETE the same: the participant's notices POSTed to their URL, signed per Standard Webhooks with
 the `whsec_` secret the PUT's reply holds, once (service/webhooks.py)
@@ -42,7 +50,7 @@ import base64
 import binascii
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -64,6 +72,7 @@ from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Malformed, Reason, TooLarge, Unauthorized, Unavailable, validation_reasons
 from game_core.service.actions import ActionRequest, act_by_webhook
 from game_core.service.ports import Ports
+from game_core.service.season_acts import ec_act_reply
 from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
 from game_core.service.views import participant_view, public_view
 from game_core.service.webhook_urls import MAX_URL
@@ -71,6 +80,7 @@ from game_core.service.webhooks import participant_subscribes
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
 WEBHOOK_ROUTE = "/matches/{match_id}/players/{player_id}/webhook"
+SEASON_ACT_ROUTE = "/seasons/{season_id}/players/{player_id}/acts"
 MAX_KEY = 128
 """The longest Idempotency-Key kept (a UUID is 36 characters)."""
 
@@ -80,6 +90,12 @@ logger = Logger(service="submit-webhook")
 class WebhookBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     url: str = Field(max_length=MAX_URL)
+
+
+class SeasonActBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    act: Literal["name", "spend", "keep"]
+    opponent: str = Field(default="", max_length=200)
 
 
 class ActionBody(BaseModel):
@@ -181,6 +197,15 @@ def post_action(request: Request, ports: Callable[[], Ports], match_id: str, pla
     return _reply(200, reply)
 
 
+def post_season_act(request: Request, ports: Callable[[], Ports], season_id: str, player_id: str) -> Reply:
+    secret = _secret(request)
+    known_ids(season_id, player_id)
+    body = _body(request, SeasonActBody)
+    reply = ec_act_reply(ports(), season_id, player_id, secret, body.act, body.opponent)
+    logger.info("season act", extra=who(request) | {"status": 200})
+    return _reply(200, reply)
+
+
 def put_webhook(request: Request, ports: Callable[[], Ports], match_id: str, player_id: str) -> Reply:
     """The participant's subscription: their notices POSTed to `url`; the reply holds its `whsec_`
     signing secret, once."""
@@ -206,6 +231,7 @@ def delete_webhook(request: Request, ports: Callable[[], Ports], match_id: str, 
 ROUTES = (
     route("POST", ROUTE, post_submission),
     route("POST", "/matches/{match_id}/players/{player_id}/actions", post_action),
+    route("POST", SEASON_ACT_ROUTE, post_season_act),
     route("PUT", WEBHOOK_ROUTE, put_webhook),
     route("DELETE", WEBHOOK_ROUTE, delete_webhook),
     route("GET", "/matches/{match_id}/players/{player_id}", get_standing),

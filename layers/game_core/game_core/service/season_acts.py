@@ -9,15 +9,16 @@ season's machine is woken after the act (`season_waits`)."""
 from __future__ import annotations
 
 import hmac
-from typing import Literal
+from typing import Any, Literal
 
 from game_core.errors import NotFound, Unauthorized
 from game_core.games.plain_text import Roster
 from game_core.match.model import secret_hash
 from game_core.season.episode import keep_tol, spend_tol
 from game_core.season.errors import NotNow
-from game_core.season.naming import name_opponent
+from game_core.season.naming import name_opponent, naming_turn
 from game_core.season.settings import SeasonSettings
+from game_core.season.standing import standing
 from game_core.season.state import SeasonState, Stepped
 from game_core.service.ports import Clock, Ports
 from game_core.service.season_ports import SeasonStore
@@ -98,3 +99,14 @@ def act_as(
         return Stepped(after.state, kept.events + after.events)
 
     return apply(store, clock, season_id, step)
+
+
+def ec_act_reply(
+    ports: Ports, season_id: str, player: str, secret: str, act: EcAct, opponent: str = ""
+) -> dict[str, Any]:
+    """The webhook's and the page's answer to an act: the season's public standing after it (the
+    same again for an act sent again), and who names now."""
+    state = ec_act(ports, season_id, player, secret, act, opponent)
+    settings = ports.seasons.season(season_id).settings if ports.seasons is not None else None
+    assert settings is not None  # ec_act refused a deployment without seasons
+    return {"accepted": True, "act": act, "naming_turn": naming_turn(state), "season": standing(settings, state)}
