@@ -33,9 +33,39 @@ SAMPLE_MATCH_ID = "m-0123456789ab"
 PREGAME, ROUND = "multipliers", "round"
 
 
+SLOW = (
+    "tests/unit/games/palindrome/test_palindrome_primality.py::test_the_gmp_test_agrees_with_the_pure_python_reference",
+    "tests/unit/service/test_every_line_read.py::test_every_line_every_participant_reads_holds_to_the_rules",
+    "tests/unit/page/test_page_secrecy.py::test_no_page_shows_anything_of_another_participants_private_seat",
+    "tests/unit/games/test_text_conformance.py::test_generated_bodies_never_raise_and_every_line_is_read_or_named",
+    "tests/unit/games/test_text_conformance.py::test_every_valid_submission_and_action_round_trips",
+    "tests/unit/games/test_conformance.py::test_a_seeded_match_gives_the_same_bytes_whatever_the_hash_seed",
+    "tests/unit/games/test_conformance.py::test_another_participants_private_seat_never_shows_in_a_view",
+    "tests/unit/games/test_purity.py::test_no_function_of_a_game_changes_what_it_was_handed",
+    "tests/unit/mail/test_mail_properties.py::",
+    "tests/unit/games/clubs/test_clubs_board.py::test_every_position_of_a_bot_match_draws_small_and_well_formed",
+    "tests/unit/games/domino/test_domino_placing.py::test_a_placement_the_checker_accepts_leaves_the_board_connected",
+    "tests/unit/games/palindrome/test_palindrome_bidding.py::test_resolution_never_gives_",
+    "tests/unit/cli/test_cli_errors.py::test_a_server_on_a_port_in_use_says_so_in_one_line",
+    "tests/unit/season/test_season_real_results.py::",
+    "tests/contract/test_store_log.py::test_a_hundred_events_of_one_second",
+)
+"""Unit and contract tests marked `slow` (by node id, from its start): each walks a whole population
+(every position of bot matches, thousands of generated bodies or numbers) or starts processes, and
+takes seconds where the rest take milliseconds. `bin/test --fast` leaves them out; `bin/test` runs
+them (docs/developers/testing.md)."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "log_level(level): the POWERTOOLS_LOG_LEVEL of the test's stack")
     config.addinivalue_line("markers", "games(*ids): the games whose state machines the test's stack has (crates)")
+    config.addinivalue_line("markers", "slow: a unit or contract test bin/test --fast leaves out (conftest.SLOW)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 def push(crate: str, direction: str = "right", times: int = 1) -> list[dict[str, str]]:

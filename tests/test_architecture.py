@@ -179,6 +179,20 @@ def test_no_two_test_modules_share_a_name() -> None:
     assert sorted({name for name in modules if modules.count(name) > 1}) == []
 
 
+def test_every_test_marked_slow_is_there() -> None:
+    # conftest.SLOW names tests by node id (from its start): a renamed or moved one must not drop
+    # silently out of the list, and so into `bin/test --fast`
+    from conftest import SLOW
+
+    missing = []
+    for node in SLOW:
+        path, _, name = node.partition("::")
+        tests = set(function_lengths((ROOT / path).read_text(encoding="utf-8"))) if (ROOT / path).is_file() else set()
+        if not tests or (name and not any(test.startswith(name) for test in tests)):
+            missing.append(node)
+    assert missing == []
+
+
 # -- no import cycle ---------------------------------------------------------------------------------
 # A cycle is one however it is hidden: an import inside a function or under `if TYPE_CHECKING:` still
 # says each module needs the other, and the two belong together or share something a third should hold.

@@ -86,6 +86,9 @@ PATTERN = Skip("a pattern, not a command: MATCH_ID, SECONDS, a|b choices (tests/
 LINES: dict[str, Run | Skip] = {
     "bin/play": Skip("plays a whole 12-player match with bots, minutes (tests/statemachine play every game)"),
     "bin/test": Skip("runs this very suite"),
+    "bin/test --fast": Skip("runs this very suite's unit and contract tests"),
+    "bin/test tests/integration/test_webhooks_out.py -p no:xdist": Skip("runs a part of this very suite"),
+    "bin/test tests/unit --durations=30 -p no:xdist": Skip("runs a part of this very suite"),
     "bin/host-server --host 0.0.0.0 --port 8080 --smtp-port 2525": SERVER,
     "read -rs SMTP_PASSWORD && export SMTP_PASSWORD": Skip("waits for a password typed at the terminal"),
     "bin/host-server --host 0.0.0.0 --mail-account you@gmail.com --smtp-relay smtp.gmail.com --imap imap.gmail.com "

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from game_core.cli import asl, host, replay, schemas
-from local_stack import host_server, mail
+from local_stack import host_server, inbound_bucket
 
 ROOT = Path(__file__).resolve().parents[3]
 WORKED = {"match_id": "m-1", "game": "crates", "settings": {}, "seed": 7, "players": ["ann", "bob"]}
@@ -100,9 +100,9 @@ CASES = [
     (schemas, ["chess"], {}, ["invalid choice: 'chess'", "clubs"]),
     (schemas, ["palindrome", "--rule-set", "mm9"], {}, ["no rule set 'mm9'", "mm8, mm5"]),
     (asl, ["--root", "{files}/nowhere", "--check"], {}, ["no such file", "template.yaml"]),
-    (mail, ["{files}/missing.eml"], {}, ["no such file", "missing.eml"]),
+    (inbound_bucket, ["{files}/missing.eml"], {}, ["no such file", "missing.eml"]),
     (
-        mail,
+        inbound_bucket,
         ["{files}/list.json", "--endpoint", "http://127.0.0.1:{closed}"],
         {"AWS_MAX_ATTEMPTS": "1"},
         ["cannot reach", "bin/local-stack"],
