@@ -95,15 +95,21 @@ def webhook_bill() -> tuple[int, list[tuple[str, str, float]]]:
         server.server_close()
         os.environ.clear()
         os.environ.update(saved)
+    return deliveries, _bill(deliveries, sent, seconds, reads["hook"])
+
+
+def _bill(deliveries: int, sent: list[int], seconds: float, hook_reads: int) -> list[tuple[str, str, float]]:
+    """The bill's lines: SQS's sends (by their 64 KB chunks), receives and deletes, the delivery
+    function's requests and compute, and the subscriptions read."""
     send_requests = sum(max(1, math.ceil(size / CHUNK)) for size in sent)
     batches = math.ceil(deliveries / BATCH)
     sqs = f"{send_requests} billed sends ({len(sent)} batches), {batches} receives and deletes"
     compute = f"{seconds:.2f} s x {MEMORY_GB} GB (in-process time: an upper bound)"
-    return deliveries, [
+    return [
         ("SQS", sqs, (send_requests + 2 * batches) * SQS_REQUEST),
         ("Lambda requests", f"{batches} invocations of the delivery function", batches * PRICES["request"]),
         ("Lambda compute", compute, seconds * MEMORY_GB * PRICES["gb_second"]),
-        ("DynamoDB reads", f"{reads['hook']} subscription reads", reads["hook"] * PRICES["read_unit"]),
+        ("DynamoDB reads", f"{hook_reads} subscription reads", hook_reads * PRICES["read_unit"]),
     ]
 
 
