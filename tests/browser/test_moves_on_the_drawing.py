@@ -161,7 +161,9 @@ def test_abstrac_cards_laid_by_clicks_in_order_are_checked_then_sent(browser, se
         "You lay green 2, blue 4, red 3, in this order, at the back of the row."
     )
     assert card_verdict(browser, "true").startswith("\u2713 Legal")
-    assert browser.find_element(By.CSS_SELECTOR, "#board g[data-lay='4B'] text.order").text == "2"
+    # Each chosen card ringed and numbered with its place in the move (2G, 3R and 4B in the drawing's order).
+    assert browser.find_element(By.CSS_SELECTOR, "#board g[data-lay='4B']").get_attribute("aria-pressed") == "true"
+    assert [one.text for one in browser.find_elements(By.CSS_SELECTOR, "#board text.order")] == ["1", "3", "2"]
     for width in (DESKTOP, PHONE):
         screenshot(browser, "moves-abstrac-laying", width)
     browser.find_element(By.ID, "card-send").click()
@@ -235,7 +237,9 @@ def test_domino_bids_made_on_the_open_auctions_tiles_are_checked_then_sent(brows
         for part in ("tile", "chips")
     ]
     assert rows == ["1", "200", "2", "100"]
-    assert browser.find_element(By.CSS_SELECTOR, "#board g[data-mark='tile-2'] text.bid-now").text == "bid 100"
+    tile_2 = browser.find_element(By.CSS_SELECTOR, "#board g[data-mark='tile-2'] > rect.hit")  # the tile's button
+    assert tile_2.get_attribute("aria-label") == "Bid on tile 2 (I3), 100 chips bid"
+    assert "bid 100" in [one.text for one in browser.find_elements(By.CSS_SELECTOR, "#board text.bid-now")]
     browser.find_element(By.ID, "bid-send").click()
     notice = waiting(browser).until(lambda d: next(iter(d.find_elements(By.ID, "notice")), None))
     assert notice.text.startswith("Your bid submission is in")

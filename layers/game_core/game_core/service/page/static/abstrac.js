@@ -41,10 +41,11 @@
     });
   }
 
-  // A card shown chosen (`order`: its place in the move, or null when not chosen).
+  // A card shown chosen (`order`: its place in the move, or null when not chosen). The number is
+  // drawn beside the button, not in it: the button's name stays what it shows.
   function mark(group, order) {
-    var old = group.querySelector("text.order");
-    if (old) { old.parentNode.removeChild(old); }
+    var old = group.badge;
+    if (old) { old.parentNode.removeChild(old); group.badge = null; }
     group.setAttribute("aria-pressed", order ? "true" : "false");
     group.classList.toggle("chosen", Boolean(order));
     if (!order) { return; }
@@ -54,8 +55,10 @@
     badge.setAttribute("x", Number(card.getAttribute("x")) + Number(card.getAttribute("width")) - 3);
     badge.setAttribute("y", Number(card.getAttribute("y")) + 12);
     badge.setAttribute("text-anchor", "end");
+    badge.setAttribute("aria-hidden", "true");  // its place in the move is said in words in the tray
     badge.textContent = String(order);
-    group.appendChild(badge);
+    group.parentNode.appendChild(badge);
+    group.badge = badge;
   }
 
   // The form's input written and the form told (page.js checks it, and stops reloading the page).

@@ -57,12 +57,14 @@
       group.appendChild(shown);
     }
     shown.textContent = chips ? "bid " + chips : "";
+    var box = group.querySelector("rect.hit");  // the button: its name says the bid too
+    if (box) { box.setAttribute("aria-label", "Bid on " + named(group) + (chips ? ", " + chips + " chips bid" : "")); }
   }
 
   function tray(form, figure, left) {
     var box = made("div", "", { id: "bid-tray", "class": "tray top" });
     var field = made("div", "", { "class": "field", hidden: "" });
-    var named = made("label", "", { "for": "bid-chips" });
+    var named = made("label", "Chips on the tile you choose", { "for": "bid-chips" });
     var chips = made("input", "", { id: "bid-chips", type: "number", min: "0", max: String(left), inputmode: "numeric" });
     [named, chips].forEach(function (part) { field.appendChild(part); });
     var sum = made("p", "", { id: "bid-total", role: "status", "aria-live": "polite" });
