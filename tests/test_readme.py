@@ -242,6 +242,7 @@ def ada_keeps_her_receipts(folder: Path) -> tuple[list[str], list[dict[str, Any]
 
     from game_core.service.mail_in import receive
     from game_core.service.matches import export_record
+    from game_core.games.text_layout import prose
     from game_core.service.receipts import KEEP
     from game_core.service.submit import SubmissionRequest, submit_by_webhook
 
@@ -254,7 +255,7 @@ def ada_keeps_her_receipts(folder: Path) -> tuple[list[str], list[dict[str, Any]
     receive(table.ports, receipt(message(ADA, "PUSH ada RIGHT")))
     [(_, echo)] = answers(table)
     lines = echo.text.splitlines()
-    mail_line = lines[lines.index(KEEP) + 1]
+    mail_line = lines[lines.index(prose(KEEP)[-1]) + 1]  # the JSON line under the folded heading
     while table.match().phase is not None:
         table.resolve_at_deadline()
     own = [notice.body for notice in table.fakes.notifier.notices(mid) if notice.recipient == "ada"]

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from game_core.games.protocol import AnyGame, RevealsMoves
+from game_core.games.text_layout import prose
 from game_core.match import receipts
 from game_core.match.model import Match, PhaseRecord
 from game_core.match.replay import canonical_json
@@ -81,11 +82,12 @@ KEEP = (
     f"Sealed receipt of what you sent: keep it. {PROVES} The reveal shows the move and its salt:"
     " SHA-256 of the salt then the move must give the commitment below."
 )
-"""What heads a receipt in a mail: what it proves and how the reveal is checked against it."""
+"""What heads a receipt in a mail (folded as prose, `receipt_lines`): what it proves and how the
+reveal is checked against it."""
 
 
 def receipt_lines(*kept: Mapping[str, Any] | None) -> list[str]:
     """A mail's lines for receipts to keep (a move's answer, STATUS): under the heading, each
     receipt's JSON on a line of its own (as match-verify --receipt reads them too); none, no lines."""
     lines = [f"  {canonical_json(receipt)}" for receipt in kept if receipt is not None]
-    return [KEEP, *lines] if lines else []
+    return [*prose(KEEP), *lines] if lines else []
