@@ -5,6 +5,10 @@ players (who wrote to whom, never what), the host's changes to graces and to mes
 
 match-replay record.json          (or - for standard input)
 match-replay --json record.json
+
+A season's record (match-host season export) replays each of its matches from its own record,
+then the season's log on their results: the same ECs, namings, eliminations and champion, said
+episode by episode (--json: the season's state), or where the log and the matches part.
 """
 
 from __future__ import annotations
@@ -22,17 +26,22 @@ from game_core.games.text_layout import table
 from game_core.match.clock import day_text, duration_text
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, outcome, replay, states
+from game_core.season.record import SeasonRecord, is_season_record, replayed, summary
+from game_core.season.replay import ReplayMismatch
 
 
-def read_record(path: str) -> MatchRecord:
-    loaded = read_json(path, "an exported match record (match-host export MATCH_ID > record.json)")
+def read_record(path: str) -> MatchRecord | SeasonRecord:
+    """An exported match record, or a season's (its matches' records inside)."""
+    loaded = read_json(path, "an exported match or season record (match-host export MATCH_ID > record.json)")
+    model: type[MatchRecord] | type[SeasonRecord] = SeasonRecord if is_season_record(loaded) else MatchRecord
     try:
-        return MatchRecord.model_validate(loaded)
+        return model.model_validate(loaded)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the record"
+        kind = "season" if model is SeasonRecord else "match"
         raise CliError(
-            f"{path} is not an exported match record ({where}: {first['msg']}); make one with match-host export"
+            f"{path} is not an exported {kind} record ({where}: {first['msg']}); make one with match-host export"
         ) from None
 
 
@@ -124,6 +133,12 @@ def as_text(record: MatchRecord) -> Iterator[str]:
         yield from result_lines(replayed_outcome["result"])
 
 
+def mismatch_text(mismatch: ReplayMismatch) -> str:
+    """Where a season's replay parts from its log: the step, then how (when the reasons say more)."""
+    more = [reason.text for reason in mismatch.reasons if reason.text != mismatch.message]
+    return "; ".join([mismatch.message, *more])
+
+
 @one_line_errors("match-replay")
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="match-replay", description=__doc__.splitlines()[0])
@@ -132,12 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     record = read_record(args.record)
     try:
-        if args.json:
-            sys.stdout.write(canonical_json(replay(record)) + "\n")
+        if isinstance(record, SeasonRecord):
+            season = replayed(record)
+            said = canonical_json(season.model_dump(mode="json")) if args.json else "\n".join(summary(season))
         else:
-            sys.stdout.write("\n".join(as_text(record)) + "\n")
+            said = canonical_json(replay(record)) if args.json else "\n".join(as_text(record))
+    except ReplayMismatch as mismatch:  # a season's log its matches and acts do not lead to
+        raise CliError(f"{args.record} does not replay: {mismatch_text(mismatch)}") from None
     except ValueError as error:  # a record this game's rules do not lead to
         raise CliError(f"{args.record} does not replay: {error}") from None
+    sys.stdout.write(said + "\n")
     return 0
 
 

@@ -3,6 +3,8 @@
 match-verify record.json                    (or - for standard input)
 match-verify record.json --head HASH        the head hash the match's final notice published
 match-verify record.json --receipt FILE     the receipts a player kept (JSON: one, a list, or one a line)
+match-verify season.json [--head HASH]      a season's record: its log's chain, every match's
+                                            record, and its replay to the same eliminations
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors, read_text
-from game_core.cli.replay import read_record
+from game_core.cli.replay import mismatch_text, read_record
 from game_core.match import chain, receipts
 from game_core.match.model import MatchRecord
 from game_core.match.replay import replay
+from game_core.season.record import SeasonRecord, replayed
+from game_core.season.replay import ReplayMismatch
 
 FAILED = 1
 """The exit code of a record that does not hold (an unreadable one is every tool's EXIT, 2)."""
@@ -68,6 +72,34 @@ def verdict(record: MatchRecord, published_head: str | None, kept: Sequence[Any]
     return f"verified: {len(events)} events, head {head}{opened}"
 
 
+def season_verdict(record: SeasonRecord, published_head: str | None) -> str:
+    """A season's record holds when the season's own log chains (to `published_head`, if given),
+    every match's record holds (`verdict`), and the log replays on those matches' results to the
+    state the record holds; NotVerified names the first thing that does not."""
+    try:
+        head = chain.head(record.season_id, record.events)
+    except chain.ChainBroken as broken:
+        raise NotVerified(f"the season's log is broken: {broken}") from None
+    if published_head is not None and head != published_head:
+        raise NotVerified(f"the season's log head {head} is not the published {published_head}")
+    for match in record.matches:
+        try:
+            verdict(match, None)
+        except NotVerified as failure:
+            raise NotVerified(f"match {match.match_id}: {failure}") from None
+    try:
+        season = replayed(record)
+    except ReplayMismatch as mismatch:
+        raise NotVerified(f"the season does not replay: {mismatch_text(mismatch)}") from None
+    except ValueError as error:
+        raise NotVerified(f"a match of the season does not replay: {error}") from None
+    left = "champion " + season.champion if season.champion else f"still {season.stage}"
+    return (
+        f"verified: season {record.season_id}, {len(record.events)} events, head {head}; "
+        f"{len(record.matches)} matches verified; {left}"
+    )
+
+
 KEPT = "the receipts a submission's answers gave (JSON: one, a list, or one a line)"
 
 
@@ -99,8 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     record = read_record(args.record)
     kept = read_receipts(args.receipt) if args.receipt else []
+    if kept and isinstance(record, SeasonRecord):
+        raise CliError("receipts are checked against a match's record: export the match they are for")
     try:
-        sys.stdout.write(verdict(record, args.head, kept) + "\n")
+        if isinstance(record, SeasonRecord):
+            sys.stdout.write(season_verdict(record, args.head) + "\n")
+        else:
+            sys.stdout.write(verdict(record, args.head, kept) + "\n")
     except NotVerified as failure:
         sys.stderr.write(f"match-verify: {args.record} FAILS: {failure}\n")
         return FAILED
