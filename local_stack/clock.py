@@ -262,9 +262,8 @@ def _require_pinned_moto() -> None:
         )
 
 
-def patch_moto(clock: VirtualClock) -> Callable[[], None]:
-    """Route moto's Step Functions waits through `clock`; returns the function that restores moto."""
-    _require_pinned_moto()
+def _evaluate_with_timeout_on(clock: VirtualClock) -> Any:
+    """A Task's timeout (moto 5.2.1's `ExecutionState._evaluate_with_timeout`) waited on `clock`."""
 
     def evaluate_with_timeout(self: Any, env: Any) -> None:
         # moto 5.2.1's ExecutionState._evaluate_with_timeout, waiting on the clock.
@@ -319,10 +318,22 @@ def patch_moto(clock: VirtualClock) -> Callable[[], None]:
             res = env.stack.pop()
             env.states.reset(input_value=res)
 
+    return evaluate_with_timeout
+
+
+def _task_token_wait_on(clock: VirtualClock) -> Any:
+    """A task token's wait (`_wait_for_task_token_timeout`) on `clock`."""
+
     def wait_for_task_token_timeout(self: Any, timeout_seconds: int, callback_endpoint: Any) -> Any:
         # CallbackEndpoint.wait(timeout): its event's wait, then the outcome (None: timed out).
         clock.wait(callback_endpoint._notify_event, timeout_seconds)
         return callback_endpoint.get_outcome()
+
+    return wait_for_task_token_timeout
+
+
+def _wait_interval_on(clock: VirtualClock) -> Any:
+    """A Wait state's wait (`WaitFunction._wait_interval`) on `clock`."""
 
     def wait_interval(self: Any, env: Any, wait_seconds: int) -> None:
         # A Wait state: until its seconds have passed on the clock, or the execution ends.
@@ -336,6 +347,12 @@ def patch_moto(clock: VirtualClock) -> Callable[[], None]:
                 stopped=lambda: not env.is_running(),
             )
 
+    return wait_interval
+
+
+def _clock_datetime(clock: VirtualClock) -> type[datetime]:
+    """`datetime.datetime` as moto reads it, its `now()` the clock's."""
+
     class ClockDatetime(datetime):
         """`datetime.datetime` whose `now()` is the clock's (naive local time, as moto reads it)."""
 
@@ -344,6 +361,12 @@ def patch_moto(clock: VirtualClock) -> Callable[[], None]:
             moment = datetime.fromtimestamp(clock.time(), tz)
             return cls(*moment.timetuple()[:6], moment.microsecond, moment.tzinfo)
 
+    return ClockDatetime
+
+
+def patch_moto(clock: VirtualClock) -> Callable[[], None]:
+    """Route moto's Step Functions waits through `clock`; returns the function that restores moto."""
+    _require_pinned_moto()
     execution_state = execute_state.ExecutionState
     service_callback = callback.StateTaskServiceCallback
     function = wait_function.WaitFunction
@@ -354,10 +377,10 @@ def patch_moto(clock: VirtualClock) -> Callable[[], None]:
         timestamp.datetime,
         retrier_decl.time,
     )
-    execution_state._evaluate_with_timeout = evaluate_with_timeout  # type: ignore[method-assign]
-    service_callback._wait_for_task_token_timeout = wait_for_task_token_timeout  # type: ignore[method-assign]
-    function._wait_interval = wait_interval  # type: ignore[method-assign]
-    timestamp.datetime = types.SimpleNamespace(datetime=ClockDatetime)  # type: ignore[assignment]
+    execution_state._evaluate_with_timeout = _evaluate_with_timeout_on(clock)  # type: ignore[method-assign]
+    service_callback._wait_for_task_token_timeout = _task_token_wait_on(clock)  # type: ignore[method-assign]
+    function._wait_interval = _wait_interval_on(clock)  # type: ignore[method-assign]
+    timestamp.datetime = types.SimpleNamespace(datetime=_clock_datetime(clock))  # type: ignore[assignment]
     retrier_decl.time = types.SimpleNamespace(sleep=clock.skip_retry_interval)  # type: ignore[assignment]
     restore_map = clock_map.patch(clock, _execution_arn)
 

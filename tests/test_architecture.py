@@ -303,7 +303,6 @@ STILL_TOO_LONG: dict[str, int] = {
     "layers/game_core/game_core/cli/asl.py::definition": 67,
     "layers/game_core/game_core/games/protocol.py": 475,
     "layers/game_core/game_core/service/page/render.py": 599,
-    "local_stack/clock.py::patch_moto": 113,
     "local_stack/host_server.py": 641,
     "local_stack/host_server.py::__enter__": 62,
     "local_stack/host_server.py::main": 65,
