@@ -1,8 +1,10 @@
 """Every kind of page, of every game, held to accessibility, weight and reads (issue 30 item 7):
 axe-core reports no serious or critical violation on a player's page (each game's first phase),
-their messages page, the host's page, its new-match forms, a confirmation and a command's
-answer; each player page view weighs under 100 KB and reads the store once. The pages of later
-phases and of a finished match are held to the same in the whole matches (test_whole_matches.py)."""
+their messages page, the sign-in page, a refused move's page, the host's log-in page, its page
+of matches, its new-match forms, a confirmation and a command's answer; each player page and
+messages page view weighs under 100 KB and reads the store once. The pages of later phases, of a
+finished match and of the host deciding a tie are held to the same in the whole matches
+(test_whole_matches.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +33,11 @@ def test_each_games_player_page_and_messages_page_pass_axe_weigh_little_and_read
         total, loaded = weight(browser)
         assert total < MOST_BYTES, (game, loaded)
         found[f"{game} page"] = serious_violations(browser, source)
-        ada.messages()
+        reads.taken()
+        browser.find_element(By.ID, "messages-link").click()
+        wait_for(browser, (By.ID, "messages"))
+        assert sum(reads.taken().values()) == 1, game  # the messages page: one Query of the match's log
+        assert weight(browser)[0] < MOST_BYTES, game
         found[f"{game} messages"] = serious_violations(browser, source)
     assert {page: said for page, said in found.items() if said} == {}
 
