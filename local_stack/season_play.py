@@ -42,7 +42,7 @@ class SeasonRun:
 
 
 @dataclass
-class _Table:
+class SeasonTable:
     """The bots of every match so far, and the moves chosen and not yet sent."""
 
     stack: LocalStack
@@ -101,6 +101,16 @@ def play_season(
 ) -> SeasonRun:
     """Create the season (named `season_id`, or a new id) and let the bots (and `host`) play it to
     its end."""
+    return play_on(stack, begin_season(stack, settings, observe, season_id), host, timeout)
+
+
+def begin_season(
+    stack: LocalStack,
+    settings: dict[str, Any],
+    observe: Callable[[str, dict[str, Any]], None] = quiet,
+    season_id: str | None = None,
+) -> SeasonTable:
+    """The season created by the host's command, and its bots' table (`play_on` plays it)."""
     cast = [member["id"] for member in settings["cast"]]
     inbox = stack.subscribe(cast)
     create = {"command": "season", "action": "create", "season": settings}
@@ -109,18 +119,26 @@ def play_season(
         raise ValueError(f"the season was refused: {created.get('reasons') or created}")
     run = SeasonRun(created["season_id"], created["secrets"])
     observe("created", {"season_id": run.season_id})
-    table = _Table(stack, run, inbox, observe)
+    return SeasonTable(stack, run, inbox, observe)
+
+
+def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = None, timeout: float = 900) -> SeasonRun:
+    """Play until the season's execution ends (succeeded, or failed: a stalled season, which the
+    host's `recover` starts again, and `play_on` plays on)."""
+    run = table.run
+    run.status = "RUNNING"
     deadline = time.monotonic() + timeout
-    while run.status == "RUNNING":
+    while True:
         if time.monotonic() > deadline:
             raise TimeoutError(f"season {run.season_id} still running after {timeout} s")
         stack.settle()
+        run.status = str(stack.execution(run.season_id, "season")["status"])
+        if run.status != "RUNNING":
+            return run
         if table.read() or table.pending:
             table.send()
-        elif not _host_acted(stack, run, host, observe):
+        elif not _host_acted(stack, run, host, table.observe):
             stack.advance_to_next_wake()
-        run.status = str(stack.execution(run.season_id, "season")["status"])
-    return run
 
 
 def _host_acted(

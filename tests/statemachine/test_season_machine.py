@@ -23,8 +23,8 @@ import pytest
 
 from local_stack import play
 from local_stack.clock import VirtualClock
-from local_stack.faults import SEASON_STRIKE_POINTS, StepFaults, Struck, every_point
-from local_stack.season_play import SeasonRun, play_season
+from local_stack.faults import SEASON_STRIKE_POINTS, StepFaults, Struck, always, every_point
+from local_stack.season_play import SeasonRun, begin_season, play_on, play_season
 from local_stack.stack import LocalStack
 
 pytestmark = pytest.mark.statemachine
@@ -151,3 +151,55 @@ def test_bin_play_season_plays_a_settings_file_to_its_champion(tmp_path, capsys)
     printed = capsys.readouterr().out
     assert "=== match" in printed and "named" in printed and '"by":"host"' in printed
     assert "champion: " in printed and "season machine SUCCEEDED" in printed and "3 matches" in printed
+
+
+def test_a_stalled_match_stalls_the_season_with_a_host_alert_and_recover_resumes_both() -> None:
+    """The Main Match's resolution cannot be stored (every try of its step fails: retries cannot
+    mend it), so the match stalls; its stalled step fails the season's wait (MatchStalled, never
+    retried), the season stalls and the host is alerted. Once AWS works again, the host's
+    `season recover` recovers the match and starts the season's next execution: the season plays
+    on to its champion, each of its events once."""
+    with LocalStack(games=("domino", "abstrac"), clock=VirtualClock(START)) as stack:
+        alerts = host_alerts(stack)
+        faults = StepFaults(stack, always("TransactWriteItems"))  # the match's steps: no resolution stored
+        table = begin_season(stack, SETTINGS, season_id=SEASON_ID)
+        stalled = play_on(stack, table)
+        assert stalled.status == "FAILED"
+        failed = stack.execution(SEASON_ID, "season")
+        history = stack.client("stepfunctions").get_execution_history(executionArn=failed["executionArn"])["events"]
+        entered = [e["stateEnteredEventDetails"]["name"] for e in history if "stateEnteredEventDetails" in e]
+        assert entered[-3:] == ["Main Match", "Stalled", "Stopped"]
+        (main,) = table.run.matches
+        assert stack.host({"command": "status", "match_id": main}).get("stalled")
+        subjects = [json.loads(m["Body"])["Subject"] for m in alerts()]
+        assert any(SEASON_ID in s and "season recover" in s for s in subjects), subjects
+
+        faults.stop()
+        recovered = stack.host({"command": "season", "action": "recover", "season_id": SEASON_ID})
+        assert recovered["ok"] and recovered["matches_recovered"] == [main], recovered
+        run = play_on(stack, table)
+        seasons = stack.ports().seasons
+        assert seasons is not None
+        state = seasons.season(SEASON_ID).state
+        kinds = [event.type for event in seasons.season_events(SEASON_ID)]
+    assert run.status == "SUCCEEDED" and state.stage == "over" and state.champion is not None
+    assert kinds.count("episode_started") == 1 and kinds.count("main_match_ended") == 1
+    assert kinds.count("eliminated") == 1 and kinds.count("champion") == 1
+
+
+def host_alerts(stack: LocalStack) -> Any:
+    """A queue on the host's alerts topic; returns the function that reads what came."""
+    sqs, sns = stack.client("sqs"), stack.client("sns")
+    url = sqs.create_queue(QueueName="host-alerts-test")["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    sns.subscribe(TopicArn=stack.host_topic, Protocol="sqs", Endpoint=arn)
+
+    def received() -> list[dict[str, Any]]:
+        messages: list[dict[str, Any]] = []
+        while batch := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", []):
+            messages += batch
+            for message in batch:
+                sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        return messages
+
+    return received
