@@ -114,7 +114,18 @@ def definition(game: AnyGame, loops_per_execution: int = LOOPS_PER_EXECUTION) ->
         },
     }
     states |= {name: wait_for_phase(name) for name in names}
-    states |= {
+    states |= _ending_states(hand_over)
+    return {
+        "Comment": f"{game.title}: one state per phase of the timeline",
+        "StartAt": ADVANCE,
+        "States": states,
+    }
+
+
+def _ending_states(hand_over: dict[str, Any]) -> dict[str, Any]:
+    """The states an execution ends in, whatever the game: the match over or cancelled, handed on
+    to a fresh execution (`hand_over`: the step's payload), or stalled (the host told) and stopped."""
+    return {
         MATCH_OVER: {"Type": "Succeed"},
         MATCH_CANCELLED: {"Type": "Succeed"},
         HAND_OVER: step(
@@ -147,11 +158,6 @@ def definition(game: AnyGame, loops_per_execution: int = LOOPS_PER_EXECUTION) ->
             "Error": "MatchStalled",
             "Cause": "a step kept failing; the host is told, and `recover` continues the match",
         },
-    }
-    return {
-        "Comment": f"{game.title}: one state per phase of the timeline",
-        "StartAt": ADVANCE,
-        "States": states,
     }
 
 
