@@ -31,7 +31,13 @@ Stable hooks for tests and assistive technology (ids unless said):
   the grammar box is `<form id>-lines`; where the script runs, `<form id>-check` (role status)
   under a move form the service's verdict on it as written (`check.py`, `data-legal`), and on
   Crates' track a `g.push` button per crate and direction (`data-crate`, `data-direction`) with
-  `push-said` saying the push written; `puzzle-clocks` beside Clubs' answer form, each
+  `push-said` saying the push written; Domino's `place-tray` (`place-piece-<n>` each piece,
+  `data-legal`; `place-rotate`, `place-flip`, `place-remove`, `place-send`; `place-said` on the
+  piece looked at, `place-verdict`) with `rect.place-target` on the own board and
+  `path.preview`, its `bid-tray` (`bid-chips`, `bid-total`, `bid-verdict`, `bid-send`) with each
+  open tile's box `rect.hit` its button; Abstrac's `card-tray` (`card-said`, `card-verdict`,
+  `card-send`) with each card to lay (`g[data-lay]`) or take (`g[data-take]`) a button;
+  `puzzle-clocks` beside Clubs' answer form, each
   `puzzle-<n>-clock` (a `time.elapsed` the script counts on);
 - `board` the game as it stands for this participant, first on the page (`board.py`): the
   game's drawing of their own view (`DrawsBoard`: an inline `svg`, role img, its words in the
