@@ -96,12 +96,12 @@ LINES: dict[str, Run | Skip] = {
         "runs until Ctrl-C, on a real mail account (tests/integration/test_host_mailbox.py plays one locally)"
     ),
     "bin/match-host --server http://127.0.0.1:8081 create events/host_create.json": NEEDS_HOST_SERVER,
-    'curl -H "Authorization: Bearer $(cat local-data/host-token)" -H "Content-Type: application/json" -d '
-    "@season-create.json http://127.0.0.1:8081/host": SEASON_ON_THE_LAPTOP,
-    'curl -H "Authorization: Bearer $(cat local-data/host-token)" -H "Content-Type: application/json" -d '
-    '\'{"command": "season", "action": "status", "season_id": "s-0123456789ab"}\' http://127.0.0.1:8081/host': (
-        SEASON_ON_THE_LAPTOP
-    ),
+    "bin/match-host --server http://127.0.0.1:8081 season create season-create.json": SEASON_ON_THE_LAPTOP,
+    "bin/match-host --server http://127.0.0.1:8081 season status s-0123456789ab": SEASON_ON_THE_LAPTOP,
+    "bin/match-host --server http://127.0.0.1:8081 season status SEASON_ID": PATTERN,
+    "bin/match-host --server http://127.0.0.1:8081 season decide SEASON_ID bo": PATTERN,
+    "bin/match-host --server http://127.0.0.1:8081 season extend SEASON_ID 43200": PATTERN,
+    "bin/match-host --server http://127.0.0.1:8081 season pause|resume|cancel|recover SEASON_ID": PATTERN,
     "LAPTOP=192.168.1.20 MATCH=m-0123456789ab SECRET=ada-s-secret": Run(silent=True),
     'curl -H "Authorization: Bearer $SECRET" -H "Content-Type: application/json" -d \'{"phase": "Pregame", '
     '"kind": "multipliers", "submission": {"multipliers": [2, 1, 1, 0, -1, -1]}}\' '
@@ -341,10 +341,11 @@ MATCH_HOST_TARGET = re.compile(r"^(?:bin/)?(?:match-host )?(?:--local |--server 
 
 
 def match_host_examples() -> list[str]:
-    """Every match-host command the pages give with a MATCH_ID, in a shell block or inline in
-    the prose (`extend MATCH_ID 3600`), without its target and redirection."""
-    written = SHELL_LINES + re.findall(r"`([^`\n]*MATCH_ID[^`\n]*)`", TEXT)
-    return sorted({MATCH_HOST_TARGET.sub("", line).split(" > ")[0] for line in written if "MATCH_ID" in line})
+    """Every match-host command the pages give with a MATCH_ID or a SEASON_ID, in a shell block or
+    inline in the prose (`extend MATCH_ID 3600`), without its target and redirection."""
+    written = SHELL_LINES + re.findall(r"`([^`\n]*(?:MATCH|SEASON)_ID[^`\n]*)`", TEXT)
+    with_an_id = [line for line in written if "MATCH_ID" in line or "SEASON_ID" in line]
+    return sorted({MATCH_HOST_TARGET.sub("", line).split(" > ")[0] for line in with_an_id})
 
 
 def variants(example: str) -> list[list[str]]:
@@ -356,7 +357,8 @@ def variants(example: str) -> list[list[str]]:
             *variants(example.replace(optional[0], "", 1)),
             *variants(example.replace(optional[0], " " + optional[1], 1)),
         ]
-    words = shlex.split(example.replace("MATCH_ID", "m-0123456789ab").replace("SECONDS", "3600"))
+    filled = example.replace("MATCH_ID", "m-0123456789ab").replace("SEASON_ID", "s-0123456789ab")
+    words = shlex.split(filled.replace("SECONDS", "3600"))
     words = [word.replace("URL", "https://example.com/hook") for word in words]
     choice = next((i for i, word in enumerate(words) if "|" in word), None)
     if choice is None:
@@ -380,7 +382,9 @@ def test_every_match_host_example_is_a_command_the_service_takes(monkeypatch, ca
     # pictures drawn from a real record: tests/unit/games/domino/test_domino_pictures_cli.py
     monkeypatch.setattr(host, "write_pictures", lambda exported, phases, out: [])
     examples = match_host_examples()
-    assert {"graces", "absence", "replace", "press", "press-mode"} <= {example.split()[0] for example in examples}
+    assert {"graces", "absence", "replace", "press", "press-mode", "season"} <= {
+        example.split()[0] for example in examples
+    }
     for example in examples:
         for argv in variants(example):
             sent.clear()

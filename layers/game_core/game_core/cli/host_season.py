@@ -25,7 +25,7 @@ def add_season_parser(commands: Any, seconds: Any) -> None:
     season = commands.add_parser("season", help="a whole season: create, status, decide, extend, pause, cancel")
     actions = season.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create")
-    create.add_argument("settings", help="the season's settings file (JSON; docs/seasons.md)")
+    create.add_argument("settings", help="the season's settings file (JSON; docs/SEASONS.md)")
     create.add_argument("--id", dest="season_id", help="the season's id (s- then letters, digits, dashes)")
     for name in SIMPLE:
         actions.add_parser(name).add_argument("season_id")
@@ -41,7 +41,7 @@ def add_season_parser(commands: Any, seconds: Any) -> None:
 def season_command(args: argparse.Namespace) -> dict[str, Any]:
     command: dict[str, Any] = {"command": "season", "action": args.action, "season_id": args.season_id}
     if args.action == "create":
-        loaded = read_json(args.settings, "a season's settings file (docs/seasons.md)")
+        loaded = read_json(args.settings, "a season's settings file (docs/SEASONS.md)")
         if not isinstance(loaded, dict):
             raise CliError(f"{args.settings} holds no settings object {{...}}; see events/host_season_create.json")
         # Either the season's settings alone or the whole console event (events/host_season_create.json).
