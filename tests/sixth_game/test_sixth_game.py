@@ -80,6 +80,7 @@ MATRICES = {
         "test_every_move_the_bots_sent_fills_its_form_and_reads_back_the_same",
     },
     "tests/integration/test_cli.py": {"test_every_available_game_is_described"},
+    "tests/unit/season/test_season_real_results.py": {"test_the_season_reads_what_each_games_result_says"},
     "tests/test_architecture.py": {
         "test_every_game_package_has_the_layout",
         "test_every_game_package_lists_its_other_modules_in_its_docstring",
@@ -92,6 +93,7 @@ other tests for it may come and go)."""
 NOT_FOR_A_REGISTERED_GAME = {
     "tests/statemachine/test_handover.py": "each game's committed ASL as deployed (statemachines/)",
     "tests/test_static_checks.py": "each game's committed ASL and template entries",
+    "tests/test_docs_site.py": "each game's committed pages in the manual (players/<game>.md, hosts/settings.md)",
 }
 """Per-game matrices that read what only a game added to the project has: a registered game is
 told what it lacks instead (`test_match_asl_check_names_the_files_...` below)."""
