@@ -39,7 +39,7 @@ from game_core.aws.http_edge import (
 )
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Malformed, NotFound, Reason, TooLarge, Unauthorized, Unavailable
-from game_core.service.page import assets, board, check, play, render, session
+from game_core.service.page import assets, board, check, play, render, season_page, session
 from game_core.service.ports import Ports
 
 logger = Logger(service="player-page")
@@ -211,6 +211,25 @@ def post_page_absence(request: Request, ports: Callable[[], Ports], match_id: st
     return _posted(request, match_id, seen, notice)
 
 
+def get_season(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    """The season's standing, and an EC's forms when it is their turn (service/page/season_page.py)."""
+    known_ids(match_id)
+    cookie = request.cookie(session.cookie_name(match_id))
+    try:
+        seen = season_page.show_season(ports(), match_id, cookie)
+    except play.SignedOut as error:
+        return _html(200, render.sign_in_page(match_id, str(error) if cookie else ""))
+    logger.info("page season", extra=who(request))
+    return _html(200, season_page.season_html(seen))
+
+
+def post_season(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
+    fields, cookie = _page_form(request, match_id)
+    seen, done = season_page.season_act(ports(), match_id, cookie, fields)
+    logger.info("page season act", extra=who(request) | {"done": done})
+    return _html(200 if done else 422, season_page.season_html(seen))
+
+
 def get_asset(request: Request, ports: Callable[[], Ports], asset: str) -> Reply:
     found = assets.asset(asset)
     if found is None:
@@ -233,6 +252,8 @@ ROUTES = (
     route("GET", "/play/{match_id}/messages", get_messages),
     route("POST", "/play/{match_id}/press", post_page_press),
     route("POST", "/play/{match_id}/absence", post_page_absence),
+    route("GET", "/play/{match_id}/season", get_season),
+    route("POST", "/play/{match_id}/season", post_season),
     route("GET", "/static/{asset}", get_asset),
 )
 

@@ -45,7 +45,8 @@ def test_the_template_gives_the_page_its_paths_and_the_webhook_the_rest() -> Non
     # The issue's count: 14 routes, 8 of them the page (GET /play, its 5 POSTs, messages, assets),
     # and since then the page's move check (POST /play/{match_id}/check, item 2).
     # and the season's EC acts, POST /seasons/{season_id}/players/{player_id}/acts (issue 31, item 3).
-    assert (len(page), len(webhook)) == (9, 7)
+    # and its season page, GET and POST /play/{match_id}/season (issue 31, item 3).
+    assert (len(page), len(webhook)) == (11, 7)
     assert all(key.partition(" ")[2].startswith(PAGE_PREFIXES) for key in page), page
     assert not any(key.partition(" ")[2].startswith(PAGE_PREFIXES) for key in webhook), webhook
 
