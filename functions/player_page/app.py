@@ -184,14 +184,25 @@ def post_page_action(request: Request, ports: Callable[[], Ports], match_id: str
 def get_messages(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     """The participant's messages and the form to write one, in one read, made only when asked;
     after a message, with its answer (`message`: its id)."""
+    message = dict(parse_qsl(request.query)).get("message")
+    return _signed_page(
+        request,
+        match_id,
+        lambda cookie: render.messages_page(play.show_messages(ports(), match_id, cookie, message)),
+        "page messages",
+    )
+
+
+def _signed_page(request: Request, match_id: str, shown: Callable[[str | None], str], logged: str) -> Reply:
+    """A page of the signed-in participant's (`shown` for their cookie), or the sign-in page."""
     known_ids(match_id)
     cookie = request.cookie(session.cookie_name(match_id))
     try:
-        talk = play.show_messages(ports(), match_id, cookie, dict(parse_qsl(request.query)).get("message"))
+        html = shown(cookie)
     except play.SignedOut as error:
         return _html(200, render.sign_in_page(match_id, str(error) if cookie else ""))
-    logger.info("page messages", extra=who(request))
-    return _html(200, render.messages_page(talk))
+    logger.info(logged, extra=who(request))
+    return _html(200, html)
 
 
 def post_page_press(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
@@ -213,14 +224,12 @@ def post_page_absence(request: Request, ports: Callable[[], Ports], match_id: st
 
 def get_season(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
     """The season's standing, and an EC's forms when it is their turn (service/page/season_page.py)."""
-    known_ids(match_id)
-    cookie = request.cookie(session.cookie_name(match_id))
-    try:
-        seen = season_page.show_season(ports(), match_id, cookie)
-    except play.SignedOut as error:
-        return _html(200, render.sign_in_page(match_id, str(error) if cookie else ""))
-    logger.info("page season", extra=who(request))
-    return _html(200, season_page.season_html(seen))
+    return _signed_page(
+        request,
+        match_id,
+        lambda cookie: season_page.season_html(season_page.show_season(ports(), match_id, cookie)),
+        "page season",
+    )
 
 
 def post_season(request: Request, ports: Callable[[], Ports], match_id: str) -> Reply:
