@@ -69,4 +69,10 @@ def test_pushes_picked_on_the_track_fill_the_round_form_and_are_checked(browser,
     said = verdict(browser, "false")
     assert "but your balance is 0" in said and "pushes.3" not in said
     assert server.stack.host({"command": "status", "match_id": match_id})["open"]["waiting_for"] == ["ada", "bo"]
+    # Pushes picked on the track are writing in the form: a minute on, the page's own reload (which
+    # would lose them) does not come.
+    browser.execute_script("window.marker = 1; var now = Date.now; Date.now = () => now() + 61000;")
+    browser.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+    assert browser.execute_script("return window.marker") == 1
+    assert browser.find_element(By.ID, "move-round-pushes-0-crate").get_attribute("value") == "bo"
     assert problems(browser) == []

@@ -205,7 +205,6 @@
       }
       form.addEventListener("input", later);
       form.addEventListener("change", later);
-      form.addEventListener("check-now", ask);
     });
   }
 
@@ -223,7 +222,7 @@
       if (!who.value) {
         who.value = crate;
         way.value = direction;
-        form.dispatchEvent(new Event("check-now"));
+        form.dispatchEvent(new Event("input", { bubbles: true }));  // checked, and the page no longer reloads over it
         return row;
       }
     }
