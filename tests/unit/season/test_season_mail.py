@@ -11,7 +11,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from season_memory import MemorySeasonStore, SeasonIds, StepClock
-from season_support import domino_ended
+from season_support import domino_ended, six_player_steps
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
@@ -25,7 +25,7 @@ from game_core.service.season_ports import Link  # noqa: E402
 from game_core.service.seasons import apply, create_season  # noqa: E402
 
 PASSING = Verdicts(spf="PASS", dkim="PASS", dmarc="PASS", spam="PASS", virus="PASS")
-FAY, DI = "fay@example.com", "di@example.com"
+FAY, DI, ED = "fay@example.com", "di@example.com", "ed@example.com"
 
 
 @dataclass
@@ -42,13 +42,13 @@ class SeasonMatch:
         return "naming-token"
 
 
-def season_after_domino() -> MemorySeasonStore:
-    """Six players once Domino ended: ada (Ada Lovelace) holds 2 ToL, fay is the one EC."""
+def season_after(steps: list) -> MemorySeasonStore:  # type: ignore[type-arg]
+    """The six players' season (season_support: ada is Ada Lovelace) after `steps`."""
     store = MemorySeasonStore()
     cast = [{"id": "ada", "name": "Ada Lovelace"}, *({"id": p} for p in ["bo", "cy", "di", "ed", "fay"])]
     data = {"cast": cast, "episodes": [{"main": {"game": g}} for g in ("domino", "crates", "clubs")]}
     create_season(store, StepClock(), SeasonIds(), data, season_id="s-1")
-    for step in domino_ended():
+    for step in steps:
         apply(store, StepClock(), "s-1", step)
     return store
 
@@ -56,9 +56,11 @@ def season_after_domino() -> MemorySeasonStore:
 class Mailbox:
     """A match of the season (fay and di registered by address), its season, and the mail in."""
 
-    def __init__(self) -> None:
-        self.table = Table.open(players=("fay", "di"), emails={"fay": FAY, "di": DI})
-        self.seasons = season_after_domino()
+    def __init__(self, steps: list | None = None) -> None:  # type: ignore[type-arg]
+        """Domino ended unless `steps` say: ada holds 2 ToL, fay is the one EC."""
+        emails = {"fay": FAY, "di": DI, "ed": ED}
+        self.table = Table.open(players=("fay", "di", "ed"), emails=emails)
+        self.seasons = season_after(domino_ended() if steps is None else steps)
         self.table.fakes.mailer.sent.clear()
 
     def send(self, sender: str, text: str, message_id: str | None = None) -> Outcome:
@@ -121,6 +123,19 @@ def test_someone_already_named_cannot_be_renamed_and_a_redelivery_changes_nothin
     assert "Done: you named di" in first and "Done: you named di" in again
     assert "NAME bo was not done:" in other and "fay already named di" in other
     assert box.events() == after  # one naming stored, whatever came after
+
+
+def test_a_player_the_other_ec_named_cannot_be_named_again() -> None:
+    # Episode 2 (Crates): di and ed are ECs, di (4th) named bo first; everyone else holds a ToL
+    # (bo, cy, ada won one each; ada holds 3), so the ToL rule lapses: ed may name ada or cy
+    box = Mailbox(six_player_steps()[:8])
+    before = box.events()
+    assert box.send(ED, "NAME bo") is Outcome.ANSWERED
+    assert box.send(ED, "NAME cy") is Outcome.ANSWERED
+    refused, done = box.answers()
+    assert "NAME bo was not done:" in refused and "ed may not name bo: they may name ada, cy" in refused
+    assert "Done: you named cy as your Death Match opponent." in done
+    assert box.events() == [*before, "named", "death_matches_set"]
 
 
 def test_spending_outside_a_spending_window_is_refused_in_words() -> None:
