@@ -5,8 +5,8 @@ played by bots on the local stack (three players, one Domino episode, then the F
 Transitions are read from the season execution's history: each state entered (a Map iteration's
 states included) is one billed transition. An episode runs from its Main Match's wait to the next
 episode's (or the Finals'); the AWS calls are those the season's step function makes (the matches'
-own calls are each match's cost: `bin/bench costs`). Two runs: an EC who names at once (the host
-naming for them, as an EC's own act would), and a silent EC (its 24 hours, the host's 24, a lot).
+own calls are each match's cost: `bin/bench costs`). Two runs: an EC who names at once (by the
+webhook's season route), and a silent EC (its 24 hours, the host's 24, a lot).
 """
 
 from __future__ import annotations
@@ -77,10 +77,10 @@ def episodes(history: list[dict[str, Any]]) -> list[tuple[str, int]]:
     return parts
 
 
-def measure(host: Any) -> tuple[list[tuple[str, int]], StepCalls, int]:
+def measure(ecs_name: bool) -> tuple[list[tuple[str, int]], StepCalls, int]:
     with LocalStack(games=("domino", "abstrac"), clock=VirtualClock(datetime(2026, 12, 1, tzinfo=UTC))) as stack:
         steps = StepCalls(stack)
-        run = play_season(stack, SETTINGS, host=host, timeout=600)
+        run = play_season(stack, SETTINGS, timeout=600, ecs_name=ecs_name)
         sfn = stack.client("stepfunctions")
         arn = stack.execution(run.season_id, "season")["executionArn"]
         history = [
@@ -89,15 +89,10 @@ def measure(host: Any) -> tuple[list[tuple[str, int]], StepCalls, int]:
     return episodes(history), steps, len(run.matches)
 
 
-def names_at_once(status: dict[str, Any]) -> dict[str, Any] | None:
-    naming = [w for w in status["waiting"] if w["kind"] == "naming"]
-    return {"player": naming[0]["among"][0]} if naming else None
-
-
 def report() -> None:
     print("\n== season: the season machine's transitions per episode, on top of its matches ==")
-    for label, host in (("EC names at once", names_at_once), ("silent EC (24 h, 24 h, lot)", None)):
-        parts, steps, matches = measure(host)
+    for label, ecs_name in (("EC names at once, by webhook", True), ("silent EC (24 h, 24 h, lot)", False)):
+        parts, steps, matches = measure(ecs_name)
         print(f"  {label}: {matches} matches")
         for part, transitions in parts:
             goal = f"  (goal <= {GOAL})" if part.startswith("episode") else ""

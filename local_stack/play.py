@@ -111,9 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         "--season", nargs="?", const="", metavar="FILE", help="a whole season (local_stack/play_season.py)"
     )
     parser.add_argument("--host-names", action="store_true", help="--season: the host names for each EC at once")
+    parser.add_argument("--ecs-name", action="store_true", help="--season: each EC names at once, by webhook")
     args = parser.parse_args(argv)
     if args.season is not None:
-        return play_season.play(Path(args.season) if args.season else None, args.host_names)
+        return play_season.play(Path(args.season) if args.season else None, args.host_names, args.ecs_name)
     game = registry.load(args.game)
     players = args.players or game.demo.players_in(args.rule_set or game.Settings().rule_set)
     request = {

@@ -5,7 +5,8 @@ begins, every announcement, the season's log and who is left (local_stack/season
     bin/play --season season.json     a season's settings file (docs/SEASONS.md)
 
 The ECs never name: each pick passes to the host after the naming hours and, the host silent
-too, to a lot (drawn with the season's seed); `--host-names` has the host name at once instead.
+too, to a lot (drawn with the season's seed); `--ecs-name` has each EC name at once (by webhook),
+`--host-names` the host in their place.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def show(kind: str, data: dict[str, Any]) -> None:
             result = data["result"]
             places = ", ".join(f"{s['place']}. {s['player']}" for s in result["standings"])
             say(f"    result: {places}; ToL {compact(result.get('tol_awarded', {}))}; EC {result['ec']}")
+    elif kind == "ec_named":
+        say(f"  {data['ec']} names {data['opponent']} (by webhook)")
     elif kind == "decided":
         say(f"  the host decides: {compact(data)}")
 
@@ -50,7 +53,7 @@ def host_names_at_once(status: dict[str, Any]) -> dict[str, Any] | None:
     return {"player": naming[0]["among"][0]} if naming else None
 
 
-def play(settings_file: Path | None, host_names: bool) -> int:
+def play(settings_file: Path | None, host_names: bool, ecs_name: bool = False) -> int:
     settings = DEMO if settings_file is None else json.loads(settings_file.read_text(encoding="utf-8"))
     settings = settings.get("season", settings) if "command" in settings else settings
     started = time.monotonic()
@@ -58,7 +61,8 @@ def play(settings_file: Path | None, host_names: bool) -> int:
     began = clock.time()
     with LocalStack(clock=clock) as stack:
         say(f"local stack up: moto, state machines for {', '.join(stack.state_machines)}, handlers in-process")
-        run = play_season(stack, settings, host=host_names_at_once if host_names else None, observe=show)
+        host = host_names_at_once if host_names else None
+        run = play_season(stack, settings, host=host, observe=show, ecs_name=ecs_name)
         seasons = stack.ports().seasons
         assert seasons is not None
         say("\n=== the season's log")

@@ -11,13 +11,14 @@ notice arrives, so a Death Match's bots never see the Main Match's notices.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from local_stack.runner import Seat
-from local_stack.stack import Inbox, LocalStack
+from local_stack.stack import Inbox, LocalStack, api_gateway_event
 
 HostPolicy = Callable[[dict[str, Any]], dict[str, Any] | None]
 """Given the season's status while it waits on people, the host's `decide` command's fields
@@ -49,6 +50,8 @@ class SeasonTable:
     run: SeasonRun
     inbox: Inbox
     observe: Callable[[str, dict[str, Any]], None]
+    ecs_name: bool = False
+    """The EC whose turn it is names at once, by webhook (the first they may name)."""
     bots: dict[tuple[str, str], Seat] = field(default_factory=dict)
     pending: list[tuple[str, Seat, dict[str, Any]]] = field(default_factory=list)
 
@@ -98,10 +101,11 @@ def play_season(
     observe: Callable[[str, dict[str, Any]], None] = quiet,
     timeout: float = 900,
     season_id: str | None = None,
+    ecs_name: bool = False,
 ) -> SeasonRun:
     """Create the season (named `season_id`, or a new id) and let the bots (and `host`) play it to
-    its end."""
-    return play_on(stack, begin_season(stack, settings, observe, season_id), host, timeout)
+    its end (`ecs_name`: each EC names at once, by webhook)."""
+    return play_on(stack, begin_season(stack, settings, observe, season_id, ecs_name), host, timeout)
 
 
 def begin_season(
@@ -109,6 +113,7 @@ def begin_season(
     settings: dict[str, Any],
     observe: Callable[[str, dict[str, Any]], None] = quiet,
     season_id: str | None = None,
+    ecs_name: bool = False,
 ) -> SeasonTable:
     """The season created by the host's command, and its bots' table (`play_on` plays it)."""
     cast = [member["id"] for member in settings["cast"]]
@@ -119,12 +124,13 @@ def begin_season(
         raise ValueError(f"the season was refused: {created.get('reasons') or created}")
     run = SeasonRun(created["season_id"], created["secrets"])
     observe("created", {"season_id": run.season_id})
-    return SeasonTable(stack, run, inbox, observe)
+    return SeasonTable(stack, run, inbox, observe, ecs_name)
 
 
 def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = None, timeout: float = 900) -> SeasonRun:
     """Play until the season's execution ends (succeeded, or failed: a stalled season, which the
-    host's `recover` starts again, and `play_on` plays on)."""
+    host's `recover` starts again, and `play_on` plays on). With `table.ecs_name`, the EC whose
+    turn it is names at once, by webhook; else the ECs stay silent."""
     run = table.run
     run.status = "RUNNING"
     deadline = time.monotonic() + timeout
@@ -137,8 +143,32 @@ def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = Non
             return run
         if table.read() or table.pending:
             table.send()
-        elif not _host_acted(stack, run, host, table.observe):
+        elif not (table.ecs_name and _ec_named(stack, run, table.observe)) and not _host_acted(
+            stack, run, host, table.observe
+        ):
             stack.advance_to_next_wake()
+
+
+def _ec_named(stack: LocalStack, run: SeasonRun, observe: Callable[[str, dict[str, Any]], None]) -> bool:
+    """The EC whose turn it is names the first player they may, through the webhook's season route."""
+    status = stack.host({"command": "season", "action": "status", "season_id": run.season_id})
+    naming = [w for w in status.get("waiting", []) if w["kind"] == "naming" and w["among"]]
+    if not naming:
+        return False
+    ec, opponent = naming[0]["who"][0], naming[0]["among"][0]
+    event = api_gateway_event(
+        "POST /seasons/{season_id}/players/{player_id}/acts",
+        f"/seasons/{run.season_id}/players/{ec}/acts",
+        {"season_id": run.season_id, "player_id": ec},
+        headers={"authorization": f"Bearer {run.secrets[ec]}", "content-type": "application/json"},
+        body=json.dumps({"act": "name", "opponent": opponent}),
+        request_id=f"{run.season_id}-{ec}-names",
+    )
+    reply = stack.invoke("SubmitWebhookFunction", event)
+    observe("ec_named", {"ec": ec, "opponent": opponent, "status": reply["statusCode"]})
+    if reply["statusCode"] != 200:
+        raise RuntimeError(f"{ec}'s naming was refused: {reply['body']}")
+    return True
 
 
 def _host_acted(

@@ -240,9 +240,9 @@ def ada_keeps_her_receipts(folder: Path) -> tuple[list[str], list[dict[str, Any]
     from crates_driver import Table
     from test_service_mail_in import ADA, BO, answers, message, receipt
 
+    from game_core.games.text_layout import prose
     from game_core.service.mail_in import receive
     from game_core.service.matches import export_record
-    from game_core.games.text_layout import prose
     from game_core.service.receipts import KEEP
     from game_core.service.submit import SubmissionRequest, submit_by_webhook
 

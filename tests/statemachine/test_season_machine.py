@@ -42,10 +42,12 @@ SETTINGS = {
 }
 
 
-def played(host: Any = None, faulty: bool = False) -> tuple[SeasonRun, dict[str, Any], list[Any], list[Struck]]:
+def played(
+    host: Any = None, faulty: bool = False, ecs_name: bool = False
+) -> tuple[SeasonRun, dict[str, Any], list[Any], list[Struck]]:
     with LocalStack(games=("domino", "abstrac"), clock=VirtualClock(START)) as stack:
         faults = StepFaults(stack, every_point(SEASON_STRIKE_POINTS), "SeasonStepFunction") if faulty else None
-        run = play_season(stack, SETTINGS, host=host, timeout=600, season_id=SEASON_ID)
+        run = play_season(stack, SETTINGS, host=host, timeout=600, season_id=SEASON_ID, ecs_name=ecs_name)
         ports = stack.ports()
         assert ports.seasons is not None
         state = ports.seasons.season(run.season_id).state.model_dump(mode="json")
@@ -119,6 +121,16 @@ def test_the_host_names_in_place_of_a_silent_ec_and_the_named_player_plays_the_d
     assert {p.id for p in death.players} == {naming["ec"], named[0]}
     # The host acted at once: no deadline passed between the result and the pick
     assert at(events, "named") == at(events, "main_match_ended")
+    assert run.status == "SUCCEEDED" and state["stage"] == "over"
+
+
+def test_an_ec_who_names_by_webhook_wakes_the_season_at_once() -> None:
+    run, seen, events, _ = played(ecs_name=True)
+    state, (_main, death, _finals) = seen["state"], seen["matches"].values()
+    naming = state["episodes"][0]["namings"][0]
+    assert naming["by"] == "ec" and {p.id for p in death.players} == {naming["ec"], naming["opponent"]}
+    # The act woke the machine: the Death Match began at the instant of the naming, no deadline passed
+    assert at(events, "named") == at(events, "main_match_ended") == at(events, "death_match_started")
     assert run.status == "SUCCEEDED" and state["stage"] == "over"
 
 
