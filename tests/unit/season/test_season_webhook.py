@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from season_memory import MemorySeasonStore, SeasonIds, StepClock
-from season_support import domino_ended
+from season_support import BOTTOM_TIED, CAST7, domino_ended, first_palindrome_of_seven
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
 from fakes import Fakes  # noqa: E402
 
+from game_core.season.episode import main_match_ended  # noqa: E402
 from game_core.service.seasons import apply, create_season  # noqa: E402
 from local_stack.lambda_adapter import FakeContext, load_handler  # noqa: E402
 
@@ -35,12 +36,12 @@ class Api:
     """The webhook's function on the fakes, with a season once Domino ended (ada, 'Ada Lovelace',
     holds 2 ToL; fay is the EC) and each player's season secret."""
 
-    def __init__(self) -> None:
+    def __init__(self, data: dict[str, Any] | None = None, steps: list | None = None) -> None:  # type: ignore[type-arg]
         self.store = MemorySeasonStore()
         cast = [{"id": "ada", "name": "Ada Lovelace"}, *({"id": p} for p in ["bo", "cy", "di", "ed", "fay"])]
-        data = {"cast": cast, "episodes": [{"main": {"game": g}} for g in ("domino", "crates", "clubs")]}
+        data = data or {"cast": cast, "episodes": [{"main": {"game": g}} for g in ("domino", "crates", "clubs")]}
         self.secrets = create_season(self.store, StepClock(), SeasonIds(), data, season_id="s-1").secrets
-        for step in domino_ended():
+        for step in domino_ended() if steps is None else steps:
             apply(self.store, StepClock(), "s-1", step)
         self.fakes = Fakes()
         ports = replace(self.fakes.ports, seasons=self.store, season_links=OneWait())
@@ -102,3 +103,23 @@ def test_someone_already_named_cannot_be_named_instead() -> None:
     assert (status, body["error"]) == (422, "AlreadyDone")
     assert "fay already named di" in " ".join(r["text"] for r in body["reasons"])
     assert api.events() == after
+
+
+def test_ecs_spend_and_keep_a_tol_by_webhook_once() -> None:
+    # Seven players, ToL spending on: episode 1 left fay and ed a ToL each; episode 2's Palindrome
+    # (BOTTOM_TIED) makes both EC, so both may spend (season_support)
+    data = {
+        "cast": [{"id": p} for p in CAST7],
+        "episodes": [{"main": {"game": g}} for g in ("palindrome", "palindrome", "domino", "domino", "domino")],
+        "tol_spending": True,
+    }
+    ended = lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)  # noqa: E731
+    api = Api(data, [*first_palindrome_of_seven(), ended])
+    status, body = api.post("fay", {"act": "spend"})
+    tol = {p["id"]: p["tol"] for p in body["season"]["players"]}
+    assert status == 200 and tol["fay"] == 0  # her one ToL spent: safe this episode
+    assert "fay" in body["season"]["episodes"][1]["safe"]
+    assert api.post("fay", {"act": "spend"}) == (status, body)  # sent again: nothing more
+    assert [e for e in api.events() if e == "tol_spent"] == ["tol_spent"]
+    status, body = api.post("ed", {"act": "keep"})
+    assert status == 200 and {p["id"]: p["tol"] for p in body["season"]["players"]}["ed"] == 1
