@@ -30,6 +30,14 @@ from game_core.service.views import participant_view
 
 MID = "m-000000000001"
 MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}
+HEADING = [
+    "Sealed receipt of what you sent: keep it. At the reveal, the move counted as",
+    "yours must open this seal exactly, so it cannot have been changed after you",
+    "sent it. The reveal shows the move and its salt: SHA-256 of the salt then the",
+    "move must give the commitment below.",
+]
+"""What heads a receipt in a mail: what it proves and how the reveal is checked, as prose folded
+within 78 columns."""
 
 
 def nth_salt(n: int) -> str:
@@ -123,13 +131,9 @@ def test_a_mail_answer_carries_the_receipt_as_one_json_line_and_a_redelivery_the
     [(_, letter)] = answers(table)
     lines = letter.text.splitlines()
     at = lines.index("It costs no garnets.")
-    assert lines[at + 1] == (
-        "Sealed receipt of what you sent: keep it. At the reveal, the move counted as yours must open this"
-        " seal exactly, so it cannot have been changed after you sent it. The reveal shows the move and its"
-        " salt: SHA-256 of the salt then the move must give the commitment below."
-    )
+    assert lines[at + 1 : at + 5] == HEADING
     move = '{"kind":"round","submission":{"ground":"stone","pushes":[{"crate":"ada","direction":"right"}]}}'
-    assert json.loads(lines[at + 2]) == {
+    assert json.loads(lines[at + 5]) == {
         "match_id": MID,
         "phase": "Round 1",
         "number": 2,
@@ -165,15 +169,8 @@ def test_status_by_mail_lists_the_senders_receipts_of_the_open_phase_as_the_echo
     # answer gave it (sorted keys, no spaces), which match-verify --receipt reads as written
     listed = ada.text.splitlines()
     at = listed.index("What stands from you for Round 1:")
-    assert listed[at + 3 : at + 5] == [
-        (
-            "Sealed receipt of what you sent: keep it. At the reveal, the move counted as yours must open this"
-            " seal exactly, so it cannot have been changed after you sent it. The reveal shows the move and its"
-            " salt: SHA-256 of the salt then the move must give the commitment below."
-        ),
-        "  " + json.dumps(kept, sort_keys=True, separators=(",", ":")),
-    ]
-    (tmp_path / "kept.txt").write_text("\n".join(listed[at + 4 : at + 5]))
+    assert listed[at + 3 : at + 8] == [*HEADING, "  " + json.dumps(kept, sort_keys=True, separators=(",", ":"))]
+    (tmp_path / "kept.txt").write_text("\n".join(listed[at + 7 : at + 8]))
     assert verify.read_receipts(str(tmp_path / "kept.txt")) == [kept]
     # Bo has sent nothing: no receipt, and nothing of Ada's
     assert "Sealed receipt" not in bo.text and kept["commitment"] not in bo.text
