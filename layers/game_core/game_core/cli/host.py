@@ -25,7 +25,7 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
                                                (default: all so far), for a game that draws them
     match-host redrive-mail MATCH_ID           the match's mail that failed every try (AWS down for six
                                                hours: the host was alerted) read again; applied once
-    match-host season create|status|decide|extend|pause|resume|cancel|recover ...
+    match-host season create|status|decide|guests|extend|pause|resume|cancel|recover ...
                                                a whole season (cli/host_season.py; docs/SEASONS.md)
 
 Targets: --local (the local stack at http://127.0.0.1:5055), --server (the host server's

@@ -6,6 +6,9 @@ command line, sent as every other host command is.
     match-host season decide SEASON_ID bo [--match MATCH_ID]   name bo for the silent EC whose turn it
                                                is, or pick bo among a tie (EC, champion), or name bo the
                                                loser of a tied Death Match
+    match-host season guests SEASON_ID guests.json   each player's guests for the coming episode
+                                               ({"ada": ["fay"], "bo": [{"id": "gwen", "email": ...}]});
+                                               each new guest's secret and link, once
     match-host season extend SEASON_ID 3600    seconds added to the current naming deadlines
     match-host season pause|resume|cancel|recover SEASON_ID
 """
@@ -33,6 +36,9 @@ def add_season_parser(commands: Any, seconds: Any) -> None:
     decide.add_argument("season_id")
     decide.add_argument("player", help="who the host names, picks, or names the loser")
     decide.add_argument("--match", dest="match_id", help="the tied Death Match, when several are tied")
+    guests = actions.add_parser("guests")
+    guests.add_argument("season_id")
+    guests.add_argument("guests", help="each player's guests (JSON: player id -> list of guests)")
     extend = actions.add_parser("extend")
     extend.add_argument("season_id")
     extend.add_argument("seconds", type=seconds)
@@ -52,4 +58,9 @@ def season_command(args: argparse.Namespace) -> dict[str, Any]:
         command |= {"player": args.player} | ({"match_id": args.match_id} if args.match_id else {})
     if args.action == "extend":
         command["seconds"] = args.seconds
+    if args.action == "guests":
+        given = read_json(args.guests, "each player's guests (docs/SEASONS.md)")
+        if not isinstance(given, dict):
+            raise CliError(f"{args.guests} holds no object {{player: [guests]}}")
+        command["guests"] = given
     return command

@@ -10,13 +10,13 @@ from pydantic import Field
 from game_core.errors import Illegal, NotFound, Reason
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS
-from game_core.service import season_host
+from game_core.service import season_guests, season_host
 from game_core.service.ports import Ports
 
 
 class Season(Model):
     command: Literal["season"]
-    action: Literal["create", "status", "decide", "extend", "pause", "resume", "cancel", "recover"]
+    action: Literal["create", "status", "decide", "guests", "extend", "pause", "resume", "cancel", "recover"]
     season_id: str | None = Field(default=None, pattern=r"^s-[0-9a-z-]{1,40}$")
     """The season (create: its id, when the host names it; else one is drawn)."""
     season: dict[str, Any] | None = None
@@ -25,6 +25,9 @@ class Season(Model):
     """decide: the opponent named for the EC whose turn it is, or the one picked among a tie."""
     match_id: str | None = Field(default=None, pattern=r"^m-[0-9a-f]{12}$")
     """decide: the tied Death Match, when several wait for the host."""
+    guests: dict[str, list[Any]] | None = None
+    """guests: each player's guests for the coming episode (a cast member's id, or an entry with
+    id, name, email, zone); each new guest's secret and link come back once."""
     seconds: int | None = Field(default=None, gt=0, le=MAX_SECONDS)
     """extend: seconds added to the current wait's deadlines."""
 
@@ -54,6 +57,9 @@ def _run(ports: Ports, command: Season) -> dict[str, Any]:
             return season_host.decide(
                 ports, season_id, _given(command.player, "player", "who the host names or picks"), command.match_id
             )
+        case "guests":
+            given = _given(command.guests, "guests", "each player's guests")
+            return season_guests.name_guests(ports, season_id, given)
         case "extend":
             return season_host.extend(ports, season_id, _given(command.seconds, "seconds", "seconds to add"))
         case "pause":

@@ -1,0 +1,100 @@
+"""The secrets of a season's matches, which its step creates and starts itself (nobody sees the
+step's reply): each guest of a Clubs episode gets a secret once, told to the host when they are
+named, and the step seats them with it (service/season_guests.py)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+
+from season_memory import MemorySeasonStore
+
+sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
+
+from fakes import Fakes  # noqa: E402
+
+from game_core.match.model import secret_hash
+from game_core.service.ports import Ports
+from game_core.service.season_commands import Season, run_season_command
+from game_core.service.season_machine import advance, ensure_match, season_match_id
+from game_core.service.season_ports import Link
+from game_core.service.seasons import create_season
+
+CLUBS_FIRST = {
+    "cast": [{"id": p, "email": f"{p}@example.com"} for p in ("ada", "bo", "cy")],
+    "episodes": [{"main": {"game": "clubs"}}],
+}
+GUESTS = {
+    "ada": [{"id": "gwen", "email": "gwen@example.com"}],
+    "bo": [{"id": "hal", "email": "hal@example.com"}],
+    "cy": [{"id": "ivy"}],
+}
+
+
+@dataclass
+class MemoryLinks:
+    """The season machine's links (service/season_ports.SeasonLinks), kept in memory."""
+
+    links: dict[str, Link] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def link(self, match_id: str, season_id: str, token: str) -> None:
+        self.links[match_id] = Link(season_id, token, opened=True)
+
+    def linked(self, match_id: str) -> Link | None:
+        return self.links.get(match_id)
+
+    def keep_token(self, season_id: str, token: str) -> None:
+        self.tokens[season_id] = token
+
+    def token(self, season_id: str) -> str | None:
+        return self.tokens.get(season_id)
+
+    def paused_at(self, season_id: str) -> datetime | None:
+        return None
+
+
+def clubs_season(fakes: Fakes) -> tuple[Ports, dict[str, str]]:
+    ports = replace(fakes.ports, seasons=MemorySeasonStore(), season_links=MemoryLinks())
+    assert ports.seasons is not None
+    cast = create_season(ports.seasons, ports.clock, ports.ids, CLUBS_FIRST, season_id="s-clubs").secrets
+    return ports, cast
+
+
+def host(ports: Ports, **command: object) -> dict:  # type: ignore[type-arg]
+    return run_season_command(ports, Season.model_validate({"command": "season", "season_id": "s-clubs", **command}))
+
+
+def test_each_guest_is_told_their_secret_once_and_the_step_seats_them_with_it() -> None:
+    fakes = Fakes()
+    ports, cast = clubs_season(fakes)
+    main = season_match_id("s-clubs", "e1-main")
+    named = host(ports, action="guests", guests=GUESTS)
+    # Three guests new to the season: three secrets, each with its link to the Main Match's page
+    assert named["match_id"] == main and sorted(named["secrets"]) == ["gwen", "hal", "ivy"]
+    assert named["links"]["gwen"] == f"/play/{main}#{named['secrets']['gwen']}"
+    assert host(ports, action="guests", guests=GUESTS)["secrets"] == {}  # named again: told nothing new
+
+    advance(ports, "s-clubs")  # the episode begins: its Main Match's id recorded
+    assert ports.seasons is not None
+    record = ports.seasons.season("s-clubs")
+    drawn = fakes.ids.issued
+    match = ensure_match(ports, record, main, "token-1")
+    again = ensure_match(ports, ports.seasons.season("s-clubs"), main, "token-2")  # the step retried
+    assert fakes.ids.issued == drawn, "the step drew a secret nobody is told"
+    held = {p.id: p.secret_hash for p in match.players}
+    told = {**cast, **named["secrets"]}
+    assert held == {who: secret_hash(told[who]) for who in ("ada", "gwen", "bo", "hal", "cy", "ivy")}
+    assert {p.id: p.secret_hash for p in again.players} == held
+
+
+def test_a_guest_named_in_anothers_place_loses_their_way_in() -> None:
+    ports, _ = clubs_season(Fakes())
+    first = host(ports, action="guests", guests=GUESTS)
+    second = host(ports, action="guests", guests=GUESTS | {"cy": [{"id": "jo"}]})
+    assert list(second["secrets"]) == ["jo"] and second["guests"]["cy"] == ["jo"]
+    assert ports.seasons is not None
+    hashes = ports.seasons.season("s-clubs").state.secret_hashes
+    assert "ivy" not in hashes and hashes["gwen"] == secret_hash(first["secrets"]["gwen"])
