@@ -101,9 +101,10 @@ def test_a_whole_abstrac_row_match_by_clicks(browser, server, checks) -> None:
 
 def test_a_whole_palindrome_match_by_clicks(browser, server, checks) -> None:
     """Main Match 5 (five rounds): each round's bid picked in the table of its packs (Ada's card 9
-    on pack 1, Bo's on pack 2) and sent; the phases taking only constructions, which the page
-    offers no click for yet (the game's grammar in a box), close at their deadline, the stack's
-    clock moved there."""
+    on pack 1, Bo's on pack 2: each the only card on their pack, so each receives it) and sent;
+    each construction built in the step list (a "Place digits" step, the first of the digits to
+    place tapped onto string 1) and sent, before the bid of the same phase. Every participant has
+    then sent all the phase takes: it closes early."""
     day = 86400
     created = create(server, "palindrome", CRATES, settings={"rule_set": "mm5"}, phase_seconds=day, early_close=True)
     match_id = created["match_id"]
@@ -113,20 +114,33 @@ def test_a_whole_palindrome_match_by_clicks(browser, server, checks) -> None:
         phase = status["open"]["phase"]
         for seat, player in enumerate(players):
             assert player.view(checks if seat == 0 else None, f"palindrome {phase}") == phase
+            if "construction" in phase:
+                build_by_clicks(browser, player)
             if "bidding" in phase:
                 card = browser.find_element(By.CSS_SELECTOR, f"#bid-pack-{seat + 1} button[data-card='9']")
                 card.click()
                 said = player.submit("move-bid", checked=True)
                 assert said.get_attribute("id") == "notice", said.text
         server.stack.settle()
-        if server.stack.host({"command": "status", "match_id": match_id}).get("open", {}).get("phase") == phase:
-            server.stack.advance(day)  # what is left open (a construction) closes at its deadline
-            server.stack.settle()
+        closed = server.stack.host({"command": "status", "match_id": match_id})
+        assert (closed.get("open") or {}).get("phase") != phase  # all sent: the phase closed early
         if phase.startswith("Round 3"):
             players[0].show()
             for width in (PHONE_WIDTH, DESKTOP):
                 screenshot(browser, "match-palindrome", width)
     finish(browser, server, checks, match_id, players[0], "palindrome")
+
+
+def build_by_clicks(browser: Any, player: Clicker) -> None:
+    """A construction of one step made in the step list: the first digit to place onto string 1."""
+    [place] = [
+        b for b in browser.find_elements(By.CSS_SELECTOR, "#build-steps .add-step button") if b.text == "Place digits"
+    ]
+    place.click()
+    browser.find_element(By.CSS_SELECTOR, "#build-step-1 .cards button").click()
+    said = player.submit("move-construction", checked=True)
+    assert said.get_attribute("id") == "notice", said.text
+    player.show()
 
 
 def test_a_whole_clubs_match_by_clicks(browser, server, checks) -> None:

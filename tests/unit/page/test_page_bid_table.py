@@ -31,9 +31,9 @@ PACKS = ["012", "345", "678", "901", "234", "567", "890", "123", "456", "789"]
 class Bidding:
     """A Palindrome match (Ada with `garnets`, Bo) open for round 1's bidding, on the fakes."""
 
-    def __init__(self, rule_set: str = "mm8", garnets: int = 1) -> None:
+    def __init__(self, rule_set: str = "mm8", garnets: int = 1, items: dict[str, list[str]] | None = None) -> None:
         self.fakes = Fakes()
-        settings = {"rule_set": rule_set, "packs": {"1": PACKS} if rule_set == "mm8" else {}}
+        settings = {"rule_set": rule_set, "packs": {"1": PACKS} if rule_set == "mm8" else {}, "items": items or {}}
         players = [{"id": "ada", "name": "Ada", "garnets": garnets}, {"id": "bo", "name": "Bo"}]
         request = {"game": "palindrome", "settings": settings, "players": players, "phase_seconds": 3600, "seed": 7}
         created = create_match(self.fakes.ports, MatchRequest.model_validate(request))

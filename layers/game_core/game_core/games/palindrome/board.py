@@ -44,23 +44,29 @@ def _tiles(digits: str, x: float, y: float) -> tuple[list[str], float]:
     return parts, lines * (TILE + 4)
 
 
-def _row(key: str, title: str, label: str, digits: str, note: str, top: float) -> tuple[str, float]:
-    """A labelled row of tiles (`note` written where there are none), marked as `key`."""
+def _row(key: str, title: str, label: str, digits: str, note: str, top: float, **data: object) -> tuple[str, float]:
+    """A labelled row of tiles (`note` written where there are none), marked as `key`; `data` what
+    the page's construction picker reads off it (palindrome-build.js)."""
     tiles, height = _tiles(digits, LEFT, 0)
     body = [svg.text(0, 17, label), *tiles]
     if not digits:
         body.append(svg.text(LEFT, 17, note, fill=svg.QUIET))
-    return svg.marked(key, title, body, (LEFT - 30, 10), transform=f"translate(0 {top})"), height + 8
+    return svg.marked(key, title, body, (LEFT - 30, 10), transform=f"translate(0 {top})", **data), height + 8
 
 
 def _mine(private: Mapping[str, Any], top: float) -> tuple[list[str], float]:
     parts = [svg.text(0, top + 18, "Your strings (secret until the end)", font_weight=700)]
     top += 28
     for number, string in enumerate(private["strings"], start=1):
-        row, height = _row(f"string-{number}", f"Your string {number}", f"String {number}", string, "(empty)", top)
+        title, label = f"Your string {number}", f"String {number}"
+        row, height = _row(
+            f"string-{number}", title, label, string, "(empty)", top, data_string=number, data_string_digits=string
+        )
         parts.append(row)
         top += height
-    row, height = _row("digits", "Your digits to place", "To place", private["digits"], "none", top)
+    row, height = _row(
+        "digits", "Your digits to place", "To place", private["digits"], "none", top, data_to_place=private["digits"]
+    )
     parts.append(row)
     top += height
     items = private["items"]
@@ -74,7 +80,9 @@ def _mine(private: Mapping[str, Any], top: float) -> tuple[list[str], float]:
             svg.text(8, 18, f"{item['name']}: won in round {item['round']}, {used}"),
         ]
         title = f"Your {item['name']} of round {item['round']}"
-        parts.append(svg.marked(f"item-{index}", title, body, (WIDTH - 50, 18), transform=f"translate(0 {top})"))
+        held = {"data_held_item": item["name"]} if item["used_in_round"] is None else {}
+        moved = f"translate(0 {top})"
+        parts.append(svg.marked(f"item-{index}", title, body, (WIDTH - 50, 18), transform=moved, **held))
         top += 30
     return parts, top
 

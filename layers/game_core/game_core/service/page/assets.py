@@ -1,7 +1,8 @@
 """The page's files, served by the service itself (no CDN): one style sheet, one script, and for a
 game whose moves are made on its drawing, that game's own script (`<game id>.js`, linked from its
-pages only, after page.js, whose `window.GeniusPage` it uses; Palindrome's and Clubs' after
-pickers.js, what their pickers share; Domino's placing in domino.js, its bidding in domino-bid.js).
+pages only, after page.js, whose `window.GeniusPage` it uses; Palindrome's (its bid in palindrome.js,
+its construction in palindrome-build.js) and Clubs' after pickers.js, what their pickers share;
+Domino's placing in domino.js, its bidding in domino-bid.js).
 The host's page (bin/host-server) uses the first two too."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ SCRIPT = "text/javascript; charset=utf-8"
 GAME_SCRIPTS = {
     "domino": ("domino.js", "domino-bid.js"),
     "abstrac": ("abstrac.js",),
-    "palindrome": ("pickers.js", "palindrome.js"),
+    "palindrome": ("pickers.js", "palindrome.js", "palindrome-build.js"),
     "clubs": ("pickers.js", "clubs.js"),
 }
 """The games whose moves are made on the drawing, each with its scripts, in order (pickers.js: what
