@@ -1,6 +1,8 @@
 """The secrets of a season's matches, which its step creates and starts itself (nobody sees the
 step's reply): each guest of a Clubs episode gets a secret once, told to the host when they are
-named, and the step seats them with it (service/season_guests.py)."""
+named, and the step seats them with it (service/season_guests.py); a cast member with a webhook
+gets one signing secret at the season's creation, and every season match signs with it
+(service/season_hooks.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,15 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from season_memory import MemorySeasonStore
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
 from fakes import Fakes  # noqa: E402
+from memory_hooks import MemoryHooks  # noqa: E402
 
+from game_core.errors import Malformed, NotFound
 from game_core.match.model import secret_hash
 from game_core.service.ports import Ports
 from game_core.service.season_commands import Season, run_season_command
@@ -98,3 +103,41 @@ def test_a_guest_named_in_anothers_place_loses_their_way_in() -> None:
     assert ports.seasons is not None
     hashes = ports.seasons.season("s-clubs").state.secret_hashes
     assert "ivy" not in hashes and hashes["gwen"] == secret_hash(first["secrets"]["gwen"])
+
+
+DOMINO_WITH_A_HOOK = {
+    "cast": [{"id": "ada", "webhook": "https://bot.example.com/ada"}, {"id": "bo"}, {"id": "cy"}],
+    "episodes": [{"main": {"game": "domino"}}],
+}
+
+
+def test_a_cast_members_webhook_signs_every_season_match_with_the_secret_told_at_creation() -> None:
+    fakes, hooks = Fakes(), MemoryHooks()
+    ports = replace(fakes.ports, seasons=MemorySeasonStore(), season_links=MemoryLinks(), hooks=hooks)
+    created = host(ports, action="create", season=DOMINO_WITH_A_HOOK)
+    # Only ada has a webhook: one signing secret, hers, told once with the season secrets
+    assert list(created["webhook_secrets"]) == ["ada"] and sorted(created["secrets"]) == ["ada", "bo", "cy"]
+    signing = created["webhook_secrets"]["ada"]
+    assert signing.startswith("whsec_") and signing not in created["secrets"].values()
+
+    advance(ports, "s-clubs")
+    main = season_match_id("s-clubs", "e1-main")
+    assert ports.seasons is not None
+    match = ensure_match(ports, ports.seasons.season("s-clubs"), main, "token-1")
+    ensure_match(ports, ports.seasons.season("s-clubs"), main, "token-2")  # the step retried
+    assert match.webhooks == ("ada",)
+    assert hooks.kept[(main, "ada")].secret == signing  # still the one told, after the retry
+    # Her deliveries (the opening notice) are signed with it: every one queued is hers or none
+    assert {d.target for d in hooks.queued} == {"ada"}
+
+
+def test_a_season_whose_webhook_is_refused_is_not_created() -> None:
+    fakes = Fakes()
+    ports = replace(fakes.ports, seasons=MemorySeasonStore(), season_links=MemoryLinks(), hooks=MemoryHooks())
+    private = {"id": "ada", "webhook": "https://internal.example/ada"}  # resolves to a private address
+    refused = DOMINO_WITH_A_HOOK | {"cast": [private, {"id": "bo"}, {"id": "cy"}]}
+    with pytest.raises(Malformed):
+        host(ports, action="create", season=refused)
+    assert ports.seasons is not None
+    with pytest.raises(NotFound):
+        ports.seasons.season("s-clubs")

@@ -50,11 +50,14 @@ def opening_notices(match: Match) -> list[Notice]:
 
 
 def store_new_match(
-    ports: Ports, request: MatchRequest, held: Mapping[str, str] | None = None
+    ports: Ports,
+    request: MatchRequest,
+    held: Mapping[str, str] | None = None,
+    held_hooks: Mapping[str, str] | None = None,
 ) -> tuple[Match, dict[str, Any]]:
     """The match the request makes, stored (Conflict when its id is taken), and what is told once:
     its participants' secrets and page links, webhook secrets; nothing started or told yet. A
-    participant `held` names (a season's player) keeps the secret they hold already."""
+    participant `held` (or `held_hooks`) names keeps the (signing) secret they hold already."""
     game = registry.load(request.game)
     ids = [p.id for p in request.players]
     settings = engine.seat(game, ids, request.settings, {p.id: [g.id for g in p.guests] for p in request.players})
@@ -95,7 +98,8 @@ def store_new_match(
         created_at=now,
         starting_garnets=starting,
     )
-    match, hook_secrets = webhooks.subscribe_at_create(ports, engine.start(match, game, now), request.webhooks)
+    started = engine.start(match, game, now)
+    match, hook_secrets = webhooks.subscribe_at_create(ports, started, request.webhooks, held_hooks)
     ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}), contacts)
     reply: dict[str, Any] = {
         "match_id": match.match_id,

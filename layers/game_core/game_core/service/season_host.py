@@ -15,10 +15,10 @@ from typing import Any
 from game_core.errors import Conflict, NotFound, NotOpen
 from game_core.season import death_match, episode, naming
 from game_core.season.errors import NotNow
-from game_core.season.settings import SeasonSettings
+from game_core.season.settings import SeasonSettings, read_settings
 from game_core.season.state import SeasonEvent, SeasonState, Stepped, copy
 from game_core.season.waiting import Waiting, pending
-from game_core.service import handover, host, season_waits
+from game_core.service import handover, host, season_hooks, season_waits
 from game_core.service.ports import Ports
 from game_core.service.season_machine import store
 from game_core.service.season_ports import SeasonLinks
@@ -28,9 +28,15 @@ from game_core.service.seasons import Step, apply, create_season
 def create(ports: Ports, data: Any, season_id: str | None = None) -> dict[str, Any]:
     """A season from the host's settings (named `season_id`, or a new id), and its machine
     started: each player's secret is told once (every match of the season takes it)."""
+    settings = read_settings(data)
+    season_id = season_id or f"s-{ports.ids.match_id().removeprefix('m-')}"
+    if _exists(ports, season_id):
+        raise Conflict(f"season {season_id} exists already")
+    hook_secrets = season_hooks.subscribe_cast(ports, settings, season_id)
     created = create_season(store(ports), ports.clock, ports.ids, data, season_id)
-    season_id = created.state.season_id
     reply: dict[str, Any] = {"season_id": season_id, "secrets": created.secrets}
+    if hook_secrets:
+        reply["webhook_secrets"] = hook_secrets
     try:
         reply["execution"] = ports.workflow.start_season(season_id)
     except Exception as error:  # an AWS failure after the season was stored: recover starts it
@@ -38,6 +44,14 @@ def create(ports: Ports, data: Any, season_id: str | None = None) -> dict[str, A
             f"the season is created, but its machine did not start ({type(error).__name__}): run recover"
         ]
     return reply
+
+
+def _exists(ports: Ports, season_id: str) -> bool:
+    try:
+        store(ports).season(season_id)
+    except NotFound:
+        return False
+    return True
 
 
 def status(ports: Ports, season_id: str) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from game_core.season.errors import MatchUndecided
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState, Stepped
 from game_core.season.waiting import Waiting, pending
+from game_core.service import season_hooks
 from game_core.service import season_stages as stages
 from game_core.service.matches import opening_notices, store_new_match
 from game_core.service.ports import Ports
@@ -291,7 +292,10 @@ def ensure_match(ports: Ports, record: StoredSeason, match_id: str, token: str) 
     except NotFound:
         request = MatchRequest.model_validate(_request(record, match_id))
         fixed = replace(ports, ids=_FixedMatchId(ports.ids, match_id))
-        match, _told_once = store_new_match(fixed, request, record.state.secret_hashes)
+        season = record.state.season_id
+        signing = season_hooks.cast_secrets(ports, season, list(request.webhooks))
+        # Every player holds their season secret and signing secret: nothing new to tell.
+        match, _told_once = store_new_match(fixed, request, record.state.secret_hashes, signing)
     link = links.linked(match_id)
     season_id = record.state.season_id
     if (link is not None and link.opened) or match.phases_resolved > 0 or match.status != "running":

@@ -21,7 +21,7 @@ import hmac
 import json
 import math
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
@@ -205,10 +205,13 @@ def participant_subscribes(
     return unsubscribe(ports, match_id, player) if url is None else subscribe(ports, match_id, player, url())
 
 
-def subscribe_at_create(ports: Ports, match: Match, urls: dict[str, str]) -> tuple[Match, dict[str, str]]:
+def subscribe_at_create(
+    ports: Ports, match: Match, urls: dict[str, str], held: Mapping[str, str] | None = None
+) -> tuple[Match, dict[str, str]]:
     """The subscriptions a settings file asks for, before the match is stored: each URL checked
-    (Malformed names the first refused), each kept with a new secret; the match to store names
-    them, and the secrets go in the create reply."""
+    (Malformed names the first refused), each kept with a new secret, or with the one `held`
+    names for its target (a season's cast member: service/season_hooks.py); the match to store
+    names them, and the new secrets go in the create reply."""
     if not urls:
         return match, {}
     hooks = _hooks(ports)
@@ -221,10 +224,12 @@ def subscribe_at_create(ports: Ports, match: Match, urls: dict[str, str]) -> tup
         named[target] = written
         destination(url, hooks.resolve, hooks.allow_loopback)
     urls = {target: urls[written] for target, written in named.items()}
-    made = {target: Hook(url, new_secret()) for target, url in urls.items()}
+    kept = held or {}
+    made = {target: Hook(url, kept.get(target) or new_secret()) for target, url in urls.items()}
     for target, hook in made.items():
         hooks.put_hook(match.match_id, target, hook)
-    return match.model_copy(update={"webhooks": tuple(made)}), {target: hook.secret for target, hook in made.items()}
+    told = {target: hook.secret for target, hook in made.items() if target not in kept}
+    return match.model_copy(update={"webhooks": tuple(made)}), told
 
 
 # -- delivering ---------------------------------------------------------------------------
