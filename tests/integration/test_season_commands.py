@@ -133,3 +133,7 @@ def test_match_host_season_sends_each_action_as_the_console_event(stack, capsys)
     assert code == 1 and refused["error"] == "NotNow"
     code, cancelled = run_host(capsys, "season", "cancel", "s-winter")
     assert code == 0 and cancelled["stage"] == "cancelled"
+    # Its record, bare (no "ok"), as match-replay and match-verify read it: the season's log so far
+    code, record = run_host(capsys, "season", "export", "s-winter")
+    assert code == 0 and "ok" not in record and record["season_id"] == "s-winter"
+    assert record["events"][0]["type"] == "season_created" and record["events"][-1]["type"] == "season_cancelled"

@@ -26,6 +26,7 @@ from local_stack.stack import LocalStack
 
 pytestmark = pytest.mark.statemachine
 
+EVENTS = Path(__file__).resolve().parents[2] / "events"
 SETTINGS = {
     "name": "Three",
     "seed": 7,
@@ -40,9 +41,14 @@ def exported() -> dict[str, Any]:
     with LocalStack(games=("domino", "abstrac"), clock=VirtualClock(datetime(2026, 12, 1, tzinfo=UTC))) as stack:
         run = play_season(stack, SETTINGS, timeout=600, season_id="s-record")
         assert run.status == "SUCCEEDED"
+        # as the host asks for it: the console's sample event with the season's id put in
+        event = json.loads((EVENTS / "host_season_export.json").read_text()) | {"season_id": run.season_id}
+        reply = stack.host(event)
+        assert reply.pop("ok") is True
         record = export_season(stack.ports(), run.season_id)
         assert [m.match_id for m in record.matches] == list(run.matches)  # every match, in the order begun
-    return record.model_dump(mode="json")
+        assert reply == record.model_dump(mode="json")
+    return reply
 
 
 def write(tmp_path: Path, record: dict[str, Any]) -> str:

@@ -25,7 +25,7 @@ host-commands function on AWS or on the local stack (`bin/local-stack`).
                                                (default: all so far), for a game that draws them
     match-host redrive-mail MATCH_ID           the match's mail that failed every try (AWS down for six
                                                hours: the host was alerted) read again; applied once
-    match-host season create|status|decide|guests|extend|pause|resume|cancel|recover ...
+    match-host season create|status|decide|guests|extend|pause|resume|cancel|recover|export ...
                                                a whole season (cli/host_season.py; docs/SEASONS.md)
 
 Targets: --local (the local stack at http://127.0.0.1:5055), --server (the host server's
@@ -328,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     command = build_command(args)
     reply = _via_server(command, args.server, args.data) if args.server else send(command, args.function, endpoint)
     ok = reply.get("ok", False)
-    if args.command in ("export", "pictures") and ok:
+    exported = args.command in ("export", "pictures") or (args.command == "season" and args.action == "export")
+    if exported and ok:
         reply.pop("ok")  # the bare record, ready for match-replay
     if args.command == "pictures" and ok:
         reply = {"ok": True, "written": write_pictures(reply, args.phase, args.out)}

@@ -11,6 +11,7 @@ command line, sent as every other host command is.
                                                each new guest's secret and link, once
     match-host season extend SEASON_ID 3600    seconds added to the current naming deadlines
     match-host season pause|resume|cancel|recover SEASON_ID
+    match-host season export SEASON_ID > season.json   its record (match-replay, match-verify read it)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from game_core.cli.failures import CliError, read_json
 
-SIMPLE = ("status", "pause", "resume", "cancel", "recover")
+SIMPLE = ("status", "pause", "resume", "cancel", "recover", "export")
 
 
 def add_season_parser(commands: Any, seconds: Any) -> None:

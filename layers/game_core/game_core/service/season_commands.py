@@ -11,12 +11,13 @@ from game_core.errors import Illegal, NotFound, Reason
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS
 from game_core.service import season_guests, season_host
+from game_core.service.season_export import export_season
 from game_core.service.ports import Ports
 
 
 class Season(Model):
     command: Literal["season"]
-    action: Literal["create", "status", "decide", "guests", "extend", "pause", "resume", "cancel", "recover"]
+    action: Literal["create", "status", "decide", "guests", "extend", "pause", "resume", "cancel", "recover", "export"]
     season_id: str | None = Field(default=None, pattern=r"^s-[0-9a-z-]{1,40}$")
     """The season (create: its id, when the host names it; else one is drawn)."""
     season: dict[str, Any] | None = None
@@ -68,6 +69,8 @@ def _run(ports: Ports, command: Season) -> dict[str, Any]:
             return season_host.resume(ports, season_id)
         case "cancel":
             return season_host.cancel(ports, season_id)
+        case "export":  # the season's record: what match-replay and match-verify read
+            return export_season(ports, season_id).model_dump(mode="json")
     return season_host.recover(ports, season_id)
 
 
