@@ -66,6 +66,14 @@ def test_a_construction_built_by_clicks_is_checked_step_by_step_and_taken(browse
         browser.find_element(By.CSS_SELECTOR, f"#build-step-2 button[aria-label='Place a {digit}']").click()
     assert verdict(browser, "move-construction", "true").startswith("\u2713 Legal")
     assert browser.find_element(By.ID, "build-step-1-said").text == ""
+    # The order matters: placed first, 1 2 1 needs two 1s of 0 1 2 3 4 5 (the Shift has not made
+    # the second yet): refused beside the placing, now step 1; moved back below the Shift, legal.
+    browser.find_element(By.CSS_SELECTOR, "#build-step-2 button[aria-label='Move step 2 up']").click()
+    verdict(browser, "move-construction", "false")
+    said = browser.find_element(By.ID, "build-step-1-said").text
+    assert "1 not among this round's unplaced digits" in said, said
+    browser.find_element(By.CSS_SELECTOR, "#build-step-2 button[aria-label='Move step 2 up']").click()
+    assert verdict(browser, "move-construction", "true").startswith("\u2713 Legal")
     after = browser.find_element(By.ID, "build-after").text
     assert after == "After these steps: string 1 121, string 2 empty, string 3 empty; left unplaced: 0 4 5.", after
     assert sent_lines(browser, "construction", "build-palindrome") == ["SHIFT 3 TO 1", "APPEND 121 TO 1"]

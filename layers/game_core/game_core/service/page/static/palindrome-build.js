@@ -1,11 +1,12 @@
 // Palindrome Construction's construction built by clicks as a list of steps (pickers.js has what
 // the pickers share). "Add a step" offers a button for placing digits and one for each item the
-// player holds unused; each step's operands are buttons and choices drawn from the player's own
-// strings and digits as they stand before that step (worked out here from the board's data, only
-// to offer sensible choices: the service judges). The steps are written, one a line, in the
-// game's grammar into the construction form's box (folded: the no-script form, still editable;
-// a line written there by hand is read back, one the picker cannot read kept as written), and
-// each reason of the service's verdict ("step 2 (swap): ...") is shown beside its step.
+// player holds unused; a step moves up or is removed by its own buttons. Each step's operands are
+// buttons and choices drawn from the player's own strings and digits as they stand before that
+// step (worked out here from the board's data, only to offer sensible choices: the service
+// judges). The steps are written, one a line, in the game's grammar into the construction form's
+// box (folded: the no-script form, still editable; a line written there by hand is read back, one
+// the picker cannot read kept as written), and each reason of the service's verdict ("step 2
+// (swap): ...") is shown beside its step.
 "use strict";
 
 (function () {
@@ -226,6 +227,12 @@
     var row = P.make("li", { id: "build-step-" + (index + 1), "class": "step", "data-action": step.action });
     row.appendChild(P.make("strong", {}, (kind ? kind.words : "Written by hand") + ": "));
     operands(build, step, index).forEach(function (part) { row.appendChild(part); });
+    if (index > 0) {  // the order matters (an Insert before the digits it lets in): a step moves up
+      row.appendChild(P.button("\u2191", "Move step " + (index + 1) + " up", function () {
+        build.steps.splice(index - 1, 0, build.steps.splice(index, 1)[0]);
+        changed(build);
+      }));
+    }
     row.appendChild(P.button("Remove", "Remove step " + (index + 1), function () {
       build.steps.splice(index, 1);
       changed(build);
