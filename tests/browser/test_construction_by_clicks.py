@@ -83,3 +83,37 @@ def test_a_construction_built_by_clicks_is_checked_step_by_step_and_taken(browse
         "append",
     ]
     assert problems(browser) == []
+
+
+def test_after_an_insert_the_placing_offers_where_in_the_string(browser, server) -> None:
+    # Ada receives packs 1 and 2 (digits 0 1 2 3 4 5) and an Insert. Insert on string 1; 1 2 at its
+    # end ("12"); then 0 at position 1 (before the first digit: "012"), which only an Insert allows.
+    settings = {"rule_set": "mm8", "packs": {"1": ROUND_1_PACKS}, "items": {"1": ["Insert"]}}
+    match_id, secrets = opened(browser, server, "palindrome", PALINDROME, settings=settings, phase_seconds=86400)
+    resolve(server, match_id)
+    visit(browser, server, match_id, secrets["ada"], "#bid-table #bid-pack-10")
+    for row, card in (("pack-1", 9), ("pack-2", 8), ("item-1", 5)):
+        card_on(browser, row, card).click()
+    assert sent_lines(browser, "bid", "pick-palindrome-bid-insert") == [
+        "CARD 5 ITEM 1",
+        "CARD 8 PACK 2",
+        "CARD 9 PACK 1",
+    ]
+    resolve(server, match_id)
+    visit(browser, server, match_id, secrets["ada"], "#build-steps .add-step button")
+    adder(browser, "Insert into a string (your Insert)").click()
+    adder(browser, "Place digits").click()
+    for digit in "12":
+        browser.find_element(By.CSS_SELECTOR, f"#build-step-2 button[aria-label='Place a {digit}']").click()
+    adder(browser, "Place digits").click()
+    browser.find_element(By.CSS_SELECTOR, "#build-step-3 button[aria-label='Place a 0']").click()
+    choose(browser, 3, "position", "1")
+    assert verdict(browser, "move-construction", "true").startswith("\u2713 Legal")
+    after = browser.find_element(By.ID, "build-after").text
+    assert after.startswith("After these steps: string 1 012, string 2 empty"), after
+    assert sent_lines(browser, "construction", "build-palindrome-insert") == [
+        "INSERT 1",
+        "APPEND 12 TO 1",
+        "APPEND 0 TO 1 AT 1",
+    ]
+    assert problems(browser) == []
