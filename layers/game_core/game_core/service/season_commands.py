@@ -11,8 +11,8 @@ from game_core.errors import Illegal, NotFound, Reason
 from game_core.games.protocol import Model
 from game_core.match.model import MAX_SECONDS
 from game_core.service import season_guests, season_host
-from game_core.service.season_export import export_season
 from game_core.service.ports import Ports
+from game_core.service.season_export import export_season
 
 
 class Season(Model):
