@@ -17,7 +17,8 @@ from typing import Any
 
 from game_core.errors import GameCoreError
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce, AnyGame, Model, Resolution, Result
+from game_core.games.capabilities import ActsAtOnce
+from game_core.games.protocol import AnyGame, Model, Resolution, Result
 from game_core.match import engine, immediate
 from game_core.match.model import ActionRecord
 

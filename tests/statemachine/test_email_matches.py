@@ -19,7 +19,7 @@ import email.policy
 import pytest
 
 from game_core.games import registry
-from game_core.games.protocol import DrawsViews
+from game_core.games.capabilities import DrawsViews
 from game_core.mail.inbound import parse_message
 from game_core.mail.outbound import fit_subject
 from game_core.match.engine import guests_per_player

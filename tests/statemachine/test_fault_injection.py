@@ -30,7 +30,7 @@ import pytest
 from game_core.aws.sns_notifier import BATCH
 from game_core.aws.wiring import ports_from_environment
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce
+from game_core.games.capabilities import ActsAtOnce
 from game_core.mail.inbound import parse_message
 from game_core.match.engine import guests_per_player
 from local_stack.clock import VirtualClock

@@ -23,7 +23,8 @@ from pydantic import BaseModel
 
 from game_core.errors import Illegal
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce, AnyGame, Model, OpenPhase, Resolution
+from game_core.games.capabilities import ActsAtOnce
+from game_core.games.protocol import AnyGame, Model, OpenPhase, Resolution
 from game_core.match.engine import guests_per_player
 from local_stack.bots import Acting, acting_bot_for, bot_for
 

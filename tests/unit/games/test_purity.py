@@ -14,7 +14,7 @@ import pytest
 from bot_matches import CASES, IDS, play_through
 
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce
+from game_core.games.capabilities import ActsAtOnce
 
 
 @pytest.mark.parametrize(("game_id", "rule_set"), CASES, ids=IDS)

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from game_core.games import registry
+from game_core.games.capabilities import ActsAtOnce
 from game_core.games.plain_text import LineGrammar
-from game_core.games.protocol import ActsAtOnce, AnyGame, Resolution
+from game_core.games.protocol import AnyGame, Resolution
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs" / "rules"

@@ -23,6 +23,7 @@ from game_core.cli import schemas
 from game_core.games import registry
 from game_core.games.abstrac.cards import DECK
 from game_core.games.abstrac.models import Lay, Pick, Starter, Take
+from game_core.games.capabilities import ActsAtOnce, AnswersInText
 from game_core.games.clubs.cards import DECK as CLUBS_DECK
 from game_core.games.clubs.models import BuildSubmission as ClubsBuild
 from game_core.games.clubs.models import DraftSubmission as ClubsDraft
@@ -38,7 +39,7 @@ from game_core.games.domino.models import BidSubmission, Placement, PlaceSubmiss
 from game_core.games.palindrome.construction import Construction
 from game_core.games.palindrome.models import Bid, CardBid
 from game_core.games.plain_text import MAX_REPEAT, LineGrammar
-from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, Model, TextMove
+from game_core.games.protocol import AnyGame, Model, TextMove
 
 GAMES = list(registry.AVAILABLE)
 match_of = cache(play_through)

@@ -1,4 +1,4 @@
-"""Reading a drawn board back (`protocol.Board`): its SVG parsed, its marked elements by key, the
+"""Reading a drawn board back (`capabilities.Board`): its SVG parsed, its marked elements by key, the
 texts an element writes, in order."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game_core.games import registry
-from game_core.games.protocol import Board, DrawsBoard
+from game_core.games.capabilities import Board, DrawsBoard
 
 
 def local(tag: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce
+from game_core.games.capabilities import ActsAtOnce
 from game_core.match.model import MatchRequest
 from game_core.service.matches import create_match
 from game_core.service.page import play, render

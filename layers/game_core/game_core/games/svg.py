@@ -1,4 +1,4 @@
-"""The few SVG pieces every game's `board` module draws with (`protocol.Board`): the picture, a
+"""The few SVG pieces every game's `board` module draws with (`capabilities.Board`): the picture, a
 text, a box, and an element the page marks when it changed since the participant's last visit.
 Every value written goes through `escape` (text and attributes alike); no id is written (the
 page holds each id once), no style attribute (the page's Content-Security-Policy has no
@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
 SENT = "sent"
-"""The key under which the page adds to the view a board is drawn from (`protocol.DrawsBoard`) the
+"""The key under which the page adds to the view a board is drawn from (`capabilities.DrawsBoard`) the
 viewer's own submissions to the open phase as they stand, by kind (the JSON stored; absent when
 none): a board may draw a move not yet resolved, as Palindrome's bid on its table."""
 INK, PAPER, LINE, QUIET = "#1a1a1a", "#ffffff", "#8a8a80", "#4a4a4a"

@@ -18,15 +18,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from game_core.errors import GameCoreError, Illegal, Late, Malformed, NotOpen, Reason, validation_reasons
+from game_core.games.capabilities import HostsGuests
 from game_core.games.plain_text import Roster
-from game_core.games.protocol import (
-    PLAYERS,
-    AnyGame,
-    GameSettings,
-    HostsGuests,
-    Model,
-    Resolution,
-)
+from game_core.games.protocol import PLAYERS, AnyGame, GameSettings, Model, Resolution
 from game_core.match.absence import hold_for_absences
 from game_core.match.clock import PhaseClock, moment_text, open_clock
 from game_core.match.model import ActionRecord, Match, PhaseRecord

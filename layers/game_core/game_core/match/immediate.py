@@ -12,13 +12,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from game_core.errors import Illegal, Malformed, NotOpen, Reason, validation_reasons
-from game_core.games.protocol import (
-    PLAYERS,
-    Acted,
-    ActsAtOnce,
-    AnyGame,
-    Model,
-)
+from game_core.games.capabilities import Acted, ActsAtOnce
+from game_core.games.protocol import PLAYERS, AnyGame, Model
 from game_core.match.engine import EPOCH, game_state, late_refusal, reader_zone
 from game_core.match.model import ActionRecord, Match
 

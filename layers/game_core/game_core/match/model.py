@@ -54,7 +54,7 @@ def secret_hash(secret: str) -> str:
 
 
 class GuestEntry(Model):
-    """A guest a player brings, in a game that hosts guests (`protocol.HostsGuests`): a participant
+    """A guest a player brings, in a game that hosts guests (`capabilities.HostsGuests`): a participant
     with their own contact and webhook secret, but not in the garnet ledger."""
 
     id: ParticipantId

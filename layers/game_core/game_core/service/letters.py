@@ -13,7 +13,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce, AnswersInText, AnyGame, DrawsViews, Picture
+from game_core.games.capabilities import ActsAtOnce, AnswersInText, DrawsViews, Picture
+from game_core.games.protocol import AnyGame
 from game_core.games.text_layout import prose, result_text, wrapped
 from game_core.match import engine, grace
 from game_core.match.absence import away_lines

@@ -51,7 +51,7 @@ from game_core.errors import (
     Reason,
 )
 from game_core.games import registry
-from game_core.games.protocol import Picture
+from game_core.games.capabilities import Picture
 from game_core.mail.addresses import match_for, phase_answered
 from game_core.mail.automatic import Automatic, Failure, Kind, automatic
 from game_core.mail.inbound import MAX_BYTES, Letter, parse_message

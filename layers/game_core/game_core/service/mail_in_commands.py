@@ -15,7 +15,7 @@ from game_core.errors import (
     Reason,
 )
 from game_core.games import registry
-from game_core.games.protocol import Picture
+from game_core.games.capabilities import Picture
 from game_core.games.text_layout import prose
 from game_core.mail.inbound import Letter
 from game_core.match import grace

@@ -20,8 +20,9 @@ from game_core.errors import (
     Reason,
     validation_reasons,
 )
+from game_core.games.capabilities import AnswersInText
 from game_core.games.plain_text import LineGrammar
-from game_core.games.protocol import AnswersInText, AnyGame, TextMove
+from game_core.games.protocol import AnyGame, TextMove
 from game_core.games.text_layout import prose
 from game_core.mail.addresses import phase_answered
 from game_core.mail.inbound import Letter

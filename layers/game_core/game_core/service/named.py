@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from game_core.games.capabilities import ActsAtOnce
 from game_core.games.plain_text import LineGrammar
-from game_core.games.protocol import PARTICIPANT_FORMAT, ActsAtOnce, AnyGame, Model
+from game_core.games.protocol import PARTICIPANT_FORMAT, AnyGame, Model
 
 EXAMPLE = "Example:"
 """The line of a kind's help (`LineGrammar.text_help`) the example's lines follow."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from game_core.errors import Conflict
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce
+from game_core.games.capabilities import ActsAtOnce
 from game_core.match import engine
 from game_core.match.model import Match
 from game_core.service import grace, receipts, webhooks

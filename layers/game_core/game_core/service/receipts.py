@@ -1,5 +1,5 @@
 """Sealed receipts opened at the reveal: each resolved phase's counted moves with their salts,
-publicly for the kinds the rules show everyone (`protocol.RevealsMoves`), else in the sender's own
+publicly for the kinds the rules show everyone (`capabilities.RevealsMoves`), else in the sender's own
 notice only; the final record keeps every salt (`PhaseRecord.salts`)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from game_core.games.protocol import AnyGame, RevealsMoves
+from game_core.games.capabilities import RevealsMoves
+from game_core.games.protocol import AnyGame
 from game_core.games.text_layout import prose
 from game_core.match import receipts
 from game_core.match.model import Match, PhaseRecord

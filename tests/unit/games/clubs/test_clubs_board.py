@@ -26,10 +26,11 @@ from pathlib import Path
 
 import pytest
 
+from game_core.games.capabilities import Board, DrawsBoard
 from game_core.games.clubs import GAME
 from game_core.games.clubs.models import DraftSubmission, PuzzleAnswer, PuzzleRequest
 from game_core.games.clubs.views import change_private_seat
-from game_core.games.protocol import Board, DrawsBoard, Resolution
+from game_core.games.protocol import Resolution
 from local_stack.bots.clubs import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -20,8 +20,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from domino_support import GAME, bids, drawn, finished, placing, resolve, start
 
+from game_core.games.capabilities import Board, DrawsBoard
 from game_core.games.domino.views import change_private_seat
-from game_core.games.protocol import Board, DrawsBoard, Resolution
+from game_core.games.protocol import Resolution
 from local_stack.bots import bot_for
 
 NAMES = {"ada": "Ada Lovelace", "bo": "Bo Diddley", "cy": "Cy Twombly"}

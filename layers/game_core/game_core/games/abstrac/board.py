@@ -1,4 +1,4 @@
-"""Abstrac drawn for one participant's page (`protocol.Board`), from their view (all public:
+"""Abstrac drawn for one participant's page (`capabilities.Board`), from their view (all public:
 Abstrac has no secret): the row (or the deal's line) as cards in their colours, the front (the
 next card taken) on the left and each card already taken left as an empty slot so the others
 keep their place; the cards not yet laid (`row`); each player's taken cards with their
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game_core.games import svg
-from game_core.games.protocol import Board
+from game_core.games.capabilities import Board
 
 CARD_W, CARD_H, PITCH, PER_LINE = 34, 48, 38, 9
 COLOURS = {

@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from game_core.games.abstrac.models import SUBMISSIONS, Lay, Pick, Starter, Take
+from game_core.games.capabilities import Board
 from game_core.games.plain_text import LineForm, LineGrammar, Words
-from game_core.games.protocol import Board, Model
+from game_core.games.protocol import Model
 from game_core.games.text_layout import listing, name, name_list, table, wrapped
 
 CARD = re.compile(r"^[1-6][RYGB]$")

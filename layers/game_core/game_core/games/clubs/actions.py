@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from game_core.errors import Illegal, Reason
+from game_core.games.capabilities import Acted
 from game_core.games.clubs import puzzles
 from game_core.games.clubs.models import (
     ClubsState,
@@ -28,7 +29,7 @@ from game_core.games.clubs.rules import (
     token_value,
     with_round,
 )
-from game_core.games.protocol import Acted, Model, OpenPhase
+from game_core.games.protocol import Model, OpenPhase
 
 
 def open_phase(state: ClubsState) -> OpenPhase | None:

@@ -1,4 +1,4 @@
-"""Puzzler's Clubs drawn on the player's page (`protocol.Board`), from the participant's view alone.
+"""Puzzler's Clubs drawn on the player's page (`capabilities.Board`), from the participant's view alone.
 
 Top to bottom: the teams with each participant's hole card and the community card of the latest
 round dealt (all public: never clubs); the open Phase A's three puzzles and their clocks; the open
@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from game_core.games import svg
-from game_core.games.protocol import Board
+from game_core.games.capabilities import Board
 from game_core.games.text_layout import name, name_list, whose
 
 WIDTH = 388

@@ -9,6 +9,7 @@ import random
 from typing import Any, ClassVar
 
 from game_core.errors import Reason
+from game_core.games.capabilities import Acted
 from game_core.games.clubs import actions, rules, views
 from game_core.games.clubs.models import (
     ACTIONS,
@@ -21,7 +22,7 @@ from game_core.games.clubs.models import (
 )
 from game_core.games.clubs.text import ClubsText
 from game_core.games.demo import Demo
-from game_core.games.protocol import Acted, Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
+from game_core.games.protocol import Model, OpenPhase, PhaseKind, Resolution, Result, RulesText
 
 
 class ClubsGame:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game_core.errors import Illegal, Reason
+from game_core.games.capabilities import teams
 from game_core.games.clubs.cards import DECK, best_hand, is_club
 from game_core.games.clubs.draft import resolve_draft
 from game_core.games.clubs.models import (
@@ -29,7 +30,7 @@ from game_core.games.clubs.models import (
     RoundState,
 )
 from game_core.games.clubs.showdown import guessing, hand_points, ranking
-from game_core.games.protocol import Model, PhaseKind, Result, teams
+from game_core.games.protocol import Model, PhaseKind, Result
 from game_core.games.standings import standings
 
 PHASES = ROUNDS + 1

@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from game_core.games.capabilities import Board
 from game_core.games.clubs.models import (
     ACTIONS,
     SUBMISSIONS,
@@ -37,7 +38,7 @@ from game_core.games.clubs.models import (
     Transfer,
 )
 from game_core.games.plain_text import LineForm, LineGrammar, Unreadable, Words
-from game_core.games.protocol import Board, Model
+from game_core.games.protocol import Model
 from game_core.games.text_layout import listing, name, name_list, numbers, table, wrapped
 
 DRAFT, BUILD, GUESS = "draft", "build", "guess"

@@ -1,4 +1,4 @@
-"""Pushing Crates drawn for one participant's page (`protocol.Board`), from their view alone.
+"""Pushing Crates drawn for one participant's page (`capabilities.Board`), from their view alone.
 
 The track: a row per player, seat order, with their crate in the cell of its location mod 5 as
 last revealed (every crate starts at 0; only the remainder is ever public), then the remainders
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game_core.games import svg
-from game_core.games.protocol import Board
+from game_core.games.capabilities import Board
 
 ROW, CELL, GAP = 30, 40, 16
 NAME_LINE = 20

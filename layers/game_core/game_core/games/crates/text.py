@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from itertools import groupby
 from typing import Any, TypeVar, get_args
 
+from game_core.games.capabilities import Board
 from game_core.games.crates.models import SUBMISSIONS, Direction, Ground, MultipliersSubmission, Push, RoundSubmission
 from game_core.games.plain_text import MAX_REPEAT, Header, LineForm, LineGrammar, Words
-from game_core.games.protocol import Board, Model
+from game_core.games.protocol import Model
 from game_core.games.text_layout import listing, name, name_list, numbers, table
 
 MULTIPLIERS, ROUND = "multipliers", "round"

@@ -1,4 +1,4 @@
-"""Domino Auction drawn on the player's page (`protocol.Board`), from the participant's view alone:
+"""Domino Auction drawn on the player's page (`capabilities.Board`), from the participant's view alone:
 the 60 auction tiles, each as its shape with its number, who won it (or that the auction is open
 or to come) and the viewer's own bid on it; then every board, one under another, with its chips
 and squares left and the tiles its player won, still has to place and forfeited. (`board.py` is
@@ -20,11 +20,11 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from game_core.games import svg
+from game_core.games.capabilities import Board
 from game_core.games.domino.board import SIZE, cell_of
 from game_core.games.domino.models import SQUARE, TILES_PER_ROUND
 from game_core.games.domino.pictures import BOARD, CELL, HEIGHT, MARGIN, TOP, fill_of, frame, square_outline
 from game_core.games.domino.polyominoes import SHAPES
-from game_core.games.protocol import Board
 from game_core.games.text_layout import name, whose
 
 WIDTH = BOARD

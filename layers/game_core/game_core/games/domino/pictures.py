@@ -20,10 +20,10 @@ from functools import cache, lru_cache
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from game_core.games.capabilities import Drawing, Picture
 from game_core.games.domino.board import COLUMNS, SIZE, cell_of
 from game_core.games.domino.models import SQUARE
 from game_core.games.domino.polyominoes import NAMES
-from game_core.games.protocol import Drawing, Picture
 
 CELL = 24
 MARGIN = 24

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from game_core.games.capabilities import Board, Drawing
 from game_core.games.domino.board import CELL_NAME, COLUMNS, SIZE, cell_of
 from game_core.games.domino.models import (
     BID,
@@ -32,7 +33,7 @@ from game_core.games.domino.models import (
 from game_core.games.domino.polyominoes import NAMES
 from game_core.games.domino.rules import SCHEDULE
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words
-from game_core.games.protocol import Board, Drawing, Model
+from game_core.games.protocol import Model
 from game_core.games.text_layout import listing, name, name_list, table, wrapped
 
 SHAPES = {shape: shape for shape in NAMES}

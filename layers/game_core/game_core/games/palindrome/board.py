@@ -1,4 +1,4 @@
-"""Palindrome Construction drawn for one participant's page (`protocol.Board`), from their view
+"""Palindrome Construction drawn for one participant's page (`capabilities.Board`), from their view
 alone: their three strings as digit tiles and the digits they have to place (known to them
 alone until the end), their items held and used, the bidding table of the latest round (each
 pack's digits and each item, their own cards on them, and who received each once the bidding
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game_core.games import svg
-from game_core.games.protocol import Board
+from game_core.games.capabilities import Board
 from game_core.games.svg import SENT
 
 TILE, STEP, PER_LINE, ROW = 24, 27, 10, 34

@@ -18,10 +18,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from game_core.games.capabilities import Board
 from game_core.games.palindrome.construction import Construction, Step
 from game_core.games.palindrome.models import BID, CONSTRUCTION, SUBMISSIONS, Bid, CardBid
 from game_core.games.plain_text import Header, LineForm, LineGrammar, Words
-from game_core.games.protocol import Board, Model
+from game_core.games.protocol import Model
 from game_core.games.text_layout import listing, name, name_list, table, wrapped
 
 TARGETS = {"PACK": "pack", "ITEM": "item"}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from game_core.games.protocol import Board, DrawsBoard, DrawsViews
+from game_core.games.capabilities import Board, DrawsBoard, DrawsViews
 from game_core.games.svg import SENT
 from game_core.service.page.play import Seen
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from game_core.errors import GameCoreError, Malformed, Reason, Unauthorized
 from game_core.games import registry
-from game_core.games.protocol import ActsAtOnce, AnyGame
+from game_core.games.capabilities import ActsAtOnce
+from game_core.games.protocol import AnyGame
 from game_core.match.engine import game_state
 from game_core.match.model import Match
 from game_core.service import press

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from game_core.errors import GameCoreError, Reason, in_words
-from game_core.games.protocol import AnswersInText
+from game_core.games.capabilities import AnswersInText
 from game_core.match import absence
 from game_core.match.clock import day_text, duration_text, iso
 from game_core.match.engine import EPOCH, parse_submission
