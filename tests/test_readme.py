@@ -101,6 +101,9 @@ LINES: dict[str, Run | Skip] = {
     "bin/match-host --server http://127.0.0.1:8081 season status SEASON_ID": PATTERN,
     "bin/match-host --server http://127.0.0.1:8081 season decide SEASON_ID bo": PATTERN,
     "bin/match-host --server http://127.0.0.1:8081 season extend SEASON_ID 43200": PATTERN,
+    "bin/match-host --server http://127.0.0.1:8081 season guests SEASON_ID guests.json": Skip(
+        "reads a file of guests (docs/SEASONS.md: Guests) for a season waiting on them (its tests: tests/unit/season)"
+    ),
     "bin/match-host --server http://127.0.0.1:8081 season pause|resume|cancel|recover SEASON_ID": PATTERN,
     "LAPTOP=192.168.1.20 MATCH=m-0123456789ab SECRET=ada-s-secret": Run(silent=True),
     'curl -H "Authorization: Bearer $SECRET" -H "Content-Type: application/json" -d \'{"phase": "Pregame", '
@@ -381,6 +384,10 @@ def test_every_match_host_example_is_a_command_the_service_takes(monkeypatch, ca
     monkeypatch.setattr(host, "send", lambda command, function, endpoint: sent.append(command) or {"ok": True})
     # pictures drawn from a real record: tests/unit/games/domino/test_domino_pictures_cli.py
     monkeypatch.setattr(host, "write_pictures", lambda exported, phases, out: [])
+    # a file an example names (season guests' guests.json): the shape docs/SEASONS.md gives it
+    from game_core.cli import host_season
+
+    monkeypatch.setattr(host_season, "read_json", lambda path, what: {"ada": ["fay"], "bo": [{"id": "gwen"}]})
     examples = match_host_examples()
     assert {"graces", "absence", "replace", "press", "press-mode", "season"} <= {
         example.split()[0] for example in examples
