@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from season_memory import MemorySeasonStore
+from season_support import result
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
@@ -21,11 +22,12 @@ from memory_hooks import MemoryHooks  # noqa: E402
 
 from game_core.errors import Malformed, NotFound
 from game_core.match.model import secret_hash
+from game_core.season.episode import main_match_ended
 from game_core.service.ports import Ports
 from game_core.service.season_commands import Season, run_season_command
 from game_core.service.season_machine import advance, ensure_match, season_match_id
 from game_core.service.season_ports import Link
-from game_core.service.seasons import create_season
+from game_core.service.seasons import apply, create_season
 
 CLUBS_FIRST = {
     "cast": [{"id": p, "email": f"{p}@example.com"} for p in ("ada", "bo", "cy")],
@@ -141,3 +143,25 @@ def test_a_season_whose_webhook_is_refused_is_not_created() -> None:
     assert ports.seasons is not None
     with pytest.raises(NotFound):
         ports.seasons.season("s-clubs")
+
+
+def test_the_host_is_alerted_once_when_an_ecs_naming_turn_opens_with_both_deadlines() -> None:
+    fakes = Fakes()
+    ports = replace(fakes.ports, seasons=MemorySeasonStore(), season_links=MemoryLinks())
+    host(ports, action="create", season={**DOMINO_WITH_A_HOOK, "cast": [{"id": p} for p in ("ada", "bo", "cy")]})
+    advance(ports, "s-clubs")
+    main = season_match_id("s-clubs", "e1-main")
+    assert ports.seasons is not None
+    ensure_match(ports, ports.seasons.season("s-clubs"), main, "token-1")
+    assert fakes.notifier.alerts == []  # no naming turn yet: the Main Match runs
+    # Domino ends (RULINGS: first 2 ToL, last EC): ada holds 2 ToL, cy is EC and may name only bo
+    ended = result(["ada", "bo", "cy"], tol={"ada": 2}, ec=["cy"])
+    apply(ports.seasons, ports.clock, "s-clubs", lambda se, st: main_match_ended(st, se, main, ended))
+    advance(ports, "s-clubs")
+    advance(ports, "s-clubs")  # the step retried: no second alert
+    # The turn opened at the fakes' clock T0 (2026-12-01T12:00Z, tests/unit/service/fakes.py):
+    # cy's 24 hours (naming_hours) end 2026-12-02T12:00Z, the host's 24 more 2026-12-03T12:00Z
+    [(match_id, subject, body)] = fakes.notifier.alerts
+    assert match_id == main and body["ec"] == "cy" and body["among"] == ["bo"]
+    assert (body["ec_deadline"], body["host_deadline"]) == ("2026-12-02T12:00:00Z", "2026-12-03T12:00:00Z")
+    assert subject == "[s-clubs] cy names an opponent by 2026-12-02T12:00:00Z; then you may, until 2026-12-03T12:00:00Z"

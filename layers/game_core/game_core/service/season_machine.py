@@ -31,7 +31,7 @@ from game_core.season.errors import MatchUndecided
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState, Stepped
 from game_core.season.waiting import Waiting, pending
-from game_core.service import season_hooks
+from game_core.service import season_alerts, season_hooks
 from game_core.service import season_stages as stages
 from game_core.service.matches import opening_notices, store_new_match
 from game_core.service.ports import Ports
@@ -93,6 +93,8 @@ def advance(ports: Ports, season_id: str) -> dict[str, Any]:
         record = store(ports).season(season_id)
         transition = due(ports, record)
         if transition is None:
+            if not paused(ports, season_id):
+                season_alerts.alert_naming_turn(ports, record.state, *deadlines(record))
             return progress(ports, record)
         try:
             apply(store(ports), ports.clock, season_id, transition)
