@@ -63,5 +63,6 @@ def season_command(args: argparse.Namespace) -> dict[str, Any]:
         given = read_json(args.guests, "each player's guests (docs/SEASONS.md)")
         if not isinstance(given, dict):
             raise CliError(f"{args.guests} holds no object {{player: [guests]}}")
-        command["guests"] = given
+        # Either the guests alone or the whole console event (events/host_season_guests.json).
+        command["guests"] = given.get("guests", given) if "command" in given else given
     return command
