@@ -58,6 +58,8 @@ class Notices:
     answers: dict[str, int]
     """Each STATUS mail the server took -> how many answers it got."""
     mail_repeated: list[str]
+    repeated_before_kill: list[str]
+    """The webhook ids repeated before the SIGKILL (after the SIGTERM's stop and start)."""
 
 
 @dataclass
@@ -71,6 +73,8 @@ class Outcome:
     lateness: list[float]
     usage: Usage
     restarts: dict[str, float]
+    unresolved: list[str]
+    """The matches whose open phase did not resolve after the restarts (the host's resolve-now)."""
 
 
 def requests_for(count: int, webhook: str) -> list[dict[str, Any]]:
@@ -140,9 +144,10 @@ def records(server: HostServerProcess, match_ids: list[str]) -> dict[str, dict[s
     return {match_id: server.host("export", match_id=match_id) for match_id in match_ids}
 
 
-def settle(server: HostServerProcess, match_ids: list[str]) -> None:
+def settle(server: HostServerProcess, match_ids: list[str]) -> list[str]:
     """Every running match's open phase resolved now (the host's resolve-now), so each move
-    acknowledged in it is in a phase record; waits until each has resolved it."""
+    acknowledged in it is in a phase record; waits until each has resolved it (two minutes at
+    most): the matches whose phase did not resolve."""
     opened = {}
     for match_id in match_ids:
         status = server.host("status", match_id=match_id)
@@ -156,6 +161,7 @@ def settle(server: HostServerProcess, match_ids: list[str]) -> None:
             if status["status"] != "running" or status["phases_resolved"] > resolved:
                 del opened[match_id]
         time.sleep(0.2)
+    return sorted(opened)
 
 
 def check(tally: Tally, exported: dict[str, dict[str, Any]]) -> tuple[list[MoveKey], list[MoveKey]]:
@@ -232,12 +238,13 @@ def run(options: Options, folder: Path) -> Outcome:
             for seconds in lateness(record, options.phase_seconds)
         ]
         restarts = {"SIGTERM": restart(server, signal.SIGTERM)}
-        restarts["SIGKILL"] = killed_under_load(server, clients, min(10.0, options.seconds), options.rate, rng)
-        settle(server, match_ids)
+        seconds = min(10.0, options.seconds)
+        restarts["SIGKILL"], before_kill = killed_under_load(server, clients, seconds, options.rate, rng, receiver)
+        unresolved = settle(server, match_ids)
         exported = records(server, match_ids)
         lost, doubled = check(clients.tally, exported)
-        notices = told(server, receiver, subscriptions, exported, clients.tally)
-        outcome = Outcome(clients.tally, lost, doubled, notices, late, used, restarts)
+        notices = told(server, receiver, subscriptions, exported, clients.tally, before_kill)
+        outcome = Outcome(clients.tally, lost, doubled, notices, late, used, restarts, unresolved)
     finally:
         server.stop()
         receiver.close()
@@ -246,17 +253,23 @@ def run(options: Options, folder: Path) -> Outcome:
 
 
 def killed_under_load(
-    server: HostServerProcess, clients: Clients, seconds: float, rate: float, rng: random.Random
-) -> float:
+    server: HostServerProcess,
+    clients: Clients,
+    seconds: float,
+    rate: float,
+    rng: random.Random,
+    receiver: WebhookReceiver,
+) -> tuple[float, list[str]]:
     """The load for `seconds`, the server killed by SIGKILL at a random moment of it (requests in
-    flight die with it) and started again at once while the load goes on; the seconds until it
-    answered again."""
+    flight die with it) and started again at once while the load goes on: the seconds until it
+    answered again, and the webhook ids repeated before the kill."""
     load = threading.Thread(target=drive, args=(clients, seconds, rate), name="load-under-kill")
     load.start()
     time.sleep(rng.uniform(0.2, 0.6) * seconds)
+    before_kill = receiver.repeated()
     serving_again = restart(server, signal.SIGKILL)
     load.join()
-    return serving_again
+    return serving_again, before_kill
 
 
 def told(
@@ -265,6 +278,7 @@ def told(
     subscriptions: dict[str, list[str]],
     exported: dict[str, dict[str, Any]],
     tally: Tally,
+    before_kill: list[str],
 ) -> Notices:
     """The notices' and mails' check, once the webhook pump has sent what it holds (no delivery
     for 5 s, or a minute at most) and every STATUS mail is answered (or that minute is over)."""
@@ -277,7 +291,7 @@ def told(
         time.sleep(0.5)
     lost, repeated = notices_check(receiver, subscriptions, exported)
     answers = dict(replies_to(server.outbox, tally.mailed))
-    return Notices(receiver.deliveries(), lost, repeated, answers, repeated_mail(server.outbox))
+    return Notices(receiver.deliveries(), lost, repeated, answers, repeated_mail(server.outbox), before_kill)
 
 
 def verdict(ok: bool) -> str:
@@ -314,6 +328,10 @@ def report(outcome: Outcome, options: Options, data_mb: float) -> None:
         f"server: {usage.cpu_seconds:.1f} s CPU in {options.seconds:g} s of load, peak RSS {usage.peak_rss_mb:.0f} MB "
         f"(goal < {RSS_GOAL_MB:.0f} MB: {verdict(usage.peak_rss_mb < RSS_GOAL_MB)}); data folder {data_mb:.2f} MB"
     )
+    print(
+        f"phases left unresolved after the kill and restart: {len(outcome.unresolved)} (goal 0: "
+        f"{verdict(not outcome.unresolved)})"
+    )
     moves = len(outcome.tally.acknowledged)
     print(
         f"acknowledged moves: {moves}, lost {len(outcome.lost)}, doubled {len(outcome.doubled)} "
@@ -334,7 +352,8 @@ def report_notices(notices: Notices) -> None:
     print(
         f"webhooks out: {notices.webhooks} deliveries, resolution notices lost {len(notices.lost)}, "
         f"webhook ids delivered more than once {len(notices.repeated)} (the README allows a repeat under "
-        f"the same id only when the server dies mid-POST){repeats}"
+        f"the same id only when the server dies mid-POST), {len(notices.repeated_before_kill)} of them before "
+        f"the SIGKILL{repeats}"
     )
     print(
         f"STATUS mails taken: {len(notices.answers)}, unanswered {len(unanswered)}, answered twice "

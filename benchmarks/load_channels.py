@@ -54,6 +54,11 @@ class WebhookReceiver:
     def url(self, target: str) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/{target}"
 
+    def repeated(self) -> list[str]:
+        """The webhook ids that came more than once so far."""
+        with self.lock:
+            return [webhook_id for webhook_id, times in self.received.items() if times > 1]
+
     def deliveries(self) -> int:
         with self.lock:
             return sum(self.received.values())
@@ -82,8 +87,7 @@ def notices_check(
             for target in targets
             if not receiver.received[notice := f"{match_id}/resolved-{phase['number']}/{told_as(target)}"]
         ]
-        repeated = [webhook_id for webhook_id, times in receiver.received.items() if times > 1]
-    return lost, repeated
+    return lost, receiver.repeated()
 
 
 def mail_status(smtp_port: int, match_id: str, address: str, secret: str, source: str) -> tuple[int, str]:
