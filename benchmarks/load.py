@@ -46,6 +46,9 @@ class Options:
     rate: float = 20.0
     phase_seconds: int = 60
     seed: int = 2026
+    sizes: str = "mixed"
+    """"mixed": typical and fewest players by turns; "most": each game's most (a rule set's own
+    number where it has one)."""
 
 
 @dataclass
@@ -77,16 +80,31 @@ class Outcome:
     """The matches whose open phase did not resolve after the restarts (the host's resolve-now)."""
 
 
-def requests_for(count: int, webhook: str) -> list[dict[str, Any]]:
-    """`count` matches' settings: every game and rule set in turn, typical and fewest players by
-    turns; each player with an e-mail address, and every other match's players and public channel
-    subscribed to webhooks at `webhook`/<target> (the player, or @public)."""
+def sized(sizes: str) -> list[list[tuple[str, str, int]]]:
+    """The matches' (game, rule set, players) to cycle through, by `Options.sizes`."""
     from game_core.games import registry
 
-    typical, fewest = bot_matches("typical"), bot_matches("few")
+    typical = bot_matches("typical")
+    if sizes == "mixed":
+        return [typical, bot_matches("few")]
+    most = []
+    for game_id, rule_set, _players in typical:
+        game = registry.load(game_id)
+        most.append((game_id, rule_set, game.demo.rule_set_players.get(rule_set) or game.max_players))
+    return [most]
+
+
+def requests_for(count: int, webhook: str, sizes: str = "mixed") -> list[dict[str, Any]]:
+    """`count` matches' settings: every game and rule set in turn, at the `sizes` (Options); each
+    player with an e-mail address, and every other match's players and public channel subscribed
+    to webhooks at `webhook`/<target> (the player, or @public)."""
+    from game_core.games import registry
+
+    cycles = sized(sizes)
     made = []
     for index in range(count):
-        game_id, rule_set, players = (typical if index // len(typical) % 2 == 0 else fewest)[index % len(typical)]
+        cycle = cycles[index // len(cycles[0]) % len(cycles)]
+        game_id, rule_set, players = cycle[index % len(cycle)]
         guests = guests_per_player(registry.load(game_id))
         made.append(
             {
@@ -114,7 +132,7 @@ def create(
 ) -> tuple[list[Seat], dict[str, list[str]]]:
     """The matches made: every participant's seat, and each match's webhook targets."""
     seats, subscriptions = [], {}
-    for request in requests_for(options.matches, receiver.url("hook")):
+    for request in requests_for(options.matches, receiver.url("hook"), options.sizes):
         created = server.host("create", match=request | {"phase_seconds": options.phase_seconds})
         match_id = created["match_id"]
         if "webhooks" in request:
@@ -369,6 +387,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=Options.seconds, help="how long the load runs")
     parser.add_argument("--rate", type=float, default=Options.rate, help="requests started a second")
     parser.add_argument("--phase-seconds", type=int, default=Options.phase_seconds)
+    parser.add_argument(
+        "--sizes", choices=("mixed", "most"), default=Options.sizes, help="typical and fewest players, or the most"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
-        run(Options(args.matches, args.seconds, args.rate, args.phase_seconds), Path(folder))
+        options = Options(args.matches, args.seconds, args.rate, args.phase_seconds, sizes=args.sizes)
+        run(options, Path(folder))

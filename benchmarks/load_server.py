@@ -81,7 +81,11 @@ class HostServerProcess:
         if not (self.port and self.host_port and self.smtp_port):
             raise ServerFailed(f"bin/host-server stopped before serving: see {self.data.parent / 'host-server.log'}")
         self.token = (self.data / "host-token").read_text().strip()
-        self._wait_until_answering(started)
+        try:
+            self._wait_until_answering(started)
+        except ServerFailed:
+            self.stop(signal.SIGKILL)  # not left running behind the harness
+            raise
         return time.monotonic() - started
 
     def _wait_until_answering(self, started: float) -> None:
