@@ -356,6 +356,8 @@ def report(outcome: Outcome, options: Options, data_mb: float) -> None:
         f"(goal 0 and 0: {verdict(not outcome.lost and not outcome.doubled)})"
     )
     report_notices(outcome.notices)
+    if outcome.tally.mail_skipped:
+        print(f"STATUS mails not sent, {outcome.tally.mail_skipped}: the harness's 2 SMTP sessions were still open")
     for how, seconds in outcome.restarts.items():
         print(
             f"restart after {how} with the matches running: serving again in {seconds:.1f} s "

@@ -35,6 +35,12 @@ MIX = ("play", "look") * 7 + ("play",) * 3 + ("mail", "public", "host")
 """Each 20 requests' kinds, in order (a STATUS mail and a host command in 20, as a host busy on a
 Saturday evening)."""
 
+MAIL_SESSIONS = 2
+"""SMTP sessions open at once at most: the server logs a session in on its one mail event loop,
+reading every match (local_stack/host_access.py's Authenticator), so logins queue behind each
+other; without this bound every client thread ended up waiting on SMTP and the HTTP load stopped."""
+MAIL_LANES = threading.BoundedSemaphore(MAIL_SESSIONS)
+
 MoveKey = tuple[str, int, str, str]
 """(match id, phase number, player, kind): one move a phase record keeps."""
 
@@ -65,6 +71,8 @@ class Tally:
     acknowledged: dict[MoveKey, dict[str, Any]] = field(default_factory=dict)
     mailed: list[str] = field(default_factory=list)
     """The Message-ID of each STATUS mail the server took (250): each is answered once."""
+    mail_skipped: int = 0
+    """STATUS mails not sent because `MAIL_SESSIONS` were still open."""
 
     def timed(self, route: str, started: float, status: int) -> None:
         with self.lock:
@@ -187,8 +195,17 @@ class Clients:
 
     def mail(self, seat: Seat) -> None:
         """STATUS by SMTP, logged in as the player (their e-mail and secret)."""
-        started = time.monotonic()
-        code, message_id = mail_status(self.server.smtp_port, seat.match_id, seat.email, seat.secret, seat.source)
+        if not seat.email:  # a guest: played by their player, with no mail of their own
+            return
+        if not MAIL_LANES.acquire(blocking=False):
+            with self.tally.lock:
+                self.tally.mail_skipped += 1
+            return
+        try:
+            started = time.monotonic()
+            code, message_id = mail_status(self.server.smtp_port, seat.match_id, seat.email, seat.secret, seat.source)
+        finally:
+            MAIL_LANES.release()
         self.tally.timed("SMTP STATUS mail", started, code)
         if code == 250:
             with self.tally.lock:
