@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import EVENTS, SAMPLE_MATCH_ID, crates_request, load_event, texts, wait_until
 
+from game_core.service.season_commands import SAMPLE_SEASON_ID
+
 SAMPLE_PLAYERS = ["ada", "bo", "cy", "di", "ed"]
 HOST_COMMANDS = [
     "create",
@@ -55,8 +57,10 @@ def test_there_is_a_sample_event_for_every_host_command_step_and_the_webhook() -
     expected |= {"submit_webhook.json", "phase_step_advance.json", "phase_step_wait.json"}
     expected |= {"phase_step_stalled.json", "host_decide.json"}
     assert expected <= names
-    for name in sorted(names - {"host_create.json"}):
-        assert SAMPLE_MATCH_ID in (EVENTS / name).read_text(), f"{name} does not name the sample match"
+    for name in sorted(names - {"host_create.json", "host_season_create.json"}):
+        # a season's act names the sample season (its create names none: one is drawn)
+        sample = SAMPLE_SEASON_ID if name.startswith("host_season_") else SAMPLE_MATCH_ID
+        assert sample in (EVENTS / name).read_text(), f"{name} does not name the sample {sample}"
 
 
 @pytest.mark.parametrize("command", HOST_COMMANDS[1:])
