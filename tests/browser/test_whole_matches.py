@@ -226,10 +226,12 @@ def test_a_whole_domino_match_by_clicks(browser, server, checks) -> None:
     finish(browser, server, checks, match_id, players[0], "domino")
     # The host decides the tie on the page, by name (Bo first), confirmed, answered with the table.
     send_command(browser, f"match-{match_id}", "Decide", **{"order.0": "Bo", "order.1": "Ada"})
-    shown = wait_for(browser, (By.XPATH, "//dl/dd[1]")).find_element(By.XPATH, "..").text
+    # the confirmation page's own button first: the host's page it replaces has <dl>s too
+    confirm = wait_for(browser, (By.XPATH, "//button[text()='Yes: decide']"))
+    shown = browser.find_element(By.XPATH, "//dl/dd[1]").find_element(By.XPATH, "..").text
     assert "Bo" in shown and "Ada" in shown and "bo" not in shown.split(), shown
     checks.look(browser, "domino decide: are you sure?")
-    browser.find_element(By.XPATH, "//button[text()='Yes: decide']").click()
+    confirm.click()
     rows = wait_for(browser, (By.CSS_SELECTOR, "table.result")).find_elements(By.TAG_NAME, "tr")
     assert [row.text.split()[:2] for row in rows[1:]] == [["1", "Bo"], ["2", "Ada"]]
     assert not browser.find_elements(By.TAG_NAME, "pre")  # no raw JSON
