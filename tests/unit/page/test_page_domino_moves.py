@@ -98,7 +98,7 @@ def test_the_open_auctions_tiles_carry_what_bidding_on_them_needs() -> None:
     [opened] = re.findall(r'<g transform="[^"]*" font-size="12" data-bids="open"[^>]*>', page)
     assert 'data-chips-left="294"' in opened and 'data-tile-size="104 120"' in opened
     start = page.index(opened)
-    inside = page[start : page.index("The boards", start)]  # auction 2's tiles, drawn first: the open one
+    inside = page[start : page.index("</svg>", start)]  # auction 2's tiles, the first drawing: the open one
     assert re.findall(r'data-mark="tile-(\d+)"', inside) == [str(n) for n in range(21, 41)]
     assert 'data-chips-left="300"' in page_of(table, secrets["ben"])  # Ben bid nothing
     assert page.count('data-bids="open"') == 1  # auction 1 (resolved) and 3 (to come) are not open

@@ -134,10 +134,14 @@ class Board:
     `alt` says in words what the drawing shows (the page puts it beside the drawing for readers
     that cannot see it). `draw_board` is told whose view it draws beside the view (`viewer`, a
     parameter the first sketch of this protocol lacked): a board speaks to its reader ("your
-    crate"), never of them in the third person, and a view alone does not say whose it is."""
+    crate"), never of them in the third person, and a view alone does not say whose it is.
+    `more`: further `<svg>` elements of the same kind (a game of many boards), which the page lays
+    after `svg` in a grid of columns (page.css): two a row at 1280 px, one on a phone. Marked keys
+    stay unique across all of them."""
 
     svg: str
     alt: str
+    more: tuple[str, ...] = ()
 
 
 @runtime_checkable

@@ -1,7 +1,9 @@
 """Domino Auction drawn on the player's page (`capabilities.Board`), from the participant's view alone:
 the 60 auction tiles, each as its shape with its number, who won it (or that the auction is open
-or to come) and the viewer's own bid on it; then every board, one under another, with its chips
-and squares left and the tiles its player won, still has to place and forfeited. (`board.py` is
+or to come) and the viewer's own bid on it; and every board with its chips and squares left and
+the tiles its player won, still has to place and forfeited. Each auction and each board is its own
+drawing (`Board.more`), which the page flows in columns: at 1280 px two a row, so the page is
+about a third as tall as one drawing of them all one under another (8,400 px for four players). (`board.py` is
 the grid's rules; the mail's pictures are `pictures.py`, whose board frame this reuses.)
 
 A board's pieces are drawn one `path` each (`data-tile`, `data-cells`: a cell's square each), so a
@@ -9,7 +11,7 @@ late match's six boards stay a few kilobytes. What the page's script (`static/do
 place tiles on the drawing is written on it: the viewer's own board (till the match is over)
 carries `data-own`, `data-grid` (the grid's left, top, cell size and cells a side, in the board's
 units) and `data-squares-left`; each tile the viewer places now carries `data-place-cells`, its
-cells as drawn ("row.column", from 0). The drawing is one board wide (328 units with its margins),
+cells as drawn ("row.column", from 0). Each drawing is one board wide (328 units with its margins),
 so a 390-px phone shows it whole at more than its own size: its smallest text, the 11-unit column
 letters, is drawn at 12.5 px (issue 30 item 4), and nothing scrolls sideways.
 """
@@ -45,32 +47,53 @@ NAME_CHARACTERS = 13
 
 
 def draw(view: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> Board:
-    """The open auction's tiles first (what to bid on), then every board, then the other auctions."""
+    """One drawing each, in this order: the open auction's tiles under the heading (what to bid on),
+    the viewer's own board, every other board, then the other auctions (won, or to come). The page
+    lays them in wrapping columns, so a wide screen shows several a row (issue 30)."""
     public = view["public"]
     own_bids = _own_bids(view.get("private"))
     placing = frozenset(public["to_place"].get(viewer, ())) if viewer else frozenset()
     winners = {**names, viewer: "you"} if viewer else names  # "won by you": the page speaks to its reader
-    parts = [svg.text(0, 16, _heading(public), font_size=13, font_weight=700)]
-    alt = [_heading(public) + "."]
-    y = 28
-    auctions = range(1, len(public["tiles"]) // TILES_PER_ROUND + 1)
+    heading = _heading(public)
+    drawings: list[tuple[str, list[str], int]] = []  # each: its title, its parts, its height
+    alt = [heading + "."]
     open_now = _open_auction(public)
     chips = public["chips_left"].get(viewer) if viewer else None
     for number in [open_now] if open_now else []:
-        drawn, said, y = _auction(public, number, (own_bids, placing), winners, y, chips)
-        parts, alt = parts + drawn, alt + [said]
-    parts.append(svg.text(0, y + 18, "The boards", font_size=16, font_weight=700))
-    y += 26
+        drawn, said, bottom = _auction(public, number, (own_bids, placing), winners, 0, chips)
+        drawings.append((said.partition(":")[0], drawn, bottom))
+        alt.append(said)
     players = public["players"]
-    for p in players:
+    for p in sorted(players, key=lambda p: p != viewer):  # the viewer's own board first
         notes = _notes(public, p)
-        parts.append(_board(public, p, names, viewer, notes, (0, y)))
+        lines = 1 + sum(len(_wrapped(note)) for note in notes)
+        drawings.append(
+            (
+                f"{whose(names, p, viewer)} board",
+                [_board(public, p, names, viewer, notes, (0, 0))],
+                HEIGHT + LINE * lines,
+            )
+        )
         alt.append(_board_words(public, p, names, viewer, notes))
-        y += HEIGHT + LINE * (1 + sum(len(_wrapped(note)) for note in notes))
-    for number in (number for number in auctions if number != open_now):
-        drawn, said, y = _auction(public, number, (own_bids, placing), winners, y + 8)
-        parts, alt = parts + drawn, alt + [said]
-    return Board(svg.picture(WIDTH, y, _heading(public), parts), " ".join(alt))
+    for number in range(1, len(public["tiles"]) // TILES_PER_ROUND + 1):
+        if number != open_now:
+            drawn, said, bottom = _auction(public, number, (own_bids, placing), winners, 0)
+            drawings.append((said.partition(":")[0], drawn, bottom))
+            alt.append(said)
+    (_, first, height), *rest = drawings
+    pictures = [
+        svg.picture(
+            WIDTH,
+            height + 28,
+            heading,
+            [
+                svg.text(0, 16, heading, font_size=13, font_weight=700),
+                f'<g transform="translate(0 28)">{"".join(first)}</g>',
+            ],
+        )
+    ]
+    pictures += [svg.picture(WIDTH, bottom, title, parts) for title, parts, bottom in rest]
+    return Board(pictures[0], " ".join(alt), tuple(pictures[1:]))
 
 
 def _heading(public: Mapping[str, Any]) -> str:

@@ -145,7 +145,12 @@ def section(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str], last:
     key = seen.session.csrf
     tag = _digest(key, "")
     before = last_visit(last, tag)
-    marked = mark(drawn.svg, key, before.digests if before is not None else None)
+    drawings = [mark(one, key, before.digests if before is not None else None) for one in (drawn.svg, *drawn.more)]
+    marked = Marked(
+        drawings[0].svg,
+        tuple(digest for one in drawings for digest in one.digests),
+        tuple(said for one in drawings for said in one.new),
+    )
     phase = seen.match.phase.number if seen.match.phase is not None else 0
     cookie = f"{VERSION}.{phase}.{tag}.{''.join(marked.digests[:MAX_MARKS])}"
     if before is None:
@@ -156,6 +161,8 @@ def section(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str], last:
         said = f"Nothing has changed since your last visit ({before.since(phase)})."
     new = f'<p id="board-new">{_esc(said)}</p>\n' if said else ""
     svg = marked.svg.replace("<svg ", '<svg aria-describedby="board-alt" ', 1)
+    if drawn.more:  # the drawings in wrapping columns (page.css): several a row at 1280 px, one at 390
+        svg = f'<div class="board-columns">{svg}{"".join(one.svg for one in drawings[1:])}</div>'
     html = (
         '<section id="board" aria-labelledby="board-h">\n<h2 id="board-h">The game as you see it</h2>\n'
         f'<figure class="board">\n<div class="board-scroll" tabindex="0" role="group" aria-labelledby="board-h">'
