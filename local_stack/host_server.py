@@ -64,6 +64,7 @@ from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
 from game_core.match.model import Match
 from game_core.service.matches import match_status
+from local_stack.api_events import api_gateway_event
 from local_stack.clock import VirtualClock
 from local_stack.host_access import (
     Authenticator,
@@ -87,12 +88,11 @@ from local_stack.mailbox import ImapSettings, MailboxPoller
 from local_stack.match_locks import MatchLocks
 from local_stack.persistence import DataFolder, QueueFile
 from local_stack.players_url import PLAYERS_URL, players_url
-from local_stack.restart_grace import overdue_while_down
-from local_stack.stack import LocalStack, api_gateway_event, template_routes
+from local_stack.stack import LocalStack
 from local_stack.table_file import TableFile
+from local_stack.template import template_routes
 from local_stack.webhooks import DeliveryPump
 
-__all__ = ["HostServer", "SmtpListener", "match_host_command", "overdue_while_down"]
 logger = logging.getLogger("host-server")
 LOOPBACK = "127.0.0.1"
 MAX_BODY_BYTES = 1024 * 1024

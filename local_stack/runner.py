@@ -31,9 +31,10 @@ from game_core.games.protocol import OpenPhase
 from game_core.mail.addresses import match_address
 from game_core.mail.outbound import compose
 from game_core.service.ports import OutgoingMail
+from local_stack.api_events import api_gateway_event
 from local_stack.bots import Acting, acting_bot_for, bot_for
 from local_stack.mail import LOCAL_DOMAIN
-from local_stack.stack import Inbox, LocalStack, api_gateway_event
+from local_stack.stack import Inbox, LocalStack
 
 THINK_MARGIN = 1.0
 """A bot's think ends at least this many seconds before the machine's next wake (a deadline)."""

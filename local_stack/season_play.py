@@ -17,8 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from local_stack.api_events import api_gateway_event
 from local_stack.runner import Seat
-from local_stack.stack import Inbox, LocalStack, api_gateway_event
+from local_stack.stack import Inbox, LocalStack
 
 HostPolicy = Callable[[dict[str, Any]], dict[str, Any] | None]
 """Given the season's status while it waits on people, the host's `decide` command's fields

@@ -15,13 +15,12 @@ Resources are read from template.yaml (functions), and each game's state machine
 `match-asl` writes from the registry (the committed statemachines/ are that, checked by
 tests/test_static_checks.py; so a game just registered runs too), so the local stack is the
 deployed one minus API Gateway, whose event the `submit` helper builds exactly
-as an HTTP API (payload 2.0) would (`api_gateway_event`; local_stack/host_server.py serves every
+as an HTTP API (payload 2.0) would (local_stack/api_events.py; local_stack/host_server.py serves every
 route of the template with it).
 """
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import os
@@ -32,11 +31,9 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import boto3
 import botocore.session
-import yaml
 from moto import mock_aws
 from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 
@@ -44,17 +41,17 @@ from game_core.cli import asl
 from game_core.games import registry
 from game_core.service.ports import Ports
 from local_stack import executions
+from local_stack.api_events import http_api_event
 from local_stack.clock import VirtualClock, patch_moto
 from local_stack.inbound_queue import LocalMailIn
 from local_stack.lambda_adapter import InProcessLambdas, install, load_handler
 from local_stack.mail import LOCAL_DOMAIN, Outbox
+from local_stack.template import create_match_table, template_functions
 from local_stack.webhooks import LocalWebhooks
 
-ROOT = Path(__file__).resolve().parent.parent
 REGION = "us-east-1"
 STACK_NAME = "local"
 ROLE = "arn:aws:iam::123456789012:role/match-service"
-HTTP_API_ROUTE = "POST /matches/{match_id}/players/{player_id}/submissions"
 SETTLE_SECONDS = 60.0
 """The longest `settle` waits, in real time, for the state machines to park (generous: a loaded
 machine is slow, and a settled one returns at once)."""
@@ -75,76 +72,6 @@ def _client(service: str) -> Any:
     and nothing hooks these (faults and meters hook the handlers' clients), so no stack needs its
     own (making them was a tenth of what starting a stack and creating a match cost)."""
     return boto3.client(service, region_name=REGION)
-
-
-class _CfnLoader(yaml.SafeLoader):
-    """YAML with CloudFormation's short tags read as plain values (enough to list resources)."""
-
-
-_CfnLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
-
-
-def parsed_template(root: Path) -> dict[str, Any]:
-    """template.yaml, parsed once a process for each text it has: every stack reads it three times,
-    and parsing it (pure-Python YAML) was a quarter of what starting a stack cost."""
-    return _parsed((root / "template.yaml").read_text())
-
-
-@cache
-def _parsed(template: str) -> dict[str, Any]:
-    parsed: dict[str, Any] = yaml.load(template, Loader=_CfnLoader)
-    return parsed
-
-
-def _template_functions(root: Path) -> dict[str, dict[str, Any]]:
-    """Logical id -> properties of every function in template.yaml."""
-    template = parsed_template(root)
-    return {
-        name: resource["Properties"]
-        for name, resource in template["Resources"].items()
-        if isinstance(resource, dict) and resource.get("Type") == "AWS::Serverless::Function"
-    }
-
-
-def template_functions(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
-    """Logical id -> (code folder, handler) of every function in template.yaml."""
-    return {
-        name: (root / properties["CodeUri"], properties["Handler"])
-        for name, properties in _template_functions(root).items()
-    }
-
-
-def template_table_ttl(root: Path = ROOT) -> dict[str, Any]:
-    """The matches table's TimeToLiveSpecification in template.yaml (which attribute expires an item)."""
-    template = parsed_template(root)
-    specification: dict[str, Any] = template["Resources"]["MatchTable"]["Properties"]["TimeToLiveSpecification"]
-    return specification
-
-
-def create_match_table(dynamodb: Any, name: str = "matches") -> None:
-    """The matches table as template.yaml deploys it (moto never deletes an expired item; the host
-    server's table file does)."""
-    dynamodb.create_table(
-        TableName=name,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in ("pk", "sk")],
-        KeySchema=[
-            {"AttributeName": "pk", "KeyType": "HASH"},
-            {"AttributeName": "sk", "KeyType": "RANGE"},
-        ],
-    )
-    dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification=template_table_ttl())
-
-
-def template_routes(root: Path = ROOT) -> dict[str, str]:
-    """Route key ("POST /matches/{match_id}/...") -> the function's logical id, for every HttpApi
-    event of every function in template.yaml: the routes the deployed HTTP API serves."""
-    return {
-        f"{event['Properties']['Method'].upper()} {event['Properties']['Path']}": name
-        for name, properties in _template_functions(root).items()
-        for event in (properties.get("Events") or {}).values()
-        if event.get("Type") == "HttpApi"
-    }
 
 
 def _zip() -> bytes:
@@ -411,78 +338,6 @@ class LocalStack:
         clock.advance_to(wake)
         self.settle()
         return passed
-
-
-def http_api_event(
-    match_id: str, player: str, secret: str, body: dict[str, Any] | str, delivery_id: str
-) -> dict[str, Any]:
-    return api_gateway_event(
-        HTTP_API_ROUTE,
-        f"/matches/{match_id}/players/{player}/submissions",
-        {"match_id": match_id, "player_id": player},
-        headers={
-            "authorization": f"Bearer {secret}",
-            "content-type": "application/json",
-            "idempotency-key": delivery_id,
-        },
-        body=body if isinstance(body, str) else json.dumps(body),
-        request_id=delivery_id,
-    )
-
-
-def api_gateway_event(
-    route_key: str,
-    path: str,
-    path_parameters: dict[str, str],
-    *,
-    headers: dict[str, str],
-    body: str | bytes | None,
-    request_id: str,
-    query: str = "",
-    source_ip: str = "127.0.0.1",
-    method: str | None = None,
-) -> dict[str, Any]:
-    """The event an HTTP API (payload 2.0) gives a function for one request on `route_key`
-    ("POST /matches/{match_id}/..."; the request's `method` if the route's is ANY): header names
-    lower-case, repeated query parameters joined with commas, a bytes body (not text)
-    base64-encoded, as API Gateway does."""
-    method = method or route_key.split(" ", 1)[0]
-    headers = {name.lower(): value for name, value in headers.items()}
-    query_parameters: dict[str, str] = {}
-    for name, value in parse_qsl(query, keep_blank_values=True):
-        query_parameters[name] = f"{query_parameters[name]},{value}" if name in query_parameters else value
-    event: dict[str, Any] = {
-        "version": "2.0",
-        "routeKey": route_key,
-        "rawPath": path,
-        "rawQueryString": query,
-        "headers": headers,
-        "requestContext": {
-            "accountId": "123456789012",
-            "apiId": "local",
-            "domainName": "local.execute-api",
-            "http": {
-                "method": method,
-                "path": path,
-                "protocol": "HTTP/1.1",
-                "sourceIp": source_ip,
-                "userAgent": headers.get("user-agent", "local-stack"),
-            },
-            "requestId": request_id,
-            "routeKey": route_key,
-            "stage": "$default",
-            "time": "30/Nov/2026:00:00:00 +0000",
-            "timeEpoch": 0,
-        },
-        "isBase64Encoded": isinstance(body, bytes),
-    }
-    if query_parameters:
-        event["queryStringParameters"] = query_parameters
-    if path_parameters:
-        event["pathParameters"] = path_parameters
-    if body is not None:
-        event["body"] = base64.b64encode(body).decode() if isinstance(body, bytes) else body
-    return event
 
 
 class Inbox:

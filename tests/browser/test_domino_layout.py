@@ -47,7 +47,7 @@ def test_four_players_domino_page_is_boards_in_columns_own_first(browser, server
     assert placed["titles"][1] == "Your board" and placed["titles"][2:5] == ["Bo's board", "Cy's board", "Di's board"]
     # The open auction's tiles at the top left, Bo's and Cy's boards beside them; the viewer's own
     # board under the auction (placing there, the auction and its stuck bid tray are out of sight).
-    auction, own, bo, cy, di, *others = zip(placed["tops"], placed["lefts"])
+    auction, own, bo, cy, di, *others = zip(placed["tops"], placed["lefts"], strict=True)
     assert auction[0] == bo[0] < cy[0] < own[0] == di[0] < min(top for top, _ in others), placed
     assert auction[1] == own[1] < bo[1] == cy[1] == di[1], placed
     assert placed["bids"] < placed["own"], placed

@@ -33,7 +33,7 @@ from game_core.service.ports import Event  # noqa: E402
 from game_core.service.season_ports import SeasonStore  # noqa: E402
 from game_core.service.seasons import apply, create_season  # noqa: E402
 from local_stack.faults import ClientFaults, Fault  # noqa: E402
-from local_stack.stack import create_match_table  # noqa: E402
+from local_stack.template import create_match_table  # noqa: E402
 
 dynamodb = pytest.fixture(scope="module")(moto_client)
 

@@ -19,7 +19,7 @@ from game_core.aws.store.table import FIRST_BACKOFF, READ_ATTEMPTS, Table
 from game_core.aws.store.transaction import Guard, Transaction
 from game_core.errors import Conflict, Illegal, InProgress, Late
 from game_core.service.sheets import AlreadyDelivered, HeaderMoved
-from local_stack.stack import create_match_table
+from local_stack.template import create_match_table
 
 
 def _cancelled(reasons: list[str]) -> ClientError:

@@ -36,10 +36,11 @@ from test_host_server import (  # noqa: F401 - environment: the fixture restorin
 from game_core.aws.wiring import ports_from_environment
 from game_core.match.clock import PhaseClock
 from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer, overdue_while_down
+from local_stack.host_server import HostServer
 from local_stack.persistence import DataFolder, DataFolderInUse
-from local_stack.stack import ROOT
+from local_stack.restart_grace import overdue_while_down
 from local_stack.table_file import expired, read_stored
+from local_stack.template import ROOT
 
 pytestmark = pytest.mark.statemachine
 

@@ -20,8 +20,9 @@ from test_host_server import START
 
 from game_core.cli.failures import CliError
 from local_stack import table_file as table_file_module
-from local_stack.stack import ROOT, LocalStack
+from local_stack.stack import LocalStack
 from local_stack.table_file import TableFile, read_stored
+from local_stack.template import ROOT
 
 pytestmark = pytest.mark.statemachine
 

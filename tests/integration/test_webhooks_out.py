@@ -47,7 +47,7 @@ def create(stack, webhooks: dict[str, str], players=("ana", "ben"), **options: A
 
 def request(stack, method: str, path: str, secret: str, body: dict[str, Any] | None) -> tuple[int, dict[str, Any]]:
     """A request to the webhook function, as the HTTP API hands it over."""
-    from local_stack.stack import api_gateway_event
+    from local_stack.api_events import api_gateway_event
 
     _, match_id, _, player, _ = path.strip("/").split("/")
     event = api_gateway_event(
