@@ -59,8 +59,9 @@ def _draw(state, player) -> Board:
 
 
 def _marked(board: Board, key: str) -> ET.Element:
-    root = ET.fromstring(board.svg)
-    [element] = [e for e in root.iter() if e.get("data-mark") == key]
+    """The element marked `key` in any of the board's drawings (each auction and board its own)."""
+    roots = [ET.fromstring(svg) for svg in (board.svg, *board.more)]
+    [element] = [e for root in roots for e in root.iter() if e.get("data-mark") == key]
     return element
 
 
