@@ -27,6 +27,13 @@ def looked_at(server) -> Checks:
     return Checks(axe_source(), Reads(server.stack))
 
 
+def shoot(browser: Any, player: Clicker, name: str) -> None:
+    """The player's page as it stands, at a phone's width and a laptop's (test-output/screenshots/)."""
+    player.show()
+    for width in (PHONE_WIDTH, DESKTOP):
+        screenshot(browser, name, width)
+
+
 def finish(browser: Any, server: Any, checks: Checks, match_id: str, last: Clicker, game: str) -> None:
     """The match over: its last page and the host's page with its result, looked at."""
     assert server.stack.host({"command": "status", "match_id": match_id})["status"] == "finished"
@@ -52,9 +59,7 @@ def test_a_whole_crates_match_by_clicks(browser, server, checks) -> None:
             assert said.get_attribute("id") == "notice", said.text
         server.stack.settle()
         if phase == "Round 2":
-            players[0].show()
-            for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "match-crates", width)
+            shoot(browser, players[0], "match-crates")
     finish(browser, server, checks, match_id, players[0], "crates")
 
 
@@ -93,9 +98,7 @@ def test_a_whole_abstrac_row_match_by_clicks(browser, server, checks) -> None:
         server.stack.settle()
         if phase == "Picking move" and "screenshot" not in looked:
             looked.add("screenshot")
-            player.show()
-            for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "match-abstrac", width)
+            shoot(browser, player, "match-abstrac")
     finish(browser, server, checks, match_id, players["ada"], "abstrac")
 
 
@@ -125,9 +128,7 @@ def test_a_whole_palindrome_match_by_clicks(browser, server, checks) -> None:
         closed = server.stack.host({"command": "status", "match_id": match_id})
         assert (closed.get("open") or {}).get("phase") != phase  # all sent: the phase closed early
         if phase.startswith("Round 3"):
-            players[0].show()
-            for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "match-palindrome", width)
+            shoot(browser, players[0], "match-palindrome")
     finish(browser, server, checks, match_id, players[0], "palindrome")
 
 
@@ -174,9 +175,7 @@ def test_a_whole_clubs_match_by_clicks(browser, server, checks) -> None:
             server.stack.advance(day)  # what was not sent: the phase closes at its deadline
             server.stack.settle()
         if phase == "3A+2B":
-            players[0].show()
-            for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "match-clubs", width)
+            shoot(browser, players[0], "match-clubs")
     finish(browser, server, checks, match_id, players[0], "clubs")
 
 
@@ -214,9 +213,7 @@ def test_a_whole_domino_match_by_clicks(browser, server, checks) -> None:
         placed += "lacing" in phase
         server.stack.settle()
         if phase.startswith("Auction 3"):
-            players[0].show()
-            for width in (PHONE_WIDTH, DESKTOP):
-                screenshot(browser, "match-domino", width)
+            shoot(browser, players[0], "match-domino")
     # Each board covered A1 to F2 (three 2x2 squares in a row): the largest fully covered square
     # is 2 x 2 (RULINGS: the score is that k), each with 300 - 3 chips left.
     result = server.stack.host({"command": "status", "match_id": match_id})["result"]
