@@ -16,7 +16,9 @@ from typing import Any
 from game_core.cli.replay import main as match_replay
 from game_core.games import registry
 from game_core.match.engine import apply_record, parse_submission, setup_rng
+from game_core.match.immediate import apply_action
 from game_core.match.model import MatchRecord, PhaseRecord
+from game_core.match.replay import states
 
 DAY = 86_400
 
@@ -29,16 +31,26 @@ def phase(
     elapsed: int = DAY,
     extension: int = 0,
     timed_out: bool = True,
+    actions: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One phase of a record as the service exports it."""
-    return PhaseRecord(
-        number=number,
-        name=name,
-        submissions=submissions or {},
-        elapsed_seconds=elapsed,
-        extension_seconds=extension,
-        timed_out=timed_out,
+    """One phase of a record as the service exports it; `actions` are its immediate actions
+    (`action`), in arrival order."""
+    return PhaseRecord.model_validate(
+        {
+            "number": number,
+            "name": name,
+            "actions": actions or [],
+            "submissions": submissions or {},
+            "elapsed_seconds": elapsed,
+            "extension_seconds": extension,
+            "timed_out": timed_out,
+        }
     ).model_dump(mode="json")
+
+
+def action(actor: str | None, kind: str, body: dict[str, Any], at: str) -> dict[str, Any]:
+    """An immediate action as recorded: who (None: the host), what, and when it arrived (ISO 8601)."""
+    return {"actor": actor, "kind": kind, "action": body, "at": at}
 
 
 def record(
@@ -74,9 +86,10 @@ def replay_as_the_cli_does(raw: dict[str, Any], tmp_path: Path) -> dict[str, Any
 
 
 def garnets_spent_in_a_legal_match(raw: dict[str, Any]) -> dict[str, int]:
-    """Walk the record as the service would have: each phase is the one the game opens, each
-    submitter may act in it, each submission is well formed and legal in its position with the
-    player's balance at that time. Returns the garnets each player spent."""
+    """Walk the record as the service would have: each phase is the one the game opens, its
+    immediate actions are ones it allows and their senders can pay for, each submitter may act in
+    it, each submission is well formed and legal in its position with the sender's balance at that
+    time (a transfer moves garnets between purses). Returns the garnets each participant spent."""
     rec = MatchRecord.model_validate(raw)
     game = registry.load(rec.game)
     state = game.setup(game.Settings.model_validate(rec.settings), tuple(rec.players), setup_rng(rec.seed))
@@ -86,6 +99,16 @@ def garnets_spent_in_a_legal_match(raw: dict[str, Any]) -> dict[str, int]:
         assert ph.number == number
         opening = game.open_phase(state)
         assert opening is not None and opening.name == ph.name, (number, ph.name, opening)
+        for act in ph.actions:
+            assert act.actor is None or act.kind in opening.actions, (number, act.actor, act.kind)
+            acted = apply_action(game, state, act)
+            if act.actor is not None:  # the host's acts move no garnets
+                assert -acted.garnets.get(act.actor, 0) <= balance.get(act.actor, 0), (number, act.actor, act.kind)
+                # A transfer moves garnets between purses; what leaves them all is spent.
+                spent[act.actor] += max(0, -sum(acted.garnets.values()))
+            for who, change in acted.garnets.items():
+                balance[who] = balance.get(who, 0) + change
+            state = acted.state
         if opening.seconds is not None:
             assert ph.elapsed_seconds - ph.extension_seconds <= opening.seconds, f"phase {number} overran its clock"
         for player, kinds in ph.submissions.items():
@@ -101,3 +124,11 @@ def garnets_spent_in_a_legal_match(raw: dict[str, Any]) -> dict[str, int]:
         state = apply_record(game, state, rec.seed, ph)
     assert game.open_phase(state) is None, "the record ends before the match does"
     return spent
+
+
+def private_view_at_the_end(raw: dict[str, Any], participant: str) -> dict[str, Any]:
+    """What `participant` is told of the finished match (their own seat), replayed from the record."""
+    rec = MatchRecord.model_validate(raw)
+    *_, (_phase, final) = states(rec)
+    view: dict[str, Any] = registry.load(rec.game).view(final, participant)["private"]
+    return view
