@@ -166,7 +166,7 @@ def _ec_named(stack: LocalStack, run: SeasonRun, observe: Callable[[str, dict[st
         request_id=f"{run.season_id}-{ec}-names",
     )
     reply = stack.invoke("SubmitWebhookFunction", event)
-    observe("ec_named", {"ec": ec, "opponent": opponent, "status": reply["statusCode"]})
+    observe("ec_named", {"ec": ec, "opponent": opponent, "among": naming[0]["among"], "status": reply["statusCode"]})
     if reply["statusCode"] != 200:
         raise RuntimeError(f"{ec}'s naming was refused: {reply['body']}")
     return True
