@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import logging
@@ -148,12 +149,13 @@ def _not_aiosmtpds_own_legacy_warning(record: logging.LogRecord) -> bool:
 class Authenticator:
     """aiosmtpd's authenticator: a login for the host (its token) or for participants (their
     secret, in every match where the login names them), given to the session as its `auth_data`.
+    `candidates` gives the matches that may name a login (the server's login index: a login reads
+    those alone, not every match); each is checked as stored. `LoginSmtp` calls it on a worker
+    thread, never on the SMTP event loop: its reads wait on the table like any request."""
 
-    It runs on the SMTP event loop (aiosmtpd calls it synchronously): a few reads of the table."""
-
-    def __init__(self, token: str, matches: Callable[[], Iterable[Match]]) -> None:
+    def __init__(self, token: str, candidates: Callable[[str], Iterable[Match]]) -> None:
         self.token = token
-        self.matches = matches
+        self.candidates = candidates
         logging.getLogger("mail.log").addFilter(_not_aiosmtpds_own_legacy_warning)  # once: a filter is added once
 
     def __call__(self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, data: Any) -> AuthResult:
@@ -166,7 +168,7 @@ class Authenticator:
         if name.lower() == HOST_LOGIN:
             return MailLogin(host=True) if is_token(password, self.token) else None
         participants = {}
-        for match in self.matches():
+        for match in self.candidates(name):
             for participant in match.players:
                 if name.lower() not in (participant.id.lower(), (participant.email or "").strip().lower()):
                     continue
@@ -178,14 +180,42 @@ class Authenticator:
         return MailLogin(participants=participants) if participants else None
 
 
+@dataclass(frozen=True)
+class _Unchecked:
+    """A login aiosmtpd has read, not yet checked (`LoginSmtp`)."""
+
+    mechanism: str
+    data: Any
+
+
 class LoginSmtp(SMTP):
     """aiosmtpd's SMTP, taking a login in plain text from loopback, and from elsewhere only after
-    STARTTLS (aiosmtpd decides by one setting for every connection: set here per connection)."""
+    STARTTLS (aiosmtpd decides by one setting for every connection: set here per connection).
+
+    aiosmtpd calls the authenticator synchronously on the event loop that serves every session,
+    so a login waiting on the table would hold them all: here its `_authenticate` only notes the
+    credentials its PLAIN and LOGIN exchanges read, and those are checked on a worker thread."""
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         peer = self.session.peer if self.session is not None else None
         self._auth_require_tls = not (isinstance(peer, tuple) and plaintext_login_allowed(str(peer[0])))
+
+    def _authenticate(self, mechanism: str, auth_data: Any) -> AuthResult:
+        return AuthResult(success=False, handled=False, auth_data=_Unchecked(mechanism, auth_data))
+
+    async def auth_PLAIN(self, server: SMTP, args: list[str]) -> AuthResult:  # noqa: N802 - aiosmtpd's name
+        return await self._checked(await super().auth_PLAIN(server, args))
+
+    async def auth_LOGIN(self, server: SMTP, args: list[str]) -> AuthResult:  # noqa: N802 - aiosmtpd's name
+        return await self._checked(await super().auth_LOGIN(server, args))
+
+    async def _checked(self, read: AuthResult) -> AuthResult:
+        unchecked = read.auth_data
+        if not isinstance(unchecked, _Unchecked):  # the exchange itself failed: as aiosmtpd answered it
+            return read
+        check = super()._authenticate
+        return await asyncio.get_running_loop().run_in_executor(None, check, unchecked.mechanism, unchecked.data)
 
 
 def tls_context(data: Path) -> ssl.SSLContext:

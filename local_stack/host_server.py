@@ -59,7 +59,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from game_core.aws.routes import route_pattern
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.cli.host import DEFAULT_DATA, HOST_TOKEN_FILE
-from game_core.errors import NotFound, not_seconds
+from game_core.errors import not_seconds
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
 from game_core.match.model import Match
@@ -80,6 +80,7 @@ from local_stack.host_page import HostPage
 from local_stack.host_recovery import Recovery
 from local_stack.http_serving import IDLE_TIMEOUT, HttpListener, Reply, Request, json_reply
 from local_stack.inbound_bucket import SES_MAX_BYTES
+from local_stack.login_index import LoginIndex, reader
 from local_stack.mail import LOCAL_DOMAIN, MailAccount, SmtpRelay
 from local_stack.mail_options import add_mail_options, mail_options
 from local_stack.mail_queue import MailQueue
@@ -359,6 +360,8 @@ class HostServer:
         self._recover_while_serving = recover_while_serving
         self._stopping = threading.Event()
         self._table: TableFile | None = None
+        self.logins = LoginIndex()
+        """Which matches each SMTP login names (kept from the table as it is written)."""
         self._allow_loopback_webhooks = allow_loopback_webhooks
 
     def _now(self) -> datetime:
@@ -432,6 +435,7 @@ class HostServer:
         """The table read back from the data folder, and each change to it journaled there."""
         dynamodb, now = self.stack.client("dynamodb"), lambda: self._now().timestamp()
         table = self._table = TableFile(dynamodb, os.environ["TABLE_NAME"], self.data / "table.json", now)
+        table.watchers.append(self.logins.changed)
         table.load()
         self.stack.lambdas.after_aws_call.append(table.after_call)
         self.stack.lambdas.after_each.append(lambda _function: table.drop_expired())
@@ -482,15 +486,8 @@ class HostServer:
 
     def _smtp_listener(self, port: int) -> SmtpListener:
         """The SMTP port: mail from a session logged in as the sender (`host_access`)."""
-        store = self.stack.ports().store
-
-        def match(match_id: str) -> Match | None:
-            try:
-                return store.get(match_id)
-            except NotFound:
-                return None
-
-        authenticator = Authenticator(self.host_token, self._matches)
+        match = reader(self.stack.ports().store)
+        authenticator = Authenticator(self.host_token, self.logins.candidates(match))
         return SmtpListener(
             MailDrop(self.stack, match), self._host, port, authenticator=authenticator, tls=tls_context(self.data)
         )

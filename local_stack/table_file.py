@@ -147,6 +147,9 @@ class TableFile:
         self._flushing = threading.Lock()
         self._generation = 0  # a new journal each compaction: a flush of an older one is done
         self._appended = self._flushed = 0
+        self.watchers: list[Callable[[list[tuple[Key, Item | None]]], None]] = []
+        """Told each item as loaded, then as each write leaves it (None: gone), under moto's lock
+        (the login index: local_stack/login_index.py)."""
 
     def items(self) -> list[Item]:
         """Every item of the table, in key order."""
@@ -179,6 +182,8 @@ class TableFile:
             for item, attributes in kept:  # straight into moto's table: thousands of items in a blink
                 table.put_item(attributes)
                 self._note_expiry(item)
+            for watcher in self.watchers:
+                watcher([((item["pk"]["S"], item["sk"]["S"]), item) for item, _ in kept])
             self.save()
         return len(kept)
 
@@ -199,6 +204,8 @@ class TableFile:
             return None
         changes = [[{"pk": {"S": pk}, "sk": {"S": sk}}, self._current(pk, sk)] for pk, sk in sorted(keys)]
         self._append((json.dumps(changes) + "\n").encode())
+        for watcher in self.watchers:
+            watcher([((key["pk"]["S"], key["sk"]["S"]), item) for key, item in changes])
         for _, item in changes:
             if item is not None:
                 self._note_expiry(item)

@@ -18,7 +18,7 @@ TOKEN = "the-host-token"
 
 @pytest.mark.parametrize(("password", "accepted"), [(TOKEN, True), ("a wrong token", False)])
 def test_a_login_logs_no_legacy_warning(caplog: pytest.LogCaptureFixture, password: str, accepted: bool) -> None:
-    listener = SmtpListener(object(), "127.0.0.1", 0, authenticator=Authenticator(TOKEN, lambda: []))
+    listener = SmtpListener(object(), "127.0.0.1", 0, authenticator=Authenticator(TOKEN, lambda _login: []))
     try:
         with caplog.at_level(logging.INFO, logger="mail.log"), smtplib.SMTP("127.0.0.1", listener.port) as smtp:
             try:
@@ -36,7 +36,7 @@ def test_a_login_logs_no_legacy_warning(caplog: pytest.LogCaptureFixture, passwo
 
 
 def test_aiosmtpds_other_warnings_still_reach_the_log(caplog: pytest.LogCaptureFixture) -> None:
-    Authenticator(TOKEN, lambda: [])  # its filter in place
+    Authenticator(TOKEN, lambda _login: [])  # its filter in place
     with caplog.at_level(logging.WARNING, logger="mail.log"):
         logging.getLogger("mail.log").warning("auth_required == True but auth_require_tls == False")
     assert [record.getMessage() for record in caplog.records] == ["auth_required == True but auth_require_tls == False"]

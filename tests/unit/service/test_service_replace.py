@@ -420,7 +420,7 @@ def test_the_laptops_smtp_login_takes_the_new_address_and_secret_and_not_the_old
 
     new_secret = to_dana(table)["secret"]
 
-    login = Authenticator("host-token", lambda: [table.match()]).login
+    login = Authenticator("host-token", lambda _login: [table.match()]).login
     assert login(BO, old_secret) is None and login("bo", old_secret) is None
     assert login(BO, new_secret) is None  # the old address names no one now
     assert login(DANA, new_secret) == login("bo", new_secret) == MailLogin(participants={MID: "bo"})
