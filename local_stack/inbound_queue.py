@@ -7,7 +7,7 @@ function run on that queue as Lambda's SQS event source would.
 now in batches, invokes EmailInFunction in-process (as `local_stack.webhooks` does), deletes the
 records it did not report failed, and goes on until none is visible. A failed record is hidden
 until its next try (the function's backoff); with a `VirtualClock`, moto's SQS reads that clock
-(`webhooks.patch_sqs`), so `run_for()` moves the clock to each next try and delivers: six hours of
+(`sqs_clock.patch_sqs`), so `run_for()` moves the clock to each next try and delivers: six hours of
 tries take no real time. After `MAX_RECEIVES` tries moto moves a record to the dead letters on
 the next receive, as SQS does.
 

@@ -6,13 +6,15 @@ hands each record to its subscription's lane (`service.webhook_lanes.lane_of`); 
 thread that invokes WebhookDeliverFunction (in-process, as Lambda's poller does; not through
 moto's Invoke, which holds moto's lock for the whole run) on its records, a batch at a time, in
 order, and deletes those it did not report failed. So a receiver that hangs holds only its own
-lane: every other subscription's notices go out at the next dispatch. `deliver()` dispatches and
+lane: every other subscription's notices go out at the next dispatch. A record waits in its lane
+as long as the lane's earlier records take, which can outlast the queue's visibility timeout:
+it is hidden again while held, and never put in its lane twice (`_keep_hidden`). `deliver()` dispatches and
 waits until nothing is visible or under way (tests). Only the receive and the deletes hold moto's
 lock (and the function's own AWS calls, one by one, as every call does), not the function's
 POSTs (up to 10 s each): a dead receiver stalls nothing else of the host server. While batches
 are under way, `kept()` shows the queues as if they had not begun. A retry is a copy the
 function queued with a delay. With a `VirtualClock`, moto's SQS reads that clock (its delays and
-visibility: `patch_sqs`), so a retry an hour away comes back once the test has advanced the
+visibility: `sqs_clock.patch_sqs`), so a retry an hour away comes back once the test has advanced the
 clock an hour: no test waits in real time. bin/host-server dispatches every second on the wall
 clock, and keeps what the queues hold in its data folder (`kept`, `put_back`:
 local_stack/persistence.py's `QueueFile`), so a delivery survives the server's restart.
@@ -21,8 +23,6 @@ local_stack/persistence.py's `QueueFile`), so a delivery survives the server's r
 from __future__ import annotations
 
 import contextvars
-import hashlib
-import inspect
 import json
 import logging
 import math
@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import moto.sqs.models as sqs_models
+from botocore.exceptions import ClientError
 from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from game_core.service.webhook_lanes import lane_of
 from game_core.service.webhook_queue import HOP_SECONDS, Delivery
 from local_stack.clock import VirtualClock
 from local_stack.lambda_adapter import MOTO_LOCK
+from local_stack.sqs_clock import patch_sqs
 
 logger = logging.getLogger(__name__)
 
@@ -50,32 +52,8 @@ RECEIVE = 10
 """Messages per ReceiveMessage at most (SQS's limit)."""
 MAX_RECEIVES = 40
 """As the template's redrive policy."""
-SQS_TIME_SEAM = ("unix_time", "unix_time_millis")
-"""moto 5.2.1's SQS models read the time through these two names of their module (sent times,
-visibility, delays): `patch_sqs` points them at the virtual clock."""
-SQS_TIME_DIGEST = "e48bcdf0df5c8397"
-"""The first 16 hex digits of the SHA-256 of `Message.delay`'s and `Message.delayed`'s sources in
-moto 5.2.1: a retry's delay is measured on `unix_time_millis` there."""
-
-
-def seam_digest() -> str:
-    sources = inspect.getsource(sqs_models.Message.delay) + inspect.getsource(sqs_models.Message.delayed.fget)
-    return hashlib.sha256(sources.encode()).hexdigest()[:16]
-
-
-def patch_sqs(clock: VirtualClock) -> Callable[[], None]:
-    """moto's SQS on `clock`; returns the function that restores it."""
-    if seam_digest() != SQS_TIME_DIGEST:
-        raise RuntimeError("moto's SQS Message.delay changed: re-check local_stack/webhooks.py's seam")
-    originals = {name: getattr(sqs_models, name) for name in SQS_TIME_SEAM}
-    sqs_models.unix_time = lambda *_args: clock.time()  # type: ignore[assignment]
-    sqs_models.unix_time_millis = lambda *_args: clock.time() * 1000  # type: ignore[assignment]
-
-    def restore() -> None:
-        for name, original in originals.items():
-            setattr(sqs_models, name, original)
-
-    return restore
+VISIBILITY_SECONDS = 540
+"""As the template's queue: how long a received record stays hidden."""
 
 
 def _a_delivery(body: str) -> str:
@@ -142,7 +120,8 @@ class LocalWebhooks:
         self.dead_letter_arn = dead_arn["Attributes"]["QueueArn"]
         redrive = {"deadLetterTargetArn": self.dead_letter_arn, "maxReceiveCount": MAX_RECEIVES}
         self.queue_url = sqs.create_queue(
-            QueueName=QUEUE, Attributes={"VisibilityTimeout": "540", "RedrivePolicy": json.dumps(redrive)}
+            QueueName=QUEUE,
+            Attributes={"VisibilityTimeout": str(VISIBILITY_SECONDS), "RedrivePolicy": json.dumps(redrive)},
         )["QueueUrl"]
         self.queue_arn = sqs.get_queue_attributes(QueueUrl=self.queue_url, AttributeNames=["QueueArn"])["Attributes"][
             "QueueArn"
@@ -156,6 +135,8 @@ class LocalWebhooks:
         self._received: dict[str, Waiting] = {}
         """Each record received and not yet settled (deleted, or handed back failed), as it was
         just before: visible, received one time fewer. Read and changed under moto's lock."""
+        self._hidden: dict[str, tuple[str, float]] = {}
+        """The same records' latest receipt handles, and until when SQS hides each (`_keep_hidden`)."""
         self._runs: list[_Run] = []
         """The invocations under way: read and changed under moto's lock."""
         self._lanes: dict[str, list[dict[str, Any]]] = {}
@@ -210,10 +191,13 @@ class LocalWebhooks:
         received = 0
         while not self._closed:
             with MOTO_LOCK:
+                self._keep_hidden()
                 messages: list[dict[str, Any]] = self.sqs.receive_message(
                     QueueUrl=self.queue_url, MaxNumberOfMessages=RECEIVE, AttributeNames=["All"], WaitTimeSeconds=0
                 ).get("Messages", [])
-                ids = {message["MessageId"] for message in messages}
+                ids = {message["MessageId"] for message in messages} - self._hidden.keys()
+                hidden_until = sqs_models.unix_time() + VISIBILITY_SECONDS
+                self._hidden |= {message["MessageId"]: (message["ReceiptHandle"], hidden_until) for message in messages}
                 self._received |= {
                     message.id: Waiting(
                         body=message.body,
@@ -225,9 +209,10 @@ class LocalWebhooks:
                 }
             if not messages:
                 break
-            received += len(messages)
+            fresh = [message for message in messages if message["MessageId"] in ids]  # held ones are in their lane
+            received += len(fresh)
             with self._lanes_changed:
-                for message in messages:
+                for message in fresh:
                     lane = lane_of(message["Body"], message["MessageId"])
                     if lane not in self._lanes:
                         threading.Thread(target=self._work, args=(lane,), name=f"lane-{lane}", daemon=True).start()
@@ -235,6 +220,24 @@ class LocalWebhooks:
         if not received:
             self._batch_done()
         return received
+
+    def _keep_hidden(self) -> None:
+        """Under moto's lock: each record held (in its lane, or its batch under way) hidden for
+        another visibility timeout once half of it has passed: a lane can hold records longer
+        than SQS hides them (a receiver slow for notice after notice), and one handed out again
+        would be put in its lane twice. SQS hides a message 12 hours at most; one handed out
+        again past them is taken by `dispatch` as the record held (its new receipt noted)."""
+        now = sqs_models.unix_time()
+        for message_id, (handle, until) in list(self._hidden.items()):
+            if until - now > VISIBILITY_SECONDS / 2:
+                continue
+            try:
+                self.sqs.change_message_visibility(
+                    QueueUrl=self.queue_url, ReceiptHandle=handle, VisibilityTimeout=VISIBILITY_SECONDS
+                )
+            except ClientError:  # past the 12 hours
+                continue
+            self._hidden[message_id] = (handle, now + VISIBILITY_SECONDS)
 
     def _work(self, lane: str) -> None:
         """A lane's thread: its records a batch at a time, in order, until none waits."""
@@ -280,9 +283,11 @@ class LocalWebhooks:
             _RUN.reset(noting)
             with MOTO_LOCK:
                 for message in done:
-                    self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+                    handle, _ = self._hidden[message["MessageId"]]
+                    self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=handle)
                 for message in batch:
                     self._received.pop(message["MessageId"], None)
+                    self._hidden.pop(message["MessageId"], None)
                 self._runs.remove(run)
 
     def kept(self) -> KeptQueue:

@@ -219,6 +219,14 @@ def test_the_backoff_doubles_from_30_seconds_within_24_hours(attempts, queued_at
 # -- queued by `tell`, on the fakes ----------------------------------------------------------
 
 
+EVERY_URL = {
+    "ada": "https://bot.example.com/ada",
+    "bo": "https://bot.example.com/bo",
+    "@public": "https://site.example/p",
+}
+"""Both players' and the public channel's subscriptions."""
+
+
 def hooked(urls: dict[str, str]) -> tuple[Fakes, MemoryHooks, Any, str]:
     fakes, hooks = Fakes(), MemoryHooks()
     ports = replace(fakes.ports, hooks=hooks)
@@ -275,6 +283,24 @@ def test_the_host_names_a_subscriptions_participant_by_name_with_spaces_any_case
         run_host_command(ports, parse_host_command(stranger))
 
 
+def test_a_notice_for_everyone_reaches_each_subscription_under_an_id_of_its_own() -> None:
+    _fakes, hooks, ports, mid = hooked(EVERY_URL)
+    hooks.queued.clear()
+
+    # When the host extends the phase: one notice, to everyone (no one has a private part)
+    run_host_command(ports, parse_host_command({"command": "extend", "match_id": mid, "seconds": 60}))
+
+    # Then each subscription gets it under an id naming it (Standard Webhooks: an id is one
+    # message's; the same id twice is a repeat, so one receiver serving two subscriptions, or
+    # counting ids, must not see the public channel's id again in Ada's and Bo's deliveries)
+    (occasion,) = {one.webhook_id.split("/")[1] for one in hooks.queued}
+    assert sorted((one.target, one.webhook_id) for one in hooks.queued) == [
+        ("@public", f"{mid}/{occasion}/@all"),
+        ("ada", f"{mid}/{occasion}/ada"),
+        ("bo", f"{mid}/{occasion}/bo"),
+    ]
+
+
 def test_a_settings_file_naming_one_participant_twice_in_its_webhooks_is_refused() -> None:
     fakes, hooks = Fakes(), MemoryHooks()
     twice = {"ada": "https://bot.example.com/1", "Ada Lovelace": "https://bot.example.com/2"}
@@ -326,12 +352,7 @@ def test_a_discord_message_failing_midway_is_retried_from_the_part_that_failed()
 
 
 def test_at_the_reveal_each_participants_webhook_opens_their_own_sealed_moves_and_nobody_elses() -> None:
-    urls = {
-        "ada": "https://bot.example.com/ada",
-        "bo": "https://bot.example.com/bo",
-        "@public": "https://site.example/p",
-    }
-    fakes, hooks, ports, mid = hooked(urls)
+    fakes, hooks, ports, mid = hooked(EVERY_URL)
     moves = {"ada": [2, 1, 1, 0, -1, -1], "bo": [-1, -1, 0, 1, 1, 2]}
     for player, multipliers in moves.items():  # the fakes' salts: Ada's SHA-256("salt-1"), Bo's "salt-2"
         submit(ports, SubmissionRequest(mid, player, "Pregame", "multipliers", {"multipliers": multipliers}, "test"))

@@ -8,7 +8,8 @@ and 12 hexadecimal digits, compared without regard to case.
 Each mail the service sends says in its Message-ID which phase it belongs to
 (`<match id>.<phase number>.<unique>@<domain>`), so that a reply to it tells which phase its
 sender was answering (`phase_answered`); a notice's mail makes `<unique>` from the notice's
-mail id, so that the same mail sent again is recognisably the same.
+mail id, an answer from the message it answers, so that the same mail sent again is
+recognisably the same.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ def match_for(recipients: Iterable[str], subject: str, domain: str) -> str | Non
 
 def phase_message_id(match_id: str, phase_number: int | None, domain: str, told_as: str | None = None) -> str:
     """The Message-ID of a mail of the match sent while phase `phase_number` is open (None: none
-    is, and the id names no phase): made from `told_as`, a notice's mail id, so the mail keeps it
-    when a retried step sends it again; a new one for a mail that tells no notice (an answer)."""
+    is, and the id names no phase): made from `told_as` (a notice's mail id, or the message an
+    answer answers), so the mail keeps it when sent again; a new one for a mail without one."""
     phase = "" if phase_number is None else f"{phase_number}."
     unique = uuid.uuid4().hex if told_as is None else hashlib.sha256(told_as.encode()).hexdigest()[:32]
     return f"<{match_id}.{phase}{unique}@{domain}>"

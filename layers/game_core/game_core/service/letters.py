@@ -253,6 +253,9 @@ def answer(
     domain: str,
     letter: Letter,
     attachments: Sequence[Picture] = (),
+    answers: str | None = None,
 ) -> OutgoingMail:
-    """A reply to the participant's (or host's) message, threaded under it."""
-    return _mail(match, to, subject, lines, now, domain, answering=letter, attachments=attachments)
+    """A reply to the participant's (or host's) message, threaded under it; `answers` is what the
+    message is known by (`mail_in.delivery_key`): its answer keeps one Message-ID when sent again."""
+    told_as = None if answers is None else f"{match.match_id}/answer/{answers}"
+    return _mail(match, to, subject, lines, now, domain, answering=letter, attachments=attachments, told_as=told_as)

@@ -35,7 +35,8 @@ A redelivered message (the inbound queue handing it over again, or the sender's 
 the same message again: the same Message-ID, `delivery_key`) stores nothing twice: its moves
 and actions are recognised by their stored replies. Its answer goes once: a message is marked answered after
 its answer is sent, and a marked one is not read again; one whose answer was lost (SES failed,
-the Lambda retried) is answered on its redelivery, from the replies stored with its moves. An
+the Lambda retried) is answered on its redelivery, from the replies stored with its moves; one
+sent whose mark was lost (a crash between the two) is sent again, under the same Message-ID. An
 answer the mail service refuses for good (`errors.MailRefused`) is not tried again: the message
 is marked answered all the same, and the refusal recorded for the host (`telling.send`).
 """
@@ -143,7 +144,7 @@ def receive(ports: Ports, receipt: Receipt) -> Outcome:
     subject = letter.subject if letter.subject.lower().startswith("re:") else f"Re: {letter.subject or match_id}"
     now = ports.clock.now()
     lines = [greeting, "", *said.lines]
-    answer = letters.answer(match, sender.address, subject, lines, now, domain, letter, said.pictures)
+    answer = letters.answer(match, sender.address, subject, lines, now, domain, letter, said.pictures, delivery)
     whose = sender.player.id if sender.player is not None else telling.HOST
     sent = telling.send(ports, match, answer, whose)
     ports.store.mark_answered(match_id, delivery, now)  # a refused answer too: a retry would be refused alike

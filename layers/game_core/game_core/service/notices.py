@@ -34,6 +34,13 @@ def notice_id(match_id: str, occasion: str, recipient: str | None) -> str:
     return f"{match_id}/{occasion}/{recipient or EVERYONE}"
 
 
+def addressed(public_id: str, recipient: str) -> str:
+    """A public notice's id as told to one participant in a delivery of their own (a webhook's,
+    when the occasion made them no notice of their own): the id their own notice would have had.
+    So no two subscriptions are sent one id, which a receiver drops as a repeat."""
+    return f"{public_id.removesuffix(EVERYONE)}{recipient}"
+
+
 def resolution(number: int) -> str:
     """The occasion of the announcement of phase `number`'s resolution."""
     return f"resolved-{number}"

@@ -30,7 +30,7 @@ from game_core.errors import Malformed, NotFound, Reason
 from game_core.games import registry
 from game_core.match.model import Match
 from game_core.service import letters
-from game_core.service.notices import told_key
+from game_core.service.notices import addressed, told_key
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 from game_core.service.submit import authenticate_webhook
@@ -112,7 +112,8 @@ def deliveries(match: Match, notices: Sequence[Notice], now: datetime) -> list[D
         shared, mine = (public.body if public else {}), (own.body if own else {})
         text = letters.event_text(match, game, shared, mine, now, participant.zone, participant.id)
         payload = _payload(match, "match.notice", headline, shared | mine, text)
-        sent.append(Delivery(match.match_id, participant.id, headline.notice_id, payload, now.timestamp()))
+        told_id = headline.notice_id if own else addressed(headline.notice_id, participant.id)
+        sent.append(Delivery(match.match_id, participant.id, told_id, payload, now.timestamp()))
     return sent
 
 
