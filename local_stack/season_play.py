@@ -53,6 +53,8 @@ class SeasonTable:
     observe: Callable[[str, dict[str, Any]], None]
     ecs_name: bool = False
     """The EC whose turn it is names at once, by webhook (the first they may name)."""
+    ecs_spend: bool = False
+    """An EC who may spend a ToL spends one at once, by webhook."""
     bots: dict[tuple[str, str], Seat] = field(default_factory=dict)
     pending: list[tuple[str, Seat, dict[str, Any]]] = field(default_factory=list)
 
@@ -130,8 +132,8 @@ def begin_season(
 
 def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = None, timeout: float = 900) -> SeasonRun:
     """Play until the season's execution ends (succeeded, or failed: a stalled season, which the
-    host's `recover` starts again, and `play_on` plays on). With `table.ecs_name`, the EC whose
-    turn it is names at once, by webhook; else the ECs stay silent."""
+    host's `recover` starts again, and `play_on` plays on). With `table.ecs_name` (`ecs_spend`), the
+    EC whose turn it is names (spends a ToL) at once, by webhook; else the ECs stay silent."""
     run = table.run
     run.status = "RUNNING"
     deadline = time.monotonic() + timeout
@@ -144,32 +146,41 @@ def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = Non
             return run
         if table.read() or table.pending:
             table.send()
-        elif not (table.ecs_name and _ec_named(stack, run, table.observe)) and not _host_acted(
-            stack, run, host, table.observe
-        ):
+        elif not _ec_acted(stack, table) and not _host_acted(stack, run, host, table.observe):
             stack.advance_to_next_wake()
 
 
-def _ec_named(stack: LocalStack, run: SeasonRun, observe: Callable[[str, dict[str, Any]], None]) -> bool:
-    """The EC whose turn it is names the first player they may, through the webhook's season route."""
-    status = stack.host({"command": "season", "action": "status", "season_id": run.season_id})
-    naming = [w for w in status.get("waiting", []) if w["kind"] == "naming" and w["among"]]
-    if not naming:
+def _ec_acted(stack: LocalStack, table: SeasonTable) -> bool:
+    """The EC whose turn it is acts at once through the webhook's season route: spends a ToL
+    when they may (`table.ecs_spend`), names the first player they may (`table.ecs_name`)."""
+    run = table.run
+    if not (table.ecs_name or table.ecs_spend):
         return False
-    ec, opponent = naming[0]["who"][0], naming[0]["among"][0]
-    event = api_gateway_event(
-        "POST /seasons/{season_id}/players/{player_id}/acts",
-        f"/seasons/{run.season_id}/players/{ec}/acts",
-        {"season_id": run.season_id, "player_id": ec},
-        headers={"authorization": f"Bearer {run.secrets[ec]}", "content-type": "application/json"},
-        body=json.dumps({"act": "name", "opponent": opponent}),
-        request_id=f"{run.season_id}-{ec}-names",
-    )
-    reply = stack.invoke("SubmitWebhookFunction", event)
-    observe("ec_named", {"ec": ec, "opponent": opponent, "among": naming[0]["among"], "status": reply["statusCode"]})
-    if reply["statusCode"] != 200:
-        raise RuntimeError(f"{ec}'s naming was refused: {reply['body']}")
-    return True
+    status = stack.host({"command": "season", "action": "status", "season_id": run.season_id})
+    for wait in status.get("waiting", []):
+        if wait["kind"] == "spend" and table.ecs_spend:
+            act, said = {"act": "spend"}, "ec_spent"
+        elif wait["kind"] == "naming" and wait["among"] and table.ecs_name:
+            act, said = {"act": "name", "opponent": wait["among"][0]}, "ec_named"
+        else:
+            continue
+        ec = wait["who"][0]
+        event = api_gateway_event(
+            "POST /seasons/{season_id}/players/{player_id}/acts",
+            f"/seasons/{run.season_id}/players/{ec}/acts",
+            {"season_id": run.season_id, "player_id": ec},
+            headers={"authorization": f"Bearer {run.secrets[ec]}", "content-type": "application/json"},
+            body=json.dumps(act),
+            request_id=f"{run.season_id}-{ec}-{act['act']}s",
+        )
+        reply = stack.invoke("SubmitWebhookFunction", event)
+        table.observe(
+            said, {"ec": ec, "opponent": act.get("opponent"), "among": wait["among"], "status": reply["statusCode"]}
+        )
+        if reply["statusCode"] != 200:
+            raise RuntimeError(f"{ec}'s {act['act']} was refused: {reply['body']}")
+        return True
+    return False
 
 
 def _host_acted(
