@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from season_outcome import logged, outcome
 
 from local_stack.clock import VirtualClock
 from local_stack.season_play import play_season
@@ -65,25 +66,11 @@ def season() -> Iterator[dict[str, Any]]:
         games=("domino", "crates", "clubs", "abstrac"), clock=VirtualClock(datetime(2026, 12, 1, tzinfo=UTC))
     ) as stack:
         run = play_season(stack, SETTINGS, host_names_guests, observe, timeout=600, season_id="s-six", ecs_name=True)
-        ports = stack.ports()
-        assert ports.seasons is not None
-        matches = [ports.store.get(match_id) for match_id in run.matches]
-        yield {
-            "run": run,
-            "state": ports.seasons.season(run.season_id).state,
-            "events": ports.seasons.season_events(run.season_id),
-            "matches": matches,
-            "executions": [str(stack.execution(m.match_id, m.game)["status"]) for m in matches],
-            "namings": namings,
-        }
+        yield outcome(stack, run) | {"namings": namings}
 
 
 def table(match: Any) -> list[tuple[str, int]]:
     return [(s["player"], s["place"]) for s in match.result["standings"]]
-
-
-def logged(events: list[Any], kind: str, *keys: str) -> list[tuple[Any, ...]]:
-    return [tuple(e.data.get(k) for k in keys) for e in events if e.type == kind]
 
 
 def test_every_match_of_the_season_ran_on_the_real_asl_to_its_end(season: dict[str, Any]) -> None:

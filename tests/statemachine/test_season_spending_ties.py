@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from season_outcome import logged, outcome
 
 from local_stack.bots import domino, registered
 from local_stack.clock import VirtualClock
@@ -78,20 +79,7 @@ def season() -> dict[str, Any]:
         table = begin_season(stack, SETTINGS, season_id="s-four")
         table.ecs_spend = True
         run = play_on(stack, table, host, timeout=600)
-        ports = stack.ports()
-        assert ports.seasons is not None
-        matches = [ports.store.get(match_id) for match_id in run.matches]
-        return {
-            "run": run,
-            "state": ports.seasons.season(run.season_id).state,
-            "events": ports.seasons.season_events(run.season_id),
-            "matches": matches,
-            "executions": [str(stack.execution(m.match_id, m.game)["status"]) for m in matches],
-        }
-
-
-def logged(events: list[Any], kind: str, *keys: str) -> list[tuple[Any, ...]]:
-    return [tuple(e.data.get(k) for k in keys) for e in events if e.type == kind]
+        return outcome(stack, run)
 
 
 def test_every_match_ran_on_the_real_asl_and_every_host_decision_was_taken(season: dict[str, Any]) -> None:
