@@ -77,6 +77,7 @@ def test_every_match_of_the_season_ran_on_the_real_asl_to_its_end(season: dict[s
     # Three Main Matches, one Death Match (Domino's one EC), two (Crates' two), one (Clubs' pair),
     # the Finals: 8 matches, each an execution of its game's machine that succeeded
     assert season["run"].status == "SUCCEEDED"
+    assert [(d["action"], d["reply"]["ok"]) for d in season["run"].decided] == [("guests", True)]  # the host's one act
     games = [(m.game, m.settings["rule_set"]) for m in season["matches"]]
     assert games == [
         ("domino", "default"),
