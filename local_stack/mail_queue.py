@@ -16,8 +16,13 @@ that caused it never waits on the relay. What the relay answers:
 - still not taken 24 hours after it was queued: given up, and the host told.
 
 The file is replaced whole after every change (`persistence.KeptFile`: never half-written) and
-read back at start, so a restart loses nothing; a message whose sending a crash cut short is sent
-again (the relay may then have it twice). Time is the stack's clock: on a `VirtualClock` (tests),
+read back at start, so a restart loses nothing. What the relay took is remembered for 24 hours
+(each Message-ID with its recipient): the same message queued again meanwhile is not sent again
+(a step retried after a crash between its send and its mark, an answer to a mail redelivered
+after a crash before it was marked answered: both send the same Message-ID again). A message
+whose sending a crash cut short is sent again: the relay may then have it twice, the same bytes
+under one Message-ID (SMTP has no way to ask a relay whether it took a message:
+tests/integration/test_mail_queue_crash.py). Time is the stack's clock: on a `VirtualClock` (tests),
 the waits are the clock's, and a test moves it rather than waiting.
 """
 
@@ -25,6 +30,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import email.parser
+import email.policy
 import logging
 import threading
 import time
@@ -47,7 +54,8 @@ QUEUE_FILE = "mail-queue.json"
 FIRST_WAIT_SECONDS = 60
 LONGEST_WAIT_SECONDS = 30 * 60
 TRIED_FOR_SECONDS = 24 * 3600
-"""How long a message is tried for (from when it was queued) before it is given up."""
+"""How long a message is tried for (from when it was queued) before it is given up, and one the
+relay took is remembered (not sent again if queued again)."""
 
 
 def _base64(text: str) -> str:
@@ -73,17 +81,36 @@ class QueuedMail(BaseModel):
     attempts: int
     last_error: str
     unreachable: bool
+    message_id: str = ""
+    """Its Message-ID header ("" if it has none, or was queued before it was kept)."""
 
     @property
     def message(self) -> bytes:
         return base64.b64decode(self.raw)
 
 
+class TakenMail(BaseModel):
+    """A message the relay took for a recipient, and when (epoch seconds on the stack's clock)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    message_id: str
+    recipient: str
+    at: float
+
+
 class KeptMail(BaseModel):
-    """What the file holds: the messages waiting, in the order they were queued."""
+    """What the file holds: the messages waiting, in the order they were queued, and those the
+    relay took in the last 24 hours."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     waiting: tuple[QueuedMail, ...]
+    taken: tuple[TakenMail, ...] = ()
+
+
+def message_id_of(raw: bytes) -> str:
+    """The Message-ID header of a message ("" if none)."""
+    headers = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    return str(headers.get("Message-ID", "")).strip()
 
 
 @dataclass(frozen=True)
@@ -140,6 +167,7 @@ class MailQueue:
         self._file = KeptFile(folder / QUEUE_FILE, KeptMail, "the mail queue", "the mail in it")
         kept = self._file.read()
         self._waiting: list[QueuedMail] = list(kept.waiting) if kept is not None else []
+        self._taken: list[TakenMail] = list(kept.taken) if kept is not None else []
         self._clock: Clock = clock or WallClock()
         self._told: Callable[[Undelivered], object] = lambda _undelivered: None
         self._changed = threading.Condition()
@@ -152,8 +180,10 @@ class MailQueue:
     # -- the service's side -------------------------------------------------------------------
 
     def put(self, mail: OutgoingMail) -> None:
-        """Queue `mail` (kept on disk when this returns) and wake the sender."""
+        """Queue `mail` (kept on disk when this returns) and wake the sender; not if the same
+        message (its Message-ID) waits for that recipient already or the relay took it lately."""
         now = self._clock.time()
+        message_id = message_id_of(mail.raw)
         queued = QueuedMail(
             id=uuid.uuid4().hex,
             recipients=(mail.to,),
@@ -163,11 +193,22 @@ class MailQueue:
             attempts=0,
             last_error="",
             unreachable=False,
+            message_id=message_id,
         )
         with self._changed:
+            if message_id and self._known(message_id, mail.to):
+                logger.info("mail %s to %s is queued or sent already: not sent again", message_id, mail.to)
+                return
             self._waiting.append(queued)
             self._save()
         self._wakeup.set()
+
+    def _known(self, message_id: str, recipient: str) -> bool:
+        if any(mail.message_id == message_id and recipient in mail.recipients for mail in self._waiting):
+            return True
+        since = self._clock.time() - TRIED_FOR_SECONDS
+        taken = ((one.message_id, one.recipient) for one in self._taken if one.at > since)
+        return (message_id, recipient) in taken
 
     def waiting(self) -> list[QueuedMail]:
         with self._changed:
@@ -259,10 +300,18 @@ class MailQueue:
         again = tuple(to for to in mail.recipients if to in refused and not refused[to].for_good)
         with self._changed:  # the relay answers: what waited for it alone goes now
             self._waiting = [self._reachable(waiting) for waiting in self._waiting if again or waiting.id != mail.id]
+            self._note_taken(mail, [to for to in mail.recipients if to not in refused])
             self._save()
         if again:
             said = "; ".join(f"{to}: {refused[to]}" for to in again)
             self._failed([mail], again, said, unreachable=False)
+
+    def _note_taken(self, mail: QueuedMail, recipients: list[str]) -> None:
+        """Remember what the relay took (with `_changed` held), forgetting what it took 24 hours ago."""
+        now = self._clock.time()
+        self._taken = [one for one in self._taken if one.at > now - TRIED_FOR_SECONDS]
+        if mail.message_id:
+            self._taken += [TakenMail(message_id=mail.message_id, recipient=to, at=now) for to in recipients]
 
     def _reachable(self, mail: QueuedMail) -> QueuedMail:
         """`mail` due now if it waited for the relay alone: the relay just took a message."""
@@ -310,7 +359,7 @@ class MailQueue:
             logger.exception("the host could not be told of mail to %s not delivered", undelivered.recipient)
 
     def _save(self) -> None:
-        self._file.write(KeptMail(waiting=tuple(self._waiting)))
+        self._file.write(KeptMail(waiting=tuple(self._waiting), taken=tuple(self._taken)))
 
 
 def _enhanced(word: str) -> str:

@@ -249,8 +249,8 @@ class OutgoingMail:
     to: str
     raw: bytes
     told_as: str | None = None
-    """The mail's own id when it tells a notice (`letters.mail_id`; its Message-ID is made
-    from it), None for an answer."""
+    """The mail's own id, its Message-ID made from it: a notice's (`letters.mail_id`), or an
+    answer's, made from the message it answers; None for a mail sent once whatever happens."""
 
 
 class Mailer(Protocol):
