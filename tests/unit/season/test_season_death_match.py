@@ -90,7 +90,7 @@ def test_steps_for_another_match_or_out_of_turn_are_refused() -> None:
         start_episode(state, 1, "m-again")
     with pytest.raises(NotNow, match="episode 2 cannot begin now"):
         start_episode(state, 2, "m-2")
-    with pytest.raises(NotNow, match="is at main_match"):
+    with pytest.raises(NotNow, match="Main Match is being played"):
         name_opponent(state, "fay", "di")
     running = in_death_match()
     with pytest.raises(WrongMatch, match="m-dm9 is no Death Match"):

@@ -32,7 +32,7 @@ def test_a_silent_ec_is_named_for_by_the_host() -> None:
     assert (naming.opponent, naming.by) == ("cy", "host")
     # fay's own word after the host's: the same pick changes nothing; another is refused
     assert name_opponent(stepped.state, "fay", "cy").events == ()
-    with pytest.raises(AlreadyDone, match="fay already named cy"):
+    with pytest.raises(AlreadyDone, match="the host already named cy as fay's opponent"):
         name_opponent(stepped.state, "fay", "bo")
 
 

@@ -70,7 +70,7 @@ def test_an_ec_who_spends_a_tol_is_safe_and_the_next_lowest_becomes_ec() -> None
     allowed = eligible(state, episode, "di")
     assert (allowed.players, allowed.lapsed) == (("ada", "bo", "cy"), True)
     assert spend_tol(state, "fay").events == ()  # sent again: nothing
-    with pytest.raises(NotNow, match="episode 2 is at naming"):
+    with pytest.raises(NotNow, match="episode 2's ECs are naming"):
         spend_tol(state, "ed")  # the spending is over (and ed holds no ToL)
 
 

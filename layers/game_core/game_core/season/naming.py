@@ -108,11 +108,22 @@ def name_opponent(state: SeasonState, ec: str, opponent: str, by: NamedBy = "ec"
     if done is not None:
         if done.opponent == opponent:
             return unchanged(state)
-        raise AlreadyDone(f"{ec} already named {done.opponent or 'nobody (no one was left)'}")
+        raise AlreadyDone(already_named(done))
     allowed = eligible(state, episode, ec)
     if opponent not in allowed.players:
         raise NotEligible(f"{ec} may not name {opponent}: they may name {', '.join(allowed.players)}")
     return _named(state, ec, opponent, by, allowed, [])
+
+
+def already_named(done: Naming) -> str:
+    """Why `done.ec` names nobody more: who named whom (a naming is final once taken)."""
+    if done.opponent is None:
+        return f"{done.ec} names nobody: no one was left to name"
+    if done.by == "host":
+        return f"the host already named {done.opponent} as {done.ec}'s opponent"
+    if done.by == "lot":
+        return f"a lot already named {done.opponent} as {done.ec}'s opponent"
+    return f"{done.ec} already named {done.opponent}"
 
 
 def draw_lot(state: SeasonState, ec: str) -> Stepped:

@@ -17,6 +17,20 @@ from game_core.season.errors import NotNow
 Stage = Literal["episode", "finals", "over", "cancelled"]
 EpisodeStage = Literal["main_match", "spending", "naming", "death_matches", "done"]
 NamedBy = Literal["ec", "host", "lot"]
+_EPISODE_AT: dict[str, str] = {
+    "main_match": "'s Main Match is being played",
+    "spending": "'s ECs are saying whether they spend a Token of Life",
+    "naming": "'s ECs are naming their opponents",
+    "death_matches": "'s Death Matches are being played",
+    "done": " is over",
+}
+"""Where an episode stands, in words (a refusal of an act the season does not wait for)."""
+_SEASON_AT: dict[str, str] = {
+    "episode": "no episode has begun",
+    "finals": "the Finals are being played",
+    "over": "the season is over",
+    "cancelled": "the season is cancelled",
+}
 
 
 class SeasonPlayer(Model):
@@ -140,9 +154,11 @@ class SeasonState(Model):
         episode = self.episode
         if self.stage != "episode" or episode is None or episode.stage not in stages:
             where = (
-                f"episode {episode.number} is at {episode.stage}" if episode and self.stage == "episode" else self.stage
+                f"episode {episode.number}{_EPISODE_AT[episode.stage]}"
+                if episode and self.stage == "episode"
+                else _SEASON_AT[self.stage]
             )
-            raise NotNow(f"season {self.season_id} is not waiting for that ({where})")
+            raise NotNow(f"season {self.season_id} is not waiting for that now: {where}")
         return episode
 
 

@@ -38,11 +38,22 @@ def authenticate(state: SeasonState, player: str, secret: str) -> None:
 
 def named(settings: SeasonSettings, word: str) -> str:
     """The cast member `word` names, by id or by name in any case; NotFound naming the cast."""
-    roster = Roster({member.id: member.name or member.id for member in settings.cast})
-    found = roster.get(" ".join(word.split()).upper())
-    if found is None:
-        raise NotFound(f"{word!r} is nobody of this season ({roster.choices})")
-    return found
+    names = {member.id: member.name or member.id for member in settings.cast}
+    roster = Roster(names)
+    words = word.upper().split()
+    if not words:
+        raise NotFound(f"NAME needs whom you name: write NAME and their id or name ({roster.choices})")
+    found = roster.get(" ".join(words))
+    if found is not None:
+        return found
+    # A name's first word(s) alone, as people write them: the match's grammar reads whole names
+    # only, and so does the season's; say whose names it begins, and how to write them
+    begun = [
+        f"{name} ({player})" for player, name in names.items() if words and name.upper().split()[: len(words)] == words
+    ]
+    if begun:
+        raise NotFound(f"{word!r} is only the start of {' and '.join(begun)}: write the whole name or the id")
+    raise NotFound(f"{word!r} is nobody of this season ({roster.choices})")
 
 
 def ec_act(ports: Ports, season_id: str, player: str, secret: str, act: EcAct, opponent: str = "") -> SeasonState:

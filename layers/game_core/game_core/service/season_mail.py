@@ -27,7 +27,9 @@ from game_core.service.season_acts import EcAct, ec_act_proven
 
 _TOKEN = r"(?:TOL|TOKEN|TOKEN OF LIFE)"
 _SPEND_OR_KEEP = re.compile(rf"(SPEND|KEEP) {_TOKEN}")
-_NAME = re.compile(r"NAME:? (.+)")
+_NAME = re.compile(r"NAME(?:\s*:\s*|\s+|$)(.*)", re.IGNORECASE)
+_QUOTES = "\"'“”‘’«»"
+"""Quotes a phone puts around a name ("NAME “bo”"): no part of it."""
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,9 @@ def read_act(line: str) -> SeasonAct | None:
     upper = words.upper()
     if spend_or_keep := _SPEND_OR_KEEP.fullmatch(upper):
         return SeasonAct("spend" if spend_or_keep.group(1) == "SPEND" else "keep", text=upper)
-    if _NAME.fullmatch(upper):
-        opponent = words.split(" ", 1)[1].removeprefix(":").strip()  # as written: a name keeps its case
-        return SeasonAct("name", opponent, f"NAME {opponent}")
+    if named := _NAME.fullmatch(words):
+        opponent = named.group(1).strip().strip(_QUOTES).strip()  # as written: a name keeps its case
+        return SeasonAct("name", opponent, f"NAME {opponent}".strip())
     return None
 
 
@@ -102,7 +104,11 @@ def done_lines(settings: SeasonSettings, state: SeasonState, player: str, act: S
     episode = state.episode
     naming = next((n for n in episode.namings if n.ec == player and n.done), None) if episode else None
     if naming is not None and naming.opponent:
-        return [f"Done: you named {names.get(naming.opponent, naming.opponent)} as your Death Match opponent."]
+        opponent = names.get(naming.opponent, naming.opponent)
+        if naming.by != "ec":  # the same player the host (or a lot) named: nothing of the EC's was taken
+            who = "the host" if naming.by == "host" else "a lot"
+            return [f"Nothing to do: {who} named {opponent} as your Death Match opponent already."]
+        return [f"Done: you named {opponent} as your Death Match opponent."]
     turn = naming_turn(state)
     waiting = f"{names.get(turn, turn)} names first" if turn else "the other ECs holding a ToL answer first"
     return [f"You keep your Token of Life; nobody is named yet: {waiting}. Send NAME again then."]
