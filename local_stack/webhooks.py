@@ -37,6 +37,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from game_core.service.webhook_lanes import lane_of
 from game_core.service.webhook_queue import HOP_SECONDS, Delivery
+from game_core.service.webhook_retries import TIMEOUT_SECONDS
 from local_stack.clock import VirtualClock
 from local_stack.lambda_adapter import MOTO_LOCK
 from local_stack.sqs_clock import patch_sqs
@@ -52,6 +53,8 @@ RECEIVE = 10
 """Messages per ReceiveMessage at most (SQS's limit)."""
 MAX_RECEIVES = 40
 """As the template's redrive policy."""
+SPARE_SECONDS = 5
+"""A stop waits this much past a POST's timeout for the batch under way (its retry's queueing)."""
 VISIBILITY_SECONDS = 540
 """As the template's queue: how long a received record stays hidden."""
 
@@ -146,6 +149,8 @@ class LocalWebhooks:
         self._failure: Exception | None = None
         """The first thing an invocation raised since `deliver()` last said one."""
         self._closed = False
+        self.stopping = threading.Event()
+        """Set by `stop`: no batch begins any more."""
         for arn in (self.queue_arn, self.dead_letter_arn):
             queue = _moto_queue(arn)
             queue.add_message = self._noting(queue.add_message)
@@ -189,7 +194,7 @@ class LocalWebhooks:
         """Receive every record visible now, each into its subscription's lane (a lane not at
         work is started); how many. Nothing visible: the `after_batch` hooks are called."""
         received = 0
-        while not self._closed:
+        while not self._closed and not self.stopping.is_set():
             with MOTO_LOCK:
                 self._keep_hidden()
                 messages: list[dict[str, Any]] = self.sqs.receive_message(
@@ -222,11 +227,9 @@ class LocalWebhooks:
         return received
 
     def _keep_hidden(self) -> None:
-        """Under moto's lock: each record held (in its lane, or its batch under way) hidden for
-        another visibility timeout once half of it has passed: a lane can hold records longer
-        than SQS hides them (a receiver slow for notice after notice), and one handed out again
-        would be put in its lane twice. SQS hides a message 12 hours at most; one handed out
-        again past them is taken by `dispatch` as the record held (its new receipt noted)."""
+        """Under moto's lock: each record held (a lane slow for notice after notice can hold it
+        past the visibility timeout) hidden again once half of it has passed. SQS hides one 12
+        hours at most: handed out again past them, `dispatch` knows it as the record held."""
         now = sqs_models.unix_time()
         for message_id, (handle, until) in list(self._hidden.items()):
             if until - now > VISIBILITY_SECONDS / 2:
@@ -244,7 +247,7 @@ class LocalWebhooks:
         while True:
             with self._lanes_changed:
                 waiting = self._lanes[lane]
-                if not waiting or self._closed:
+                if not waiting or self._closed or self.stopping.is_set():
                     del self._lanes[lane]
                     self._lanes_changed.notify_all()
                     return
@@ -256,6 +259,15 @@ class LocalWebhooks:
                 with self._lanes_changed:
                     self._failure = self._failure or error
             self._batch_done()
+
+    def stop(self, timeout: float) -> bool:
+        """Begin no batch more, wait (`timeout` s at most) for those under way, then the `after_batch`
+        hooks: a POST answered meanwhile is kept as done. Whether every batch ended."""
+        self.stopping.set()
+        with self._lanes_changed:
+            ended = self._lanes_changed.wait_for(lambda: not self._lanes, timeout)
+        self._batch_done()
+        return ended
 
     def _batch_done(self) -> None:
         if not self._closed:
@@ -362,8 +374,7 @@ class LocalWebhooks:
 
 class DeliveryPump:
     """bin/host-server's event source: `dispatch()` every `interval` seconds of real time on a
-    thread of its own, until stopped (what is still queued then is in the data folder: the next
-    start delivers it)."""
+    thread of its own, until stopped (what is queued then is in the data folder for the next start)."""
 
     def __init__(self, webhooks: LocalWebhooks, interval: float = 1.0) -> None:
         self._webhooks = webhooks
@@ -375,8 +386,11 @@ class DeliveryPump:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop dispatching, and give the POSTs under way their answer (`LocalWebhooks.stop`)."""
         self._stopping.set()
         self._thread.join(timeout=30)
+        if not self._webhooks.stop(TIMEOUT_SECONDS + SPARE_SECONDS):
+            logger.warning("a webhook POST was still unanswered at the stop: it is sent again at the next start")
 
     def _run(self) -> None:
         while not self._stopping.wait(self._interval):
