@@ -60,8 +60,9 @@ class LoginIndex:
 
     def changed(self, changes: Iterable[Change]) -> None:
         for (pk, sk), item in changes:
-            if sk == HEADER and pk.startswith(MATCH_PREFIX):
-                self._header(pk.removeprefix(MATCH_PREFIX), None if item is None else item["match"]["S"])
+            if sk == HEADER and pk.startswith(MATCH_PREFIX):  # an item without the match names no one
+                text = (item or {}).get("match", {}).get("S")
+                self._header(pk.removeprefix(MATCH_PREFIX), text if isinstance(text, str) else None)
 
     def _header(self, match_id: str, text: str | None) -> None:
         with self._lock:
