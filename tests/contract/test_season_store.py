@@ -89,6 +89,27 @@ def test_a_save_from_a_stale_read_is_refused_and_writes_nothing(store: SeasonSto
     assert [event[0] for event in logged(store, "s-1")] == ["season_created", "season_cancelled"]
 
 
+def test_the_log_is_read_by_number_and_the_announced_mark_only_rises(store: SeasonStore) -> None:
+    clock = StepClock()
+    create_season(store, clock, SeasonIds(), DATA, season_id="s-1")
+    read = store.season("s-1")
+    assert (read.logged, read.announced) == (1, 0)  # season_created, nothing told yet
+    moved = read.state.model_copy(update={"version": 1})
+    store.save_season(read.state, moved, [Event("paused", T0), Event("resumed", T0, {"paused_seconds": 60})])
+    assert store.season("s-1").logged == 3
+    assert [(n, e.type, e.data) for n, e in store.season_log("s-1", 1, 3)] == [
+        (2, "paused", {}),
+        (3, "resumed", {"paused_seconds": 60}),
+    ]
+    assert [n for n, _ in store.season_log("s-1", 0, 2)] == [1, 2] and store.season_log("s-1", 3, 3) == []
+    store.mark_announced("s-1", 3)
+    store.mark_announced("s-1", 2)  # a retried, older mark: the mark stays
+    after = store.season("s-1")
+    assert after.announced == 3 and after.state == moved  # the state and its version untouched
+    store.save_season(moved, moved.model_copy(update={"version": 2}), [])  # a step's write keeps the mark
+    assert store.season("s-1").announced == 3
+
+
 def play(store: SeasonStore, faults: ClientFaults | None = None) -> SeasonState:
     """The six-player season, each step a minute after the last, delivered twice; with `faults`,
     step k strikes POINTS[k % 4] and is retried while it fails, as the machine's Retry does."""

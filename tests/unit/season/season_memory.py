@@ -19,6 +19,7 @@ class MemorySeasonStore:
         self.stored: dict[str, tuple[str, str]] = {}
         """Each season's settings and state as JSON: what is read is a copy, as from a table."""
         self.logs: dict[str, list[Event]] = {}
+        self.announced: dict[str, int] = {}
 
     def create_season(self, settings: SeasonSettings, state: SeasonState, events: list[Event]) -> None:
         if state.season_id in self.stored:
@@ -30,7 +31,10 @@ class MemorySeasonStore:
         if season_id not in self.stored:
             raise NotFound(f"no season {season_id}")
         settings, state = self.stored[season_id]
-        return StoredSeason(SeasonSettings.model_validate_json(settings), SeasonState.model_validate_json(state))
+        logged, announced = len(self.logs[season_id]), self.announced.get(season_id, 0)
+        return StoredSeason(
+            SeasonSettings.model_validate_json(settings), SeasonState.model_validate_json(state), logged, announced
+        )
 
     def save_season(self, before: SeasonState, after: SeasonState, events: list[Event]) -> None:
         settings, state = self.stored[before.season_id]
@@ -41,6 +45,14 @@ class MemorySeasonStore:
 
     def season_events(self, season_id: str) -> list[Event]:
         return list(self.logs.get(season_id, []))
+
+    def season_log(self, season_id: str, after: int, upto: int) -> list[tuple[int, Event]]:
+        log = self.logs.get(season_id, [])
+        return [(number, log[number - 1]) for number in range(after + 1, min(upto, len(log)) + 1)]
+
+    def mark_announced(self, season_id: str, upto: int) -> None:
+        if season_id in self.stored:
+            self.announced[season_id] = max(self.announced.get(season_id, 0), upto)
 
 
 T0 = datetime(2026, 12, 1, 12, tzinfo=UTC)

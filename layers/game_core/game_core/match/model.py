@@ -224,6 +224,9 @@ class Match(Model):
     """How many times the host has recovered the match: its execution's name counts them."""
     stalled: dict[str, str] | None = None
     """Why the state machine stopped, until the host recovers the match."""
+    season_id: str | None = None
+    """The season the match belongs to (its season's machine started it), None for any other:
+    the page links the season's page, and the letters say where the season's standing is."""
     webhooks: tuple[str, ...] = ()
     """Who has a webhook subscription (participant ids, "@public", "@alerts"): each URL and secret
     is kept beside the match (`service.webhooks`), only who has one here, so telling reads nothing more."""

@@ -5,6 +5,7 @@ secrets (hashed) are left out."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from game_core.season.settings import SeasonSettings
@@ -62,3 +63,15 @@ def _episode(settings: SeasonSettings, episode: Episode) -> dict[str, Any]:
         ],
         "eliminated": [d.loser for d in episode.death_matches if d.loser is not None],
     }
+
+
+def episode_line(episode: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One episode of the standing in words: its game, ECs, namings and who was eliminated."""
+    ecs = ", ".join(names.get(p, p) for p in episode.get("ecs", [])) or "none yet"
+    named = "; ".join(
+        f"{names.get(n['ec'], n['ec'])} named {names.get(n['opponent'], n['opponent'])}"
+        for n in episode.get("namings", [])
+        if n.get("opponent")
+    )
+    out = ", ".join(names.get(p, p) for p in episode.get("eliminated", []))
+    return f"{episode['game']}: ECs {ecs}" + (f"; {named}" if named else "") + (f"; eliminated {out}" if out else "")

@@ -174,7 +174,7 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
         lines += event_text(match, game, shared, mine, now, participant.zone, participant.id)
         view = mine.get("view", shared.get("view"))
         attached, pictures = drawn(game, view, names(match))
-        lines += attached
+        lines += attached + season_lines(match)
         answer = how_to_answer(game, match, participant.id)
         if answer:
             lines += ["", RULE, *answer]
@@ -183,6 +183,20 @@ def letters(match: Match, notices: Sequence[Notice], now: datetime, domain: str)
             _mail(match, participant.email, headline.subject, lines, now, domain, attachments=pictures, told_as=told_as)
         )
     return mails
+
+
+def season_lines(match: Match) -> list[str]:
+    """Where a season's match points to the season's standing (read on its page, not here: a
+    letter costs no read of the season)."""
+    if match.season_id is None:
+        return []
+    return [
+        "",
+        *prose(
+            f"This match is one of season {match.season_id}'s. Who is left, each player's ToL and garnets "
+            f"won, and the episodes so far: the season's page, /play/{match.match_id}/season."
+        ),
+    ]
 
 
 def mail_id(headline: Notice, participant: str) -> str:

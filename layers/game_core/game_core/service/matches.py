@@ -54,10 +54,12 @@ def store_new_match(
     request: MatchRequest,
     held: Mapping[str, str] | None = None,
     held_hooks: Mapping[str, str] | None = None,
+    season_id: str | None = None,
 ) -> tuple[Match, dict[str, Any]]:
     """The match the request makes, stored (Conflict when its id is taken), and what is told once:
     its participants' secrets and page links, webhook secrets; nothing started or told yet. A
-    participant `held` (or `held_hooks`) names keeps the (signing) secret they hold already."""
+    participant `held` (or `held_hooks`) names keeps the (signing) secret they hold already; a
+    season's match names its season (`season_id`)."""
     game = registry.load(request.game)
     ids = [p.id for p in request.players]
     settings = engine.seat(game, ids, request.settings, {p.id: [g.id for g in p.guests] for p in request.players})
@@ -97,6 +99,7 @@ def store_new_match(
         graces_left={p.id: request.graces for p in seated} if request.graces else {},
         created_at=now,
         starting_garnets=starting,
+        season_id=season_id,
     )
     started = engine.start(match, game, now)
     match, hook_secrets = webhooks.subscribe_at_create(ports, started, request.webhooks, held_hooks)

@@ -31,7 +31,7 @@ from game_core.season.errors import MatchUndecided
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState, Stepped
 from game_core.season.waiting import Waiting, pending
-from game_core.service import season_alerts, season_hooks
+from game_core.service import season_alerts, season_hooks, season_news
 from game_core.service import season_stages as stages
 from game_core.service.matches import opening_notices, store_new_match
 from game_core.service.ports import Ports
@@ -93,6 +93,7 @@ def advance(ports: Ports, season_id: str) -> dict[str, Any]:
         record = store(ports).season(season_id)
         transition = due(ports, record)
         if transition is None:
+            season_news.announce(ports, record)  # everyone told what the steps so far did
             if not paused(ports, season_id):
                 season_alerts.alert_naming_turn(ports, record.state, *deadlines(record))
             return progress(ports, record)
@@ -297,7 +298,7 @@ def ensure_match(ports: Ports, record: StoredSeason, match_id: str, token: str) 
         season = record.state.season_id
         signing = season_hooks.cast_secrets(ports, season, list(request.webhooks))
         # Every player holds their season secret and signing secret: nothing new to tell.
-        match, _told_once = store_new_match(fixed, request, record.state.secret_hashes, signing)
+        match, _told_once = store_new_match(fixed, request, record.state.secret_hashes, signing, season)
     link = links.linked(match_id)
     season_id = record.state.season_id
     if (link is not None and link.opened) or match.phases_resolved > 0 or match.status != "running":

@@ -18,6 +18,10 @@ class StoredSeason:
 
     settings: SeasonSettings
     state: SeasonState
+    logged: int = 0
+    """The number of the season's last log entry, as read with it."""
+    announced: int = 0
+    """Its log is told to the cast up to this entry (`mark_announced`; service/season_news.py)."""
 
 
 class SeasonStore(Protocol):
@@ -33,6 +37,13 @@ class SeasonStore(Protocol):
 
     def season_events(self, season_id: str) -> list[Event]:
         """The season's log, in the order it was stored."""
+
+    def season_log(self, season_id: str, after: int, upto: int) -> list[tuple[int, Event]]:
+        """The log's entries numbered after `after` up to `upto`, each with its number, in order."""
+
+    def mark_announced(self, season_id: str, upto: int) -> None:
+        """The log is told up to entry `upto`: the mark only ever rises (a lower or equal one,
+        a retried mark, changes nothing)."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from game_core.errors import MailRefused
 from game_core.match.email_address import sendable_address
@@ -16,6 +18,7 @@ from game_core.service import webhooks
 from game_core.service.letters import letters
 from game_core.service.notices import told_key
 from game_core.service.ports import Bounce, Notice, OutgoingMail, Ports
+from game_core.service.webhook_queue import Delivery
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +26,26 @@ TOLD_WRITES = 3
 """Attempts at remembering what a failed tell sent, in place (the write is idempotent)."""
 
 
-def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[], object] | None = None) -> None:
+@dataclass(frozen=True)
+class Voice:
+    """How an occasion's notices read as mail (one per recipient with an address) and as webhook
+    deliveries (one per subscription): a match's own (`MATCH`), or a season's
+    (service/season_news.py), told on one of its matches."""
+
+    letters: Callable[[Match, Sequence[Notice], datetime, str], list[OutgoingMail]]
+    deliveries: Callable[[Match, Sequence[Notice], datetime], list[Delivery]]
+
+
+MATCH = Voice(letters, webhooks.deliveries)
+
+
+def tell(
+    ports: Ports,
+    match: Match,
+    notices: Sequence[Notice],
+    then: Callable[[], object] | None = None,
+    voice: Voice = MATCH,
+) -> None:
     """Publish the notices, then mail them, each once; then `then` (the caller's mark that the
     occasion is told: `mark_announced`, the reminder's save). A failure raises (the step is
     retried), and the retry tells only what this one did not.
@@ -52,12 +74,12 @@ def tell(ports: Ports, match: Match, notices: Sequence[Notice], then: Callable[[
         untold = [notice for notice in notices if told_key(notice.notice_id) not in told]
         if untold:
             ports.notifier.publish(match, untold, published)
-        for mail in letters(match, notices, ports.clock.now(), ports.mailer.domain):
+        for mail in voice.letters(match, notices, ports.clock.now(), ports.mailer.domain):
             key = told_key(mail.told_as or "")
             if key not in told:
                 send(ports, match, mail, _addressee(match, mail.to))
                 sent.append(key)
-        webhooks.enqueue(ports, match, notices, told, sent)
+        webhooks.enqueue(ports, voice.deliveries(match, notices, ports.clock.now()), told, sent)
         if then is not None:
             then()
     except Exception:

@@ -117,12 +117,13 @@ def deliveries(match: Match, notices: Sequence[Notice], now: datetime) -> list[D
     return sent
 
 
-def enqueue(ports: Ports, match: Match, notices: Sequence[Notice], told: frozenset[str], sent: list[str]) -> None:
-    """`tell`'s part: queue the notices' deliveries a failed attempt of the step had not queued,
-    and add what it queued to `sent` (what `tell` remembers if something later fails)."""
+def enqueue(ports: Ports, made: Sequence[Delivery], told: frozenset[str], sent: list[str]) -> None:
+    """`tell`'s part: queue the deliveries made of its notices that a failed attempt of the step
+    had not queued, and add what it queued to `sent` (what `tell` remembers if something later
+    fails)."""
     if ports.hooks is None:
         return
-    untold = [one for one in deliveries(match, notices, ports.clock.now()) if told_key(one.told_as) not in told]
+    untold = [one for one in made if told_key(one.told_as) not in told]
     if untold:
         ports.hooks.enqueue(untold)
         sent.extend(told_key(one.told_as) for one in untold)

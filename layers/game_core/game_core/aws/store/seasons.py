@@ -11,7 +11,7 @@ from typing import Any
 from boto3.dynamodb.conditions import Attr
 
 from game_core.aws.store.items import key, season_pk
-from game_core.aws.store.log import COUNTER, EventLog, commit_logged
+from game_core.aws.store.log import COUNTER, EventLog, commit_logged, entry, entry_key
 from game_core.aws.store.table import Table
 from game_core.aws.store.transaction import Guard, Transaction, Update
 from game_core.errors import Conflict, NotFound
@@ -72,6 +72,8 @@ class DynamoSeasonStore:
         return StoredSeason(
             settings=SeasonSettings.model_validate_json(_unpacked(item["settings"])),
             state=SeasonState.model_validate_json(_unpacked(item["state"])),
+            logged=int(items.get(COUNTER, {}).get("last", 0)),
+            announced=int(item.get("announced", 0)),
         )
 
     def save_season(self, before: SeasonState, after: SeasonState, events: list[Event]) -> None:
@@ -89,3 +91,16 @@ class DynamoSeasonStore:
 
     def season_events(self, season_id: str) -> list[Event]:
         return self._log.events(season_id)
+
+    def season_log(self, season_id: str, after: int, upto: int) -> list[tuple[int, Event]]:
+        """One Query (a page per MB) of the numbered entries in the range."""
+        if upto <= after:
+            return []
+        items = self._db.query_range(season_pk(season_id), entry_key(after + 1), entry_key(upto))
+        return [(int(str(item["sk"]).rsplit("#", 1)[1]), entry(item)) for item in items]
+
+    def mark_announced(self, season_id: str, upto: int) -> None:
+        """The `announced` attribute of the season's item, raised only (the item's other
+        attributes and its version untouched: a step's conditional write is not disturbed)."""
+        raised = Attr("pk").exists() & (Attr("announced").not_exists() | Attr("announced").lt(upto))
+        self._db.update_if(key(season_pk(season_id), META), Update.assign({"announced": upto}), raised)

@@ -57,7 +57,8 @@ Stable hooks for tests and assistive technology (ids unless said):
 - `page-link`, `messages-link`: the page and the messages page, `GET /play/{match_id}/messages`
   (read only when asked: the page itself reads no message): the `press` form (`press-everyone`,
   `press-to-<id>` each other participant, `press-text`; `press-off` instead where the host turned
-  messages off), `press-mode`, and `messages` (each `li` `message-<id>`, class `sent` for theirs).
+  messages off), `press-mode`, and `messages` (each `li` `message-<id>`, class `sent` for theirs);
+  `season-link`, on a season's match: the season's page, `GET /play/{match_id}/season`.
 
 Every page a GET shows carries `data-refresh` on its `main`: the script reloads it that often
 while the tab is visible, and a few seconds after the countdown reaches zero (`render.REFRESH_SECONDS`).

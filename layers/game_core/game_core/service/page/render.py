@@ -140,7 +140,9 @@ def _header(seen: Signed, names: Mapping[str, str]) -> str:
         f'<p>Match <span id="match-id">{esc(match_id)}</span>; you play as '
         f'<strong id="you">{esc(names.get(me, me))}</strong>.</p>\n'
         + f'<nav><a id="page-link" href="/play/{esc(match_id)}">Your page</a> '
-        f'<a id="messages-link" href="/play/{esc(match_id)}/messages">Messages between players</a></nav>\n'
+        f'<a id="messages-link" href="/play/{esc(match_id)}/messages">Messages between players</a>'
+        + (f' <a id="season-link" href="/play/{esc(match_id)}/season">The season</a>' if seen.match.season_id else "")
+        + "</nav>\n"
         + _form_open(seen, "sign-out", "session", {"sign_out": "1"})
         + '<button type="submit" class="quiet">Sign out</button>\n</form>\n</header>'
     )

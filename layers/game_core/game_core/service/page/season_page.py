@@ -13,7 +13,7 @@ from typing import Any
 
 from game_core.errors import GameCoreError, NotFound
 from game_core.season.naming import eligible
-from game_core.season.standing import standing
+from game_core.season.standing import episode_line, standing
 from game_core.season.state import SeasonState
 from game_core.service.page import play
 from game_core.service.page.render import document, esc
@@ -85,7 +85,7 @@ def season_html(seen: SeasonSeen) -> str:
         f"<td>{esc(p['status'])}</td></tr>\n"
         for p in season["players"]
     )
-    episodes = "".join(f"<li>{esc(_episode_line(e, names))}</li>\n" for e in season["episodes"])
+    episodes = "".join(f"<li>{esc(episode_line(e, names))}</li>\n" for e in season["episodes"])
     body = (
         f"<header>\n<h1>Season {esc(season['name'] or season['season_id'])}</h1>\n"
         f'<nav><a id="page-link" href="/play/{esc(match_id)}">Your page</a></nav>\n</header>\n'
@@ -96,17 +96,6 @@ def season_html(seen: SeasonSeen) -> str:
         f'{rows}</table>\n<h2>Episodes</h2>\n<ol id="episodes">\n{episodes}</ol>\n</section>'
     )
     return document(f"Season {season['season_id']}", f"<main>\n{body}\n</main>")
-
-
-def _episode_line(episode: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    ecs = ", ".join(names.get(p, p) for p in episode.get("ecs", [])) or "none yet"
-    named = "; ".join(
-        f"{names.get(n['ec'], n['ec'])} named {names.get(n['opponent'], n['opponent'])}"
-        for n in episode.get("namings", [])
-        if n.get("opponent")
-    )
-    out = ", ".join(names.get(p, p) for p in episode.get("eliminated", []))
-    return f"{episode['game']}: ECs {ecs}" + (f"; {named}" if named else "") + (f"; eliminated {out}" if out else "")
 
 
 def _act_forms(seen: SeasonSeen, names: Mapping[str, str]) -> str:
