@@ -72,12 +72,17 @@ STRIKE_POINTS = {
 """Where `every_point` strikes each step's invocations, in turn."""
 SEASON_STRIKE_POINTS = {
     # advance (service/season_machine.py): reads the season and the matches it waits on, and
-    # writes each transition due (one transaction each: the season and its log).
+    # writes each transition due (one transaction each: the season and its log); then tells the
+    # cast what the log holds past its `announced` mark (service/season_news.py: a Query of the
+    # log, the notices published, the mark written).
     "advance": (
         Fault("TransactWriteItems", after=True),  # a transition stored, its reply lost
         Fault("TransactWriteItems"),
         Fault(INVOKE),
         Fault("GetItem"),
+        Fault("Query"),
+        Fault("PublishBatch"),
+        Fault("UpdateItem", after=True),  # the mark written, its reply lost
     ),
     # match, death_match: read the season, store the match (a transaction), start its execution,
     # tell its opening notices, link the wait's token (PutItem, the mark that the start is whole).

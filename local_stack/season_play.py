@@ -38,6 +38,8 @@ class SeasonRun:
     matches: dict[str, str] = field(default_factory=dict)
     """Each match of the season the bots played in, in the order it began -> its game."""
     announcements: list[dict[str, Any]] = field(default_factory=list)
+    told: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """The season's own notices each player received (service/season_news.py), in order."""
     decided: list[dict[str, Any]] = field(default_factory=list)
     """Each decision the host sent, with the reply."""
     submitted: int = 0
@@ -80,6 +82,9 @@ class SeasonTable:
             latest: dict[str, dict[str, Any]] = {}
             for notice in self.inbox.receive(player):
                 received += 1
+                if notice.get("type") == "season.notice":
+                    self.run.told.setdefault(player, []).append(notice)
+                    continue
                 latest[notice["match_id"]] = notice
             for match_id, notice in latest.items():
                 bot = self.seat(match_id, player)

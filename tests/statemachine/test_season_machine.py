@@ -57,6 +57,7 @@ def played(
         records = [stack.host({"command": "export", "match_id": match_id}) for match_id in run.matches]
         announced = run.announcements
     seen = {"state": state, "matches": matches, "statuses": statuses, "records": records, "announced": announced}
+    seen["told"] = run.told
     return run, seen, events, faults.injected if faults else []
 
 
@@ -101,6 +102,17 @@ def test_a_silent_ecs_opponent_is_drawn_by_lot_after_48_hours_and_the_season_pla
     assert finals.settings["rule_set"] == "deal" and [p.id for p in finals.players] == left
     first = [s["player"] for s in finals.result["standings"] if s["place"] == 1]
     assert state["stage"] == "over" and [state["champion"]] == first
+    # Everyone, the eliminated too, is told each occasion once, in order (service/season_news.py)
+    among = " and ".join(expected_among)  # one or both of the two others
+    headlines = [
+        "Episode 1's Main Match (domino) is over.",
+        f"A lot named {naming['opponent']} as {ec}'s Death Match opponent (drawn among {among}).",
+        f"{naming['opponent'] if loser == ec else ec} won the Death Match against {loser}: {loser} is eliminated.",
+        f"The Finals begin: abstrac deal among {' and '.join(left)}.",
+        f"{state['champion']} is the season's champion. The season is over.",
+    ]
+    for player in CAST:
+        assert [notice["news"][0] for notice in seen["told"][player]] == headlines, player
 
 
 def test_the_host_names_in_place_of_a_silent_ec_and_the_named_player_plays_the_death_match() -> None:
@@ -154,6 +166,12 @@ def test_a_fault_at_every_step_of_the_season_machine_ends_with_the_clean_runs_se
     assert [unsalted(r) for r in faulty["records"]] == [unsalted(r) for r in clean["records"]]
     subjects = [a["subject"] for a in faulty["announced"]]
     assert subjects == [a["subject"] for a in clean["announced"]]
+    # The season's notices: each told, whatever failed, and never twice (the telling's Query,
+    # publish and mark struck too)
+    assert {("advance", "PublishBatch", False), ("advance", "UpdateItem", True)} <= struck, struck
+    for player in CAST:
+        told = [notice["notice_id"] for notice in faulty["told"][player]]
+        assert told == [notice["notice_id"] for notice in clean["told"][player]] and len(set(told)) == 5
 
 
 def test_bin_play_season_plays_a_settings_file_to_its_champion(tmp_path, capsys) -> None:

@@ -58,8 +58,7 @@ def store_new_match(
 ) -> tuple[Match, dict[str, Any]]:
     """The match the request makes, stored (Conflict when its id is taken), and what is told once:
     its participants' secrets and page links, webhook secrets; nothing started or told yet. A
-    participant `held` (or `held_hooks`) names keeps the (signing) secret they hold already; a
-    season's match names its season (`season_id`)."""
+    participant `held` (or `held_hooks`) names keeps the (signing) secret they hold already."""
     game = registry.load(request.game)
     ids = [p.id for p in request.players]
     settings = engine.seat(game, ids, request.settings, {p.id: [g.id for g in p.guests] for p in request.players})
@@ -104,12 +103,8 @@ def store_new_match(
     started = engine.start(match, game, now)
     match, hook_secrets = webhooks.subscribe_at_create(ports, started, request.webhooks, held_hooks)
     ports.store.create(match, starting, Event("created", now, {"game": game.id, "players": ids}), contacts)
-    reply: dict[str, Any] = {
-        "match_id": match.match_id,
-        "secrets": secrets,
-        "links": links.paths(match.match_id, secrets),
-    }
-    reply["open"] = open_phase_summary(match)
+    reply: dict[str, Any] = {"match_id": match.match_id, "secrets": secrets, "open": open_phase_summary(match)}
+    reply["links"] = links.paths(match.match_id, secrets)
     return match, reply | ({"webhook_secrets": hook_secrets} if hook_secrets else {})
 
 
