@@ -77,12 +77,12 @@ SEASON_STRIKE_POINTS = {
     # log, the notices published, the mark written).
     "advance": (
         Fault("TransactWriteItems", after=True),  # a transition stored, its reply lost
-        Fault("TransactWriteItems"),
-        Fault(INVOKE),
-        Fault("GetItem"),
         Fault("Query"),
         Fault("PublishBatch"),
         Fault("UpdateItem", after=True),  # the mark written, its reply lost
+        Fault("GetItem"),
+        Fault("TransactWriteItems"),
+        Fault(INVOKE),
     ),
     # match, death_match: read the season, store the match (a transaction), start its execution,
     # tell its opening notices, link the wait's token (PutItem, the mark that the start is whole).

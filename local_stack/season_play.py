@@ -148,6 +148,7 @@ def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = Non
         stack.settle()
         run.status = str(stack.execution(run.season_id, "season")["status"])
         if run.status != "RUNNING":
+            table.read()  # what its last steps told (the champion, say)
             return run
         if table.read() or table.pending:
             table.send()

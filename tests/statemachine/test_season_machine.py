@@ -151,7 +151,8 @@ def test_a_fault_at_every_step_of_the_season_machine_ends_with_the_clean_runs_se
     or after it was applied with its reply lost, or the Lambda service failing the invocation:
     local_stack/faults.py: SEASON_STRIKE_POINTS), and the machine retries it: a transition stored
     and its reply lost, a match stored and its reply lost (the retry completes its start), its
-    execution started and the reply lost, a wait's token kept and the reply lost, or not kept.
+    execution started and the reply lost, a wait's token kept and the reply lost, or not kept, the
+    season's telling (its Query of the log, its notices' publish, its mark written and the reply lost).
     Then the season ends as the clean run's: the same state, the same log (each event once, at the
     same instant), the same matches with the same records, and the same announcements, once each."""
     clean_run, clean, clean_events, _ = played()
