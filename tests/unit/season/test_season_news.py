@@ -253,6 +253,22 @@ def test_no_ecs_choice_is_told_before_it_is_made_and_nothing_but_the_seasons_fac
     assert keys == {"type", "match_id", "season_id", "standing", "standing_text", "you", "news"}
 
 
+def test_what_one_advance_costs_to_tell_and_that_a_told_log_costs_nothing() -> None:
+    made = world()
+    for steps in advances()[:2]:  # the episode begins (nothing to tell), Domino's result
+        for step in steps:
+            apply(made.seasons, made.fakes.clock, SEASON, step)
+        made.faults.calls.clear()
+        made.tell()
+    # One occasion to three players: the first Main Match read, the log's new entries read, the
+    # notices published (a batch: SNS's PublishBatch takes ten), a letter each, Cy's delivery
+    # queued, the mark written. No season write, so no state transition and no version moved
+    assert made.faults.calls == ["get", "season_log", "publish", "send", "send", "send", "enqueue", "mark_announced"]
+    made.faults.calls.clear()
+    made.tell()  # a retried Advance, or one with nothing new
+    assert made.faults.calls == []
+
+
 def clean_run() -> tuple[dict[str, list[str]], list[str]]:
     made = played()
     return made.told(), list(made.faults.calls)
