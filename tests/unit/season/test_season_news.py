@@ -201,6 +201,14 @@ def test_each_letter_carries_the_standing_and_the_way_to_the_seasons_page() -> N
     assert "  Cy   ToL 0  garnets won 4    eliminated in episode 1\n" in text
     assert "  1. domino: ECs Cy; Cy named Bo; eliminated Cy" in text
     assert f"/play/{MAIN}/season" in text
+    # Cy, the EC, is told on the result's letter that it is her turn, by when (24 hours after the
+    # result: the fakes' clock stands at 12:00 UTC on 1 December) and whom she may name: Bo only
+    _subject, result = letters(made, "cy")[0]
+    assert (
+        "Your turn: name your Death Match opponent by Wednesday 2 December, 12:00 UTC,\nin 1 day "
+        "(then the host may name for you). Reply with one line, NAME and one\nof: Bo (NAME bo)."
+    ) in result
+    assert "Your turn" not in letters(made, "bo")[0][1] and "Your turn" not in letters(made, "cy")[1][1]
     # Everyone reads the same facts: the letters differ only in whom they greet
     same = {text.split("\n", 1)[1] for text in (letters(made, p)[2][1] for p in ("ada", "bo", "cy"))}
     assert len(same) == 1
@@ -250,7 +258,16 @@ def test_no_ecs_choice_is_told_before_it_is_made_and_nothing_but_the_seasons_fac
     # Every notice holds the season's public facts and nothing of any match (no view, no move)
     bodies = [notice.body for _, notice in made.fakes.notifier.published]
     keys = {key for body in bodies for key in body}
-    assert keys == {"type", "match_id", "season_id", "standing", "standing_text", "you", "news"}
+    assert keys == {"type", "match_id", "season_id", "standing", "standing_text", "you", "news", "your_turn"}
+    # Only Ada was told her turn: to spend or keep on the result's notice, then to name, among
+    # those who hold no ToL (Cy: Bo holds 2), each by 24 hours (`naming_hours`) after the turn
+    # opened (the fakes' clock stands at 12:00 on 1 December)
+    turns = [(n.recipient, n.body["news"][0], n.body.get("your_turn")) for _, n in made.fakes.notifier.published]
+    by = "2026-12-02T12:00:00Z"
+    assert [turn for turn in turns if turn[2]] == [
+        ("ada", "Episode 2's Main Match (domino) is over.", {"act": "spend", "among": [], "by": by}),
+        ("ada", "Ada keeps their Token of Life.", {"act": "naming", "among": ["cy"], "by": by}),
+    ]
 
 
 def test_what_one_advance_costs_to_tell_and_that_a_told_log_costs_nothing() -> None:

@@ -16,15 +16,17 @@ Until that first match exists nothing is told (nothing but its start has happene
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from game_core.errors import NotFound
 from game_core.games.text_layout import prose
+from game_core.match.clock import iso, moment_text
 from game_core.match.model import Match
 from game_core.season.news import Occasion, occasions, standing_lines
 from game_core.season.standing import standing
 from game_core.season.state import SeasonEvent
+from game_core.season.waiting import pending
 from game_core.service import letters
 from game_core.service.notices import notice_id
 from game_core.service.ports import Notice, OutgoingMail, Ports
@@ -81,7 +83,7 @@ def season_notices(record: StoredSeason, carrier: Match, told: Sequence[Occasion
         Notice(
             player.id,
             f"[{label}] {happened.lines[0]}",
-            body | {"you": player.id, "news": list(happened.lines)},
+            body | {"you": player.id, "news": list(happened.lines)} | _turn(record, player.id, happened is told[-1]),
             notice_id(carrier.match_id, occasion(happened.number), player.id),
         )
         for happened in told
@@ -90,9 +92,32 @@ def season_notices(record: StoredSeason, carrier: Match, told: Sequence[Occasion
     ]
 
 
-def season_text(match: Match, body: dict[str, Any]) -> list[str]:
-    """A season notice in words: what happened, the standing, where the season's page is."""
+def _turn(record: StoredSeason, player: str, last: bool) -> dict[str, Any]:
+    """`your_turn`, on the last occasion told: the act the season waits on from `player` now (an
+    EC's spending or naming), whom they may name, and when their time ends (`naming_hours` after
+    the wait opened, as the season machine's `deadlines`)."""
+    state = record.state
+    waits = [w for w in pending(state) if w.kind in ("spend", "naming") and player in w.who]
+    if not last or not waits or state.opened_at is None:
+        return {}
+    ends = state.opened_at + timedelta(hours=record.settings.naming_hours)
+    return {"your_turn": {"act": waits[0].kind, "among": list(waits[0].among), "by": iso(ends)}}
+
+
+def season_text(match: Match, body: dict[str, Any], now: datetime, zone: str | None) -> list[str]:
+    """A season notice in words: what happened, the reader's turn (if it is), the standing, where
+    the season's page is."""
     lines = [line for sentence in body["news"] for line in prose(sentence)]
+    if turn := body.get("your_turn"):
+        by = moment_text(datetime.fromisoformat(turn["by"]), now, zone)
+        if turn["act"] == "spend":
+            said = f"You may spend a Token of Life to be safe this episode, by {by}: reply SPEND TOL or KEEP TOL"
+            lines += ["", *prose(said + " (saying nothing keeps it).")]
+        else:
+            names = {p["id"]: p["name"] for p in body["standing"]["players"]}
+            among = ", ".join(f"{names.get(p, p)} (NAME {p})" for p in turn["among"])
+            said = f"Your turn: name your Death Match opponent by {by} (then the host may name for you)."
+            lines += ["", *prose(f"{said} Reply with one line, NAME and one of: {among}.")]
     lines += ["", *body["standing_text"], ""]
     lines += prose(
         f"The season's page (signed in with your season secret): /play/{match.match_id}/season "
@@ -111,7 +136,7 @@ def season_letters(match: Match, notices: Sequence[Notice], now: datetime, domai
         person = people.get(notice.recipient or "")
         if person is None or not person.email:
             continue
-        lines = [f"Hello {person.name},", "", *season_text(match, notice.body)]
+        lines = [f"Hello {person.name},", "", *season_text(match, notice.body, now, person.zone)]
         told_as = letters.mail_id(notice, person.id)
         mails.append(letters.note(match, person.email, notice.subject, lines, now, domain, told_as))
     return mails
@@ -119,12 +144,12 @@ def season_letters(match: Match, notices: Sequence[Notice], now: datetime, domai
 
 def season_deliveries(match: Match, notices: Sequence[Notice], now: datetime) -> list[Delivery]:
     """One delivery per notice to its recipient's subscription, if they have one on the match."""
-    hooked = set(match.webhooks)
+    hooked, zones = set(match.webhooks), {participant.id: participant.zone for participant in match.players}
     made = []
     for notice in notices:
         if notice.recipient is None or notice.recipient not in hooked:
             continue
-        text = "\n".join(season_text(match, notice.body))
+        text = "\n".join(season_text(match, notice.body, now, zones.get(notice.recipient)))
         payload = notice.body | {"recipient": notice.recipient, "subject": notice.subject, "text": text}
         made.append(Delivery(match.match_id, notice.recipient, notice.notice_id, payload, now.timestamp()))
     return made
