@@ -32,7 +32,7 @@ from typing import Any
 
 from benchmarks.costs import GB, IDLE_POLLS_A_MONTH, PRICES, Bill
 from benchmarks.costs import report as print_bills
-from local_stack.template import ROOT, parsed_template, template_routes
+from local_stack.aws.template import ROOT, parsed_template, template_routes
 
 ADDED_PRICES = {
     "kms_key_month": 1.00,  # KMS, per customer-managed key a month

@@ -1,7 +1,7 @@
 """What a whole match costs on AWS, from what the local stack counts (issue 8's cost goal).
 
 A bot-played match on the local stack (the real ASL and handlers, a virtual clock) with every AWS
-call the handlers make counted (local_stack/metering.py), the state machine's transitions read from
+call the handlers make counted (local_stack/aws/metering.py), the state machine's transitions read from
 its execution history, and DynamoDB's units worked out from the items' sizes as DynamoDB bills
 them. Prices: AWS list prices, us-east-1, as of 2026 (below).
 
@@ -26,11 +26,11 @@ from typing import Any
 from game_core.aws.mail_bucket import mail_bucket
 from game_core.games import registry
 from game_core.match.engine import guests_per_player
-from local_stack.clock import VirtualClock
-from local_stack.metering import Meter, item_size
-from local_stack.play import bot_matches, seat
-from local_stack.runner import run_match
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.metering import Meter, item_size
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.play import bot_matches, seat
+from local_stack.bots.runner import run_match
 
 PRICES = {
     "transition": 0.025 / 1_000,  # Step Functions Standard, per state transition

@@ -30,7 +30,7 @@ from benchmarks.load_channels import WebhookReceiver, notices_check, repeated_ma
 from benchmarks.load_clients import Clients, MoveKey, Seat, Tally, source_address
 from benchmarks.load_server import HostServerProcess, Usage, folder_megabytes
 from game_core.match.engine import guests_per_player
-from local_stack.play import bot_matches, seat
+from local_stack.bots.play import bot_matches, seat
 
 P99_GOAL_MS = 300.0
 LATE_GOAL_SECONDS = 5.0

@@ -37,7 +37,7 @@ Saturday evening)."""
 
 MAIL_SESSIONS = 2
 """SMTP sessions open at once at most: the server logs a session in on its one mail event loop,
-reading every match (local_stack/host_access.py's Authenticator), so logins queue behind each
+reading every match (local_stack/laptop/access.py's Authenticator), so logins queue behind each
 other; without this bound every client thread ended up waiting on SMTP and the HTTP load stopped."""
 MAIL_LANES = threading.BoundedSemaphore(MAIL_SESSIONS)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from local_stack.clock import VirtualClock
-from local_stack.runner import run_match
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.runner import run_match
 
 GOAL_SECONDS = 30.0
 

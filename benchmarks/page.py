@@ -18,11 +18,11 @@ from urllib.parse import urlencode
 from benchmarks.costs import bench_request
 from game_core.games import registry
 from game_core.service.page import assets
-from local_stack.api_events import api_gateway_event
-from local_stack.clock import VirtualClock
-from local_stack.metering import Meter
-from local_stack.runner import run_match
-from local_stack.stack import LocalStack
+from local_stack.aws.api_events import api_gateway_event
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.metering import Meter
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.runner import run_match
 
 GOAL_BYTES = 100 * 1024
 HOST = "play.example"

@@ -1,7 +1,7 @@
 """What a paused match costs in Step Functions, a day at a time (issue 29): a paused machine wakes
 only to look at the clock again, every `recheck_seconds`; each look is a loop of three billed
 transitions, and every 300 loops the execution hands the match on to a fresh one
-(service/handover.py). Counted on the local stack (the real ASL on moto, a virtual clock): the
+(service/matches/handover.py). Counted on the local stack (the real ASL on moto, a virtual clock): the
 states entered in a paused day by every execution of the match."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any
 
 from benchmarks.costs import PRICES
 from game_core.match.clock import MIN_RECHECK_SECONDS
-from game_core.service.handover import LOOPS_PER_EXECUTION
-from local_stack.clock import VirtualClock
-from local_stack.stack import LocalStack
+from game_core.service.matches.handover import LOOPS_PER_EXECUTION
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
 
 DAY = 86_400
 RECHECKS = (DAY, 3_600, MIN_RECHECK_SECONDS)

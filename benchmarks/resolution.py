@@ -34,7 +34,7 @@ from game_core.games.palindrome.scoring import is_prime
 from game_core.games.protocol import AnyGame, Model, Resolution
 from game_core.match.engine import guests_per_player
 from local_stack.bots import bot_for
-from local_stack.play import bot_matches
+from local_stack.bots.play import bot_matches
 
 GOAL_MS = 5.0
 CASES = [(game_id, rule_set) for game_id, rule_set, _ in bot_matches("typical")]

@@ -16,9 +16,9 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from local_stack.clock import VirtualClock
-from local_stack.season_play import play_season
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.season_play import play_season
 
 GOAL = 10
 """Transitions the season adds to an episode, at most, on top of its matches."""

@@ -22,10 +22,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from benchmarks.costs import MEMORY_GB, PRICES, bench_request
-from local_stack.clock import VirtualClock
-from local_stack.runner import run_match
-from local_stack.stack import LocalStack
-from local_stack.webhooks import BATCH, FUNCTION
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
+from local_stack.aws.webhooks import BATCH, FUNCTION
+from local_stack.bots.runner import run_match
 
 SQS_REQUEST = 0.40 / 1_000_000
 """SQS standard, per request (each 64 KB chunk of a call's payload is one)."""

@@ -220,7 +220,7 @@ class CratesMatch:
         `timeout` bounds the real wait, at least the stack's generous settle bound. Once settled,
         the resolution (one DynamoDB transaction, which moto applies item by item) and its event
         log entries are all written."""
-        from local_stack.stack import SETTLE_SECONDS
+        from local_stack.aws.stack import SETTLE_SECONDS
 
         timeout = max(timeout, SETTLE_SECONDS)
         self.stack.settle(timeout)
@@ -327,8 +327,8 @@ def _end_running_executions(stack: Any) -> None:
 def stack(request: pytest.FixtureRequest) -> Iterator[Any]:
     """A fresh local stack for one test; the process environment is restored afterwards."""
     from game_core.aws.wiring import ports_from_environment
-    from local_stack.clock import VirtualClock
-    from local_stack.stack import LocalStack
+    from local_stack.aws.clock import VirtualClock
+    from local_stack.aws.stack import LocalStack
 
     marker = request.node.get_closest_marker("log_level")
     level = marker.args[0] if marker else "WARNING"

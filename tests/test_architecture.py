@@ -293,6 +293,141 @@ def test_the_cycle_reader_sees_hidden_imports() -> None:
     assert cycles({"x": {"y"}, "y": {"z"}, "z": {"x", "w"}, "w": set()}) == [["x", "y", "z"]]
 
 
+# -- rooms: the tree shows the architecture ---------------------------------------------------------
+# service/ and local_stack/ are grouped by what each part serves; each room's __init__ says what
+# lives there and what it may import, and these rules hold it to that.
+
+SERVICE = LAYER / "service"
+KERNEL = {"__init__", "ports", "workflow_port", "event", "retries", "commands"}
+"""What stays flat in service/: the ports the use cases are written against, the retry loop, and
+`commands`, the dispatcher into every room."""
+SERVICE_ROOMS: dict[str, set[str]] = {
+    "matches": {"host", "telling", "webhooks"},
+    "host": {"matches", "telling", "webhooks"},
+    "telling": {"matches", "webhooks"},
+    "webhooks": {"matches", "telling"},
+    "mail": {"matches", "telling", "webhooks", "season", "commands"},
+    "season": {"matches", "host", "telling", "webhooks", "mail"},
+    "page": {"matches", "telling", "season"},
+}
+"""Each room under service/, and the other rooms it may import; any may import the kernel but
+`commands`, the dispatcher, which only mail does (the host's commands by mail run as the console's).
+No room imports `page`: the page is a channel's end, served by the functions and the laptop."""
+KERNEL_READS = {
+    "game_core.service.ports": {
+        "game_core.service.matches.sheets",
+        "game_core.service.webhooks.queue",
+        "game_core.service.season.ports",
+    },
+}
+"""The kernel's ports name a room's data types and ports, and nothing else of the rooms."""
+LOCAL_ROOMS: dict[str, set[str]] = {"aws": set(), "laptop": {"aws"}, "bots": {"aws"}}
+"""Each room of local_stack/, and the others it may import: the moto stack stands alone, the
+laptop's server and the bots are built on it and know nothing of each other."""
+
+
+def room_of(module: str) -> str | None:
+    """`service.<room>` or `local_stack.<room>` of a module, `service.<kernel module>` for the kernel."""
+    parts = module.split(".")
+    if parts[:2] == ["game_core", "service"] and len(parts) > 2:
+        return f"service.{parts[2]}"
+    if parts[0] == "local_stack" and len(parts) > 1:
+        return f"local_stack.{parts[1]}"
+    return None
+
+
+def room_imports() -> dict[str, set[str]]:
+    """Each room's modules' imports of other rooms (the kernel's modules are rooms of their own)."""
+    found: dict[str, set[str]] = {}
+    for module, imports in import_graph().items():
+        room = room_of(module)
+        if room is not None:
+            found.setdefault(room, set()).update(r for r in map(room_of, imports) if r not in {None, room})
+    return found
+
+
+def test_service_and_local_stack_hold_rooms_and_only_the_kernel_stands_flat() -> None:
+    assert {path.stem for path in SERVICE.glob("*.py")} == KERNEL
+    assert {path.parent.name for path in SERVICE.glob("*/__init__.py")} == set(SERVICE_ROOMS)
+    assert {path.name for path in (ROOT / "local_stack").glob("*.py")} == {"__init__.py"}
+    assert {path.parent.name for path in (ROOT / "local_stack").glob("*/__init__.py")} == set(LOCAL_ROOMS)
+
+
+ROOM_FOLDERS = sorted(
+    [*(SERVICE / room for room in SERVICE_ROOMS), *(ROOT / "local_stack" / room for room in LOCAL_ROOMS)]
+)
+
+
+@pytest.mark.parametrize("room", ROOM_FOLDERS, ids=[room.name for room in ROOM_FOLDERS])
+def test_every_room_names_its_modules_and_what_it_may_import(room: Path) -> None:
+    docstring = ast.get_docstring(ast.parse((room / "__init__.py").read_text(encoding="utf-8"))) or ""
+    games = set(registry.AVAILABLE) if room.name == "bots" else set()  # a bot per game, named for it
+    unnamed = sorted(
+        p.stem for p in room.glob("*.py") if p.stem not in {"__init__", *games} and f"`{p.stem}`" not in docstring
+    )
+    assert unnamed == [], f"{room.relative_to(ROOT)}/__init__.py does not name {unnamed}"
+    assert "May import" in docstring, f"{room.relative_to(ROOT)}/__init__.py does not say what it may import"
+
+
+def test_each_service_room_imports_only_the_rooms_it_may() -> None:
+    imports = room_imports()
+    kernel = {f"service.{name}" for name in KERNEL - {"__init__", "commands"}}
+    bad = {
+        room: sorted(imports.get(f"service.{room}", set()) - kernel - {f"service.{other}" for other in allowed})
+        for room, allowed in SERVICE_ROOMS.items()
+    }
+    assert {room: names for room, names in bad.items() if names} == {}
+
+
+def test_the_kernel_imports_of_the_rooms_only_what_its_ports_name() -> None:
+    graph = import_graph()
+    kernel = {f"game_core.service.{name}" for name in KERNEL - {"__init__", "commands"}}
+    reads = {
+        module: sorted(name for name in graph[module] if name not in kernel and name.startswith("game_core.service."))
+        for module in kernel
+    }
+    assert reads == {module: sorted(KERNEL_READS.get(module, set())) for module in kernel}
+
+
+def test_each_local_stack_room_imports_only_the_rooms_it_may() -> None:
+    imports = room_imports()
+    bad = {
+        room: sorted(
+            r
+            for r in imports.get(f"local_stack.{room}", set())
+            if r.startswith("local_stack.") and r.partition(".")[2] not in allowed
+        )
+        for room, allowed in LOCAL_ROOMS.items()
+    }
+    assert {room: names for room, names in bad.items() if names} == {}
+
+
+def test_game_core_imports_nothing_of_local_stack() -> None:
+    graph = import_graph()
+    bad = sorted(
+        m
+        for m, imports in graph.items()
+        if m.startswith("game_core") and any(i.startswith("local_stack") for i in imports)
+    )
+    assert bad == []
+
+
+def test_the_room_rules_see_a_forbidden_import() -> None:
+    # A page module importing the host's powers, a bot importing the laptop's server: both caught.
+    known = {
+        "game_core.service.page.x",
+        "game_core.service.host.powers",
+        "local_stack.bots.y",
+        "local_stack.laptop.server",
+    }
+    page = modules_imported(SERVICE / "page" / "x.py", known, "from game_core.service.host import powers\n")
+    bot = modules_imported(
+        ROOT / "local_stack" / "bots" / "y.py", known, "def later():\n    from local_stack.laptop import server\n"
+    )
+    assert {str(room_of(m)).partition(".")[2] for m in page} == {"host"} and "host" not in SERVICE_ROOMS["page"]
+    assert {str(room_of(m)).partition(".")[2] for m in bot} == {"laptop"} and "laptop" not in LOCAL_ROOMS["bots"]
+
+
 # -- modules a newcomer can read ---------------------------------------------------------------------
 
 MAX_MODULE_LINES = 400
@@ -301,9 +436,9 @@ SIZED = (LAYER, ROOT / "local_stack", ROOT / "functions", ROOT / "benchmarks")
 """Every Python module of these folders, and bin/'s Python scripts, is held to the sizes."""
 STILL_TOO_LONG: dict[str, int] = {
     "layers/game_core/game_core/service/page/render.py": 599,
-    "local_stack/host_server.py": 641,
-    "local_stack/host_server.py::__enter__": 62,
-    "local_stack/host_server.py::main": 65,
+    "local_stack/laptop/server.py": 641,
+    "local_stack/laptop/server.py::__enter__": 62,
+    "local_stack/laptop/server.py::main": 65,
 }
 """Issue 33 is open for these: each entry is a module (path) or function (path::name) not yet
 split, with its length today (the page's render, the moto stack and the laptop's host server were

@@ -157,7 +157,7 @@ def test_deploying_names_every_parameter_and_output_and_alarms_every_alarm() -> 
 
 
 def test_every_action_of_the_season_command_is_described() -> None:
-    from game_core.service.season_commands import Season
+    from game_core.service.season.commands import Season
 
     text = page("hosts/commands.md")
     described = text[text.index("## A season") :]

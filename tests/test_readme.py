@@ -244,10 +244,10 @@ def ada_keeps_her_receipts(folder: Path) -> tuple[list[str], list[dict[str, Any]
     from test_service_mail_in import ADA, BO, answers, message, receipt
 
     from game_core.games.text_layout import prose
-    from game_core.service.mail_in import receive
-    from game_core.service.matches import export_record
-    from game_core.service.receipts import KEEP
-    from game_core.service.submit import SubmissionRequest, submit_by_webhook
+    from game_core.service.mail.receive import receive
+    from game_core.service.matches.lifecycle import export_record
+    from game_core.service.matches.receipts import KEEP
+    from game_core.service.matches.submit import SubmissionRequest, submit_by_webhook
 
     table = Table.open(emails={"ada": ADA, "bo": BO})
     mid, secret = table.match_id, table.created["secrets"]["ada"]
@@ -312,8 +312,8 @@ def test_the_python_receiver_verifies_what_the_service_signs(capsys) -> None:
     import time
     from http.server import HTTPServer
 
-    from game_core.service.webhook_queue import Delivery, Hook
-    from game_core.service.webhooks import new_secret, posts
+    from game_core.service.webhooks.queue import Delivery, Hook
+    from game_core.service.webhooks.sending import new_secret, posts
 
     namespace = readme_code("class Receiver")
     namespace["SECRET"] = secret = new_secret()

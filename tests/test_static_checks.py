@@ -16,7 +16,7 @@ import yaml
 
 from game_core.cli import asl, season_asl
 from game_core.games import registry
-from game_core.service import season_stages
+from game_core.service.season import stages as season_stages
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -275,7 +275,7 @@ def test_each_function_may_do_only_what_it_does() -> None:
     env = template()["Resources"]["PhaseStepFunction"]["Properties"]["Environment"]["Variables"]
     assert env["HOST_TOPIC_ARN"] == {"!Ref": "HostAlertsTopic"}
     # Starting executions: only the stack's own state machines, by the host (create, recover) and
-    # by the phase step (a long-lived match handed on to a fresh execution: service/handover.py).
+    # by the phase step (a long-lived match handed on to a fresh execution: service/matches/handover.py).
     machines = {
         "!Sub": "arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:${AWS::StackName}-*"
     }

@@ -12,7 +12,7 @@ is dropped unanswered. A record that is not SES's notification of a received mes
 A record whose mail fails (AWS failing: DynamoDB throttled, Step Functions down) is reported
 failed alone, so the batch's other mail is not taken again, and hidden until its next try
 (`aws.inbound_queue`: backoff, tries over six hours); on its last try the host is told
-(`service.dead_mail.gave_up`) and SQS moves it to the dead-letter queue, which
+(`service.mail.dead_letters.gave_up`) and SQS moves it to the dead-letter queue, which
 `match-host redrive-mail` queues again. A mail taken twice is applied and answered once.
 
 The reply is Lambda's partial batch response, with each record's outcome beside it (Lambda reads
@@ -32,8 +32,8 @@ from game_core.aws.inbound_queue import MAX_RECEIVES, InboundMailQueue
 from game_core.aws.mail_bucket import mail_bucket
 from game_core.aws.wiring import ports_from_environment
 from game_core.mail.ses import Receipt, receipt_of
-from game_core.service.dead_mail import gave_up
-from game_core.service.mail_in import receive
+from game_core.service.mail.dead_letters import gave_up
+from game_core.service.mail.receive import receive
 from game_core.service.ports import Ports
 
 logger = Logger(service="email-in")

@@ -20,8 +20,8 @@ from game_core.aws.busy import AwsBusy, aws_busy
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Illegal, Malformed, Unavailable, validation_reasons
 from game_core.service.commands import command_fields, parse_host_command, run_host_command
-from game_core.service.links import PLAYERS_URL, addressed
 from game_core.service.ports import Ports
+from game_core.service.telling.links import PLAYERS_URL, addressed
 
 logger = Logger(service="host-commands")
 

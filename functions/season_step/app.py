@@ -10,7 +10,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from game_core.aws.wiring import ports_from_environment
 from game_core.service.ports import Ports
-from game_core.service.season_machine import SeasonStep, run_season_step
+from game_core.service.season.machine import SeasonStep, run_season_step
 
 logger = Logger(service="season-step")
 

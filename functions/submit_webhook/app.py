@@ -17,13 +17,13 @@ POST /seasons/{season_id}/players/{player_id}/acts
 Authorization: Bearer <the player's season secret>
 {"act": "name", "opponent": "bo"}   (or {"act": "spend"}, {"act": "keep"}: the ToL)
 
-An Elimination Candidate's act in a season (service/season_acts.py): answered with the season's
+An Elimination Candidate's act in a season (service/season/acts.py): answered with the season's
 standing after it, {"accepted": true, "act", "naming_turn", "season"}; sent again, it changes
 nothing more and is answered alike (no Idempotency-Key needed); refused in the shape below.
 
 PUT /matches/{match_id}/players/{player_id}/webhook   (the same Bearer secret) {"url": "https://..."}
 DELETE the same: the participant's notices POSTed to their URL, signed per Standard Webhooks with
-the `whsec_` secret the PUT's reply holds, once (service/webhooks.py)
+the `whsec_` secret the PUT's reply holds, once (service/webhooks/sending.py)
 
 GET /matches/{match_id}/players/{player_id}   (the same Bearer secret): the participant's view
 now, the open phase and its deadline, what they have submitted in it, their garnets
@@ -70,13 +70,13 @@ from game_core.aws.http_edge import (
 )
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Malformed, Reason, TooLarge, Unauthorized, Unavailable, validation_reasons
-from game_core.service.actions import ActionRequest, act_by_webhook
+from game_core.service.matches.actions import ActionRequest, act_by_webhook
+from game_core.service.matches.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
+from game_core.service.matches.views import participant_view, public_view
 from game_core.service.ports import Ports
-from game_core.service.season_acts import ec_act_reply
-from game_core.service.submit import SubmissionBody, SubmissionRequest, submit_by_webhook
-from game_core.service.views import participant_view, public_view
-from game_core.service.webhook_urls import MAX_URL
-from game_core.service.webhooks import participant_subscribes
+from game_core.service.season.acts import ec_act_reply
+from game_core.service.webhooks.sending import participant_subscribes
+from game_core.service.webhooks.urls import MAX_URL
 
 ROUTE = "/matches/{match_id}/players/{player_id}/submissions"
 WEBHOOK_ROUTE = "/matches/{match_id}/players/{player_id}/webhook"

@@ -1,12 +1,12 @@
 """Webhook deliveries from the queue (SQS event source, ReportBatchItemFailures): each record is
-one notice for one subscription, taken one turn (`service.webhooks.attempt`).
+one notice for one subscription, taken one turn (`service.webhooks.sending.attempt`).
 
 Delivered, refused for good (a 4xx) or unsubscribed: the record succeeds and Lambda deletes it.
 To try again (or not yet due): a copy saying so is queued with a delay and the record succeeds
 (aws/webhooks.py says why a copy). Past the 24-hour window: it goes to the dead-letter queue,
 the host is told, and the record succeeds. A record fails only when the function itself did
 (SQS hands it back after the queue's visibility timeout). The records of a batch go side by side,
-one lane per subscription (`service.webhook_lanes`): a slow or dead URL holds none of the
+one lane per subscription (`service.webhooks.lanes`): a slow or dead URL holds none of the
 batch's other URLs, is POSTed to once a batch at most when it does not answer, and no POST
 begins that the function's time left cannot hold. Only ids, targets and statuses are logged,
 never a notice or a URL.
@@ -22,9 +22,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from game_core.aws.webhooks import AwsHooks, post
 from game_core.aws.wiring import ports_from_environment
 from game_core.service.ports import Ports
-from game_core.service.webhook_lanes import BatchPoster, in_lanes, lane_of
-from game_core.service.webhook_queue import Delivery
-from game_core.service.webhooks import Poster, attempt
+from game_core.service.webhooks.lanes import BatchPoster, in_lanes, lane_of
+from game_core.service.webhooks.queue import Delivery
+from game_core.service.webhooks.sending import Poster, attempt
 
 logger = Logger(service="webhook-deliver")
 

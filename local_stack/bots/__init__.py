@@ -1,5 +1,11 @@
 """Bots: one module per game, each `choose(view, phase, player, rng) -> {kind: submission JSON}`;
-a game with immediate actions also has `act(view, phase, player, rng, acting)`, run first."""
+a game with immediate actions also has `act(view, phase, player, rng, acting)`, run first.
+
+And what drives them: `runner` (one match, a bot in every seat), `season_play` (a whole season),
+`play` and `play_season` (bin/play), `printed` (how bin/play prints).
+
+May import `game_core` and `local_stack.aws`; nothing of `local_stack.laptop`.
+"""
 
 from __future__ import annotations
 

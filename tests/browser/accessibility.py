@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from local_stack.metering import Meter
+from local_stack.aws.metering import Meter
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".venv" / "npm" / "node_modules" / "axe-core" / "axe.min.js"

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer
+from local_stack.aws.clock import VirtualClock
+from local_stack.laptop.server import HostServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-output" / "screenshots"

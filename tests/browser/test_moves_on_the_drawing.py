@@ -20,7 +20,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from local_stack.host_server import HostServer
+from local_stack.laptop.server import HostServer
 
 PLAYERS = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]
 ROUND_1_TILES = ["L4", "I3"] + ["O4"] * 18

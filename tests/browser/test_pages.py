@@ -19,7 +19,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as shown
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from local_stack.host_server import HostServer
+from local_stack.laptop.server import HostServer
 
 CRATES = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]
 DOMINO = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]

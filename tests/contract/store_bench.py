@@ -25,11 +25,11 @@ from fakes import T0, Fakes  # noqa: E402
 from game_core.aws.store import DynamoMatchStore  # noqa: E402
 from game_core.match.engine import Accepted  # noqa: E402
 from game_core.match.model import Match, MatchRequest, PhaseRecord  # noqa: E402
-from game_core.service.matches import create_match  # noqa: E402
+from game_core.service.matches.lifecycle import create_match  # noqa: E402
+from game_core.service.matches.sheets import Sheet
 from game_core.service.ports import Completion, Event, MatchStore, Ports  # noqa: E402
-from game_core.service.sheets import Sheet
-from local_stack.stack import REGION  # noqa: E402
-from local_stack.template import create_match_table  # noqa: E402
+from local_stack.aws.stack import REGION  # noqa: E402
+from local_stack.aws.template import create_match_table  # noqa: E402
 
 __all__ = ["T0", "Bench", "bench_on", "moto_dynamodb"]  # T0: where each bench's clock starts
 

@@ -30,10 +30,10 @@ from game_core.season.errors import NotNow  # noqa: E402
 from game_core.season.replay import replay  # noqa: E402
 from game_core.season.state import SeasonEvent, SeasonState  # noqa: E402
 from game_core.service.ports import Event  # noqa: E402
-from game_core.service.season_ports import SeasonStore  # noqa: E402
-from game_core.service.seasons import apply, create_season  # noqa: E402
-from local_stack.faults import ClientFaults, Fault  # noqa: E402
-from local_stack.template import create_match_table  # noqa: E402
+from game_core.service.season.lifecycle import apply, create_season  # noqa: E402
+from game_core.service.season.ports import SeasonStore  # noqa: E402
+from local_stack.aws.faults import ClientFaults, Fault  # noqa: E402
+from local_stack.aws.template import create_match_table  # noqa: E402
 
 dynamodb = pytest.fixture(scope="module")(moto_client)
 

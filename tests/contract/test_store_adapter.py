@@ -18,8 +18,8 @@ from game_core.aws.store.items import key, plain
 from game_core.aws.store.table import FIRST_BACKOFF, READ_ATTEMPTS, Table
 from game_core.aws.store.transaction import Guard, Transaction
 from game_core.errors import Conflict, Illegal, InProgress, Late
-from game_core.service.sheets import AlreadyDelivered, HeaderMoved
-from local_stack.template import create_match_table
+from game_core.service.matches.sheets import AlreadyDelivered, HeaderMoved
+from local_stack.aws.template import create_match_table
 
 
 def _cancelled(reasons: list[str]) -> ClientError:

@@ -72,8 +72,8 @@ from store_bench import (
 from game_core.errors import Conflict, Illegal, Late, NotFound
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match
+from game_core.service.matches.sheets import AlreadyDelivered
 from game_core.service.ports import Bounce, Completion, Contact, Event, MatchStore
-from game_core.service.sheets import AlreadyDelivered
 
 dynamodb = pytest.fixture(scope="module")(moto_client)
 bench = pytest.fixture(params=STORES)(each_store)
@@ -491,7 +491,7 @@ def test_the_header_and_the_log_are_read_together_and_nothing_else_of_the_match(
         bench.store.header_and_events("m-other")
 
 
-# -- the hand-over count beside the match (service/handover.py) --------------------------------
+# -- the hand-over count beside the match (service/matches/handover.py) --------------------------------
 
 
 def test_the_hand_over_count_is_its_attempts_alone_and_a_save_keeps_it(bench: Bench) -> None:

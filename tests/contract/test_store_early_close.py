@@ -15,8 +15,8 @@ from store_bench import IN_TIME, STORES, T0, Bench, cancel, each_store, moto_cli
 
 from game_core.errors import Late
 from game_core.match.model import Match
+from game_core.service.matches.sheets import HeaderMoved
 from game_core.service.ports import Completion, Event
-from game_core.service.sheets import HeaderMoved
 
 dynamodb = pytest.fixture(scope="module")(moto_client)
 bench = pytest.fixture(params=STORES)(each_store)

@@ -24,7 +24,7 @@ from game_core.cli.replay import logged_lines
 from game_core.errors import Conflict
 from game_core.match import chain
 from game_core.match.model import Match
-from game_core.service.matches import export_record
+from game_core.service.matches.lifecycle import export_record
 from game_core.service.ports import Event
 
 dynamodb = pytest.fixture(scope="module")(moto_client)

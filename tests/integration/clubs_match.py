@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from game_core.service.views import participant_view
-from local_stack.play import seat
-from local_stack.runner import send_action
+from game_core.service.matches.views import participant_view
+from local_stack.bots.play import seat
+from local_stack.bots.runner import send_action
 
 PLAYERS = ("p1", "p2", "p3")
 DAY = 86_400

@@ -1,5 +1,5 @@
 """A small IMAP4rev1 server over TLS standing for a mail provider's, for the tests of the host's
-own mailbox (local_stack/mailbox.py): the commands an IMAP client reading a mailbox sends
+own mailbox (local_stack/laptop/mailbox.py): the commands an IMAP client reading a mailbox sends
 (RFC 3501: CAPABILITY, LOGIN, LIST, CREATE, SELECT, UID SEARCH/FETCH/STORE/COPY/EXPUNGE, NOOP,
 LOGOUT; RFC 6851 MOVE; RFC 2177 IDLE), each folder's messages in memory with their UIDs and flags.
 

@@ -1,5 +1,5 @@
 """An SMTP relay in a process of its own, for the tests of the host server's mail queue
-(local_stack/mail_queue.py): an aiosmtpd server on 127.0.0.1 that keeps each message it takes as
+(local_stack/laptop/mail_queue.py): an aiosmtpd server on 127.0.0.1 that keeps each message it takes as
 a file in a folder, and answers as the test starts it. Stopping the process is the relay being
 down (its port refuses connections); starting it again on the same port with other answers is
 the relay changing its mind.

@@ -29,8 +29,8 @@ from game_core.aws.wiring import ports_from_environment
 from game_core.mail.inbound import MAX_BYTES, parse_message
 from game_core.mail.ses import Receipt
 from game_core.mail.ses import receipt_of as read_notification
-from local_stack.host_server import SmtpListener
-from local_stack.inbound_bucket import INBOUND_BUCKET, deliver, queued_event, ses_event
+from local_stack.aws.inbound_bucket import INBOUND_BUCKET, deliver, queued_event, ses_event
+from local_stack.laptop.server import SmtpListener
 
 KB = 1024
 MB = 1024 * KB

@@ -13,8 +13,8 @@ import pytest
 from conftest import crates_request
 from staging import FixedClock
 
-from game_core.service import phases
-from local_stack.metering import Meter
+from game_core.service.matches import phases
+from local_stack.aws.metering import Meter
 
 ORDER = [2, 1, 1, 0, -1, -1]
 READ, WRITE = ("dynamodb", "BatchGetItem"), ("dynamodb", "TransactWriteItems")

@@ -22,7 +22,7 @@ PREGAME = {"phase": "Pregame", "kind": "multipliers", "submission": ORDER}
 
 def event_for(match, player="p1", body=PREGAME, *, secret=None, delivery_id="delivery-1", base64_encoded=False):
     """The HTTP API event of one delivery, as API Gateway sends it."""
-    from local_stack.api_events import http_api_event
+    from local_stack.aws.api_events import http_api_event
 
     text = body if isinstance(body, str) else json.dumps(body)
     event = http_api_event(

@@ -14,7 +14,7 @@ from staging import StagedStore
 
 from game_core.errors import Illegal
 from game_core.games.clubs.cards import is_club
-from game_core.service.actions import ActionRequest, take_action
+from game_core.service.matches.actions import ActionRequest, take_action
 
 pytestmark = pytest.mark.games("clubs")
 

@@ -11,7 +11,7 @@ import pytest
 from clubs_match import ClubsMatch
 from staging import StagedStore
 
-from game_core.service.actions import ActionRequest, take_action
+from game_core.service.matches.actions import ActionRequest, take_action
 
 pytestmark = pytest.mark.games("clubs")
 

@@ -11,8 +11,9 @@ import pytest
 from staging import FixedClock, StagedStore
 
 from game_core.errors import Late
-from game_core.service import host, phases
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.host import powers as host
+from game_core.service.matches import phases
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 ORDER = {"multipliers": [2, 1, 1, 0, -1, -1]}
 

@@ -14,7 +14,7 @@ from conftest import push, texts
 from staging import StagedStore
 
 from game_core.errors import Illegal
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 LISTED = [-1, -1, 0, 1, 1, 2]  # round 6 gets x2
 FOUR_PUSHES_NEED_ONE = "4 pushes need 1 garnet (one per push beyond the free 3), but your balance is 0"

@@ -22,7 +22,8 @@ from staging import FailingOnce, FixedClock, StagedStore, Unwoken
 from game_core.aws.store import DynamoMatchStore
 from game_core.errors import Late, NotOpen
 from game_core.games.clubs.rules import PHASES as CLUBS_PHASES
-from game_core.service import host, phases, press
+from game_core.service.host import powers as host
+from game_core.service.matches import phases, press
 from game_core.service.ports import Ports
 
 pytestmark = pytest.mark.games("crates", "clubs")

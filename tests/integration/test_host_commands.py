@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import EVENTS, SAMPLE_MATCH_ID, crates_request, load_event, texts, wait_until
 
-from game_core.service.season_commands import SAMPLE_SEASON_ID
+from game_core.service.season.commands import SAMPLE_SEASON_ID
 
 SAMPLE_PLAYERS = ["ada", "bo", "cy", "di", "ed"]
 HOST_COMMANDS = [

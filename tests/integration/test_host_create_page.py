@@ -32,10 +32,10 @@ from test_host_server import START
 
 from game_core.aws.wiring import ports_from_environment
 from game_core.cli import host as match_host
-from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer
-from local_stack.mail import SmtpRelay
-from local_stack.mail_queue import QUEUE_FILE
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.mail import SmtpRelay
+from local_stack.laptop.mail_queue import QUEUE_FILE
+from local_stack.laptop.server import HostServer
 
 pytestmark = pytest.mark.statemachine
 

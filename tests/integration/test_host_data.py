@@ -35,12 +35,12 @@ from test_host_server import (  # noqa: F401 - environment: the fixture restorin
 
 from game_core.aws.wiring import ports_from_environment
 from game_core.match.clock import PhaseClock
-from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer
-from local_stack.persistence import DataFolder, DataFolderInUse
-from local_stack.restart_grace import overdue_while_down
-from local_stack.table_file import expired, read_stored
-from local_stack.template import ROOT
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.template import ROOT
+from local_stack.laptop.persistence import DataFolder, DataFolderInUse
+from local_stack.laptop.restart_grace import overdue_while_down
+from local_stack.laptop.server import HostServer
+from local_stack.laptop.table_file import expired, read_stored
 
 pytestmark = pytest.mark.statemachine
 
@@ -91,7 +91,7 @@ def stored_bytes(data: Path) -> tuple[bytes, bytes]:
 HOLDER = """
 import sys
 from pathlib import Path
-from local_stack.persistence import DataFolder
+from local_stack.laptop.persistence import DataFolder
 folder = DataFolder(Path(sys.argv[1]))
 folder.hold()
 folder.describe(players="0.0.0.0:8080", host_commands="127.0.0.1:8081")
@@ -114,7 +114,7 @@ def test_bin_host_server_refuses_a_held_folder_in_one_line_and_a_killed_holder_b
 
         # When bin/host-server starts on it (what it runs, without its install check)
         refused = subprocess.run(
-            [sys.executable, "-m", "local_stack.host_server", "--data", str(tmp_path), "--port", "0"],
+            [sys.executable, "-m", "local_stack.laptop.server", "--data", str(tmp_path), "--port", "0"],
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -1,5 +1,5 @@
 """A laptop host's outgoing mail waits in the data folder until the relay takes it
-(local_stack/mail_queue.py): a relay that is down, answers 421 or 451, or drops the connection
+(local_stack/laptop/mail_queue.py): a relay that is down, answers 421 or 451, or drops the connection
 loses nothing, and each message arrives once, a restart of the host server in the middle
 included; a 550 for one recipient skips only that recipient, and the host sees it in `status`
 and on the host's page; a message the relay has not taken in 24 hours is given up, and the host
@@ -26,10 +26,10 @@ from relay_process import RelayProcess
 from test_host_server import START, environment, host, restarted, serve  # noqa: F401 - environment: autouse
 
 from game_core.cli.failures import CliError
-from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer
-from local_stack.mail import RelayUnavailable, SmtpRelay
-from local_stack.mail_queue import QUEUE_FILE, MailQueue
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.mail import RelayUnavailable, SmtpRelay
+from local_stack.laptop.mail_queue import QUEUE_FILE, MailQueue
+from local_stack.laptop.server import HostServer
 
 pytestmark = pytest.mark.statemachine
 

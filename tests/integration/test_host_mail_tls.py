@@ -26,9 +26,9 @@ from imap_responder import ImapResponder
 from test_host_mail_queue import free_port
 
 from game_core.cli.failures import OneLineParser
-from local_stack.mail import MailAccount, RelayUnavailable
-from local_stack.mail_options import MailOptions, add_mail_options, mail_options
-from local_stack.mailbox import MailboxNotTrusted, MailboxPoller
+from local_stack.aws.mail import MailAccount, RelayUnavailable
+from local_stack.laptop.mail_options import MailOptions, add_mail_options, mail_options
+from local_stack.laptop.mailbox import MailboxNotTrusted, MailboxPoller
 
 ACCOUNT = "host@corp.example"
 PASSWORD = "app password"

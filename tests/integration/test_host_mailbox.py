@@ -37,11 +37,11 @@ from test_host_server import (  # noqa: F401 - environment: the autouse fixture 
     serve,
 )
 
-from local_stack.clock import VirtualClock
-from local_stack.host_access import CERTIFICATE_FILE, tls_context
-from local_stack.host_server import HostServer, SmtpListener
-from local_stack.mail import MailAccount, SmtpRelay
-from local_stack.mailbox import HandIn, ImapSettings, MailboxLoginRefused, MailboxPoller, Read
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.mail import MailAccount, SmtpRelay
+from local_stack.laptop.access import CERTIFICATE_FILE, tls_context
+from local_stack.laptop.mailbox import HandIn, ImapSettings, MailboxLoginRefused, MailboxPoller, Read
+from local_stack.laptop.server import HostServer, SmtpListener
 
 pytestmark = pytest.mark.statemachine
 

@@ -24,8 +24,8 @@ from test_host_mailbox import (  # noqa: F401 - the fixtures
 )
 from test_host_server import environment, host  # noqa: F401 - environment: the autouse fixture restoring os.environ
 
-from local_stack.mail import MailAccount
-from local_stack.mailbox import MailboxPoller, Read
+from local_stack.aws.mail import MailAccount
+from local_stack.laptop.mailbox import MailboxPoller, Read
 
 pytestmark = pytest.mark.statemachine
 

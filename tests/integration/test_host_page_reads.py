@@ -7,8 +7,8 @@ import http.client
 
 from test_host_server_http import server  # noqa: F401 - the fixture: one server on a virtual clock
 
-from local_stack.host_server import HostServer
-from local_stack.metering import Meter
+from local_stack.aws.metering import Meter
+from local_stack.laptop.server import HostServer
 
 PLAYERS = [{"id": "ada", "email": "ada@example.com"}, {"id": "bo", "email": "bo@example.com"}]
 

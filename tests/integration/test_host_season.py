@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from test_host_server import START, environment, http, player_url  # noqa: F401 - environment: autouse
 
-from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer
+from local_stack.aws.clock import VirtualClock
+from local_stack.laptop.server import HostServer
 
 pytestmark = pytest.mark.statemachine
 

@@ -28,9 +28,9 @@ import pytest
 from conftest import crates_request, load_event, push
 
 from game_core.cli.host import send_to_server
-from local_stack.clock import VirtualClock
-from local_stack.host_server import HostServer, SmtpListener
-from local_stack.mail import MailAccount, SmtpRelay
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.mail import MailAccount, SmtpRelay
+from local_stack.laptop.server import HostServer, SmtpListener
 
 pytestmark = pytest.mark.statemachine
 

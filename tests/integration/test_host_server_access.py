@@ -29,9 +29,9 @@ from test_host_server import (  # noqa: F401 - environment: the autouse fixture 
 )
 
 from game_core.cli import host as match_host
-from local_stack.clock import VirtualClock
-from local_stack.host_access import bearer_is_token, host_token, plaintext_login_allowed
-from local_stack.host_server import HostServer
+from local_stack.aws.clock import VirtualClock
+from local_stack.laptop.access import bearer_is_token, host_token, plaintext_login_allowed
+from local_stack.laptop.server import HostServer
 
 pytestmark = pytest.mark.statemachine
 

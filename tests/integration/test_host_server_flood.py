@@ -18,8 +18,8 @@ from collections.abc import Iterator
 import pytest
 from test_host_server import REQUEST_TIMEOUT
 
-from local_stack.http_guards import PER_CLIENT
-from local_stack.http_serving import HttpListener
+from local_stack.laptop.http_guards import PER_CLIENT
+from local_stack.laptop.http_serving import HttpListener
 
 FLOODER = "127.0.0.2"
 PLAYER = "127.0.0.1"

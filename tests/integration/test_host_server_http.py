@@ -20,9 +20,9 @@ import pytest
 from test_host_server import REQUEST_TIMEOUT, START
 
 from game_core.aws.wiring import ports_from_environment
-from local_stack.clock import VirtualClock
-from local_stack.host_server import MAX_BODY_BYTES, HostServer
-from local_stack.http_serving import HttpListener, request_line_error
+from local_stack.aws.clock import VirtualClock
+from local_stack.laptop.http_serving import HttpListener, request_line_error
+from local_stack.laptop.server import MAX_BODY_BYTES, HostServer
 
 pytestmark = pytest.mark.statemachine
 

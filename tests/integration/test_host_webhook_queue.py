@@ -33,8 +33,8 @@ from webhook_receiver import Receiver
 
 import game_core.aws.webhooks as aws_webhooks
 from game_core.cli.failures import CliError
-from local_stack.clock import VirtualClock
-from local_stack.persistence import DataFolder
+from local_stack.aws.clock import VirtualClock
+from local_stack.laptop.persistence import DataFolder
 
 pytestmark = pytest.mark.statemachine
 

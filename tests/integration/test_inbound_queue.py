@@ -1,6 +1,6 @@
 """Mail in through the inbound queue (issue 29): SES stores the mail and notifies the inbound
 topic, the topic queues it, and the real mail function takes it as Lambda's SQS event source
-would (local_stack/inbound_queue.py), with DynamoDB failing as local_stack/faults.py injects it.
+would (local_stack/aws/inbound_queue.py), with DynamoDB failing as local_stack/aws/faults.py injects it.
 Time is the stack's virtual clock (moto's SQS reads it): six hours of retries take no real time.
 
 The expected tries are worked by hand from the backoff aws/inbound_queue.py states (the next try
@@ -20,9 +20,9 @@ from webhook_receiver import Receiver
 
 from game_core.aws.inbound_queue import MAX_RECEIVES, retry_seconds
 from game_core.mail.inbound import parse_message
-from game_core.service.dead_mail import KEPT_DAYS
-from local_stack.faults import EVERY_CALL, Fault, MailFaults
-from local_stack.inbound_queue import BATCH, VISIBILITY_SECONDS, FunctionFailed
+from game_core.service.mail.dead_letters import KEPT_DAYS
+from local_stack.aws.faults import EVERY_CALL, Fault, MailFaults
+from local_stack.aws.inbound_queue import BATCH, VISIBILITY_SECONDS, FunctionFailed
 
 MOVE = {"multipliers": {"multipliers": [2, 1, 1, 0, -1, -1]}}
 SIX_HOURS = 6 * 3600

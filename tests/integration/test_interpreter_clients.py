@@ -1,10 +1,10 @@
-"""The local stack's interpreter shares one Lambda client per region (local_stack/interpreter_clients.py)."""
+"""The local stack's interpreter shares one Lambda client per region (local_stack/aws/interpreter_clients.py)."""
 
 from __future__ import annotations
 
 import moto.stepfunctions.parser.asl.component.state.exec.state_task.lambda_eval_utils as lambda_eval_utils
 
-from local_stack import interpreter_clients
+from local_stack.aws import interpreter_clients
 
 
 def test_the_seam_is_the_one_pinned() -> None:

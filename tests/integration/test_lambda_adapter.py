@@ -1,6 +1,6 @@
-"""The moto seams: moto runs Lambda code only in Docker, so local_stack.lambda_adapter replaces one
+"""The moto seams: moto runs Lambda code only in Docker, so local_stack.aws.lambda_adapter replaces one
 private method of one pinned moto version; and moto's Step Functions interpreter waits in real
-time, so local_stack.clock routes its waits through a virtual clock. These tests fail loudly the
+time, so local_stack.aws.clock routes its waits through a virtual clock. These tests fail loudly the
 day a seam moves."""
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from botocore.exceptions import ClientError
 from conftest import crates_request
 from moto.core.botocore_stubber import BotocoreStubber
 
-from local_stack import clock, lambda_adapter
-from local_stack.stack import ROLE
+from local_stack.aws import clock, lambda_adapter
+from local_stack.aws.stack import ROLE
 
 
 def test_moto_is_the_pinned_version() -> None:
@@ -184,9 +184,11 @@ def test_concurrent_transactions_from_several_threads_all_land(stack) -> None:
 
 @pytest.mark.parametrize("seam", sorted(clock.MOTO_SEAMS))
 def test_each_clock_seam_is_moto_5_2_1s_code(seam: str) -> None:
-    # local_stack.clock replaces (or re-points the module globals of) these moto functions; a
+    # local_stack.aws.clock replaces (or re-points the module globals of) these moto functions; a
     # changed digest means moto's waits changed: re-read them and redo the copy in clock.py.
-    assert clock.seam_digest(seam) == clock.MOTO_SEAMS[seam], f"moto's {seam} changed: re-check local_stack/clock.py"
+    assert clock.seam_digest(seam) == clock.MOTO_SEAMS[seam], (
+        f"moto's {seam} changed: re-check local_stack/aws/clock.py"
+    )
 
 
 def test_the_clock_seams_have_the_shapes_the_clock_relies_on() -> None:

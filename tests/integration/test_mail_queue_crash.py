@@ -1,4 +1,4 @@
-"""The laptop's mail queue across crashes (local_stack/mail_queue.py, docs/hosts/own-mail.md).
+"""The laptop's mail queue across crashes (local_stack/laptop/mail_queue.py, docs/hosts/own-mail.md).
 
 - A message queued again after the relay took it (a step retried after a crash between its send
   and its mark, an answer to a redelivered mail: the same Message-ID) is not sent again: the
@@ -16,9 +16,9 @@ import shutil
 from pathlib import Path
 
 from game_core.service.ports import OutgoingMail
-from local_stack.clock import VirtualClock
-from local_stack.mail import Refusal
-from local_stack.mail_queue import MailQueue
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.mail import Refusal
+from local_stack.laptop.mail_queue import MailQueue
 
 RAW = (
     b"From: m-0123456789ab@play.local\r\nTo: ada@example.com\r\nSubject: [m-0123456789ab] Round 1\r\n"

@@ -12,7 +12,7 @@ from collections import Counter
 from benchmarks.page import page_call, sign_in
 from game_core.aws.store.items import match_pk
 from game_core.aws.store.table import Table
-from local_stack.metering import Meter
+from local_stack.aws.metering import Meter
 
 MESSAGES, PRESS = "/play/{match_id}/messages", "/play/{match_id}/press"
 SAID = "Crate 3: I push left, you push up?"

@@ -1,4 +1,4 @@
-"""local_stack.moto_dynamodb: moto's DynamoDB transactions back up the items they write, not the
+"""local_stack.aws.moto_dynamodb: moto's DynamoDB transactions back up the items they write, not the
 table, and a cancelled transaction still leaves the table exactly as it was."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from botocore.exceptions import ClientError
 from moto import mock_aws
 from moto.dynamodb.models.table import Table
 
-from local_stack import moto_dynamodb
+from local_stack.aws import moto_dynamodb
 
 TABLE = "matches"
 
@@ -73,7 +73,7 @@ def absent_c(exists: bool) -> dict[str, Any]:
 
 
 def test_the_seam_is_moto_5_2_1s_code() -> None:
-    # A changed digest means moto's transactions changed: re-read them and local_stack/moto_dynamodb.py.
+    # A changed digest means moto's transactions changed: re-read them and local_stack/aws/moto_dynamodb.py.
     assert moto_dynamodb.seam_digest() == moto_dynamodb.SEAM_DIGEST
 
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import Capture
 
 from benchmarks.page import page_call, sign_in
-from local_stack.metering import Meter
+from local_stack.aws.metering import Meter
 
 READ = ("dynamodb", "BatchGetItem")
 PAGE, CHECK = "/play/{match_id}", "/play/{match_id}/check"

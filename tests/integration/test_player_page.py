@@ -19,7 +19,7 @@ from conftest import Capture
 
 from benchmarks.page import HOST, page_call, sign_in, view_calls
 from game_core.aws.store import DynamoMatchStore, StoreUnavailable
-from local_stack.api_events import api_gateway_event
+from local_stack.aws.api_events import api_gateway_event
 
 READ = ("dynamodb", "BatchGetItem")
 ORDER = [2, 1, 1, 0, -1, -1]

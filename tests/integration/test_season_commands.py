@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from game_core.cli import host
-from local_stack.api_events import api_gateway_event
-from local_stack.stack import LocalStack
+from local_stack.aws.api_events import api_gateway_event
+from local_stack.aws.stack import LocalStack
 
 pytestmark = pytest.mark.games("domino", "abstrac")
 

@@ -297,8 +297,8 @@ SECRET_TALK = "ben: meet me at crate 3, I push it left"
 
 def press_by_webhook(match, player: str, action: dict[str, Any], key: str) -> tuple[int, dict[str, Any], dict]:
     """POST the press action through the real webhook function, with an Idempotency-Key."""
-    from local_stack.api_events import api_gateway_event
-    from local_stack.runner import ACTION_ROUTE
+    from local_stack.aws.api_events import api_gateway_event
+    from local_stack.bots.runner import ACTION_ROUTE
 
     event = api_gateway_event(
         ACTION_ROUTE,

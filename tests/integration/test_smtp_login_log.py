@@ -10,8 +10,8 @@ import smtplib
 
 import pytest
 
-from local_stack.host_access import LEGACY_LOGIN_WARNING, Authenticator
-from local_stack.host_server import SmtpListener
+from local_stack.laptop.access import LEGACY_LOGIN_WARNING, Authenticator
+from local_stack.laptop.server import SmtpListener
 
 TOKEN = "the-host-token"
 

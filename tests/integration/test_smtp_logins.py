@@ -22,9 +22,9 @@ from test_host_server import (  # noqa: F401 - environment: the autouse fixture 
 )
 
 from game_core.match.model import Match
-from local_stack.clock import VirtualClock
-from local_stack.host_access import Authenticator
-from local_stack.host_server import HostServer, SmtpListener
+from local_stack.aws.clock import VirtualClock
+from local_stack.laptop.access import Authenticator
+from local_stack.laptop.server import HostServer, SmtpListener
 
 pytestmark = pytest.mark.statemachine
 

@@ -1,4 +1,4 @@
-"""The host server's table on disk (local_stack/table_file.py): a snapshot, and a journal line per
+"""The host server's table on disk (local_stack/laptop/table_file.py): a snapshot, and a journal line per
 AWS call that changed the table, on the disk before the call returns. What a start reads back is
 the table as every acknowledged call left it: after a compaction cut short, a journal line cut
 short by a kill, a write the disk refused, a process killed -9 between calls.
@@ -19,10 +19,10 @@ import pytest
 from test_host_server import START
 
 from game_core.cli.failures import CliError
-from local_stack import table_file as table_file_module
-from local_stack.stack import LocalStack
-from local_stack.table_file import TableFile, read_stored
-from local_stack.template import ROOT
+from local_stack.aws.stack import LocalStack
+from local_stack.aws.template import ROOT
+from local_stack.laptop import table_file as table_file_module
+from local_stack.laptop.table_file import TableFile, read_stored
 
 pytestmark = pytest.mark.statemachine
 
@@ -292,8 +292,8 @@ WRITER = """
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from local_stack.stack import LocalStack
-from local_stack.table_file import TableFile
+from local_stack.aws.stack import LocalStack
+from local_stack.laptop.table_file import TableFile
 with LocalStack(games=()) as stack:
     table = TableFile(stack.client("dynamodb"), "matches", Path(sys.argv[1]), now=lambda: 0.0)
     table.load()

@@ -372,7 +372,7 @@ def test_garnets_are_refused_beyond_the_balance_spent_at_resolution_awarded_at_t
 
 
 def test_deliveries_without_an_idempotency_key_are_each_applied(crates_match, stack) -> None:
-    from local_stack.api_events import http_api_event
+    from local_stack.aws.api_events import http_api_event
 
     match = crates_match(2)
     first, second = {"multipliers": ORDER}, {"multipliers": [-1, 2, 1, 1, 0, -1]}

@@ -20,10 +20,10 @@ from test_webhooks_out import A_WEEK, create, loopback, receiver, trust  # noqa:
 from webhook_receiver import Receiver
 
 import game_core.aws.webhooks as aws_webhooks
-from game_core.service.webhook_bodies import Post
-from game_core.service.webhook_queue import Delivery
-from game_core.service.webhook_urls import Destination
-from local_stack.webhooks import FUNCTION
+from game_core.service.webhooks.bodies import Post
+from game_core.service.webhooks.queue import Delivery
+from game_core.service.webhooks.urls import Destination
+from local_stack.aws.webhooks import FUNCTION
 
 HANGING = {"ben": "ben", "cy": "cy", "dee": "dee", "public": "@public"}
 """The receivers (paths) that hang, and the subscription each serves."""

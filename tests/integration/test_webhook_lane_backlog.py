@@ -27,7 +27,7 @@ from test_host_server import (  # noqa: F401 - environment: the fixture restorin
 from webhook_receiver import Receiver
 
 import game_core.aws.webhooks as aws_webhooks
-from local_stack.clock import VirtualClock
+from local_stack.aws.clock import VirtualClock
 
 pytestmark = pytest.mark.statemachine
 

@@ -15,8 +15,8 @@ from conftest import CratesMatch, crates_request, host_alerts
 from webhook_receiver import Receiver
 
 from game_core.aws.webhooks import AwsHooks
-from game_core.service.webhook_bodies import Post
-from game_core.service.webhook_urls import Destination
+from game_core.service.webhooks.bodies import Post
+from game_core.service.webhooks.urls import Destination
 
 NO_REMINDERS = {"reminders": []}
 """Reminders would tell the subscribers more than a test counts on."""
@@ -47,7 +47,7 @@ def create(stack, webhooks: dict[str, str], players=("ana", "ben"), **options: A
 
 def request(stack, method: str, path: str, secret: str, body: dict[str, Any] | None) -> tuple[int, dict[str, Any]]:
     """A request to the webhook function, as the HTTP API hands it over."""
-    from local_stack.api_events import api_gateway_event
+    from local_stack.aws.api_events import api_gateway_event
 
     _, match_id, _, player, _ = path.strip("/").split("/")
     event = api_gateway_event(
@@ -257,7 +257,7 @@ def test_the_host_server_delivers_from_its_own_queue_behind_its_loopback_flag(tm
     from conftest import wait_until
     from test_host_server import host, serve
 
-    from local_stack.clock import VirtualClock
+    from local_stack.aws.clock import VirtualClock
 
     saved = dict(os.environ)
     server = serve(tmp_path, VirtualClock(), allow_loopback_webhooks=True)

@@ -99,7 +99,7 @@ NOT_FOR_A_REGISTERED_GAME = {
 told what it lacks instead (`test_match_asl_check_names_the_files_...` below)."""
 PER_GAME = ("registry.AVAILABLE", "bot_matches")
 """What a per-game parametrization is made of: the registry's games, or the bots' matches
-(`local_stack.play.bot_matches`, and whatever a test imports from tests/unit/games/bot_matches.py)."""
+(`local_stack.bots.play.bot_matches`, and whatever a test imports from tests/unit/games/bot_matches.py)."""
 
 
 def per_game_modules() -> set[str]:

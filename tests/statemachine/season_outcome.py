@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from local_stack.season_play import SeasonRun
-from local_stack.stack import LocalStack
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.season_play import SeasonRun
 
 
 def outcome(stack: LocalStack, run: SeasonRun) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from game_core.match.clock import iso
-from local_stack.runner import send_action
+from local_stack.bots.runner import send_action
 
 pytestmark = pytest.mark.statemachine
 

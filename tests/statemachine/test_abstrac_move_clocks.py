@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from game_core.aws.wiring import ports_from_environment
-from local_stack.stack import Inbox, LocalStack
+from local_stack.aws.stack import Inbox, LocalStack
 
 pytestmark = [pytest.mark.statemachine, pytest.mark.games("abstrac")]
 

@@ -24,10 +24,10 @@ from game_core.games.clubs.models import TOKEN, ClubsState
 from game_core.match.engine import setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import replay, replay_phase
-from local_stack.clock import VirtualClock
-from local_stack.play import seat
-from local_stack.runner import MatchRun, run_match
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.play import seat
+from local_stack.bots.runner import MatchRun, run_match
 
 pytestmark = pytest.mark.statemachine
 

@@ -23,11 +23,11 @@ from game_core.games.capabilities import DrawsViews
 from game_core.mail.inbound import parse_message
 from game_core.mail.outbound import fit_subject
 from game_core.match.engine import guests_per_player
-from local_stack.clock import VirtualClock
-from local_stack.play import bot_matches
-from local_stack.play import seat as seat_entry
-from local_stack.runner import run_match
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.play import bot_matches
+from local_stack.bots.play import seat as seat_entry
+from local_stack.bots.runner import run_match
 
 pytestmark = pytest.mark.statemachine
 

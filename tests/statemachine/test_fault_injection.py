@@ -3,7 +3,7 @@
 Given the same match (game, rule set, players, seed, start of the match clock) played twice by the
 same bots on the real ASL, once clean and once with a fault injected into every invocation of the
 phase-step function (a throttle or an internal error before an AWS call, or after it was applied
-with its reply lost, or the Lambda service failing the invocation itself: see local_stack/faults.py),
+with its reply lost, or the Lambda service failing the invocation itself: see local_stack/aws/faults.py),
 Then the faulty match finishes too, with the same record as the clean one (immediate actions
 included, as Clubs' puzzles, transfers and peeks) and the same garnets everywhere (players'
 balances and guests' purses, emptied into their players' at the end): every retried step was
@@ -33,11 +33,11 @@ from game_core.games import registry
 from game_core.games.capabilities import ActsAtOnce
 from game_core.mail.inbound import parse_message
 from game_core.match.engine import guests_per_player
-from local_stack.clock import VirtualClock
-from local_stack.faults import INVOKE, Fault, StepFaults, every_point
-from local_stack.play import bot_matches, seat
-from local_stack.runner import MatchRun, run_match, with_addresses
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.faults import INVOKE, Fault, StepFaults, every_point
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.play import bot_matches, seat
+from local_stack.bots.runner import MatchRun, run_match, with_addresses
 
 pytestmark = pytest.mark.statemachine
 

@@ -19,11 +19,11 @@ from game_core.games import registry
 from game_core.match.engine import guests_per_player, setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay, replay_phase
-from local_stack.clock import VirtualClock
-from local_stack.metering import item_size
-from local_stack.play import bot_matches, seat
-from local_stack.runner import run_match
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.metering import item_size
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.play import bot_matches, seat
+from local_stack.bots.runner import run_match
 
 pytestmark = pytest.mark.statemachine
 

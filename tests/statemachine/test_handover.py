@@ -1,6 +1,6 @@
 """No execution outgrows Step Functions' history (at most 25,000 events): after 300 loops an
 execution hands the match on to a fresh execution of the same machine and ends (continue-as-new,
-service/handover.py), and the match goes on as if nothing happened.
+service/matches/handover.py), and the match goes on as if nothing happened.
 
 Counted on moto's interpreter running the committed ASL with its bound lowered to 50 loops (the
 only difference, checked below), over a month of pause on the stack's virtual clock (no test
@@ -27,7 +27,7 @@ from conftest import push
 
 from game_core.cli import asl
 from game_core.games import registry
-from local_stack.faults import Fault, Plan, StepFaults
+from local_stack.aws.faults import Fault, Plan, StepFaults
 
 pytestmark = pytest.mark.statemachine
 
@@ -36,7 +36,7 @@ HOUR = 3_600
 MONTH = 30 * DAY
 ORDER = [2, 1, 1, 0, -1, -1]
 DEPLOYED_LOOPS = 300
-"""The loops after which a deployed execution hands over (issue text and service/handover.py)."""
+"""The loops after which a deployed execution hands over (issue text and service/matches/handover.py)."""
 TEST_LOOPS = 50
 """The bound of the machine this test runs: a month of pause at a look every 12 hours (60 looks)
 passes it once, and the rest of the match (about 15 looks) does not pass it again."""
@@ -180,7 +180,7 @@ def test_every_deployed_machine_hands_over_after_300_loops_far_within_the_histor
     deployed = json.loads(committed.read_text())
     assert hand_over_bound(deployed) == DEPLOYED_LOOPS
     # 1 + 300 x 7 + 299 x 6 + 5 + 2 + 1, by hand: 1 + 2,100 + 1,794 + 8 = 3,903 when nothing fails;
-    # if both Tasks of every loop used their 6 retries (3 events each, service/handover.py),
+    # if both Tasks of every loop used their 6 retries (3 events each, service/matches/handover.py),
     # 300 x 36 = 10,800 more: 14,703, still far below Step Functions' 25,000
     assert handed_over_events(DEPLOYED_LOOPS) == 3_903
     assert handed_over_events(DEPLOYED_LOOPS) + DEPLOYED_LOOPS * 2 * 6 * 3 == 14_703 < STEP_FUNCTIONS_MAX_EVENTS

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import pytest
 
-from local_stack.runner import send_action
+from local_stack.bots.runner import send_action
 
 pytestmark = pytest.mark.statemachine
 

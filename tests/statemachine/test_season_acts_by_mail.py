@@ -22,10 +22,10 @@ from moto.ses.models import ses_backends
 
 from game_core.mail.inbound import parse_message
 from game_core.season.naming import naming_turn
-from local_stack.clock import VirtualClock
-from local_stack.mail import LOCAL_DOMAIN
-from local_stack.season_play import play_season
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.mail import LOCAL_DOMAIN
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.season_play import play_season
 
 pytestmark = pytest.mark.statemachine
 

@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from local_stack import play
-from local_stack.clock import VirtualClock
-from local_stack.faults import SEASON_STRIKE_POINTS, StepFaults, Struck, always, every_point
-from local_stack.season_play import SeasonRun, begin_season, play_on, play_season
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.faults import SEASON_STRIKE_POINTS, StepFaults, Struck, always, every_point
+from local_stack.aws.stack import LocalStack
+from local_stack.bots import play
+from local_stack.bots.season_play import SeasonRun, begin_season, play_on, play_season
 
 pytestmark = pytest.mark.statemachine
 
@@ -102,7 +102,7 @@ def test_a_silent_ecs_opponent_is_drawn_by_lot_after_48_hours_and_the_season_pla
     assert finals.settings["rule_set"] == "deal" and [p.id for p in finals.players] == left
     first = [s["player"] for s in finals.result["standings"] if s["place"] == 1]
     assert state["stage"] == "over" and [state["champion"]] == first
-    # Everyone, the eliminated too, is told each occasion once, in order (service/season_news.py)
+    # Everyone, the eliminated too, is told each occasion once, in order (service/season/news.py)
     among = " and ".join(expected_among)  # one or both of the two others
     headlines = [
         "Episode 1's Main Match (domino) is over.",
@@ -149,7 +149,7 @@ def test_an_ec_who_names_by_webhook_wakes_the_season_at_once() -> None:
 def test_a_fault_at_every_step_of_the_season_machine_ends_with_the_clean_runs_season() -> None:
     """Each invocation of the season's step fails once (a throttle or an AWS error before a call,
     or after it was applied with its reply lost, or the Lambda service failing the invocation:
-    local_stack/faults.py: SEASON_STRIKE_POINTS), and the machine retries it: a transition stored
+    local_stack/aws/faults.py: SEASON_STRIKE_POINTS), and the machine retries it: a transition stored
     and its reply lost, a match stored and its reply lost (the retry completes its start), its
     execution started and the reply lost, a wait's token kept and the reply lost, or not kept, the
     season's telling (its Query of the log, its notices' publish, its mark written and the reply lost).

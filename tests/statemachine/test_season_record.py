@@ -19,10 +19,10 @@ import pytest
 
 from game_core.cli import replay as replay_cli
 from game_core.cli import verify as verify_cli
-from game_core.service.season_export import export_season
-from local_stack.clock import VirtualClock
-from local_stack.season_play import play_season
-from local_stack.stack import LocalStack
+from game_core.service.season.export import export_season
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.season_play import play_season
 
 pytestmark = pytest.mark.statemachine
 

@@ -5,7 +5,7 @@ finalist), then the Finals.
 
 Given ada, bo, cy, di, ed, fay (seed 7, every default: Death Matches Abstrac `row`, the Finals
 Abstrac `deal` once two are left, no ToL spending), each EC naming at once by webhook the first
-player they may (local_stack/season_play.py), the host naming each Clubs player's guest among the
+player they may (local_stack/bots/season_play.py), the host naming each Clubs player's guest among the
 eliminated;
 When the bots play every match (seeded: the same season plays the same matches every run);
 Then the season makes of each match's result table what RULINGS.md ("Seasons", and each game's
@@ -29,9 +29,9 @@ from typing import Any
 import pytest
 from season_outcome import logged, outcome
 
-from local_stack.clock import VirtualClock
-from local_stack.season_play import play_season
-from local_stack.stack import LocalStack
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.season_play import play_season
 
 pytestmark = pytest.mark.statemachine
 

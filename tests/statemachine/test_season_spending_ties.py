@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 from season_outcome import logged, outcome
 
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.stack import LocalStack
 from local_stack.bots import domino, registered
-from local_stack.clock import VirtualClock
-from local_stack.season_play import begin_season, play_on
-from local_stack.stack import LocalStack
+from local_stack.bots.season_play import begin_season, play_on
 
 pytestmark = pytest.mark.statemachine
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conftest import host_alerts, load_event
 
-from local_stack.faults import StepFaults, always
+from local_stack.aws.faults import StepFaults, always
 
 pytestmark = pytest.mark.statemachine
 ORDER = [2, 1, 1, 0, -1, -1]

@@ -12,8 +12,8 @@ from typing import Any, NoReturn
 
 import pytest
 
-from local_stack.lambda_adapter import FakeContext, load_handler
-from local_stack.template import template_routes
+from local_stack.aws.lambda_adapter import FakeContext, load_handler
+from local_stack.aws.template import template_routes
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE_PREFIXES = ("/play/", "/static/")

@@ -1,4 +1,4 @@
-"""The SMTP login index (local_stack/login_index.py) follows the match headers a write leaves:
+"""The SMTP login index (local_stack/laptop/login_index.py) follows the match headers a write leaves:
 each participant's id and address, in lower case, name the matches they play in."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from local_stack.login_index import LoginIndex
+from local_stack.laptop.login_index import LoginIndex
 
 
 def header(*players: tuple[str, str | None]) -> dict[str, Any]:

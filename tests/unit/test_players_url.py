@@ -1,11 +1,11 @@
-"""The address in the links bin/host-server's create gives (local_stack/players_url.py): its
+"""The address in the links bin/host-server's create gives (local_stack/laptop/players_url.py): its
 --host, or on every interface (0.0.0.0) this machine's own address, never 0.0.0.0 itself."""
 
 from __future__ import annotations
 
 import ipaddress
 
-from local_stack.players_url import players_url
+from local_stack.laptop.players_url import players_url
 
 
 def test_a_host_given_is_the_players_address() -> None:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from game_core.cli import asl, host, replay, schemas
-from local_stack import host_server, inbound_bucket
+from local_stack.aws import inbound_bucket
+from local_stack.laptop import server as host_server
 
 ROOT = Path(__file__).resolve().parents[3]
 WORKED = {"match_id": "m-1", "game": "crates", "settings": {}, "seed": 7, "players": ["ann", "bob"]}
@@ -131,8 +132,8 @@ def test_a_tool_error_is_one_line_naming_the_fix_with_exit_code_2(
 @pytest.mark.parametrize(
     ("module", "prog", "extra"),
     [
-        ("local_stack.server", "bin/local-stack", []),
-        ("local_stack.host_server", "bin/host-server", ["--host-port", "0", "--data", "{tmp}"]),
+        ("local_stack.aws.server", "bin/local-stack", []),
+        ("local_stack.laptop.server", "bin/host-server", ["--host-port", "0", "--data", "{tmp}"]),
     ],
 )
 def test_a_server_on_a_port_in_use_says_so_in_one_line(module, prog, extra, busy_port, tmp_path) -> None:

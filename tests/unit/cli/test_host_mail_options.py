@@ -1,4 +1,4 @@
-"""bin/host-server's options for the host's own mail account (local_stack/mail_options.py): what
+"""bin/host-server's options for the host's own mail account (local_stack/laptop/mail_options.py): what
 they set up, and a one-line error naming what is missing. No password is ever an option."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from game_core.cli.failures import CliError, OneLineParser
-from local_stack.mail_options import add_mail_options, mail_options
+from local_stack.laptop.mail_options import add_mail_options, mail_options
 
 ACCOUNT = ["--mail-account", "me@example.com"]
 IMAP = ["--imap", "imap.example.com"]

@@ -18,8 +18,8 @@ import pytest
 from game_core.cli import verify
 from game_core.match.model import MatchRecord
 from game_core.match.replay import replay
-from game_core.service import host
-from game_core.service.matches import export_record
+from game_core.service.host import powers as host
+from game_core.service.matches.lifecycle import export_record
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from crates_driver import Table  # noqa: E402

@@ -1,4 +1,4 @@
-"""The host's own mail account standing for the match domain (local_stack/mail.py MailAccount):
+"""The host's own mail account standing for the match domain (local_stack/aws/mail.py MailAccount):
 which of its plus-addresses are a match's, and what the service's mail looks like going out
 through it."""
 
@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from game_core.mail.outbound import compose
-from local_stack.mail import MailAccount
+from local_stack.aws.mail import MailAccount
 
 ACCOUNT = MailAccount("host@example.net")
 MATCH = "m-0123456789ab"

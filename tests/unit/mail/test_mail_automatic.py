@@ -22,7 +22,7 @@ from automatic_mail import (
 
 from game_core.mail.automatic import Automatic, Failure, Kind, automatic
 from game_core.mail.outbound import compose
-from local_stack.runner import moves_mail
+from local_stack.bots.runner import moves_mail
 
 POSTFIX_DIAGNOSTIC = "550 5.1.1 <cy@example.org>: Recipient address rejected: User unknown in virtual mailbox table"
 """Postfix's Diagnostic-Code without its type ("smtp;"), its folded continuation joined by one space."""

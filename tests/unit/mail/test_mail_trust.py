@@ -1,4 +1,4 @@
-"""Whose mail the host's own mailbox takes (local_stack/mail_trust.py): only as far as the
+"""Whose mail the host's own mailbox takes (local_stack/laptop/mail_trust.py): only as far as the
 provider's own Authentication-Results header (RFC 8601) vouches for the From address.
 
 The provider here is `mx.example.net`; every row is a message From ada@example.com unless it
@@ -13,7 +13,7 @@ import email.policy
 
 import pytest
 
-from local_stack.mail_trust import trust
+from local_stack.laptop.mail_trust import trust
 
 PROVIDER = "mx.example.net"
 ADA = "From: Ada <ada@example.com>"

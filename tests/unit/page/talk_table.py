@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from fakes import Fakes  # noqa: E402
 
 from game_core.match.model import MatchRequest  # noqa: E402
-from game_core.service.matches import create_match  # noqa: E402
+from game_core.service.matches.lifecycle import create_match  # noqa: E402
 from game_core.service.page import play, render  # noqa: E402
 from game_core.service.ports import Ports  # noqa: E402
 

@@ -20,8 +20,8 @@ from test_page_quality import check_markup
 
 from game_core.games.abstrac.cards import DECK
 from game_core.match.model import MatchRequest
-from game_core.service import phases
-from game_core.service.matches import create_match
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match
 from game_core.service.page import check, play, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from talk_table import Talk
 
-from game_core.service import grace, phases
+from game_core.service.matches import grace, phases
 from game_core.service.page import play
 
 FIRST = "Tuesday 1 December, 00:00 (Europe/Paris) - Monday 30 November, 23:00 UTC"

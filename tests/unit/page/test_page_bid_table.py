@@ -16,8 +16,8 @@ from board_support import marks, parsed, texts
 from phone_fit import cut, overlapping, smallest_px
 
 from game_core.match.model import MatchRequest
-from game_core.service import phases
-from game_core.service.matches import create_match
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match
 from game_core.service.page import check, play, render
 from game_core.service.page.board import section
 

@@ -13,7 +13,7 @@ from typing import Any
 from game_core.games import registry
 from game_core.games.capabilities import ActsAtOnce
 from game_core.match.model import MatchRequest
-from game_core.service.matches import create_match
+from game_core.service.matches.lifecycle import create_match
 from game_core.service.page import play, render
 from game_core.service.page.forms import form_for
 

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from game_core.match.model import MatchRequest
-from game_core.service.matches import create_match
+from game_core.service.matches.lifecycle import create_match
 from game_core.service.page import assets, play, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))

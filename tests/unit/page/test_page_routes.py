@@ -11,7 +11,7 @@ from typing import Any
 from talk_table import Talk
 
 from benchmarks.page import page_call, sign_in
-from local_stack.lambda_adapter import FakeContext, load_handler
+from local_stack.aws.lambda_adapter import FakeContext, load_handler
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -19,7 +19,7 @@ import pytest
 from game_core.games import registry
 from game_core.match.clock import open_clock
 from game_core.match.model import MatchRequest
-from game_core.service.matches import create_match
+from game_core.service.matches.lifecycle import create_match
 from game_core.service.page import play, render
 from game_core.service.ports import Event
 

@@ -111,7 +111,7 @@ def test_the_form_token_is_the_sessions_own() -> None:
 def test_an_id_with_dots_signs_in_too() -> None:
     # Participant ids may hold dots (a-z, 0-9, _ . -): the cookie's own parts are its last two.
     from game_core.match.model import MatchRequest
-    from game_core.service.matches import create_match
+    from game_core.service.matches.lifecycle import create_match
 
     table = Table.open()
     request = {"game": "crates", "players": [{"id": "ada.l"}, {"id": "b.o.b"}], "seed": 7}

@@ -13,9 +13,9 @@ from typing import Any
 from talk_table import Talk
 
 from benchmarks.page import page_call, sign_in
-from game_core.service.season_ports import Link
-from game_core.service.seasons import apply, create_season
-from local_stack.lambda_adapter import FakeContext, load_handler
+from game_core.service.season.lifecycle import apply, create_season
+from game_core.service.season.ports import Link
+from local_stack.aws.lambda_adapter import FakeContext, load_handler
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.append(str(ROOT / "tests" / "unit" / "season"))

@@ -1,4 +1,4 @@
-"""The season store in memory (the service tests' fake of `service.seasons.SeasonStore`), held to
+"""The season store in memory (the service tests' fake of `service.season.lifecycle.SeasonStore`), held to
 the same rules as DynamoDB's by tests/contract/test_season_store.py: a season stored once, every
 save conditional on the version read, the log in the order it was stored."""
 
@@ -11,7 +11,7 @@ from game_core.errors import Conflict, NotFound
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState
 from game_core.service.ports import Event
-from game_core.service.season_ports import StoredSeason
+from game_core.service.season.ports import StoredSeason
 
 
 class MemorySeasonStore:

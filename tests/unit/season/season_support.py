@@ -11,7 +11,7 @@ from game_core.season.episode import main_match_ended, new_season, start_episode
 from game_core.season.naming import name_opponent
 from game_core.season.settings import SeasonSettings, read_settings
 from game_core.season.state import SeasonState
-from game_core.service.seasons import Step
+from game_core.service.season.lifecycle import Step
 
 CAST = ["ada", "bo", "cy", "di", "ed", "fay"]
 

@@ -1,4 +1,4 @@
-"""An EC's own acts (service/season_acts.py), as every channel hands them over: the sender proven
+"""An EC's own acts (service/season/acts.py), as every channel hands them over: the sender proven
 by their season secret, the opponent by id or name in any case, each act taken once."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from game_core.errors import NotFound, Unauthorized
 from game_core.season.episode import main_match_ended
 from game_core.season.errors import NotEligible, NotNow
 from game_core.season.naming import naming_turn
-from game_core.service.season_acts import ec_act, ec_act_stored
-from game_core.service.seasons import apply, create_season
+from game_core.service.season.acts import ec_act, ec_act_stored
+from game_core.service.season.lifecycle import apply, create_season
 
 
 def season(data: dict, *steps) -> tuple[MemorySeasonStore, dict[str, str]]:  # type: ignore[no-untyped-def,type-arg]

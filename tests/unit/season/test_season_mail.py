@@ -1,4 +1,4 @@
-"""An EC's acts by mail (service/season_mail.py through mail_in.receive): NAME, SPEND TOL and KEEP
+"""An EC's acts by mail (service/season/mail.py through mail_in.receive): NAME, SPEND TOL and KEEP
 TOL lines in a mail to a match of the season from the EC's registered address, answered in words;
 a refused act changes nothing and says why; a redelivered mail changes nothing twice."""
 
@@ -19,10 +19,10 @@ from crates_driver import Table  # noqa: E402
 from test_service_mail_in import receipt  # noqa: E402
 
 from game_core.mail.inbound import parse_message  # noqa: E402
-from game_core.service.mail_in import Outcome, receive  # noqa: E402
-from game_core.service.season_mail import read_acts  # noqa: E402
-from game_core.service.season_ports import Link  # noqa: E402
-from game_core.service.seasons import apply, create_season  # noqa: E402
+from game_core.service.mail.receive import Outcome, receive  # noqa: E402
+from game_core.service.season.lifecycle import apply, create_season  # noqa: E402
+from game_core.service.season.mail import read_acts  # noqa: E402
+from game_core.service.season.ports import Link  # noqa: E402
 
 FAY, DI, ED = "fay@example.com", "di@example.com", "ed@example.com"
 

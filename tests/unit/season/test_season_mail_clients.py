@@ -32,7 +32,7 @@ from game_core.mail.inbound import parse_message  # noqa: E402
 from game_core.season.death_match import death_match_ended, start_death_match  # noqa: E402
 from game_core.season.episode import start_episode  # noqa: E402
 from game_core.season.naming import draw_lot, name_opponent  # noqa: E402
-from game_core.service.mail_in import Outcome  # noqa: E402
+from game_core.service.mail.receive import Outcome  # noqa: E402
 
 NOTICE = """Episode 1's Main Match (domino) is over.
 Places: 1 Ada Lovelace, 2 bo, 3 Sam Cole, 4 Sam Dee, 5 ed, 6 fay.

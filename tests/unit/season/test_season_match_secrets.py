@@ -1,8 +1,8 @@
 """The secrets of a season's matches, which its step creates and starts itself (nobody sees the
 step's reply): each guest of a Clubs episode gets a secret once, told to the host when they are
-named, and the step seats them with it (service/season_guests.py); a cast member with a webhook
+named, and the step seats them with it (service/season/guests.py); a cast member with a webhook
 gets one signing secret at the season's creation, and every season match signs with it
-(service/season_hooks.py)."""
+(service/season/hooks.py)."""
 
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ from game_core.errors import Malformed, NotFound
 from game_core.match.model import secret_hash
 from game_core.season.episode import main_match_ended
 from game_core.service.ports import Ports
-from game_core.service.season_commands import Season, run_season_command
-from game_core.service.season_machine import advance, ensure_match, season_match_id
-from game_core.service.season_ports import Link
-from game_core.service.seasons import apply, create_season
+from game_core.service.season.commands import Season, run_season_command
+from game_core.service.season.lifecycle import apply, create_season
+from game_core.service.season.machine import advance, ensure_match, season_match_id
+from game_core.service.season.ports import Link
 
 CLUBS_FIRST = {
     "cast": [{"id": p, "email": f"{p}@example.com"} for p in ("ada", "bo", "cy")],
@@ -42,7 +42,7 @@ GUESTS = {
 
 @dataclass
 class MemoryLinks:
-    """The season machine's links (service/season_ports.SeasonLinks), kept in memory."""
+    """The season machine's links (service/season/ports.SeasonLinks), kept in memory."""
 
     links: dict[str, Link] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)

@@ -1,5 +1,5 @@
 """Everyone in a season is told each result, naming and elimination (issue 31 item 3;
-service/season_news.py on the fakes): a season of three, Ada, Bo and Cy, one Domino episode and
+service/season/news.py on the fakes): a season of three, Ada, Bo and Cy, one Domino episode and
 the Finals, told on its first Main Match by every channel (SNS, a letter to each address, Cy's
 webhook), eliminated Cy too; each occasion once, whatever AWS call of the telling fails.
 
@@ -32,13 +32,13 @@ from game_core.match.model import MatchRequest  # noqa: E402
 from game_core.season.death_match import death_match_ended, finals_ended, start_death_match, start_finals  # noqa: E402
 from game_core.season.episode import keep_tol, main_match_ended, start_episode  # noqa: E402
 from game_core.season.naming import name_opponent  # noqa: E402
-from game_core.service.matches import create_match  # noqa: E402
+from game_core.service.matches.lifecycle import create_match  # noqa: E402
 from game_core.service.page import play, render  # noqa: E402
 from game_core.service.ports import Ports  # noqa: E402
-from game_core.service.season_machine import ensure_match, season_match_id  # noqa: E402
-from game_core.service.season_news import announce  # noqa: E402
-from game_core.service.season_ports import Link  # noqa: E402
-from game_core.service.seasons import Step, apply, create_season  # noqa: E402
+from game_core.service.season.lifecycle import Step, apply, create_season  # noqa: E402
+from game_core.service.season.machine import ensure_match, season_match_id  # noqa: E402
+from game_core.service.season.news import announce  # noqa: E402
+from game_core.service.season.ports import Link  # noqa: E402
 
 SEASON = "s-three"
 MAIN = "m-000000000001"  # the fakes' first match id: the season's first Main Match

@@ -24,7 +24,7 @@ from game_core.season.naming import draw_lot, eligible, name_opponent
 from game_core.season.replay import ReplayMismatch, replay
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonEvent, SeasonState
-from game_core.service.seasons import Step
+from game_core.service.season.lifecycle import Step
 
 SIX = settings("domino", "crates", "clubs")
 

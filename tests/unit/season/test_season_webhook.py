@@ -18,8 +18,8 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the 
 from fakes import Fakes  # noqa: E402
 
 from game_core.season.episode import main_match_ended  # noqa: E402
-from game_core.service.seasons import apply, create_season  # noqa: E402
-from local_stack.lambda_adapter import FakeContext, load_handler  # noqa: E402
+from game_core.service.season.lifecycle import apply, create_season  # noqa: E402
+from local_stack.aws.lambda_adapter import FakeContext, load_handler  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 

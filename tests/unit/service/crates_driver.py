@@ -14,10 +14,10 @@ from typing import Any
 from fakes import Fakes
 
 from game_core.match.model import Match, MatchRequest
-from game_core.service import phases
-from game_core.service.matches import create_match
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match
+from game_core.service.matches.submit import SubmissionRequest, submit
 from game_core.service.ports import Ports
-from game_core.service.submit import SubmissionRequest, submit
 
 HOUR = 3600
 PHASES = ("Pregame", "Round 1", "Round 2", "Round 3", "Round 4", "Round 5", "Round 6")

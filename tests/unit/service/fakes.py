@@ -53,7 +53,8 @@ from game_core.match import receipts
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
-from game_core.service.handover import execution_name
+from game_core.service.matches.handover import execution_name
+from game_core.service.matches.sheets import AlreadyDelivered, HeaderMoved, Sheet, SubmissionView, garnet_changes
 from game_core.service.ports import (
     Bounce,
     Clock,
@@ -69,7 +70,6 @@ from game_core.service.ports import (
     Ports,
     Workflow,
 )
-from game_core.service.sheets import AlreadyDelivered, HeaderMoved, Sheet, SubmissionView, garnet_changes
 
 T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
 """Where every `SettableClock` starts unless told otherwise."""

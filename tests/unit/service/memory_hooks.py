@@ -1,4 +1,4 @@
-"""The webhooks' port (`service.webhook_queue.Hooks`) in memory: subscriptions kept, deliveries
+"""The webhooks' port (`service.webhooks.queue.Hooks`) in memory: subscriptions kept, deliveries
 listed as queued, every host name resolving to one public address (or, under `internal.`, to a
 private one)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from game_core.service.webhook_queue import Delivery, Hook
+from game_core.service.webhooks.queue import Delivery, Hook
 
 PUBLIC_V4 = "93.184.215.14"
 """A public address (example.com's)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game_core.games import registry
-from game_core.service.named import EXAMPLE, kind_help
+from game_core.service.telling.named import EXAMPLE, kind_help
 
 NAMES = {"ada": "Ada", "bo": "Bo"}
 

@@ -20,9 +20,10 @@ import pytest
 from fakes import Fakes
 
 from game_core.match.model import MatchRequest
-from game_core.service import absence, commands
-from game_core.service.matches import create_match
-from local_stack.lambda_adapter import FakeContext, load_handler
+from game_core.service import commands
+from game_core.service.matches import absence
+from game_core.service.matches.lifecycle import create_match
+from local_stack.aws.lambda_adapter import FakeContext, load_handler
 
 ROOT = Path(__file__).resolve().parents[3]
 SETTINGS: dict[str, Any] = {
@@ -318,7 +319,7 @@ def test_a_restart_on_a_port_another_program_holds_is_refused_before_it_reads_or
     import socket
 
     from game_core.cli.failures import CliError
-    from local_stack.host_server import HostServer
+    from local_stack.laptop.server import HostServer
 
     about = b'{"pid": 1, "seen": "2026-12-01T12:00:00+00:00", "players": "127.0.0.1:8080"}'
     (tmp_path / "server.json").write_bytes(about)
@@ -347,6 +348,6 @@ def test_a_restart_on_a_port_another_program_holds_is_refused_before_it_reads_or
     ],
 )
 def test_the_host_servers_printed_command_finds_its_host_token_from_any_folder(data, printed) -> None:
-    from local_stack.host_server import match_host_command
+    from local_stack.laptop.server import match_host_command
 
     assert match_host_command(Path(data), 8081) == printed.format(cwd=Path.cwd())

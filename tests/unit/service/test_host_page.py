@@ -1,4 +1,4 @@
-"""The host's page (local_stack/host_page.py) on the fakes, served the real host-commands handler:
+"""The host's page (local_stack/laptop/page.py) on the fakes, served the real host-commands handler:
 who may see and drive it (the host token's session, its form token, this laptop's own Host and
 Origin), what it shows, and the commands it offers from the command models, each that cannot be
 undone taken only on a second, confirming step."""
@@ -18,12 +18,12 @@ from pydantic import Field
 from game_core.games.protocol import Model
 from game_core.match.model import MatchRequest
 from game_core.service import commands
-from game_core.service.matches import create_match, match_status
+from game_core.service.matches.lifecycle import create_match, match_status
 from game_core.service.ports import Event
-from local_stack import host_page
-from local_stack.host_page import HostPage, command_forms
-from local_stack.http_serving import Request
-from local_stack.lambda_adapter import FakeContext, load_handler
+from local_stack.aws.lambda_adapter import FakeContext, load_handler
+from local_stack.laptop import page as host_page
+from local_stack.laptop.http_serving import Request
+from local_stack.laptop.page import HostPage, command_forms
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "the-host-token"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from test_service_mail_in import ADA, BO, answers, message, receipt, round_one
 
-from game_core.service.mail_in import Outcome, receive
+from game_core.service.mail.receive import Outcome, receive
 
 
 def test_an_answer_sent_again_after_a_crash_before_it_was_marked_keeps_its_message_id() -> None:

@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from crates_driver import push
 from test_service_mail_in import ADA, HOST, MID, receipt, round_one, send, the_answer
 
-from game_core.service.mail_in import receive
+from game_core.service.mail.receive import receive
 
 LOG_LINE = "2026-12-01T13:00:00Z INFO worker-7 request handled in 12 ms; queue depth 0; cache warm, nothing evicted"
 

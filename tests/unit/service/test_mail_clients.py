@@ -23,10 +23,10 @@ from test_service_mail_in import receipt
 
 from game_core.mail.inbound import Letter, parse_message
 from game_core.match.model import MatchRequest
-from game_core.service import phases
-from game_core.service.mail_in import Outcome, receive
-from game_core.service.matches import create_match
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.mail.receive import Outcome, receive
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 MID = "m-000000000001"
 SENDER = "p1@example.com"

@@ -45,11 +45,11 @@ from test_service_mail_in import receipt
 
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
-from game_core.service import phases, press, ready
-from game_core.service.absence import declare
-from game_core.service.mail_in import receive
-from game_core.service.matches import create_match
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.mail.receive import receive
+from game_core.service.matches import phases, press, ready
+from game_core.service.matches.absence import declare
+from game_core.service.matches.lifecycle import create_match
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 PLAYERS = {
     "ada": ("Ada Lovelace", SENDER),

@@ -39,7 +39,7 @@ from test_mail_clients_commands import (
 from test_service_mail_in import HOST, receipt, round_one, the_answer
 
 from game_core.mail.inbound import ENCRYPTED, OPAQUE_SIGNED, RICH_TEXT, parse_message
-from game_core.service.mail_in import receive
+from game_core.service.mail.receive import receive
 
 Writer = Callable[[str, Notice], EmailMessage]
 """A client: what Ada writes and the notice she answers, as the content of her reply."""

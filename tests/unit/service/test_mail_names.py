@@ -14,8 +14,8 @@ from game_core.games.clubs.models import Peek, Transfer
 from game_core.games.plain_text import Roster
 from game_core.games.protocol import PLAYERS
 from game_core.match.model import MatchRequest
-from game_core.service.mail_lines import read_mail
-from game_core.service.matches import create_match
+from game_core.service.mail.lines import read_mail
+from game_core.service.matches.lifecycle import create_match
 
 ABSTRAC, CRATES = registry.load("abstrac"), registry.load("crates")
 DUO = {"p1": "Ada", "p2": "Bo"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game_core.service.mail_commands import host_status_lines
+from game_core.service.mail.grammar import host_status_lines
 
 
 def test_a_long_list_of_who_sent_folds_under_its_names() -> None:

@@ -11,9 +11,9 @@ from crates_driver import Table
 from test_service_mail_in import MID, open_table
 
 from game_core.errors import NotFound
-from game_core.service.absence import declare, withdraw
-from game_core.service.actions import ActionRequest, take_action
-from game_core.service.ready import vote
+from game_core.service.matches.absence import declare, withdraw
+from game_core.service.matches.actions import ActionRequest, take_action
+from game_core.service.matches.ready import vote
 
 SENDERS: dict[str, Callable[[Table], Any]] = {
     "action": lambda table: take_action(table.ports, ActionRequest(MID, "zed", "absence", {"cancel": True}, "webhook")),

@@ -15,7 +15,7 @@ from fakes import Fakes
 from test_mail_clients import GAMES, MID, GameCase, table
 
 from game_core.mail import inbound, outbound
-from game_core.service import phases
+from game_core.service.matches import phases
 
 
 def paragraphs(lines: list[str]) -> list[list[str]]:

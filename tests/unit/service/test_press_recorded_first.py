@@ -1,4 +1,4 @@
-"""Press recorded before it is told (`service.press`), on the fakes: Ada, Bo and Cy of
+"""Press recorded before it is told (`service.matches.press`), on the fakes: Ada, Bo and Cy of
 test_service_press's room (each with an address; Bo, Cy and the public with a webhook).
 
 Two messages racing the rate are counted one after the other, so the one past it is refused
@@ -17,9 +17,9 @@ from test_service_press import Room, room
 
 from game_core.cli.replay import logged_lines
 from game_core.errors import TooMany
-from game_core.service import press
-from game_core.service.actions import ActionRequest, act_by_webhook
-from game_core.service.matches import export_record
+from game_core.service.matches import press
+from game_core.service.matches.actions import ActionRequest, act_by_webhook
+from game_core.service.matches.lifecycle import export_record
 
 # -- the rate under concurrency ------------------------------------------------------------------
 

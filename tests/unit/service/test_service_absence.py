@@ -16,12 +16,12 @@ from game_core.cli.schemas import describe
 from game_core.cli.verify import verdict
 from game_core.errors import Illegal, Malformed
 from game_core.mail.inbound import parse_message
-from game_core.service import phases
-from game_core.service.actions import ActionRequest, act_by_webhook, take_action
 from game_core.service.commands import parse_host_command, run_host_command
-from game_core.service.matches import export_record, match_status
-from game_core.service.replace import replace
-from game_core.service.views import standing
+from game_core.service.host.replace import replace
+from game_core.service.matches import phases
+from game_core.service.matches.actions import ActionRequest, act_by_webhook, take_action
+from game_core.service.matches.lifecycle import export_record, match_status
+from game_core.service.matches.views import standing
 
 
 def away(table: Table, start: str, end: str, who: str = "ada") -> dict:

@@ -26,9 +26,9 @@ from automatic_mail import (
 from crates_driver import push
 from test_service_mail_in import ADA, BO, HOST, MID, answers, message, receipt, round_one, send
 
-from game_core.service.mail_in import Outcome, receive
-from game_core.service.matches import match_status
-from local_stack.host_page import match_section
+from game_core.service.mail.receive import Outcome, receive
+from game_core.service.matches.lifecycle import match_status
+from local_stack.laptop.page import match_section
 
 BOS = "bo@example.com"
 AUTOMATIC = [

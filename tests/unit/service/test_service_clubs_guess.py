@@ -6,8 +6,8 @@ from __future__ import annotations
 from test_service_mail_actions import MID, clubs_match, state
 
 from game_core.games.clubs.models import GuessOutcome
-from game_core.service import phases
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.matches import phases
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 
 def guess(fakes, body: dict) -> dict:

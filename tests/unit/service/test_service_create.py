@@ -10,8 +10,8 @@ from pydantic import ValidationError
 
 from game_core.errors import Illegal, NotFound, validation_reasons
 from game_core.match.model import MatchRequest
-from game_core.service import phases
-from game_core.service.matches import create_match, export_record, match_status
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match, export_record, match_status
 
 MID = "m-000000000001"
 

@@ -27,12 +27,13 @@ from game_core.errors import Conflict, Illegal, NotOpen
 from game_core.mail.inbound import parse_message
 from game_core.match.model import Match, MatchRequest
 from game_core.match.replay import replay, states
-from game_core.service import grace, host, phases
 from game_core.service.commands import Graces, parse_host_command, run_host_command
-from game_core.service.mail_in import receive
-from game_core.service.matches import create_match, export_record, match_status
-from game_core.service.submit import SubmissionRequest, submit
-from game_core.service.views import standing
+from game_core.service.host import powers as host
+from game_core.service.mail.receive import receive
+from game_core.service.matches import grace, phases
+from game_core.service.matches.lifecycle import create_match, export_record, match_status
+from game_core.service.matches.submit import SubmissionRequest, submit
+from game_core.service.matches.views import standing
 
 DAY, HOUR = 86_400, 3_600
 EVENTS = Path(__file__).resolve().parents[3] / "events"

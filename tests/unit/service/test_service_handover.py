@@ -1,4 +1,4 @@
-"""Continue-as-new on the fakes (service/handover.py): the hand-over step starts the match's next
+"""Continue-as-new on the fakes (service/matches/handover.py): the hand-over step starts the match's next
 execution once, however often it is retried; `recover` asks about the execution that is current;
 the machine's loops are counted; and no match may recheck its clock more often than every 5
 minutes (tests/statemachine/test_handover.py runs the whole of it on moto's interpreter)."""
@@ -10,8 +10,9 @@ from crates_driver import Table, request
 from pydantic import ValidationError
 
 from game_core.errors import Conflict
-from game_core.service import handover, host, phases
 from game_core.service.commands import PhaseStep, run_phase_step
+from game_core.service.host import powers as host
+from game_core.service.matches import handover, phases
 
 MID = "m-000000000001"
 

@@ -13,8 +13,8 @@ from game_core.games import registry
 from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
 from game_core.match.model import MatchRequest
-from game_core.service.mail_in import Outcome, receive
-from game_core.service.matches import create_match
+from game_core.service.mail.receive import Outcome, receive
+from game_core.service.matches.lifecycle import create_match
 
 MID = "m-000000000001"
 PASSING = Verdicts(spf="PASS", dkim="PASS", dmarc="PASS", spam="PASS", virus="PASS")

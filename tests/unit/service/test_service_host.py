@@ -14,9 +14,10 @@ from crates_driver import HOUR, PHASES, Table, push
 from fakes import T0, Fakes, MemoryStore
 
 from game_core.errors import Conflict, Illegal, Late, NotFound, NotOpen
-from game_core.service import host, phases, press
 from game_core.service.commands import parse_host_command, run_host_command
-from game_core.service.matches import match_status
+from game_core.service.host import powers as host
+from game_core.service.matches import phases, press
+from game_core.service.matches.lifecycle import match_status
 from game_core.service.ports import Event, Ports
 
 MID = "m-000000000001"
@@ -386,7 +387,7 @@ def test_the_hosts_decision_is_stored_exported_and_announced() -> None:
     public = table.fakes.notifier.notices()[before]
     assert public.subject == f"[{MID}] The host decided the tie: bo, ada" and public.body["result"]["ec"] == ["ada"]
     assert any("decided the tie" in mail.raw.decode() for mail in table.fakes.mailer.sent)
-    from game_core.service.matches import export_record
+    from game_core.service.matches.lifecycle import export_record
 
     assert export_record(table.ports, MID).decision == ["bo", "ada"]
 
@@ -436,7 +437,7 @@ def test_the_host_names_a_participant_by_id_or_by_name_in_any_case() -> None:
 
 def test_a_reissued_secret_works_and_the_old_one_stops() -> None:
     from game_core.errors import Unauthorized
-    from game_core.service.submit import authenticate_webhook
+    from game_core.service.matches.submit import authenticate_webhook
 
     table = Table.open()
     old = table.created["secrets"]["bo"]

@@ -29,8 +29,8 @@ from game_core.aws.ses_mailer import SesMailer
 from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
 from game_core.match.email_address import sendable_address
-from game_core.service.mail_in import Outcome, receive, registered_sender
-from game_core.service.matches import contact
+from game_core.service.mail.receive import Outcome, receive, registered_sender
+from game_core.service.matches.lifecycle import contact
 
 KEPT = [
     # (as given, as kept and shown, as SES is given it)

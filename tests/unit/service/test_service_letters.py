@@ -9,9 +9,10 @@ from fakes import Fakes
 
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
-from game_core.service import host, phases
-from game_core.service.matches import create_match
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.host import powers as host
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 MID = "m-000000000001"
 ADA_ORDER = [-1, 2, 1, -1, 0, 1]

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from fakes import Fakes
 
-from game_core.service.links import PLAYERS_URL
-from local_stack.lambda_adapter import FakeContext, load_handler
+from game_core.service.telling.links import PLAYERS_URL
+from local_stack.aws.lambda_adapter import FakeContext, load_handler
 
 ROOT = Path(__file__).resolve().parents[3]
 API = "https://abc123.execute-api.us-east-1.amazonaws.com"

@@ -14,9 +14,9 @@ from game_core.games.clubs.models import ClubsState
 from game_core.games.clubs.puzzles import puzzle
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
-from game_core.service import phases
-from game_core.service.mail_in import Outcome, receive
-from game_core.service.matches import create_match
+from game_core.service.mail.receive import Outcome, receive
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match
 from local_stack.bots.clubs import solve
 
 MID = "m-000000000001"

@@ -17,7 +17,7 @@ from crates_driver import Table, push
 
 from game_core.mail.inbound import Letter, parse_message
 from game_core.mail.ses import Receipt, Verdicts
-from game_core.service.mail_in import Outcome, receive
+from game_core.service.mail.receive import Outcome, receive
 
 MID = "m-000000000001"
 ADA, BO, HOST = "Ada@Example.com", "bo@example.com", "host@example.com"

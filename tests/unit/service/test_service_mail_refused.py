@@ -28,9 +28,9 @@ from test_service_replace import BO, DANA, MID, to_dana
 from test_service_replace import round_one as bo_replaced_in_round_one
 
 from game_core.errors import MailRefused
-from game_core.service import phases
-from game_core.service.mail_in import Outcome, receive
-from game_core.service.matches import match_status
+from game_core.service.mail.receive import Outcome, receive
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import match_status
 
 EMAILS = {"ada": "ada@example.com", "bo": "bo@example.com", "cy": "cy@example.com"}
 HOST_EMAIL = "host@example.com"

@@ -13,9 +13,10 @@ from fakes import Fakes, MemoryStore, Settlement
 
 from game_core.errors import Late
 from game_core.match.model import Match
-from game_core.service import host, phases
-from game_core.service.matches import match_status
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.host import powers as host
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import match_status
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 MID = "m-000000000001"
 

@@ -18,10 +18,10 @@ from game_core.games import registry
 from game_core.mail.ses import Receipt, Verdicts
 from game_core.match import engine
 from game_core.match.model import MatchRequest
-from game_core.service import phases
-from game_core.service.mail_in import receive
-from game_core.service.matches import create_match
-from game_core.service.submit import SubmissionRequest, submit
+from game_core.service.mail.receive import receive
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match
+from game_core.service.matches.submit import SubmissionRequest, submit
 
 MID = "m-000000000001"
 GAME = registry.load("domino")

@@ -21,14 +21,14 @@ from game_core.errors import Illegal, Malformed, NotFound, NotOpen, TooMany
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
 from game_core.match.press import seen_by
-from game_core.service import press
-from game_core.service.actions import ActionRequest, act_by_webhook, take_action
 from game_core.service.commands import SetPress, parse_host_command, run_host_command
-from game_core.service.mail_in import receive
-from game_core.service.mail_lines import PressLetter, read_press
-from game_core.service.matches import create_match, export_record, match_status
+from game_core.service.mail.lines import PressLetter, read_press
+from game_core.service.mail.receive import receive
+from game_core.service.matches import press
+from game_core.service.matches.actions import ActionRequest, act_by_webhook, take_action
+from game_core.service.matches.lifecycle import create_match, export_record, match_status
+from game_core.service.matches.views import public_view, standing
 from game_core.service.ports import Ports
-from game_core.service.views import public_view, standing
 
 ADDRESSES = {"ada": "ada@example.com", "bo": "bo@example.com", "cy": "cy@example.com"}
 SECRET_TALK = "Meet me at crate 3?\nI push it left, you push it up."

@@ -10,10 +10,10 @@ from test_service_mail_in import ADA, BO, answers, open_table, send
 
 from game_core.cli.schemas import describe
 from game_core.errors import Illegal, Late, Malformed
-from game_core.service import phases, ready
-from game_core.service.actions import ActionRequest, act_by_webhook, take_action
+from game_core.service.matches import phases, ready
+from game_core.service.matches.actions import ActionRequest, act_by_webhook, take_action
+from game_core.service.matches.views import standing
 from game_core.service.ports import Event
-from game_core.service.views import standing
 
 MID = "m-000000000001"
 MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}

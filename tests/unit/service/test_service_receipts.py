@@ -21,12 +21,12 @@ from test_service_mail_in import ADA, BO, answers, message, receipt, round_one, 
 from game_core.cli import verify
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
-from game_core.service import phases
-from game_core.service.mail_in import Outcome, receive
-from game_core.service.matches import create_match, export_record
+from game_core.service.mail.receive import Outcome, receive
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match, export_record
+from game_core.service.matches.submit import SubmissionRequest, submit, submit_by_webhook
+from game_core.service.matches.views import participant_view
 from game_core.service.page import play, render
-from game_core.service.submit import SubmissionRequest, submit, submit_by_webhook
-from game_core.service.views import participant_view
 
 MID = "m-000000000001"
 MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}

@@ -25,16 +25,17 @@ from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
 from game_core.match import engine
 from game_core.match.model import MatchRequest
-from game_core.service import host, ready
 from game_core.service.commands import parse_host_command, run_host_command
-from game_core.service.mail_in import Outcome, receive
-from game_core.service.matches import create_match, export_record
+from game_core.service.host import powers as host
+from game_core.service.host.replace import replace
+from game_core.service.mail.receive import Outcome, receive
+from game_core.service.matches import ready
+from game_core.service.matches.lifecycle import create_match, export_record
+from game_core.service.matches.submit import SubmissionRequest, submit_by_webhook
+from game_core.service.matches.views import participant_view
 from game_core.service.page import play, session
 from game_core.service.ports import Ports
-from game_core.service.replace import replace
-from game_core.service.submit import SubmissionRequest, submit_by_webhook
-from game_core.service.views import participant_view
-from local_stack.host_access import Authenticator, MailLogin
+from local_stack.laptop.access import Authenticator, MailLogin
 
 MID = "m-000000000001"
 ADA, BO, DANA = "ada@example.com", "bo@example.com", "dana@example.com"

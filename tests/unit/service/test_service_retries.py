@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from game_core.errors import Conflict, Illegal, InProgress, Late, NotOpen
+from game_core.service.matches.sheets import HeaderMoved
 from game_core.service.retries import ATTEMPTS, until_stored
-from game_core.service.sheets import HeaderMoved
 
 
 class Script:

@@ -12,8 +12,9 @@ from crates_driver import Table, push
 from fakes import Fakes, MemoryStore
 
 from game_core.errors import Conflict, GameCoreError, Illegal, Late, Malformed, NotFound, NotOpen
-from game_core.service import host, phases
-from game_core.service.submit import WAKE_PENDING, SubmissionRequest, submit
+from game_core.service.host import powers as host
+from game_core.service.matches import phases
+from game_core.service.matches.submit import WAKE_PENDING, SubmissionRequest, submit
 
 MID = "m-000000000001"
 MULTIPLIERS = {"multipliers": [2, 1, 1, 0, -1, -1]}

@@ -17,8 +17,9 @@ from game_core.errors import Conflict
 from game_core.games import registry
 from game_core.mail.addresses import phase_answered
 from game_core.mail.inbound import parse_message
-from game_core.service import host, phases, press
-from game_core.service.notices import progress_notices, resolution
+from game_core.service.host import powers as host
+from game_core.service.matches import phases, press
+from game_core.service.telling.notices import progress_notices, resolution
 
 MID = "m-000000000001"
 EMAILS = {"ada": "ada@example.com", "bo": "bo@example.com"}

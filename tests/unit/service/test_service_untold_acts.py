@@ -19,7 +19,8 @@ from test_service_host import finished_with_a_tie
 from test_service_mail_in import ADA, BO, MID, open_table
 
 from game_core.errors import Illegal
-from game_core.service import grace, host, phases, press
+from game_core.service.host import powers as host
+from game_core.service.matches import grace, phases, press
 
 
 @dataclass(frozen=True)

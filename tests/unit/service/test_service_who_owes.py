@@ -15,10 +15,11 @@ from fakes import Fakes
 
 from game_core.mail.inbound import parse_message
 from game_core.match.model import MatchRequest
-from game_core.service import host, phases
-from game_core.service.matches import create_match, match_status
-from game_core.service.submit import SubmissionRequest, submit
-from game_core.service.views import standing
+from game_core.service.host import powers as host
+from game_core.service.matches import phases
+from game_core.service.matches.lifecycle import create_match, match_status
+from game_core.service.matches.submit import SubmissionRequest, submit
+from game_core.service.matches.views import standing
 
 DAY = 86_400
 NOBODY_BIDS = {"bid": {}}

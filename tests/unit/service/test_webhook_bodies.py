@@ -1,4 +1,4 @@
-"""What Discord and Slack incoming webhooks are sent (service/webhook_bodies.py; issues 29, 34):
+"""What Discord and Slack incoming webhooks are sent (service/webhooks/bodies.py; issues 29, 34):
 Slack's three markup characters escaped as its formatting reference asks, Discord's tables and
 boards in code blocks within its 2,000 characters, under a name naming the match. Every expected
 value is worked by hand from Slack's and Discord's documented formats."""
@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from game_core.service.webhook_bodies import aligned, discord_parts
-from game_core.service.webhook_queue import Delivery, Hook
-from game_core.service.webhooks import new_secret, posts
+from game_core.service.webhooks.bodies import aligned, discord_parts
+from game_core.service.webhooks.queue import Delivery, Hook
+from game_core.service.webhooks.sending import new_secret, posts
 
 DISCORD = Hook("https://discord.com/api/webhooks/1/abc", new_secret())
 SLACK = Hook("https://hooks.slack.com/services/T/B/C", new_secret())

@@ -1,4 +1,4 @@
-"""One batch of webhook deliveries side by side (service/webhook_lanes.py; issue 29): each lane in
+"""One batch of webhook deliveries side by side (service/webhooks/lanes.py; issue 29): each lane in
 order, the lanes at once, an item's failure its own; a URL that does not answer POSTed to once a
 batch; no POST begun that the batch's time cannot hold. Nothing is timed: a lane that must run
 beside another waits on an event only the other sets."""
@@ -9,11 +9,11 @@ import threading
 
 import pytest
 
-from game_core.service.webhook_bodies import Post
-from game_core.service.webhook_lanes import BatchPoster, in_lanes, lane_of
-from game_core.service.webhook_queue import Delivery
-from game_core.service.webhook_retries import TIMEOUT_SECONDS
-from game_core.service.webhook_urls import Destination
+from game_core.service.webhooks.bodies import Post
+from game_core.service.webhooks.lanes import BatchPoster, in_lanes, lane_of
+from game_core.service.webhooks.queue import Delivery
+from game_core.service.webhooks.retries import TIMEOUT_SECONDS
+from game_core.service.webhooks.urls import Destination
 
 EVENT_WAIT = 60
 """How long a lane waits for an event that comes at once when lanes run side by side."""

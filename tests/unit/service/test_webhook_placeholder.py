@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from crates_driver import Table
 
-from local_stack.lambda_adapter import FakeContext, load_handler
+from local_stack.aws.lambda_adapter import FakeContext, load_handler
 
 ROOT = Path(__file__).resolve().parents[3]
 HINT = "{} stands for your match's id: put the id create's reply gives (m- and 12 hex digits) in its place"

@@ -1,4 +1,4 @@
-"""Webhooks out, the pure parts (service/webhooks.py): where a URL may point, the bodies, the
+"""Webhooks out, the pure parts (service/webhooks/sending.py): where a URL may point, the bodies, the
 signature (checked with the Standard Webhooks package's own verification), what an answer means,
 and the backoff. Every expected value is worked out from the issue's rules or the standard."""
 
@@ -21,16 +21,16 @@ from game_core.errors import Malformed, NotFound
 from game_core.games import registry
 from game_core.match.model import MatchRequest
 from game_core.service.commands import parse_host_command, run_host_command
-from game_core.service.matches import create_match
-from game_core.service.notices import progress_notices
-from game_core.service.phases import advance
-from game_core.service.submit import SubmissionRequest, submit
-from game_core.service.telling import tell
-from game_core.service.webhook_bodies import channel, discord_parts
-from game_core.service.webhook_queue import Delivery, Hook
-from game_core.service.webhook_retries import next_wait, verdict
-from game_core.service.webhook_urls import destination
-from game_core.service.webhooks import attempt, new_secret, posts
+from game_core.service.matches.lifecycle import create_match
+from game_core.service.matches.phases import advance
+from game_core.service.matches.submit import SubmissionRequest, submit
+from game_core.service.telling.channels import tell
+from game_core.service.telling.notices import progress_notices
+from game_core.service.webhooks.bodies import channel, discord_parts
+from game_core.service.webhooks.queue import Delivery, Hook
+from game_core.service.webhooks.retries import next_wait, verdict
+from game_core.service.webhooks.sending import attempt, new_secret, posts
+from game_core.service.webhooks.urls import destination
 
 PUBLIC_V6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
 

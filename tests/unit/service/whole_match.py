@@ -29,17 +29,17 @@ from game_core.mail.inbound import parse_message
 from game_core.mail.ses import Receipt, Verdicts
 from game_core.match.engine import game_state, guests_per_player
 from game_core.match.model import Match, MatchRequest
-from game_core.service import absence, press
-from game_core.service.actions import ActionRequest, act_by_webhook
-from game_core.service.mail_in import receive
-from game_core.service.matches import create_match
+from game_core.service.mail.receive import receive
+from game_core.service.matches import absence, press
+from game_core.service.matches.actions import ActionRequest, act_by_webhook
+from game_core.service.matches.lifecycle import create_match
+from game_core.service.matches.phases import advance
+from game_core.service.matches.views import standing
 from game_core.service.page import play as page_play
 from game_core.service.page import render
-from game_core.service.phases import advance
 from game_core.service.ports import Ports
-from game_core.service.views import standing
-from game_core.service.webhook_queue import Hook
-from game_core.service.webhooks import posts
+from game_core.service.webhooks.queue import Hook
+from game_core.service.webhooks.sending import posts
 from local_stack.bots import Acting, acting_bot_for, bot_for
 
 NAMES = (

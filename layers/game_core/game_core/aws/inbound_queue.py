@@ -8,7 +8,7 @@ function fails stays in the queue and comes back after `retry_seconds` (backoff,
 message with ChangeMessageVisibility: a blip costs a minute, an outage an hour a try); after
 `MAX_RECEIVES` tries, six hours and some after the first, SQS moves it to the dead-letter queue,
 whose alarm and the function's own alert on that last try tell the host, and `redrive` puts it
-back. Applying a message twice changes nothing (`service.mail_in`: its Message-ID is its key).
+back. Applying a message twice changes nothing (`service.mail.receive`: its Message-ID is its key).
 """
 
 from __future__ import annotations

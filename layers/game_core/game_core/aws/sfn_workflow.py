@@ -8,7 +8,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 
 from game_core.match.model import Match
-from game_core.service.handover import execution_name
+from game_core.service.matches.handover import execution_name
 
 
 def season_execution(season_id: str, attempt: int) -> str:

@@ -1,4 +1,4 @@
-"""Webhooks on AWS (`service.webhooks`): subscriptions as items beside their match
+"""Webhooks on AWS (`service.webhooks.sending`): subscriptions as items beside their match
 (`MATCH#<id>`, `HOOK#<target>`: URL and signing secret), deliveries on an SQS queue, and the
 POST itself, made to the very address the URL was checked at (no second DNS look-up between the
 check and the connection, so a name cannot be re-pointed at a private address in between).
@@ -26,10 +26,10 @@ from urllib.parse import urlsplit
 
 from game_core.aws.store.items import key, match_pk
 from game_core.aws.store.table import Table
-from game_core.service.webhook_queue import Delivery, Hook
-from game_core.service.webhook_retries import TIMEOUT_SECONDS
-from game_core.service.webhook_urls import Destination
-from game_core.service.webhooks import Post
+from game_core.service.webhooks.queue import Delivery, Hook
+from game_core.service.webhooks.retries import TIMEOUT_SECONDS
+from game_core.service.webhooks.sending import Post
+from game_core.service.webhooks.urls import Destination
 
 BATCH = 10
 """Messages per SendMessageBatch at most."""
@@ -44,7 +44,7 @@ def _hook_key(match_id: str, target: str) -> dict[str, Any]:
 
 
 class AwsHooks:
-    """The `service.webhook_queue.Hooks` port: the table for subscriptions, SQS for the queue."""
+    """The `service.webhooks.queue.Hooks` port: the table for subscriptions, SQS for the queue."""
 
     def __init__(
         self, dynamodb: Any, table: str, sqs: Any, queue_url: str, dead_letter_url: str, allow_loopback: bool = False

@@ -22,8 +22,8 @@ from game_core.cli.asl_parts import BACKOFF
 from game_core.cli.failures import OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.games.protocol import AnyGame
-from game_core.service.handover import LOOPS_PER_EXECUTION
-from game_core.service.phases import MATCH_CANCELLED, MATCH_OVER
+from game_core.service.matches.handover import LOOPS_PER_EXECUTION
+from game_core.service.matches.phases import MATCH_CANCELLED, MATCH_OVER
 
 FUNCTION = "${PhaseStepFunctionArn}"
 ADVANCE = "Advance"
@@ -91,7 +91,7 @@ def definition(game: AnyGame, loops_per_execution: int = LOOPS_PER_EXECUTION) ->
     when nothing happens but its deadline, three more for each wake-up (a host act, early close).
     Each Advance counts the loop in the state (`loops`, from the execution's input); after
     `LOOPS_PER_EXECUTION` of them the execution hands the match on to a fresh one and ends, so
-    no history outgrows Step Functions' limit (service/handover.py). A test may set fewer loops to
+    no history outgrows Step Functions' limit (service/matches/handover.py). A test may set fewer loops to
     see a hand-over without playing hundreds of them; what is deployed is written with the default."""
     names = phase_names(game)
     advance = {"step": "advance", "match_id.$": "$.match_id", "loops.$": "$.loops"}

@@ -1,4 +1,4 @@
-"""`match-host season ...`: the host's season command (service/season_commands.py) from the
+"""`match-host season ...`: the host's season command (service/season/commands.py) from the
 command line, sent as every other host command is.
 
     match-host season create season.json [--id s-spring]   the season id and each player's secret

@@ -15,9 +15,9 @@ from pydantic import ValidationError
 from game_core.cli.failures import CliError, OneLineParser, one_line_errors
 from game_core.games import registry
 from game_core.match.model import MatchRequest, PlayerEntry
-from game_core.service.absence import ABSENCE_ACTION
-from game_core.service.press import PressAction
-from game_core.service.ready import ReadyVote
+from game_core.service.matches.absence import ABSENCE_ACTION
+from game_core.service.matches.press import PressAction
+from game_core.service.matches.ready import ReadyVote
 
 HOST_FIELDS = ("host_email", "host_zone")
 GRACE_FIELDS = ("graces", "grace_seconds")

@@ -1,4 +1,4 @@
-"""The season's state machine (ASL), written from the season's stages (service/season_stages.py)
+"""The season's state machine (ASL), written from the season's stages (service/season/stages.py)
 as the games' are from their timelines; `match-asl` writes it to statemachines/season.asl.json.
 
 A season runs as one execution whose history is the season's timeline: for each episode
@@ -7,13 +7,13 @@ ToL and naming) -> Advance -> "Death Matches" (a Map: one "Death Match" iteratio
 once) -> "Eliminate" -> the next episode's "Main Match", or the "Finals", then "Season over".
 
 Each match is a child of the season, started by the season's step (season_step) as the host's
-create starts one (service/matches.py: stored, then its game's state machine), and the season
+create starts one (service/matches/lifecycle.py: stored, then its game's state machine), and the season
 waits on a task token (`lambda:invoke.waitForTaskToken`) that the match's last step sends back
 when the match ends (SendTaskSuccess), or fails (SendTaskFailure, `MatchStalled`) when the match's
 execution stalls. Not `states:startExecution.sync:2`: moto's Step Functions interpreter (5.2.1)
 fails every `states:startExecution` task (States.Runtime, 'StateMachineArn'), so the local stack
 and the tests could not run it; and a match that hands over to a fresh execution
-(service/handover.py) ends its first execution SUCCEEDED, which `.sync` would take for the match's
+(service/matches/handover.py) ends its first execution SUCCEEDED, which `.sync` would take for the match's
 end. A task token runs the same on moto and on AWS, and needs no EventBridge rule.
 
 Every wait is woken by what it waits for (a match's end, an EC's act, the host's) and also
@@ -28,7 +28,7 @@ import json
 from typing import Any
 
 from game_core.cli.asl_parts import BACKOFF
-from game_core.service import season_stages as stages
+from game_core.service.season import stages
 
 FUNCTION = "${SeasonStepFunctionArn}"
 ADVANCE = "Advance"

@@ -1,6 +1,6 @@
 """Mail no person wrote: out-of-office replies, bounces, mailing-list copies. RFC 3834 says such
 mail is never answered (an answer to an autoresponder can loop, and every turn costs mail), so
-the service reads none of it as a player's (`service.mail_in`).
+the service reads none of it as a player's (`service.mail.receive`).
 
 `automatic` tells whether a raw message is automatic, and which kind, from the signals the
 sending systems write, strongest first:

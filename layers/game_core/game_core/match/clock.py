@@ -2,7 +2,7 @@
 
 Pure: every function takes `now` and returns a new clock. All times are UTC.
 `version` changes on every host act, so a waiting state machine can tell that the deadline it
-was waiting for is stale (see service.phases).
+was waiting for is stale (see service.matches.phases).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from game_core.games.protocol import Model, OpenPhase
 
 MIN_RECHECK_SECONDS = 300
 """The shortest `recheck_seconds` a match may have (5 minutes). One look of a waiting machine is a
-loop of 13 history events and 3 billed transitions (service/handover.py): at 1 second a paused
+loop of 13 history events and 3 billed transitions (service/matches/handover.py): at 1 second a paused
 match loops 86,400 times a day and fills an execution's 25,000-event history in 32 minutes. At 5
 minutes it loops 288 times a day, fewer than the 300 after which an execution hands the match on
 (`handover.LOOPS_PER_EXECUTION`): at most about one hand-over a day, and nothing polls."""

@@ -185,7 +185,7 @@ class Participant(Model):
     """The player who brought this guest; None for a player. A guest's garnets are held in the
     match only, and return to that player when the match ends."""
     formerly: tuple[Former, ...] = ()
-    """Who played this seat before the host replaced them (`service.replace`), earliest first."""
+    """Who played this seat before the host replaced them (`service.host.replace`), earliest first."""
 
 
 MatchStatus = Literal["running", "finished", "cancelled"]
@@ -229,7 +229,7 @@ class Match(Model):
     the page links the season's page, and the letters say where the season's standing is."""
     webhooks: tuple[str, ...] = ()
     """Who has a webhook subscription (participant ids, "@public", "@alerts"): each URL and secret
-    is kept beside the match (`service.webhooks`), only who has one here, so telling reads nothing more."""
+    is kept beside the match (`service.webhooks.sending`), only who has one here, so telling reads nothing more."""
     press: PressMode = "on"
     """Messages between players: "on", "public" (to everyone only) or "off" (`match.press`)."""
     press_per_hour: int = DEFAULT_PER_HOUR

@@ -1,5 +1,5 @@
 """Messages between players ("press", as play-by-mail judges call them): who may write to whom,
-how long and how often, as the match's host set it. Pure: `service.press` tells and stores.
+how long and how often, as the match's host set it. Pure: `service.matches.press` tells and stores.
 
 A message goes to some participants (each by id or by name, in any case) or to everyone. The
 host sets per match whether press is "on" (the default: these are games of deals struck between

@@ -1,4 +1,4 @@
-"""Who played each seat the host gave to someone else (`service.replace`), for the result: the
+"""Who played each seat the host gave to someone else (`service.host.replace`), for the result: the
 seat's current player is the one the standings name, and the text beside them says who played
 it before, and from which phase each successor took it."""
 

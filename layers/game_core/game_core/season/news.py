@@ -8,7 +8,7 @@ An occasion is one told event with the events its step always writes after it in
 transaction (`FOLLOWERS`: "named" then "death_matches_set", "death_match_ended" then "eliminated"
 and "episode_ended"...), so it reads as one piece. A follower never opens a step's write, so the
 log read from any step's end splits into the same occasions, and an occasion's number (its first
-entry's) names its notices the same way on every retry (service/season_news.py)."""
+entry's) names its notices the same way on every retry (service/season/news.py)."""
 
 from __future__ import annotations
 

@@ -15,16 +15,21 @@ from game_core.games.protocol import PARTICIPANT_FORMAT, Model
 from game_core.match.email_address import Email
 from game_core.match.model import MAX_GRACES, MAX_PLAYERS, MAX_SECONDS, MatchRequest, Name
 from game_core.match.press_rate import MAX_PER_HOUR, PressMode
-from game_core.service import grace, handover, host, links, phases, replace, season_waits, webhooks
-from game_core.service.absence import refuse_or_cut
-from game_core.service.actions import ActionRequest, take_action
-from game_core.service.dead_mail import redrive_mail
-from game_core.service.matches import create_match, export_record, match_status
+from game_core.service.host import powers as host
+from game_core.service.host import replace
+from game_core.service.mail.dead_letters import redrive_mail
+from game_core.service.matches import grace, handover, phases
+from game_core.service.matches.absence import refuse_or_cut
+from game_core.service.matches.actions import ActionRequest, take_action
+from game_core.service.matches.lifecycle import create_match, export_record, match_status
+from game_core.service.matches.press import from_host as host_press
+from game_core.service.matches.press import set_mode as set_press_mode
 from game_core.service.ports import Ports
-from game_core.service.press import from_host as host_press
-from game_core.service.press import set_mode as set_press_mode
-from game_core.service.season_commands import Season, run_season_command
-from game_core.service.webhook_urls import MAX_URL
+from game_core.service.season import waits as season_waits
+from game_core.service.season.commands import Season, run_season_command
+from game_core.service.telling import links
+from game_core.service.webhooks import sending as webhooks
+from game_core.service.webhooks.urls import MAX_URL
 
 MatchId = Annotated[str, Field(min_length=1, max_length=64)]
 """Far longer than any the service makes (m- and 12 hex digits), far shorter than a table key may be."""
@@ -110,7 +115,7 @@ class Press(Model):
 
 
 class SetPress(Model):
-    """The host sets messages between players (`service.press`): "on" (to anyone), "public" (to
+    """The host sets messages between players (`service.matches.press`): "on" (to anyone), "public" (to
     everyone only) or "off"; `per_hour`, if given, how many each participant may send in any hour."""
 
     command: Literal["press_mode"]
@@ -126,7 +131,7 @@ class ReissueSecret(Model):
 
 
 class Replace(Model):
-    """The host gives a seat to a new player (`service.replace`): the reply holds their new secret, once."""
+    """The host gives a seat to a new player (`service.host.replace`): the reply holds their new secret, once."""
 
     command: Literal["replace"]
     match_id: MatchId
@@ -186,7 +191,7 @@ class Webhook(Model):
 
 
 class RedriveMail(Model):
-    """The host queues the match's received mail that failed every try again (`service.dead_mail`);
+    """The host queues the match's received mail that failed every try again (`service.mail.dead_letters`);
     a mail read before is not applied twice."""
 
     command: Literal["redrive_mail"]
@@ -330,7 +335,7 @@ class PhaseStep(Model):
     error: dict[str, Any] | None = None
     """What the state machine caught (`Error`, `Cause`), for the stalled step."""
     loops: int = Field(default=0, ge=0)
-    """The loops this execution has made before this advance (`service.handover`)."""
+    """The loops this execution has made before this advance (`service.matches.handover`)."""
     handovers: int = Field(default=0, ge=0)
     """The hand-overs before this execution, for the hand-over step."""
 
@@ -346,7 +351,7 @@ def run_phase_step(ports: Ports, step: PhaseStep) -> dict[str, Any]:
         return {}
     if step.step == "hand_over":
         return handover.hand_over(ports, step.match_id, step.handovers)
-    # One more loop: the machine hands the match on once it has made enough (`service.handover`).
+    # One more loop: the machine hands the match on once it has made enough (`service.matches.handover`).
     where = phases.advance(ports, step.match_id) | {"loops": step.loops + 1}
     if where["phase"] in (phases.MATCH_OVER, phases.MATCH_CANCELLED):
         season_waits.match_ended(ports, step.match_id)  # a season's match: the season goes on

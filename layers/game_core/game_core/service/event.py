@@ -1,5 +1,5 @@
 """A match's (or a season's) log entry: service/ports.py's, kept apart so the season's ports
-(service/season_ports.py) can name it without importing every port."""
+(service/season/ports.py) can name it without importing every port."""
 
 from __future__ import annotations
 

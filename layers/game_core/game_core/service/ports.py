@@ -10,9 +10,9 @@ from typing import Any, Protocol
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
 from game_core.service.event import Event
-from game_core.service.season_ports import SeasonLinks, SeasonStore
-from game_core.service.sheets import Sheet, SubmissionView
-from game_core.service.webhook_queue import Hooks
+from game_core.service.matches.sheets import Sheet, SubmissionView
+from game_core.service.season.ports import SeasonLinks, SeasonStore
+from game_core.service.webhooks.queue import Hooks
 from game_core.service.workflow_port import Workflow
 
 
@@ -182,7 +182,7 @@ class MatchStore(Protocol):
 
     def hand_over(self, match_id: str, attempt: int, handovers: int) -> None:
         """Remember that execution attempt `attempt` of the match has handed it on `handovers`
-        times (`service.handover`): `handovers` reads it back."""
+        times (`service.matches.handover`): `handovers` reads it back."""
 
     def handovers(self, match_id: str, attempt: int) -> int:
         """How many times attempt `attempt`'s executions have handed the match on (0: never, or
@@ -294,11 +294,11 @@ class Ports:
     ids: Ids
     mailer: Mailer
     hooks: Hooks | None = None
-    """Webhook subscriptions and their delivery queue (`service.webhooks`); None where no
+    """Webhook subscriptions and their delivery queue (`service.webhooks.sending`); None where no
     webhooks are delivered."""
     inbound: InboundQueue | None = None
     """The received mail's queue; None where mail is handed to the mail function directly."""
     seasons: SeasonStore | None = None
-    """Seasons (service/seasons.py); None where no season runs."""
+    """Seasons (service/season/lifecycle.py); None where no season runs."""
     season_links: SeasonLinks | None = None
-    """The season machine's task tokens (`service.season_waits`); None where no season runs."""
+    """The season machine's task tokens (`service.season.waits`); None where no season runs."""

@@ -10,7 +10,7 @@ from game_core.match.model import Match
 class Workflow(Protocol):
     def start(self, match: Match, handovers: int = 0) -> str:
         """Start the match's state machine, named `match.execution_name` (and `-h<handovers>` when
-        an execution hands the match on: `service.handover`); returns the execution's id. Started
+        an execution hands the match on: `service.matches.handover`); returns the execution's id. Started
         already (a retry): the same execution."""
 
     def is_running(self, match: Match, handovers: int = 0) -> bool:

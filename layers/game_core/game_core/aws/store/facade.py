@@ -34,8 +34,8 @@ from game_core.aws.store.wallet import Wallet
 from game_core.errors import Illegal, InProgress, Reason
 from game_core.match.engine import Accepted
 from game_core.match.model import ActionRecord, Match, PhaseRecord
+from game_core.service.matches.sheets import Sheet, SubmissionView, garnet_changes
 from game_core.service.ports import Bounce, Completion, Contact, Event
-from game_core.service.sheets import Sheet, SubmissionView, garnet_changes
 
 
 class DynamoMatchStore:

@@ -36,7 +36,7 @@ pk PLAYER#<id>  sk GARNETS                   the player's balance, carried acros
                                              unique in a deployment: the ledger keys on them)
 pk SEASON#<id>  sk META                      the season: its settings and its carried state (JSON),
                                              its version (every write is conditional on it) and
-                                             stage (`seasons.py`)
+                                             stage (`service/season/lifecycle.py`)
                 sk EVENT#SEQ#<number>        the season's event log, numbered as a match's
                 sk SEQ#EVENT                 the log's last number
 """

@@ -65,7 +65,7 @@ class EventLog:
     """Appends a transaction's entries under the next numbers and reads the log back. Remembers
     each match's `last` as read with the match (`learn`), so logging costs no read of its own;
     an unknown one is read first (`read_again`). `pk` gives the partition of the log's owner from
-    its id: a match's (the default), or a season's (`seasons.py`), the same layout under each."""
+    its id: a match's (the default), or a season's (`service/season/lifecycle.py`), the same layout under each."""
 
     def __init__(self, db: Table, pk: Callable[[str], str] = match_pk) -> None:
         self.db = db

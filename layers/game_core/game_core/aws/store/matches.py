@@ -22,8 +22,8 @@ from game_core.aws.store.transaction import Guard, Transaction, Update, changed_
 from game_core.errors import Conflict, Late, NotFound
 from game_core.match.clock import iso
 from game_core.match.model import ActionRecord, Match, PhaseRecord
+from game_core.service.matches.sheets import HeaderMoved
 from game_core.service.ports import Completion, Event
-from game_core.service.sheets import HeaderMoved
 
 HEAVY = {"state", "result"}
 """What the match header leaves to the STATE item: conditions and updates bill the whole item."""

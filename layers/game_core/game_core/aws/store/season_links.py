@@ -1,4 +1,4 @@
-"""The season machine's task tokens in the match table (service/season_waits.py):
+"""The season machine's task tokens in the match table (service/season/waits.py):
 
 pk MATCH#<id>   sk SEASON   the season waiting for this match, and its wait's token (outside the
                             EVENT#..META range a match's page reads, so no view reads it)
@@ -18,7 +18,7 @@ from game_core.aws.store.items import key, match_pk, season_pk
 from game_core.aws.store.table import Table
 from game_core.aws.store.transaction import Update
 from game_core.errors import Conflict
-from game_core.service.season_ports import Link
+from game_core.service.season.ports import Link
 
 
 class DynamoSeasonLinks:

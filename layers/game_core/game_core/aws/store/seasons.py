@@ -18,7 +18,7 @@ from game_core.errors import Conflict, NotFound
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState
 from game_core.service.event import Event
-from game_core.service.season_ports import StoredSeason
+from game_core.service.season.ports import StoredSeason
 
 META = "META"
 

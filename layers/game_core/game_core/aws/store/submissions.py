@@ -17,7 +17,7 @@ from game_core.match import receipts
 from game_core.match.clock import iso
 from game_core.match.engine import Accepted
 from game_core.match.model import Match
-from game_core.service.sheets import AlreadyDelivered, Sheet, open_sheet
+from game_core.service.matches.sheets import AlreadyDelivered, Sheet, open_sheet
 
 
 def sheet_of(item: dict[str, Any]) -> Sheet:

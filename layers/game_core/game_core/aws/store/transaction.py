@@ -13,7 +13,7 @@ from botocore.exceptions import ClientError
 
 from game_core.aws.store.items import typed
 from game_core.errors import Conflict, Illegal, Late
-from game_core.service.sheets import AlreadyDelivered, HeaderMoved
+from game_core.service.matches.sheets import AlreadyDelivered, HeaderMoved
 
 PRECEDENCE: tuple[type[Exception], ...] = (AlreadyDelivered, Late, Conflict, HeaderMoved, Illegal)
 """When several conditions of one transaction fail, the caller hears the first of these: a

@@ -4,7 +4,12 @@ JavaScript (forms POST, then redirect), served by the webhook function and by bi
 Modules: `session` (the cookie and the form token), `play` (the use cases: one read per page;
 the messages page's is its match's header and log, one Query),
 `forms` (a kind's form from its JSON schema, and back), `render` (the HTML), `assets` (the one
-style sheet and the one script, `static/`).
+style sheet and the one script, `static/`), `board` (the game drawn from the participant's view),
+`check` (a move checked before it is sent), `receipt_view` (a sealed receipt shown),
+`season_page` (the season's page).
+
+May import: the kernel, `matches`, `telling`, `season` (what the page shows and does). Not
+`host`, `mail` or `webhooks`, and nothing of `local_stack` (bin/host-server serves the page).
 
 Signing in: the host shares `/play/{match_id}#<secret>`. A fragment is never sent to a server,
 so no log holds it: the page's script puts it in the sign-in form and posts it (and takes it off

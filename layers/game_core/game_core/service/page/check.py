@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from game_core.errors import GameCoreError, Reason, field_path, in_words
+from game_core.service.matches.submit import validated
 from game_core.service.page import play
 from game_core.service.page.forms import FIELD_PREFIX
 from game_core.service.ports import Ports
-from game_core.service.submit import validated
 
 GAME_REASON_FIELDS = {
     "ground_used_up": ("ground",),

@@ -25,15 +25,15 @@ from game_core.games.capabilities import ActsAtOnce
 from game_core.games.protocol import AnyGame
 from game_core.match.engine import game_state
 from game_core.match.model import Match
-from game_core.service import press
-from game_core.service.absence import absence_action
-from game_core.service.actions import ActionRequest, take_action
+from game_core.service.matches import press
+from game_core.service.matches.absence import absence_action
+from game_core.service.matches.actions import ActionRequest, take_action
+from game_core.service.matches.ready import READY_KIND, vote
+from game_core.service.matches.sheets import SubmissionView
+from game_core.service.matches.submit import SubmissionRequest, submit
 from game_core.service.page import session as sessions
 from game_core.service.page.forms import ROWS, Form, form_for, rows_for, submission_of
 from game_core.service.ports import Ports
-from game_core.service.ready import READY_KIND, vote
-from game_core.service.sheets import SubmissionView
-from game_core.service.submit import SubmissionRequest, submit
 
 CHANNEL = "page"
 """How the log names what came through the page."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape as esc
 
 from game_core.match.replay import canonical_json
-from game_core.service import receipts
+from game_core.service.matches import receipts
 from game_core.service.page.play import Seen
 
 

@@ -19,8 +19,7 @@ from game_core.match.clock import day_text, duration_text, iso
 from game_core.match.engine import EPOCH, parse_submission
 from game_core.match.grace import graces_count
 from game_core.match.press import MAX_PRESS_CHARS, MODE_TEXT
-from game_core.service.named import kind_help
-from game_core.service.notices import open_phase_summary
+from game_core.service.matches.ready import READY_KIND
 from game_core.service.page import assets, board
 from game_core.service.page.forms import LONG_TEXT, Form, Group, Input, fields_of, rows_for
 from game_core.service.page.play import (
@@ -42,7 +41,8 @@ from game_core.service.page.play import (
     view_of,
 )
 from game_core.service.page.receipt_view import receipt
-from game_core.service.ready import READY_KIND
+from game_core.service.telling.named import kind_help
+from game_core.service.telling.notices import open_phase_summary
 
 REFRESH_SECONDS = 60
 """How often an open page reloads itself while its tab is visible (and a few seconds after its

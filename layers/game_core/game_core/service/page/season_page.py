@@ -2,7 +2,7 @@
 season's standing (who is left, ToL, garnets won, each episode's ECs, namings and eliminations),
 and for an Elimination Candidate whose turn it is the form to spend or keep a ToL or to name an
 opponent among those they may name (POST /play/{match_id}/season). The match's page session
-proves the player (its secret is their season secret); each act is `season_acts.ec_act_proven`,
+proves the player (its secret is their season secret); each act is `season.acts.ec_act_proven`,
 taken once, a refusal shown above the form in words, nothing changed."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from game_core.season.state import SeasonState
 from game_core.service.page import play
 from game_core.service.page.render import document, esc
 from game_core.service.ports import Ports
-from game_core.service.season_acts import ec_act_proven
+from game_core.service.season.acts import ec_act_proven
 
 NOTICES = {"name": "Your opponent is named.", "spend": "You spent a Token of Life.", "keep": "You keep your ToL."}
 

@@ -1,0 +1,8 @@
+"""A match's own use cases: `lifecycle` (create, status, export), `submit`, `actions` (immediate
+ones), `phases` (the state machine's steps), `sheets` (submissions as stored), `receipts`,
+`views` (where a participant stands), `handover` (continue-as-new), `grace`, `absence`, `ready`,
+`press` (messages between players).
+
+May import: the kernel (`service.ports`, `service.retries`, ...), `host`, `telling`, `webhooks`.
+Not `mail`, `season` or `page`: those are channels and callers of a match, not parts of it.
+"""
