@@ -1,4 +1,4 @@
-"""Each season event in the words everyone is told (season/news.py), and how a step's events make
+"""Each season event in the words everyone is told (game_core/season/news.py), and how a step's events make
 one occasion: written by hand from what each event records (season/episode.py, naming.py,
 death_match.py) and RULINGS.md's "Seasons" (who names, the host's turn, the lot, the ToL rule
 lapsing, the host deciding a tie)."""

@@ -1,5 +1,5 @@
 """Telling the whole cast what happens in their season (issue 31 item 3): each occasion of the
-season's log (season/news.py: a result read into the season, a ToL spent, a naming, a Death
+season's log (game_core/season/news.py: a result read into the season, a ToL spent, a naming, a Death
 Match's result and elimination, the Finals, the champion, the host's acts) is told to every cast
 member, eliminated ones too, by every channel a match's notice uses (`telling.tell`: SNS, a letter
 to each address, each webhook subscription), with the season's standing.
