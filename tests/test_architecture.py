@@ -435,7 +435,6 @@ MAX_FUNCTION_LINES = 60
 SIZED = (LAYER, ROOT / "local_stack", ROOT / "functions", ROOT / "benchmarks")
 """Every Python module of these folders, and bin/'s Python scripts, is held to the sizes."""
 STILL_TOO_LONG: dict[str, int] = {
-    "layers/game_core/game_core/service/page/render.py": 599,
     "local_stack/laptop/server.py": 641,
     "local_stack/laptop/server.py::__enter__": 62,
     "local_stack/laptop/server.py::main": 65,

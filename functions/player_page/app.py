@@ -39,7 +39,7 @@ from game_core.aws.http_edge import (
 )
 from game_core.aws.wiring import ports_from_environment
 from game_core.errors import GameCoreError, Malformed, NotFound, Reason, TooLarge, Unauthorized, Unavailable
-from game_core.service.page import assets, board, check, play, render, season_page, session
+from game_core.service.page import assets, board, check, html, messages, play, render, season_page, session
 from game_core.service.ports import Ports
 
 logger = Logger(service="player-page")
@@ -188,7 +188,7 @@ def get_messages(request: Request, ports: Callable[[], Ports], match_id: str) ->
     return _signed_page(
         request,
         match_id,
-        lambda cookie: render.messages_page(play.show_messages(ports(), match_id, cookie, message)),
+        lambda cookie: messages.messages_page(play.show_messages(ports(), match_id, cookie, message)),
         "page messages",
     )
 
@@ -211,7 +211,7 @@ def post_page_press(request: Request, ports: Callable[[], Ports], match_id: str)
     if seen.refusal is not None:
         status = status_of(seen.refusal.error)
         logger.info("page press refused", extra=who(request) | {"status": status})
-        return _html(status, render.messages_page(play.refused_message(ports(), seen)))
+        return _html(status, messages.messages_page(play.refused_message(ports(), seen)))
     logger.info("page press sent", extra=who(request))
     return _see_other(f"/play/{match_id}/messages?{urlencode({'message': message_id})}")
 
@@ -276,10 +276,10 @@ def answer(request: Request, ports: Callable[[], Ports]) -> Reply:
         if request.path.startswith("/play/"):
             return _page_refused(error, request, request.params.get("match_id", "")[:MAX_ID])
         logger.info("asset refused", extra={"status": status_of(error), "error": type(error).__name__})
-        return _html(status_of(error), render.document("Not found", f"<main><p>{render.esc(str(error))}</p></main>"))
+        return _html(status_of(error), html.document("Not found", f"<main><p>{html.esc(str(error))}</p></main>"))
     except Unavailable as error:  # the same words as the webhook's, as a page (nothing was stored)
         logger.warning("table unavailable", extra=who(request))
-        page = render.document("Try again", f"<main><p>{render.esc(UNAVAILABLE)}.</p></main>")
+        page = html.document("Try again", f"<main><p>{html.esc(UNAVAILABLE)}.</p></main>")
         return _html(503, page, {"Retry-After": str(error.retry_after)})
 
 

@@ -25,7 +25,7 @@ from game_core.games.protocol import AnyGame
 from game_core.match.engine import guests_per_player
 from game_core.match.model import MAX_SECONDS
 from game_core.service.page.forms import Form, Group, Input, parts_of
-from game_core.service.page.render import Choices, Given, inputs
+from game_core.service.page.inputs import Choices, Given, inputs
 
 FORM_ID = "new-match"
 FIRST_ROWS = 4

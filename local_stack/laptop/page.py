@@ -36,8 +36,8 @@ from game_core.match.model import Match
 from game_core.service.commands import HostCommand
 from game_core.service.page import assets
 from game_core.service.page.forms import Form, Group, Input, filled_in, parts_of
+from game_core.service.page.inputs import Choices, Given, inputs
 from game_core.service.page.play import names
-from game_core.service.page.render import Choices, Given, inputs
 from local_stack.laptop.access import foreign_refusal, is_loopback, is_token
 from local_stack.laptop.create_page import MatchCreation, games_section
 from local_stack.laptop.http_serving import Reply, Request

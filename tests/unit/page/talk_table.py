@@ -14,7 +14,7 @@ from fakes import Fakes  # noqa: E402
 
 from game_core.match.model import MatchRequest  # noqa: E402
 from game_core.service.matches.lifecycle import create_match  # noqa: E402
-from game_core.service.page import play, render  # noqa: E402
+from game_core.service.page import messages, play, render  # noqa: E402
 from game_core.service.ports import Ports  # noqa: E402
 
 PLAYERS = [
@@ -52,7 +52,7 @@ class Talk:
         return render.page(play.show(self.ports, self.match_id, self.sessions[who].cookie), notice)
 
     def messages_page(self, who: str, message_id: str | None = None) -> str:
-        return render.messages_page(
+        return messages.messages_page(
             play.show_messages(self.ports, self.match_id, self.sessions[who].cookie, message_id)
         )
 

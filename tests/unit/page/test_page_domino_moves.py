@@ -20,7 +20,7 @@ from test_page_quality import check_markup
 
 from game_core.match.model import MatchRequest
 from game_core.service.matches.lifecycle import create_match
-from game_core.service.page import check, play, render
+from game_core.service.page import check, html, play, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 from crates_driver import Table  # noqa: E402
@@ -105,7 +105,7 @@ def test_the_open_auctions_tiles_carry_what_bidding_on_them_needs() -> None:
 
 
 def test_a_page_of_a_game_without_its_own_script_links_page_js_alone() -> None:
-    page = render.document("t", "<main></main>", "crates")
+    page = html.document("t", "<main></main>", "crates")
     assert "/static/page.js" in page and "domino.js" not in page and "crates.js" not in page
 
 

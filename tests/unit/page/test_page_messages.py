@@ -85,13 +85,13 @@ def test_a_refused_message_shows_why_in_the_form_keeping_what_was_written(
 
 
 def test_the_refusal_is_shown_in_the_form_with_the_text_and_ticks_kept() -> None:
-    from game_core.service.page import play, render
+    from game_core.service.page import messages, play
 
     table = Talk.open(press_per_hour=1)
     table.press("ada", table.form("ada", **{"f.to.bo": "true", "f.text": "One."}))
     table.fakes.clock.advance(600)
     seen, _ = table.press("ada", table.form("ada", **{"f.to.cy": "true", "f.text": "Two & more"}))
-    page = render.messages_page(play.refused_message(table.ports, seen))
+    page = messages.messages_page(play.refused_message(table.ports, seen))
     # One an hour: the first went at 12:00, so the next may go at 13:00 UTC, 14:00 in Paris, 50 min on.
     assert '<li data-code="press_rate">you have sent 1 messages in the last hour' in page
     assert "the next may go Tuesday 1 December, 14:00 (Europe/Paris) - 13:00 UTC, in 50 minutes" in page

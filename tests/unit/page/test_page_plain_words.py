@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from game_core.games import registry
-from game_core.service.page import play, render
+from game_core.service.page import inputs, play, render
 from game_core.service.page.forms import Group
 from game_core.service.page.play import forms
 
@@ -36,7 +36,7 @@ def test_the_multipliers_allowed_are_said_before_a_first_try() -> None:
 
 def test_a_choice_offers_no_blank_the_rules_do_not_give() -> None:
     [round_form] = forms(registry.load("crates"), ("round",), False)
-    shown = render.inputs("move-round", round_form, render.Given({}, ()), render.Choices({"ada": "Ada"}, "ada"))
+    shown = inputs.inputs("move-round", round_form, inputs.Given({}, ()), inputs.Choices({"ada": "Ada"}, "ada"))
     # Ground: the rules' default is stone (a round naming none is on stone), so a blank says so.
     ground = re.search(r'<select id="move-round-ground"[^>]*>(.*?)</select>', shown)
     assert ground is not None

@@ -3,7 +3,9 @@ JavaScript (forms POST, then redirect), served by the webhook function and by bi
 
 Modules: `session` (the cookie and the form token), `play` (the use cases: one read per page;
 the messages page's is its match's header and log, one Query),
-`forms` (a kind's form from its JSON schema, and back), `render` (the HTML), `assets` (the one
+`forms` (a kind's form from its JSON schema, and back), `render` (the HTML of the page and the
+sign-in page, from `html`'s parts: `esc`, the document, a form's frame; `inputs` a form's inputs,
+`away` the absences section), `messages` (the messages page), `assets` (the one
 style sheet and the one script, `static/`), `board` (the game drawn from the participant's view),
 `check` (a move checked before it is sent), `receipt_view` (a sealed receipt shown),
 `season_page` (the season's page).
@@ -66,5 +68,5 @@ Stable hooks for tests and assistive technology (ids unless said):
   `season-link`, on a season's match: the season's page, `GET /play/{match_id}/season`.
 
 Every page a GET shows carries `data-refresh` on its `main`: the script reloads it that often
-while the tab is visible, and a few seconds after the countdown reaches zero (`render.REFRESH_SECONDS`).
+while the tab is visible, and a few seconds after the countdown reaches zero (`html.REFRESH_SECONDS`).
 """

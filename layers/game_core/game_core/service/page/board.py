@@ -10,7 +10,7 @@ another participant) marks nothing rather than everything; the phase says when t
 ("in phase 3", "earlier in this phase"). A page view marks each element whose
 digest the cookie lacks (class `changed`, "new" written beside it, and named in `board-new`),
 then sets the cookie to what it showed: a reload with nothing changed marks nothing. The page's
-own reload (every `render.REFRESH_SECONDS` while its tab is visible, `?auto`) is no visit: it
+own reload (every `html.REFRESH_SECONDS` while its tab is visible, `?auto`) is no visit: it
 marks as the cookie says but leaves it, so what is new stays marked until the participant loads
 the page themselves (opens or reloads it, sends a form), not gone a minute later unseen. The cookie
 holds only digests of what this participant was shown: forged, it changes only the marks on the
@@ -27,11 +27,11 @@ import xml.etree.ElementTree as ET
 from base64 import b64encode
 from collections.abc import Mapping
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from game_core.games.capabilities import Board, DrawsBoard, DrawsViews
 from game_core.games.svg import SENT
+from game_core.service.page.html import esc
 from game_core.service.page.play import Seen
 
 COOKIE_PREFIX = "seen_"
@@ -46,10 +46,6 @@ ET.register_namespace("", SVG)
 
 def cookie_name(match_id: str) -> str:
     return COOKIE_PREFIX + match_id
-
-
-def _esc(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def _digest(key: str, text: str) -> str:
@@ -159,7 +155,7 @@ def section(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str], last:
         said = f"New since your last visit ({before.since(phase)}), marked on the board: {'; '.join(marked.new)}."
     else:
         said = f"Nothing has changed since your last visit ({before.since(phase)})."
-    new = f'<p id="board-new">{_esc(said)}</p>\n' if said else ""
+    new = f'<p id="board-new">{esc(said)}</p>\n' if said else ""
     svg = marked.svg.replace("<svg ", '<svg aria-describedby="board-alt" ', 1)
     if drawn.more:  # the drawings in wrapping columns (page.css): several a row at 1280 px, one at 390
         svg = f'<div class="board-columns">{svg}{"".join(one.svg for one in drawings[1:])}</div>'
@@ -167,7 +163,7 @@ def section(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str], last:
         '<section id="board" aria-labelledby="board-h">\n<h2 id="board-h">The game as you see it</h2>\n'
         f'<figure class="board">\n<div class="board-scroll" tabindex="0" role="group" aria-labelledby="board-h">'
         f"{svg}</div>\n"
-        f'<figcaption id="board-alt" class="visually-hidden">{_esc(drawn.alt)}</figcaption>\n</figure>\n'
+        f'<figcaption id="board-alt" class="visually-hidden">{esc(drawn.alt)}</figcaption>\n</figure>\n'
         f"{new}</section>"
     )
     return Shown(html, cookie)
@@ -182,8 +178,8 @@ def _pictures(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str]) -> 
     shown = ""
     for picture in drawing.pictures:
         if picture.content_type == "image/svg+xml":
-            source = _esc("data:image/svg+xml;base64," + b64encode(picture.data).decode())
-            shown += f'<img class="board" src="{source}" alt="{_esc(f"{drawing.caption}: {picture.filename}")}">\n'
+            source = esc("data:image/svg+xml;base64," + b64encode(picture.data).decode())
+            shown += f'<img class="board" src="{source}" alt="{esc(f"{drawing.caption}: {picture.filename}")}">\n'
     return shown
 
 
@@ -193,5 +189,5 @@ def view_text(seen: Seen, view: Mapping[str, Any], names: Mapping[str, str]) -> 
         '<section id="view" aria-labelledby="view-h">\n<h2 id="view-h">The table in words</h2>\n'
         "<details>\n<summary>Everything revealed so far, phase by phase, and what only you know, as text</summary>\n"
         f'<pre id="view-text" tabindex="0" aria-labelledby="view-h">'
-        f"{_esc(seen.game.text.render_view(view, names))}</pre>\n</details>\n</section>"
+        f"{esc(seen.game.text.render_view(view, names))}</pre>\n</details>\n</section>"
     )

@@ -16,7 +16,7 @@ from game_core.season.naming import eligible
 from game_core.season.standing import episode_line, standing
 from game_core.season.state import SeasonState
 from game_core.service.page import play
-from game_core.service.page.render import document, esc
+from game_core.service.page.html import document, esc
 from game_core.service.ports import Ports
 from game_core.service.season.acts import ec_act_proven
 
