@@ -34,6 +34,7 @@ from urllib.parse import parse_qs
 from game_core.match.clock import moment_text
 from game_core.match.model import Match
 from game_core.service.commands import HostCommand
+from game_core.service.matches.lifecycle import match_status
 from game_core.service.page import assets
 from game_core.service.page.forms import Form, Group, Input, filled_in, parts_of
 from game_core.service.page.inputs import Choices, Given, inputs
@@ -43,6 +44,7 @@ from local_stack.laptop.create_page import MatchCreation, games_section
 from local_stack.laptop.http_serving import Reply, Request
 from local_stack.laptop.new_match_form import hidden_fields
 from local_stack.laptop.result import answer_list, result_table
+from local_stack.laptop.season_pages import SeasonPages
 
 SESSION_COOKIE = "host_session"
 STYLE = "/static/page.css"
@@ -241,7 +243,7 @@ def login_page(status: int = 200, refusal: str = "") -> Reply:
 
 class HostPage:
     """The host port's pages: GET / (log in, or every match), POST /login, POST /command, and a new
-    match's: GET and POST /new, POST /links (`MatchCreation`).
+    match's: GET and POST /new, POST /links (`MatchCreation`); the seasons' under /seasons/ (`SeasonPages`).
 
     `matches` lists the matches in the table; `status` is the status command's answer for a match
     as `matches` read it (not read again); `host` runs a host command as the console does;
@@ -264,8 +266,10 @@ class HostPage:
         status: Callable[[Match], dict[str, Any]],
         host: Callable[[dict[str, Any]], Any],
         mail_out: bool = False,
+        seasons: SeasonPages | None = None,
     ) -> None:
         self.token = token
+        self.seasons = seasons
         self.matches = matches
         self.status = status
         self.host = host
@@ -294,7 +298,7 @@ class HostPage:
         refusal = foreign_refusal(request.headers, self.port)
         if refusal is not None:
             return _page("Forbidden", f"<p>{escape(refusal)}</p>", 403)
-        methods = self.METHODS.get(request.path)
+        methods = self.METHODS.get(request.path, ("GET", "POST") if request.path.startswith("/seasons/") else None)
         if methods is None:
             return _page("Not found", '<p><a href="/">The matches</a></p>', 404)
         if request.method not in (*methods, *(("HEAD",) if "GET" in methods else ())):
@@ -314,6 +318,8 @@ class HostPage:
         csrf = self._signature("csrf", session)
         if request.path == "/":
             return self._matches_page(csrf)
+        if self.seasons is not None and request.path.startswith("/seasons/"):  # checks its forms' csrf itself
+            return _back(self.seasons(request, form, csrf))
         if request.path == "/new" and request.method != "POST":
             return _back(self.creation.form(request.query, csrf))
         if not is_token(form.get("csrf", ""), csrf):
@@ -337,7 +343,8 @@ class HostPage:
         none = (
             "<p>No matches yet: start one above (or <code>bin/match-host --server ... create settings.json</code>).</p>"
         )
-        return _page("Matches", games_section() + (sections or none))
+        seasons = self.seasons.section() if self.seasons is not None else ""
+        return _page("Matches", games_section() + seasons + (sections or none))
 
     def _names(self, match_id: str) -> dict[str, str]:
         """The match's participants by name (none for a match not in the table)."""
@@ -359,3 +366,9 @@ class HostPage:
                 while len(self._sent) > KEPT_ANSWERS:
                     self._sent.popitem(last=False)
             return self._sent[once]
+
+
+def host_page(token: str, stack: Any, matches: Callable[[], list[Match]], host: Any, mail_out: bool) -> HostPage:
+    """The host port's pages on the local stack `stack`: each match's status and the seasons read from its ports."""
+    status = lambda match: match_status(stack.ports(), match.match_id, match)  # noqa: E731
+    return HostPage(token, matches, status, host, mail_out, SeasonPages(stack, host))

@@ -63,7 +63,6 @@ from game_core.errors import not_seconds
 from game_core.mail.addresses import match_for
 from game_core.mail.inbound import parse_message
 from game_core.match.model import Match
-from game_core.service.matches.lifecycle import match_status
 from local_stack.aws.api_events import api_gateway_event
 from local_stack.aws.clock import VirtualClock
 from local_stack.aws.inbound_bucket import SES_MAX_BYTES
@@ -88,7 +87,7 @@ from local_stack.laptop.mail_queue import MailQueue
 from local_stack.laptop.mail_undelivered import tell_host
 from local_stack.laptop.mailbox import ImapSettings, MailboxPoller
 from local_stack.laptop.match_locks import MatchLocks
-from local_stack.laptop.page import HostPage
+from local_stack.laptop.page import host_page
 from local_stack.laptop.persistence import DataFolder, QueueFile
 from local_stack.laptop.players_url import PLAYERS_URL, players_url
 from local_stack.laptop.recovery import Recovery
@@ -409,8 +408,7 @@ class HostServer:
             self.port = api.port
             os.environ[PLAYERS_URL] = players_url(self._host, self.port)  # create's links (service.telling.links)
             commands = HostCommands(self._host_act, self.host_token)
-            status = lambda match: match_status(self.stack.ports(), match.match_id, match)  # noqa: E731
-            page = HostPage(self.host_token, self._matches, status, self._host_act, self.mail_queue is not None)
+            page = host_page(self.host_token, self.stack, self._matches, self._host_act, self.mail_queue is not None)
             on_host_port = lambda request: commands(request) if request.path == "/host" else page(request)  # noqa: E731
             listener = HttpListener(on_host_port, LOOPBACK, self._host_port, **self._http)
             starting.callback(listener.stop)
@@ -478,8 +476,8 @@ class HostServer:
         table = self.stack.client("dynamodb")
         pages = table.get_paginator("scan").paginate(
             TableName=os.environ["TABLE_NAME"],
-            FilterExpression="sk = :header",
-            ExpressionAttributeValues={":header": {"S": "META"}},
+            FilterExpression="sk = :header AND begins_with(pk, :match)",  # a season's header is no match's
+            ExpressionAttributeValues={":header": {"S": "META"}, ":match": {"S": "MATCH#"}},
             ProjectionExpression="pk",
         )
         return [store.get(item["pk"]["S"].removeprefix("MATCH#")) for page in pages for item in page["Items"]]
