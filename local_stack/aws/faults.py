@@ -30,7 +30,8 @@ INVOKE = "Invoke"
 @dataclass(frozen=True)
 class Fault:
     operation: str
-    """The AWS operation whose first call in the invocation fails, or INVOKE: the invocation itself."""
+    """The AWS operation whose first call in the invocation fails, EVERY_CALL: its first call of any,
+    or INVOKE: the invocation itself."""
     after: bool = False
     """True: the call is applied and then its reply is lost."""
 
@@ -183,7 +184,7 @@ class StepFaults:
     def _due(self, operation: str, after: bool) -> bool:
         state = getattr(self._active, "state", None)
         fault: Fault | None = state["fault"] if state else None
-        return fault is not None and fault.operation == operation and fault.after == after
+        return fault is not None and fault.operation in (operation, EVERY_CALL) and fault.after == after
 
     def _before(self, model: Any, **_kwargs: Any) -> None:
         if self._due(model.name, after=False):
@@ -205,7 +206,8 @@ class StepFaults:
 
 
 EVERY_CALL = "*"
-"""A mail fault's operation that is every DynamoDB call: the table unreachable for the whole try."""
+"""A fault's operation that is any call: a mail fault's, every DynamoDB call of the try (the table
+unreachable for the whole try); a step fault's, the invocation's first AWS call, whatever it is."""
 MailPlan = Callable[[str, int], Fault | None]
 """(SES's id of a received mail, which try of it this is, from 1) -> the try's fault, if any."""
 

@@ -135,10 +135,17 @@ def begin_season(
     return SeasonTable(stack, run, inbox, observe, ecs_name)
 
 
-def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = None, timeout: float = 900) -> SeasonRun:
+def play_on(
+    stack: LocalStack,
+    table: SeasonTable,
+    host: HostPolicy | None = None,
+    timeout: float = 900,
+    until: Callable[[], bool] | None = None,
+) -> SeasonRun:
     """Play until the season's execution ends (succeeded, or failed: a stalled season, which the
-    host's `recover` starts again, and `play_on` plays on). With `table.ecs_name` (`ecs_spend`), the
-    EC whose turn it is names (spends a ToL) at once, by webhook; else the ECs stay silent."""
+    host's `recover` starts again, and `play_on` plays on), or until `until()` is true with every
+    machine parked (a test acts then, and plays on). With `table.ecs_name` (`ecs_spend`), the EC
+    whose turn it is names (spends a ToL) at once, by webhook; else the ECs stay silent."""
     run = table.run
     run.status = "RUNNING"
     deadline = time.monotonic() + timeout
@@ -149,6 +156,8 @@ def play_on(stack: LocalStack, table: SeasonTable, host: HostPolicy | None = Non
         run.status = str(stack.execution(run.season_id, "season")["status"])
         if run.status != "RUNNING":
             table.read()  # what its last steps told (the champion, say)
+            return run
+        if until is not None and until():
             return run
         if table.read() or table.pending:
             table.send()

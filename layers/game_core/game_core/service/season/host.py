@@ -9,7 +9,8 @@ which reads the season afresh and goes on from it.
 
 from __future__ import annotations
 
-from datetime import timedelta
+import math
+from datetime import datetime, timedelta
 from typing import Any
 
 from game_core.errors import Conflict, NotFound, NotOpen
@@ -22,10 +23,15 @@ from game_core.service.host import powers as host
 from game_core.service.matches import handover
 from game_core.service.ports import Ports
 from game_core.service.season import hooks as season_hooks
+from game_core.service.season import machine as season_machine
 from game_core.service.season import waits as season_waits
 from game_core.service.season.lifecycle import Step, apply, create_season
 from game_core.service.season.machine import store
 from game_core.service.season.ports import SeasonLinks
+
+RECOVER_GRACE_SECONDS = 3600
+"""How long a naming or spending turn whose deadline passed while the season was stopped stays
+open after `recover` (the mail queue's tries are hourly by then; the laptop's restart grace)."""
 
 
 def create(ports: Ports, data: Any, season_id: str | None = None) -> dict[str, Any]:
@@ -115,16 +121,21 @@ def _decision(waiting: Waiting, player: str) -> Step:
 
 def extend(ports: Ports, season_id: str, seconds: int) -> dict[str, Any]:
     """Put off the deadlines of the season's current wait (an EC's naming, the host's) by `seconds`."""
+    after = apply(store(ports), ports.clock, season_id, _put_off(seconds))
+    season_waits.wake_season(ports, season_id)
+    return {"season_id": season_id, "opened_at": after.opened_at.isoformat() if after.opened_at else None}
+
+
+def _put_off(seconds: int, **said: Any) -> Step:
+    """The current wait's deadlines `seconds` later, logged as an extension (with `said`)."""
 
     def later(_: SeasonSettings, state: SeasonState) -> Stepped:
         after = copy(state)
         assert state.opened_at is not None, "a stored season has opened its waits"
         after.opened_at = state.opened_at + timedelta(seconds=seconds)
-        return Stepped(after, (SeasonEvent("extended", {"seconds": seconds}),))
+        return Stepped(after, (SeasonEvent("extended", {"seconds": seconds, **said}),))
 
-    after = apply(store(ports), ports.clock, season_id, later)
-    season_waits.wake_season(ports, season_id)
-    return {"season_id": season_id, "opened_at": after.opened_at.isoformat() if after.opened_at else None}
+    return later
 
 
 def pause(ports: Ports, season_id: str) -> dict[str, Any]:
@@ -214,6 +225,28 @@ def recover(ports: Ports, season_id: str) -> dict[str, Any]:
         if match.stalled is not None or not handover.is_running(ports, match):
             host.recover(ports, match_id)
             recovered.append(match_id)
+    reopened = _reopen_overdue_turn(ports, season_id)
     ports.season_links.next_attempt(season_id, attempt)
     execution = ports.workflow.start_season(season_id, attempt + 1)
-    return {"season_id": season_id, "execution": execution, "matches_recovered": recovered}
+    reply = {"season_id": season_id, "execution": execution, "matches_recovered": recovered}
+    return reply | ({"turn_reopened_until": reopened.isoformat()} if reopened else {})
+
+
+def _reopen_overdue_turn(ports: Ports, season_id: str) -> datetime | None:
+    """A turn whose deadline passed while the season's machine was stopped (a running machine acts
+    at the deadline: a turn still open past it passed while stopped, in an outage), put off to end
+    `RECOVER_GRACE_SECONDS` from now; when it now ends. So an EC's act mailed during the outage,
+    kept in the mail queue's retries (hourly by then) or its dead letters (`redrive-mail`), is
+    taken before the lot is drawn or the spending closes, and the host may still decide."""
+    record = store(ports).season(season_id)
+    kinds = {waiting.kind for waiting in pending(record.state)}
+    if not kinds & {"spend", "naming"} or _links(ports).paused_at(season_id) is not None:
+        return None
+    ec_deadline, host_deadline = season_machine.deadlines(record)
+    due = ec_deadline if "spend" in kinds else host_deadline  # the spending closes, or a lot names
+    now = ports.clock.now()
+    if due > now:
+        return None
+    seconds = math.ceil((now - due).total_seconds()) + RECOVER_GRACE_SECONDS
+    apply(store(ports), ports.clock, season_id, _put_off(seconds, recovered=True))
+    return due + timedelta(seconds=seconds)
