@@ -1,6 +1,6 @@
 """AWS failing for hours while a season waits on its EC's naming, on the real season ASL on moto
 (the games' too), played by bots, time the stack's virtual clock: the season step's Lambda, or
-DynamoDB, failing (local_stack/faults.py), and the EC's mail arriving meanwhile through the
+DynamoDB, failing (local_stack/aws/faults.py), and the EC's mail arriving meanwhile through the
 inbound queue (SES's notification, the real mail function, its retries).
 
 Domino among ada, bo and cy (test_season_acts_by_mail: RULINGS.md "Seasons"): the first wins 2
@@ -26,12 +26,12 @@ from test_season_acts_by_mail import SETTINGS, START
 
 from game_core.mail.inbound import parse_message
 from game_core.season.naming import naming_turn
-from game_core.service.season_host import RECOVER_GRACE_SECONDS
-from local_stack.clock import VirtualClock
-from local_stack.faults import EVERY_CALL, INVOKE, Fault, MailFaults, StepFaults
-from local_stack.mail import LOCAL_DOMAIN
-from local_stack.season_play import SeasonTable, begin_season, play_on
-from local_stack.stack import LocalStack
+from game_core.service.season.host import RECOVER_GRACE_SECONDS
+from local_stack.aws.clock import VirtualClock
+from local_stack.aws.faults import EVERY_CALL, INVOKE, Fault, MailFaults, StepFaults
+from local_stack.aws.mail import LOCAL_DOMAIN
+from local_stack.aws.stack import LocalStack
+from local_stack.bots.season_play import SeasonTable, begin_season, play_on
 
 pytestmark = pytest.mark.statemachine
 
