@@ -20,7 +20,7 @@ from game_core.games import registry
 from game_core.match.model import MAX_PLAYERS
 from game_core.season.settings import MAX_EPISODES, EpisodeSettings, SeasonSettings
 from game_core.service.page.forms import Form, Group, Input
-from game_core.service.page.render import Choices, Given, inputs
+from game_core.service.page.inputs import Choices, Given, inputs
 from local_stack.laptop.new_match_form import MAX_HOURS, PHASE_HOURS, hidden_fields
 
 FORM_ID = "new-season"

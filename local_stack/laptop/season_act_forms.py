@@ -22,7 +22,7 @@ from game_core.season.death_match import next_step
 from game_core.season.guests import guests_wanted
 from game_core.season.waiting import Waiting
 from game_core.service.page.forms import Form, Group, Input
-from game_core.service.page.render import Choices, Given, inputs
+from game_core.service.page.inputs import Choices, Given, inputs
 from local_stack.laptop.new_match_form import hidden_fields
 from local_stack.laptop.new_match_reading import player_id
 from local_stack.laptop.season_view import OVER, SeasonSeen, listed, match_link, season_matches

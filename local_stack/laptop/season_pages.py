@@ -21,7 +21,7 @@ from html import escape
 from typing import Any
 
 from game_core.errors import NotFound, Reason
-from game_core.service.page.render import Given
+from game_core.service.page.inputs import Given
 from game_core.service.season.machine import season_match_id
 from game_core.service.telling.links import PLAYERS_URL, play_path
 from local_stack.laptop.access import is_token
