@@ -16,7 +16,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -32,31 +31,30 @@ from game_core.mail.inbound import parse_message  # noqa: E402
 from game_core.season.death_match import death_match_ended, start_death_match  # noqa: E402
 from game_core.season.episode import start_episode  # noqa: E402
 from game_core.season.naming import draw_lot, name_opponent  # noqa: E402
+from game_core.season.news import occasions  # noqa: E402
+from game_core.season.state import SeasonEvent  # noqa: E402
 from game_core.service.mail.receive import Outcome  # noqa: E402
+from game_core.service.season.news import season_letters, season_notices  # noqa: E402
 
-NOTICE = """Episode 1's Main Match (domino) is over.
-Places: 1 Ada Lovelace, 2 bo, 3 Sam Cole, 4 Sam Dee, 5 ed, 6 fay.
-Tokens of Life won: Ada Lovelace 2.
-Elimination Candidate: fay.
-
-To play in the season, reply to this mail with one act a line, for example:
-
-NAME bo
-KEEP TOL"""
-"""The notice the EC answers: its example acts must never be read from the quote."""
 NAMES = {"ada": "Ada Lovelace", "cy": "Sam Cole", "di": "Sam Dee"}
 """Two of the cast share a first name (cy and di); the others go by their ids."""
 STYLES = sorted([*PLAIN_STYLES, *HTML_STYLES, *MORE_STYLES])
 
 
 def the_notice(box: Mailbox) -> Notice:
-    """The season's notice to fay, mailed from the match's address, as her client shows it."""
-    mail = EmailMessage()
-    mail["From"], mail["To"] = f"Autumn season <{box.table.match_id}@play.test>", SENDER
-    mail["Subject"] = "[Autumn season] Episode 1's Main Match (domino) is over"
-    mail["Message-ID"] = f"<{box.table.match_id}.season-2.fay@play.test>"
-    mail.set_content(NOTICE)
-    return Notice(parse_message(mail.as_bytes()), NOTICE)
+    """The season's notice to fay that Domino is over (service/season/news.py, carried by the
+    Mailbox's match), as her client shows it; while she names, it says whom, as `NAME bo` ..."""
+    record = box.seasons.season("s-1")
+    logged = box.seasons.season_log("s-1", 0, record.logged)
+    told = occasions(record.settings, [(number, SeasonEvent(event.type, event.data)) for number, event in logged])
+    carrier = box.table.fakes.store.get(box.table.match_id)
+    ended = [occasion for occasion in told if occasion.lines[0].endswith("Main Match (domino) is over.")]
+    [hers] = [notice for notice in season_notices(record, carrier, ended) if notice.recipient == "fay"]
+    ports = box.table.ports
+    [mail] = season_letters(carrier, [hers], ports.clock.now(), ports.mailer.domain)
+    letter = parse_message(mail.raw)
+    assert mail.to == SENDER
+    return Notice(letter, letter.text)
 
 
 def fays_reply(box: Mailbox, style: str, body: str, message_id: str = "<reply-1@example.com>") -> str:
@@ -76,6 +74,7 @@ def unread(style: str) -> tuple[str, ...]:
 def test_each_client_names_the_player_written_never_the_quoted_example(style: str) -> None:
     box = Mailbox(fay=SENDER, names=NAMES)
     before = box.events()
+    assert "Reply with one line, NAME and one of: bo (NAME bo)," in " ".join(the_notice(box).text.split())
 
     answer = fays_reply(box, style, "Name Ed.")
 

@@ -86,6 +86,12 @@ def said(kind: str, **data: Any) -> list[str]:
             "The Finals ended with Ada Lovelace and bo tied for first: the host names the champion.",
         ),
         ("extended", {"seconds": 43200}, "The host put off the current naming deadline by 12 hours."),
+        (
+            "extended",  # season recover, the lot's deadline passed 4 hours before (season/host.py)
+            {"seconds": 18000, "recovered": True},
+            "The season was stopped (its service failing) past the current turn's deadline: the host's recovery"
+            " reopened the turn for an hour.",
+        ),
         ("resumed", {"paused_seconds": 7200}, "The host resumed the season: its deadlines are put off by 2 hours."),
         ("season_cancelled", {}, "The host cancelled the season: nothing more is played."),
         (

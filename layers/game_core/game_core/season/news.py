@@ -209,7 +209,10 @@ _SAYINGS: dict[str, Callable[[Said, Mapping[str, Any]], list[str]]] = {
         f"The host resumed the season: its deadlines are put off by {duration_text(data['paused_seconds'])}."
     ],
     "extended": lambda _said, data: [
-        f"The host put off the current naming deadline by {duration_text(data['seconds'])}."
+        "The season was stopped (its service failing) past the current turn's deadline: the host's"
+        " recovery reopened the turn for an hour."
+        if data.get("recovered")
+        else f"The host put off the current naming deadline by {duration_text(data['seconds'])}."
     ],
 }
 
