@@ -15,7 +15,7 @@ Resources are read from template.yaml (functions), and each game's state machine
 `match-asl` writes from the registry (the committed statemachines/ are that, checked by
 tests/test_static_checks.py; so a game just registered runs too), so the local stack is the
 deployed one minus API Gateway, whose event the `submit` helper builds exactly
-as an HTTP API (payload 2.0) would (local_stack/aws/api_events.py; local_stack/laptop/server.py serves every
+as an HTTP API (payload 2.0) would (local_stack/aws/api_events.py; local_stack/laptop/http_api.py serves every
 route of the template with it).
 """
 

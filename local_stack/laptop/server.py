@@ -33,56 +33,30 @@ the host's commands on the laptop alone, the table kept on disk.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import base64
 import errno
-import json
 import logging
 import os
-import shlex
 import socket
-import ssl
 import threading
-import time
-import uuid
-from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, get_args
-from urllib.parse import unquote
+from typing import Any, Literal
 
-from aiosmtpd.smtp import SMTP, Envelope, Session
-
-from game_core.aws.routes import route_pattern
-from game_core.cli.failures import CliError, OneLineParser, one_line_errors
-from game_core.cli.host import DEFAULT_DATA, HOST_TOKEN_FILE
-from game_core.errors import not_seconds
-from game_core.mail.addresses import match_for
-from game_core.mail.inbound import parse_message
+from game_core.cli.failures import CliError
 from game_core.match.model import Match
-from local_stack.aws.api_events import api_gateway_event
 from local_stack.aws.clock import VirtualClock
-from local_stack.aws.inbound_bucket import SES_MAX_BYTES
-from local_stack.aws.mail import LOCAL_DOMAIN, MailAccount, SmtpRelay
+from local_stack.aws.mail import MailAccount, SmtpRelay
 from local_stack.aws.stack import LocalStack
-from local_stack.aws.template import template_routes
 from local_stack.aws.webhooks import DeliveryPump
 from local_stack.laptop.access import (
     Authenticator,
-    LoginSmtp,
-    MailLogin,
-    bearer_is_token,
-    certificate_fingerprint,
-    foreign_refusal,
     host_token,
     tls_context,
 )
-from local_stack.laptop.http_serving import IDLE_TIMEOUT, HttpListener, Reply, Request, json_reply
+from local_stack.laptop.http_api import ApiRoutes, HostCommands
+from local_stack.laptop.http_serving import IDLE_TIMEOUT, HttpListener
 from local_stack.laptop.login_index import LoginIndex, reader
-from local_stack.laptop.mail_options import add_mail_options, mail_options
 from local_stack.laptop.mail_queue import MailQueue
 from local_stack.laptop.mail_undelivered import tell_host
 from local_stack.laptop.mailbox import ImapSettings, MailboxPoller
@@ -91,6 +65,7 @@ from local_stack.laptop.page import host_page
 from local_stack.laptop.persistence import DataFolder, QueueFile
 from local_stack.laptop.players_url import PLAYERS_URL, players_url
 from local_stack.laptop.recovery import Recovery
+from local_stack.laptop.smtp import MailDrop, SmtpListener
 from local_stack.laptop.table_file import TableFile
 
 logger = logging.getLogger("host-server")
@@ -103,200 +78,6 @@ a grace, or resolve it at once."""
 HEARTBEAT_SECONDS = 60
 """How often (real time) a running server notes it is alive (the time a restart says it went
 down) and drops expired items from the table."""
-TEXT_TYPES = ("text/", "application/json", "+json", "application/xml", "+xml", "application/x-www-form-urlencoded")
-"""Content types whose body an HTTP API hands over as text; any other body is base64-encoded."""
-
-
-@dataclass(frozen=True)
-class Route:
-    """One route of the HTTP API: "METHOD /path/{name}/..." and the function it invokes."""
-
-    key: str
-    function: str
-
-    def parameters(self, method: str, path: str) -> dict[str, str] | None:
-        """The path parameters if the request is this route's, else None."""
-        route_method, _, template = self.key.partition(" ")
-        if route_method not in ("ANY", method):
-            return None
-        found = route_pattern(template).fullmatch(path)
-        return None if found is None else {name: unquote(value) for name, value in found.groupdict().items()}
-
-
-class ApiRoutes:
-    """The HTTP API: every route of the template, as API Gateway invokes its function."""
-
-    def __init__(self, stack: LocalStack, matches: MatchLocks) -> None:
-        self.stack = stack
-        self.routes = [Route(key, function) for key, function in template_routes().items()]
-        self.matches = matches
-
-    def __call__(self, request: Request) -> Reply:
-        for route in self.routes:
-            parameters = route.parameters(request.method, request.path)
-            if parameters is not None:
-                break
-        else:
-            return json_reply(404, {"message": "Not Found"})
-        event = api_gateway_event(
-            route.key,
-            request.path,
-            parameters,
-            headers=request.headers | {"x-forwarded-proto": "http"},  # served over plain HTTP (the page's cookie)
-            body=_as_text_if_textual(request.body, request.headers.get("content-type", "")),
-            request_id=str(uuid.uuid4()),
-            query=request.query,
-            source_ip=request.source_ip,
-            method=request.method,
-        )
-        try:
-            with self.matches.holding(parameters.get("match_id")):
-                reply = self.stack.invoke(route.function, event)
-        except RuntimeError:  # the function failed: API Gateway says no more than this
-            logger.exception("%s failed", route.function)
-            return json_reply(500, {"message": "Internal Server Error"})
-        return _http_response(reply)
-
-
-class HostCommands:
-    """The host's commands: POST /host with the command, as the console's sample events have it,
-    from the host's own console on this laptop (`foreign_refusal`: 403) with the host token (401).
-    `port`: the loopback port they are served on, once bound."""
-
-    def __init__(self, act: Callable[[dict[str, Any]], dict[str, Any]], token: str) -> None:
-        self.act = act
-        self.token = token
-        self.port = 0
-
-    def __call__(self, request: Request) -> Reply:
-        refusal = foreign_refusal(request.headers, self.port)
-        if refusal is not None:
-            return json_reply(403, {"ok": False, "error": "Forbidden", "message": refusal})
-        if not bearer_is_token(request.headers.get("authorization", ""), self.token):
-            message = f"the host token is missing or wrong: match-host sends the data folder's {HOST_TOKEN_FILE}"
-            refused = {"ok": False, "error": "Unauthorized", "message": message}
-            return json_reply(401, refused, {"www-authenticate": "Bearer"})
-        if request.path != "/host":
-            return json_reply(404, {"message": "Not Found"})
-        if request.method != "POST":
-            return json_reply(405, {"message": "Method Not Allowed"}, {"allow": "POST"})
-        try:
-            command = json.loads(request.body)
-        except ValueError:
-            command = None
-        if not isinstance(command, dict):
-            message = 'the command as a JSON object: {"command": "status", "match_id": ...}'
-            return json_reply(400, {"ok": False, "error": "Malformed", "message": message})
-        try:
-            reply = self.act(command)
-        except RuntimeError as error:
-            return json_reply(500, {"ok": False, "error": "FunctionError", "message": str(error)})
-        return json_reply(200, reply)
-
-
-def _as_text_if_textual(body: bytes, content_type: str) -> str | bytes | None:
-    if not body:
-        return None
-    if any(kind in content_type.lower() for kind in TEXT_TYPES):
-        try:
-            return body.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-    return body
-
-
-def _http_response(reply: Any) -> tuple[int, bytes, dict[str, str]]:
-    """A function's reply as API Gateway's HTTP API (payload 2.0) turns it into a response: a
-    reply without a statusCode is the body of a 200 as JSON."""
-    if not (isinstance(reply, dict) and "statusCode" in reply):
-        return 200, json.dumps(reply).encode(), {"content-type": "application/json"}
-    body = reply.get("body") or ""
-    raw = base64.b64decode(body) if reply.get("isBase64Encoded") else body.encode()
-    headers = {str(name): str(value) for name, value in (reply.get("headers") or {}).items()}
-    if not any(name.lower() == "content-type" for name in headers):
-        headers["content-type"] = "application/json"
-    return int(reply["statusCode"]), raw, headers
-
-
-# -- mail -----------------------------------------------------------------------------------------
-
-
-class MailDrop:
-    """aiosmtpd's handler: mail for <anything>@play.local from a session logged in as its sender
-    (`MailLogin.refusal`) handed to the mail function as SES's receipt rule would, any other
-    recipient refused (this is no relay). `match` reads a match (None: there is none)."""
-
-    def __init__(self, stack: LocalStack, match: Callable[[str], Match | None]) -> None:
-        self.stack = stack
-        self.match = match
-
-    async def handle_RCPT(  # noqa: N802 - aiosmtpd's hook names
-        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
-    ) -> str:
-        if address.rpartition("@")[2].lower() != LOCAL_DOMAIN:
-            return f"550 5.7.1 only mail for @{LOCAL_DOMAIN} is taken here"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:  # noqa: N802
-        raw = envelope.original_content or b""
-        try:  # the function holds moto's lock while it runs: not on the event loop
-            return await asyncio.get_running_loop().run_in_executor(
-                None, self._take, raw, envelope.rcpt_tos, session.auth_data
-            )
-        except RuntimeError:
-            logger.exception("the mail function failed")
-            return "451 4.3.0 not taken this time: try again later"
-
-    def _take(self, raw: bytes, recipients: list[str], login: object) -> str:
-        if not isinstance(login, MailLogin):
-            return "530 5.7.0 Authentication required"
-        letter = parse_message(raw)
-        match_id = match_for(recipients, letter.subject, LOCAL_DOMAIN)
-        match = None if match_id is None else self.match(match_id)
-        if match is None:
-            return "550 5.1.1 no match has this address"
-        refusal = login.refusal(match, letter.sender, letter.text)
-        if refusal is not None:
-            return f"553 5.7.1 {refusal}"
-        self.stack.mail_in.hand_in(raw, recipients, None)  # failing: 451, and the sender tries again
-        return "250 OK"
-
-
-class SmtpListener:
-    """An aiosmtpd server on its own event loop thread (port 0: any free port, read `port`).
-
-    With an `authenticator`, nothing is taken before a login (530), which `LoginSmtp` takes in
-    plain text from loopback only, and from elsewhere after STARTTLS with `tls`."""
-
-    def __init__(
-        self,
-        handler: object,
-        host: str,
-        port: int,
-        *,
-        authenticator: Authenticator | None = None,
-        tls: ssl.SSLContext | None = None,
-    ) -> None:
-        self.loop = asyncio.new_event_loop()
-        # As SES takes mail: up to 40 MB, so the service can answer what is over its 10 MB
-        settings: dict[str, Any] = {"hostname": LOCAL_DOMAIN, "data_size_limit": SES_MAX_BYTES}
-        if authenticator is not None:
-            settings.update(authenticator=authenticator, auth_required=True, tls_context=tls)
-        factory = lambda: LoginSmtp(handler, **settings)  # noqa: E731
-        self.server = self.loop.run_until_complete(self.loop.create_server(factory, host, port))
-        self.port: int = self.server.sockets[0].getsockname()[1]
-        self.thread = threading.Thread(target=self.loop.run_forever, name=f"smtp-{self.port}", daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.server.close)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-        self.loop.close()
-
-
-# -- the server -----------------------------------------------------------------------------------
 
 
 class HostServer:
@@ -403,24 +184,8 @@ class HostServer:
             deliveries.start()
             starting.callback(deliveries.stop)
             self.host_token = host_token(self.data)
-            api = HttpListener(ApiRoutes(self.stack, self._match_locks), self._host, self._port, **self._http)
-            starting.callback(api.stop)
-            self.port = api.port
-            os.environ[PLAYERS_URL] = players_url(self._host, self.port)  # create's links (service.telling.links)
-            commands = HostCommands(self._host_act, self.host_token)
-            page = host_page(self.host_token, self.stack, self._matches, self._host_act, self.mail_queue is not None)
-            on_host_port = lambda request: commands(request) if request.path == "/host" else page(request)  # noqa: E731
-            listener = HttpListener(on_host_port, LOOPBACK, self._host_port, **self._http)
-            starting.callback(listener.stop)
-            self.host_port = commands.port = page.port = listener.port
-            if self._smtp_port is not None:
-                smtp = self._smtp_listener(self._smtp_port)
-                starting.callback(smtp.stop)
-                self.smtp_port = smtp.port
-            if self._imap is not None and self._account is not None:
-                self.mailbox = MailboxPoller(self._imap, self._account, self.mail_function, self.data)
-                self.mailbox.start()
-                starting.callback(self.mailbox.stop)
+            self._serve_http(starting)
+            self._take_mail(starting)
             self.folder.describe(
                 players=f"{self._host}:{self.port}",
                 host_commands=f"{LOOPBACK}:{self.host_port}",
@@ -428,6 +193,31 @@ class HostServer:
             )
             self._running = starting.pop_all()  # started: stopped by __exit__, in reverse order
         return self
+
+    def _serve_http(self, starting: ExitStack) -> None:
+        """The players' port (the HTTP API) and the host's port on loopback (host commands and the
+        host's page), each stopped by `starting`."""
+        api = HttpListener(ApiRoutes(self.stack, self._match_locks), self._host, self._port, **self._http)
+        starting.callback(api.stop)
+        self.port = api.port
+        os.environ[PLAYERS_URL] = players_url(self._host, self.port)  # create's links (service.telling.links)
+        commands = HostCommands(self._host_act, self.host_token)
+        page = host_page(self.host_token, self.stack, self._matches, self._host_act, self.mail_queue is not None)
+        on_host_port = lambda request: commands(request) if request.path == "/host" else page(request)  # noqa: E731
+        listener = HttpListener(on_host_port, LOOPBACK, self._host_port, **self._http)
+        starting.callback(listener.stop)
+        self.host_port = commands.port = page.port = listener.port
+
+    def _take_mail(self, starting: ExitStack) -> None:
+        """The SMTP port (with `smtp_port`) and the poller of the host's mailbox (with `imap`)."""
+        if self._smtp_port is not None:
+            smtp = self._smtp_listener(self._smtp_port)
+            starting.callback(smtp.stop)
+            self.smtp_port = smtp.port
+        if self._imap is not None and self._account is not None:
+            self.mailbox = MailboxPoller(self._imap, self._account, self.mail_function, self.data)
+            self.mailbox.start()
+            starting.callback(self.mailbox.stop)
 
     def _keep_table(self) -> TableFile:
         """The table read back from the data folder, and each change to it journaled there."""
@@ -520,22 +310,6 @@ class HostServer:
         ]
 
 
-def say_resumed(server: HostServer) -> None:
-    """The matches resumed, once they all are (served meanwhile: a request for one not yet resumed waits)."""
-    server.recovery.done.wait()
-    if server.reopened:
-        print(f"reopened (the server was down past their deadline): {', '.join(server.reopened)}")
-    if server.recovered:
-        print(f"resumed: {', '.join(server.recovered)}")
-
-
-def match_host_command(data: Path, host_port: int) -> str:
-    """The match-host command for this server: with `--data` and the folder's whole path (where
-    its host token is) unless it is the default, which match-host run in the checkout finds."""
-    server = f"bin/match-host --server http://{LOOPBACK}:{host_port}"
-    return server if data == Path(DEFAULT_DATA) else f"{server} --data {shlex.quote(str(data.absolute()))}"
-
-
 def _free(host: str, port: int) -> bool:
     """Whether a server could bind (host, port) now, as the listeners bind it (SO_REUSEADDR: a
     port whose last connections are closing counts as free)."""
@@ -551,86 +325,3 @@ def _free(host: str, port: int) -> bool:
                 raise
             return False
     return True
-
-
-def _positive(text: str) -> int:
-    """A whole number of seconds above zero (argparse's type); "1h" is refused saying 3600."""
-    try:
-        seconds = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(not_seconds(text)) from None
-    if seconds <= 0:
-        raise argparse.ArgumentTypeError(f"a positive number of seconds, not {text}")
-    return seconds
-
-
-@one_line_errors("bin/host-server")
-def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(prog="bin/host-server", description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default=LOOPBACK, help="the address players reach (0.0.0.0: every interface)")
-    parser.add_argument("--port", type=int, default=8080, help="the players' HTTP port")
-    parser.add_argument("--host-port", type=int, help="the host commands' port, on 127.0.0.1 only (default: port+1)")
-    parser.add_argument("--data", type=Path, default=Path(DEFAULT_DATA), help="where the table is kept")
-    parser.add_argument("--outbox", type=Path, help="where sent mail is kept as .eml (default: DATA/outbox)")
-    parser.add_argument("--smtp-port", type=int, help="take mail for @play.local on this port (on --host)")
-    parser.add_argument("--log-level", default="WARNING", help="the functions' log level")
-    parser.add_argument(
-        "--on-restart",
-        choices=get_args(OnRestart),
-        default="grace",
-        help="a deadline that passed while the server was down: reopen the phase for --grace-seconds "
-        "and tell everyone why (grace, the default), or resolve it at once (resolve)",
-    )
-    parser.add_argument(
-        "--grace-seconds", type=_positive, default=3600, help="how long such a phase reopens for (default: an hour)"
-    )
-    parser.add_argument(
-        "--allow-loopback-webhooks",
-        action="store_true",
-        help="also POST webhooks to http://127.0.0.1 (a bot on this laptop; never another private address)",
-    )
-    add_mail_options(parser)
-    args = parser.parse_args(argv)
-    logging.basicConfig(format="%(asctime)s %(message)s")
-    logger.setLevel(logging.INFO)
-    mail = mail_options(args)
-    server = HostServer(
-        args.data,
-        host=args.host,
-        port=args.port,
-        host_port=args.host_port,
-        smtp_port=args.smtp_port,
-        relay=mail.relay,
-        account=mail.account,
-        imap=mail.imap,
-        outbox=args.outbox,
-        log_level=args.log_level,
-        on_restart=args.on_restart,
-        grace_seconds=args.grace_seconds,
-        allow_loopback_webhooks=args.allow_loopback_webhooks,
-        recover_while_serving=True,
-    )
-    data = args.data.absolute()  # bin/host-server runs in its checkout, wherever it was called from
-    with server:  # a folder another server holds: DataFolderInUse, one line (one_line_errors)
-        print(f"players: http://{args.host}:{server.port} (share http://<this laptop's address>:{server.port})")
-        print(f"host:    {match_host_command(args.data, server.host_port)} create settings.json")
-        print(f"page:    http://{LOOPBACK}:{server.host_port}/ (the host's: log in with {data}/{HOST_TOKEN_FILE})")
-        if args.smtp_port is not None:
-            print(f"mail:    <match_id>@{LOCAL_DOMAIN} by SMTP on port {server.smtp_port} (login: e-mail + secret)")
-            print(f"         its STARTTLS certificate's SHA-256: {certificate_fingerprint(args.data)}")
-        if mail.account is not None:
-            imap = mail.imap
-            read = f"read at {imap.host}:{imap.port}, as far as {imap.authserv_id} vouches" if imap else "unread"
-            print(f"mail:    players reply to {mail.account.reply_address('<match_id>')} ({read})")
-        print(f"kept in: {data}/ (sent mail: {(args.outbox or data / 'outbox').absolute()}/)")
-        say_resumed(server)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            pass
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

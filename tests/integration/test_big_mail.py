@@ -30,7 +30,7 @@ from game_core.mail.inbound import MAX_BYTES, parse_message
 from game_core.mail.ses import Receipt
 from game_core.mail.ses import receipt_of as read_notification
 from local_stack.aws.inbound_bucket import INBOUND_BUCKET, deliver, queued_event, ses_event
-from local_stack.laptop.server import SmtpListener
+from local_stack.laptop.smtp import SmtpListener
 
 KB = 1024
 MB = 1024 * KB

@@ -114,7 +114,7 @@ def test_bin_host_server_refuses_a_held_folder_in_one_line_and_a_killed_holder_b
 
         # When bin/host-server starts on it (what it runs, without its install check)
         refused = subprocess.run(
-            [sys.executable, "-m", "local_stack.laptop.server", "--data", str(tmp_path), "--port", "0"],
+            [sys.executable, "-m", "local_stack.laptop.cli", "--data", str(tmp_path), "--port", "0"],
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -41,7 +41,8 @@ from local_stack.aws.clock import VirtualClock
 from local_stack.aws.mail import MailAccount, SmtpRelay
 from local_stack.laptop.access import CERTIFICATE_FILE, tls_context
 from local_stack.laptop.mailbox import HandIn, ImapSettings, MailboxLoginRefused, MailboxPoller, Read
-from local_stack.laptop.server import HostServer, SmtpListener
+from local_stack.laptop.server import HostServer
+from local_stack.laptop.smtp import SmtpListener
 
 pytestmark = pytest.mark.statemachine
 

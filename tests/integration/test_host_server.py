@@ -30,7 +30,8 @@ from conftest import crates_request, load_event, push
 from game_core.cli.host import send_to_server
 from local_stack.aws.clock import VirtualClock
 from local_stack.aws.mail import MailAccount, SmtpRelay
-from local_stack.laptop.server import HostServer, SmtpListener
+from local_stack.laptop.server import HostServer
+from local_stack.laptop.smtp import SmtpListener
 
 pytestmark = pytest.mark.statemachine
 

@@ -11,7 +11,7 @@ import smtplib
 import pytest
 
 from local_stack.laptop.access import LEGACY_LOGIN_WARNING, Authenticator
-from local_stack.laptop.server import SmtpListener
+from local_stack.laptop.smtp import SmtpListener
 
 TOKEN = "the-host-token"
 

@@ -24,7 +24,8 @@ from test_host_server import (  # noqa: F401 - environment: the autouse fixture 
 from game_core.match.model import Match
 from local_stack.aws.clock import VirtualClock
 from local_stack.laptop.access import Authenticator
-from local_stack.laptop.server import HostServer, SmtpListener
+from local_stack.laptop.server import HostServer
+from local_stack.laptop.smtp import SmtpListener
 
 pytestmark = pytest.mark.statemachine
 

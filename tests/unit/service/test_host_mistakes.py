@@ -348,6 +348,6 @@ def test_a_restart_on_a_port_another_program_holds_is_refused_before_it_reads_or
     ],
 )
 def test_the_host_servers_printed_command_finds_its_host_token_from_any_folder(data, printed) -> None:
-    from local_stack.laptop.server import match_host_command
+    from local_stack.laptop.cli import match_host_command
 
     assert match_host_command(Path(data), 8081) == printed.format(cwd=Path.cwd())
