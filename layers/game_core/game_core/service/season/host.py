@@ -225,14 +225,14 @@ def recover(ports: Ports, season_id: str) -> dict[str, Any]:
         if match.stalled is not None or not handover.is_running(ports, match):
             host.recover(ports, match_id)
             recovered.append(match_id)
-    reopened = _reopen_overdue_turn(ports, season_id)
+    reopened = reopen_overdue_turn(ports, season_id)
     ports.season_links.next_attempt(season_id, attempt)
     execution = ports.workflow.start_season(season_id, attempt + 1)
     reply = {"season_id": season_id, "execution": execution, "matches_recovered": recovered}
     return reply | ({"turn_reopened_until": reopened.isoformat()} if reopened else {})
 
 
-def _reopen_overdue_turn(ports: Ports, season_id: str) -> datetime | None:
+def reopen_overdue_turn(ports: Ports, season_id: str) -> datetime | None:
     """A turn whose deadline passed while the season's machine was stopped (a running machine acts
     at the deadline: a turn still open past it passed while stopped, in an outage), put off to end
     `RECOVER_GRACE_SECONDS` from now; when it now ends. So an EC's act mailed during the outage,
