@@ -48,7 +48,7 @@ from moto.core.botocore_stubber import BotocoreStubber
 
 from game_core.service.ports import Ports
 from local_stack.aws import interpreter_clients
-from local_stack.aws.moto_dynamodb import item_backups
+from local_stack.aws.moto_dynamodb import item_backups, partition_queries, plain_attribute_values
 from local_stack.aws.moto_lock import MOTO_LOCK
 
 PINNED_MOTO = "5.2.1"
@@ -181,10 +181,14 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
     original_notify = callbacks.CallbackPoolManager.notify
     callbacks.CallbackPoolManager.notify = _notify_once(original_notify)  # type: ignore[method-assign]
     restore_transactions = item_backups()  # safe under MOTO_LOCK (its docstring)
+    restore_queries = partition_queries()  # the same
+    restore_responses = plain_attribute_values()
     restore_clients = interpreter_clients.install()
 
     def restore() -> None:
         restore_clients()
+        restore_responses()
+        restore_queries()
         restore_transactions()
         lambda_models.LambdaFunction._invoke_lambda = original  # type: ignore[method-assign]
         BotocoreStubber.__call__ = original_call  # type: ignore[method-assign]

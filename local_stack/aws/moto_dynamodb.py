@@ -1,4 +1,5 @@
-"""moto's DynamoDB transactions at the cost of the items they write.
+"""moto's DynamoDB transactions at the cost of the items they write, its queries at the cost of the
+partition they read, and its responses at the cost of JSON.
 
 In moto 5.2.1 `DynamoDBBackend.transact_write_items` backs up, for its rollback, the whole table
 once per item of the transaction (a deep copy each, all taken before its first write): a
@@ -8,6 +9,20 @@ those copies. `item_backups()` backs up instead each item the transaction names 
 its absence) before moto runs it, lets moto's own backups be the live table (so its rollback
 restores nothing), and when the transaction fails puts every item it names back as it was: the
 same table after a cancelled transaction, at the cost of the items written.
+
+`Table.query` on the table itself (no index) sorts every item of the table (`all_items`) and then
+keeps those of the partition asked for: each query cost the whole table's size, and under
+bin/bench load at 50 matches (some 200 phase-record and sheet queries a resolution) these sorts
+were a quarter of the server's CPU. `partition_queries()` has the query's `all_items` be that
+partition's items alone: the same items (moto keeps them by partition key, and the query keeps
+only that key's), which moto then sorts, pages and filters as before.
+
+moto writes every response by walking the operation's output shape, looking each member of each
+structure up under its possible aliases: for an item, every attribute value (a structure of ten
+members) took that walk, and with the queries fixed it was half of a phase resolution's CPU.
+`plain_attribute_values()` writes an attribute value (and a map of them: an item, a key) as
+moto's JSON serializer would, without the walk: its one type's value as it is, a binary one in
+base64, a map's and a list's values the same way, a member moto would leave out (None) left out.
 
 Swapping the module's `copy` for one transaction is safe because every call into moto runs under
 `lambda_adapter.MOTO_LOCK`: no other DynamoDB request runs meanwhile. The replaced behaviour is
@@ -25,6 +40,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import moto.dynamodb.models as dynamodb_models
+from moto.core.serialize import JSONSerializer
 from moto.dynamodb.models.dynamo_type import DynamoType
 from moto.dynamodb.models.table import Table
 
@@ -34,11 +50,24 @@ SEAM_DIGEST = "81db2cb7d94e39c9"
 """The first 16 hex digits of the SHA-256 of moto 5.2.1's `transact_write_items` source."""
 _ORIGINAL = dynamodb_models.DynamoDBBackend.transact_write_items
 """moto's function as imported (before any patch)."""
+QUERY_SEAM = "Table.query"
+QUERY_SEAM_DIGEST = "002b4d00be6df07c"
+"""The same for moto 5.2.1's `Table.query` (its base-table path reads `self.all_items()`)."""
+_ORIGINAL_QUERY = Table.query
 
 
-def seam_digest() -> str:
-    source = inspect.getsource(_ORIGINAL)
+def seam_digest(function: Callable[..., Any] = _ORIGINAL) -> str:
+    source = inspect.getsource(function)
     return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def _check_seam(seam: str, function: Callable[..., Any], digest: str) -> None:
+    installed = version("moto")
+    if installed != PINNED_MOTO or seam_digest(function) != digest:
+        raise RuntimeError(
+            f"local_stack.aws.moto_dynamodb is written against moto {PINNED_MOTO}'s {seam}; moto {installed} is "
+            "installed and its source differs. Re-check the seam."
+        )
 
 
 def _deepcopy_but_tables(value: Any, memo: dict[int, Any] | None = None) -> Any:
@@ -75,12 +104,7 @@ def _backup(backend: Any, operation: dict[str, Any]) -> Callable[[], None]:
 def item_backups() -> Callable[[], None]:
     """Patch moto's transactions to back up the items they write, not the table; returns the
     function that restores moto."""
-    installed = version("moto")
-    if installed != PINNED_MOTO or seam_digest() != SEAM_DIGEST:
-        raise RuntimeError(
-            f"local_stack.aws.moto_dynamodb is written against moto {PINNED_MOTO}'s {SEAM}; moto {installed} is "
-            "installed and its source differs. Re-check the seam."
-        )
+    _check_seam(SEAM, _ORIGINAL, SEAM_DIGEST)
     backend = dynamodb_models.DynamoDBBackend
     original = backend.transact_write_items
 
@@ -100,5 +124,108 @@ def item_backups() -> Callable[[], None]:
 
     def restore() -> None:
         backend.transact_write_items = original  # type: ignore[method-assign]
+
+    return restore
+
+
+def _partition(table: Table, hash_key: Any) -> list[Any]:
+    """The items under one partition key, as `Table.all_items` would list them."""
+    held = table.items.get(hash_key)
+    if held is None:
+        return []
+    items = list(held.values()) if table.range_key_attr else [held]
+    return sorted(items, key=lambda item: item.range_key) if table.range_key_attr else items
+
+
+def partition_queries() -> Callable[[], None]:
+    """Patch moto's queries on a table (not an index) to read the partition they name, not the
+    whole table; returns the function that restores moto."""
+    _check_seam(QUERY_SEAM, _ORIGINAL_QUERY, QUERY_SEAM_DIGEST)
+    original = Table.query
+
+    def query(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+        index_name = args[6] if len(args) > 6 else kwargs.get("index_name")
+        if index_name or hash_key is None:
+            return original(self, hash_key, *args, **kwargs)
+        self.all_items = lambda: _partition(self, hash_key)  # type: ignore[method-assign]
+        try:
+            return original(self, hash_key, *args, **kwargs)
+        finally:
+            del self.all_items
+
+    Table.query = query  # type: ignore[method-assign]
+
+    def restore() -> None:
+        Table.query = original  # type: ignore[method-assign]
+
+    return restore
+
+
+class _NotPlain(Exception):
+    """A value moto's serializer would look into as an object (not a dict): its own walk writes it."""
+
+
+def _attribute_value(value: Any, kinds: frozenset[str], blob: Callable[[Any], str]) -> dict[str, Any]:
+    """An AttributeValue (a dict: its type -> its value) as moto's JSON serializer writes it."""
+    if type(value) is not dict:
+        raise _NotPlain
+    written: dict[str, Any] = {}
+    for kind, held in value.items():
+        if held is None or kind not in kinds:
+            continue
+        if kind == "M":
+            written[kind] = _attribute_map(held, kinds, blob)
+        elif kind == "L":  # a list's None stays (moto appends it as it is)
+            written[kind] = [None if one is None else _attribute_value(one, kinds, blob) for one in held]
+        elif kind == "B":
+            written[kind] = blob(held)
+        elif kind == "BS":
+            written[kind] = [blob(one) for one in held]
+        else:  # S, N, SS, NS, NULL, BOOL: strings and booleans, as they are
+            written[kind] = list(held) if kind in ("SS", "NS") else held
+    return written
+
+
+def _attribute_map(value: Any, kinds: frozenset[str], blob: Callable[[Any], str]) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise _NotPlain
+    return {name: _attribute_value(one, kinds, blob) for name, one in value.items() if one is not None}
+
+
+def plain_attribute_values() -> Callable[[], None]:
+    """Patch moto's JSON serializer to write DynamoDB's attribute values (and maps of them) without
+    walking their shape; returns the function that restores it."""
+    structure, mapping = JSONSerializer._serialize_type_structure, JSONSerializer._serialize_type_map
+
+    def kinds_of(serializer: Any, shape: Any) -> frozenset[str] | None:
+        """The members of an AttributeValue shape of DynamoDB's, else None."""
+        if shape.name != "AttributeValue" or serializer.service_model.service_name != "dynamodb":
+            return None
+        return frozenset(shape.members)
+
+    def plainly(original: Callable[..., None], convert: Callable[..., Any], value_shape: Callable[[Any], Any]) -> Any:
+        """`original` writing a value of DynamoDB's AttributeValue shape (`value_shape` of the
+        shape) with `convert`, anything else (or a value not plain JSON) as moto does."""
+
+        def write(self: Any, serialized: Any, value: Any, shape: Any, key: str) -> None:
+            kinds = kinds_of(self, value_shape(shape)) if key and value is not None else None
+            try:
+                if kinds is not None:
+                    self._default_serialize(serialized, convert(value, kinds, self._base64), shape, key)
+                    return
+            except _NotPlain:
+                pass
+            original(self, serialized, value, shape, key)
+
+        return write
+
+    write_structure = plainly(structure, _attribute_value, lambda shape: shape)
+    write_map = plainly(mapping, _attribute_map, lambda shape: shape.value)
+    JSONSerializer._serialize_type_structure = write_structure  # type: ignore[method-assign]
+    JSONSerializer._serialize_type_map = write_map  # type: ignore[method-assign]
+
+    def restore() -> None:
+        JSONSerializer._serialize_type_structure = structure  # type: ignore[method-assign]
+        JSONSerializer._serialize_type_map = mapping  # type: ignore[method-assign]
 
     return restore
