@@ -108,7 +108,7 @@ def request(
         connection.request("POST" if body is not None else "GET", parts.path, body, headers or {})
         reply = connection.getresponse()
         answer = reply.status, reply.read(), {name.lower(): value for name, value in reply.getheaders()}
-    except OSError:
+    except (OSError, http.client.HTTPException):  # no answer, or one cut short (the server killed mid-reply)
         answer = 0, b"", {}
     finally:
         connection.close()

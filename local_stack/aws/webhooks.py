@@ -204,7 +204,7 @@ class LocalWebhooks:
                 hidden_until = sqs_models.unix_time() + VISIBILITY_SECONDS
                 self._hidden |= {message["MessageId"]: (message["ReceiptHandle"], hidden_until) for message in messages}
                 self._received |= {
-                    message.id: Waiting(
+                    message.id: Waiting.model_construct(
                         body=message.body,
                         ready_at=sqs_models.unix_time(),
                         receives=message.approximate_receive_count - 1,
@@ -308,12 +308,13 @@ class LocalWebhooks:
         dead letters. While records are received and not yet settled, the queues as if they had
         not been: those records as they were before, and nothing their runs queued. So a restart
         from what was kept then runs them again, each once; keeping a record in flight beside the
-        retry's copy the function had already queued would send that notice twice."""
+        retry's copy the function had already queued would send that notice twice. Unvalidated
+        (kept after every invocation): the bodies are the functions' own (a file read is checked)."""
         with MOTO_LOCK:
             hidden = {message_id for run in self._runs for message_id in run.queued}
             waiting = tuple(
                 self._received.get(message.id)
-                or Waiting(
+                or Waiting.model_construct(
                     body=message.body,
                     ready_at=max(message.delayed_until, message.visible_at) / 1000,
                     receives=message.approximate_receive_count,
@@ -321,10 +322,9 @@ class LocalWebhooks:
                 for message in _moto_queue(self.queue_arn)._messages
                 if message.id not in hidden
             )
-            dead = tuple(
-                message.body for message in _moto_queue(self.dead_letter_arn)._messages if message.id not in hidden
-            )
-        return KeptQueue(waiting=waiting, dead_letters=dead)
+            dead_letters = _moto_queue(self.dead_letter_arn)._messages
+            dead = tuple(message.body for message in dead_letters if message.id not in hidden)
+        return KeptQueue.model_construct(waiting=waiting, dead_letters=dead)
 
     def put_back(self, kept: KeptQueue) -> None:
         """Queue what `kept` holds again (a server starting where the last one stopped): each

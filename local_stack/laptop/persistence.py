@@ -20,6 +20,7 @@ import fcntl
 import json
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import IO, Any, Generic, TypeVar
 
@@ -110,6 +111,9 @@ class QueueFile(KeptFile[KeptQueue]):
 
     def __init__(self, path: Path) -> None:
         super().__init__(path, KeptQueue, "the webhook queue", "the deliveries in it")
+        self._writing = threading.Lock()
+        self._taken = self._written_number = 0
+        """How many snapshots of the queues were taken; the number of the last one written."""
 
     def read(self) -> KeptQueue:
         """What the file holds (nothing queued if there is none); a CliError naming the file and
@@ -118,9 +122,16 @@ class QueueFile(KeptFile[KeptQueue]):
 
     def save(self, webhooks: LocalWebhooks) -> None:
         """Write what the queues hold (`kept()`: a batch under way as if it had not begun), if it
-        changed."""
+        changed. Read under moto's lock, written after it (a write waits for the disk, and every
+        AWS call would wait with it); a snapshot older than one already written is not written."""
         with MOTO_LOCK:
-            self.write(webhooks.kept())
+            kept = webhooks.kept()
+            self._taken += 1
+            number = self._taken
+        with self._writing:
+            if number > self._written_number:
+                self.write(kept)
+                self._written_number = number
 
 
 class DataFolderInUse(CliError):

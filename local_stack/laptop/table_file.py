@@ -249,6 +249,8 @@ class TableFile:
     def drop_expired(self) -> int:
         """Delete what has expired, as DynamoDB's TTL would (journaled as any delete); how many."""
         dropped = 0
+        if not self._due or self._due[0][0] >= self.now():  # nothing due: no wait for moto's lock
+            return dropped
         with MOTO_LOCK:
             while self._due and self._due[0][0] < self.now():
                 _, pk, sk = heapq.heappop(self._due)
