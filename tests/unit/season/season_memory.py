@@ -4,14 +4,14 @@ save conditional on the version read, the log in the order it was stored."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from game_core.errors import Conflict, NotFound
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState
 from game_core.service.ports import Event
-from game_core.service.season.ports import StoredSeason
+from game_core.service.season.ports import Link, StoredSeason
 
 
 class MemorySeasonStore:
@@ -86,3 +86,26 @@ class SeasonIds:
 
     def salt(self) -> str:
         return "00"
+
+
+@dataclass
+class MemoryLinks:
+    """The season machine's links (service/season/ports.SeasonLinks), kept in memory."""
+
+    links: dict[str, Link] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def link(self, match_id: str, season_id: str, token: str) -> None:
+        self.links[match_id] = Link(season_id, token, opened=True)
+
+    def linked(self, match_id: str) -> Link | None:
+        return self.links.get(match_id)
+
+    def keep_token(self, season_id: str, token: str) -> None:
+        self.tokens[season_id] = token
+
+    def token(self, season_id: str) -> str | None:
+        return self.tokens.get(season_id)
+
+    def paused_at(self, season_id: str) -> datetime | None:
+        return None

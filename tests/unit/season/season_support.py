@@ -14,6 +14,9 @@ from game_core.season.state import SeasonState
 from game_core.service.season.lifecycle import Step
 
 CAST = ["ada", "bo", "cy", "di", "ed", "fay"]
+DOMINO_FINAL = {"game": "domino"}
+"""A final for seasons spending ToL: Domino takes 2 to 8 players, as many as a spend that lapses
+may leave (RULINGS.md, "Seasons": each EC's spend with nobody to replace them keeps a player in)."""
 
 
 def result(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from season_memory import MemorySeasonStore, SeasonIds, StepClock
-from season_support import BOTTOM_TIED, CAST7, domino_ended, first_palindrome_of_seven
+from season_support import BOTTOM_TIED, CAST7, DOMINO_FINAL, domino_ended, first_palindrome_of_seven
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
@@ -64,6 +64,7 @@ def test_naming_while_others_may_still_spend_keeps_the_token_and_names_later() -
         "cast": [{"id": p} for p in CAST7],
         "episodes": [{"main": {"game": g}} for g in ("palindrome", "palindrome", "domino", "domino", "domino")],
         "tol_spending": True,
+        "final": DOMINO_FINAL,  # Domino takes 2 to 8; spent ToL may leave up to 6 for the Finals
     }
     ended = lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)  # noqa: E731
     store, secrets = season(data, *first_palindrome_of_seven(), ended)

@@ -7,12 +7,11 @@ gets one signing secret at the season's creation, and every season match signs w
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from season_memory import MemorySeasonStore
+from season_memory import MemoryLinks, MemorySeasonStore
 from season_support import result
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
@@ -27,7 +26,6 @@ from game_core.service.ports import Ports
 from game_core.service.season.commands import Season, run_season_command
 from game_core.service.season.lifecycle import apply, create_season
 from game_core.service.season.machine import advance, ensure_match, season_match_id
-from game_core.service.season.ports import Link
 
 CLUBS_FIRST = {
     "cast": [{"id": p, "email": f"{p}@example.com"} for p in ("ada", "bo", "cy")],
@@ -38,29 +36,6 @@ GUESTS = {
     "bo": [{"id": "hal", "email": "hal@example.com"}],
     "cy": [{"id": "ivy"}],
 }
-
-
-@dataclass
-class MemoryLinks:
-    """The season machine's links (service/season/ports.SeasonLinks), kept in memory."""
-
-    links: dict[str, Link] = field(default_factory=dict)
-    tokens: dict[str, str] = field(default_factory=dict)
-
-    def link(self, match_id: str, season_id: str, token: str) -> None:
-        self.links[match_id] = Link(season_id, token, opened=True)
-
-    def linked(self, match_id: str) -> Link | None:
-        return self.links.get(match_id)
-
-    def keep_token(self, season_id: str, token: str) -> None:
-        self.tokens[season_id] = token
-
-    def token(self, season_id: str) -> str | None:
-        return self.tokens.get(season_id)
-
-    def paused_at(self, season_id: str) -> datetime | None:
-        return None
 
 
 def clubs_season(fakes: Fakes) -> tuple[Ports, dict[str, str]]:

@@ -13,7 +13,7 @@ import pytest
 from season_support import CAST, settings
 
 from game_core.season.errors import SettingsRefused
-from game_core.season.settings import projected_players, read_settings
+from game_core.season.settings import projected_players, projected_spans, read_settings
 
 
 def refused(data: dict[str, Any]) -> list[tuple[str, str]]:
@@ -86,6 +86,54 @@ def test_episodes_must_end_exactly_at_the_finals() -> None:
         ("below_the_finals", "episode 1 would leave 3 players, fewer than finals_at (4)"),
         ("player_count", "final (abstrac deal) would have 4 players; abstrac takes 2"),
     ]
+
+
+LAPSE = "(an EC who spends a ToL with nobody to replace them stays in the season)"
+
+
+def test_with_tol_spending_every_count_a_lapsed_spend_may_leave_is_checked() -> None:
+    # Issue 31's season with ToL spending: Domino among 6 removes 1 whatever happens (nobody holds
+    # a ToL before its result, and "a player is never both" ToL and EC); Crates among 5 names the
+    # top 3 ToL and the bottom 2 EC, so an EC who spends (Domino's winner holds 2) finds nobody to
+    # replace them: each of the 2 Death Matches may not be played, leaving 3, 4 or 5 for Clubs,
+    # which takes exactly 3. Clubs' pair plays whatever is spent: 2 to 4 left for the final
+    data = season("domino", "crates", "clubs", tol_spending=True)
+    assert refused(data) == [
+        (
+            "player_count",
+            f"episode 3 main match (clubs) may have 3 to 5 players {LAPSE}; clubs takes 3: turn tol_spending off,"
+            " or choose a game that takes 3 to 5",
+        ),
+        (
+            "player_count",
+            f"final (abstrac deal) may have 2 to 4 players {LAPSE}; abstrac takes 2: turn tol_spending off,"
+            " or choose a game that takes 2 to 4",
+        ),
+    ]
+    assert projected_players(read_settings(data | {"tol_spending": False})) == [6, 5, 3]  # the same, off
+
+
+def test_domino_takes_every_count_spending_may_leave() -> None:
+    # Four Domino among 6: episode 1 removes 1 (nobody holds a ToL yet); from episode 2 on its one
+    # EC's spend may lapse, so each later episode keeps 0 or 1 Death Match: 5, then 4 to 5, then
+    # 3 to 5, and 2 to 5 left for the Finals. Domino takes 2 to 8: accepted with a Domino final,
+    # refused with Abstrac's (2 only)
+    data = season("domino", "domino", "domino", "domino", tol_spending=True, final={"game": "domino"})
+    assert projected_spans(read_settings(data)) == ([(6, 6), (5, 5), (4, 5), (3, 5)], (2, 5))
+    assert refused(data | {"final": {"game": "abstrac", "rule_set": "deal"}}) == [
+        (
+            "player_count",
+            f"final (abstrac deal) may have 2 to 5 players {LAPSE}; abstrac takes 2: turn tol_spending off,"
+            " or choose a game that takes 2 to 5",
+        )
+    ]
+
+
+def test_a_pair_the_result_fixes_plays_whatever_is_spent() -> None:
+    # Domino among 4 (no ToL held yet: 4 -> 3), then Clubs among 3: its pair is fixed by the
+    # result, spending changes nothing (and Clubs gives no ToL): 2 left, as without spending
+    chosen = read_settings(season("domino", "clubs", cast=4, tol_spending=True))
+    assert projected_spans(chosen) == ([(4, 4), (3, 3)], (2, 2))
 
 
 def test_unknown_games_wrong_game_settings_and_the_seasons_own_match_fields_are_refused() -> None:

@@ -10,6 +10,7 @@ import pytest
 from season_support import (
     BOTTOM_TIED,
     CAST7,
+    DOMINO_FINAL,
     first_domino_of_seven,
     first_episode,
     first_palindrome_of_seven,
@@ -45,7 +46,7 @@ DOMINO_TIED = result(
 
 def episode_two(second: str, result_json: dict, spending: bool = True) -> SeasonState:  # type: ignore[type-arg]
     rest = ["domino"] * (2 if second == "crates" else 3)  # down to the Finals' 2: Crates removes 2
-    chosen = settings("domino", second, *rest, cast=CAST7, tol_spending=spending)
+    chosen = settings("domino", second, *rest, cast=CAST7, tol_spending=spending, final=DOMINO_FINAL)
     state = played(chosen, *first_domino_of_seven())
     assert state.episodes[1].players == SIX and state.player("fay").tol == 2
     return main_match_ended(state, chosen, "m-2", result_json).state
@@ -113,7 +114,7 @@ def test_with_nobody_to_replace_them_the_episode_has_one_ec_fewer() -> None:
     # other player is an EC (di) or a winner: nobody becomes EC in her place
     domino = result(["fay", "ada", "bo", "cy", "di", "ed"], tol={"fay": 2}, ec=["ed"])
     crates = result(["bo", "cy", "ada", "fay", "di"], tol={"bo": 1, "cy": 1, "ada": 1}, ec=["di", "fay"])
-    chosen = settings("domino", "crates", "clubs", tol_spending=True)
+    chosen = settings("domino", "crates", "domino", tol_spending=True, final=DOMINO_FINAL)
     state = played(
         chosen, *first_episode(domino, "ed", "di"), lambda settings, s: main_match_ended(s, settings, "m-2", crates)
     )
@@ -129,7 +130,9 @@ def test_with_nobody_to_replace_them_the_episode_has_one_ec_fewer() -> None:
 
 def test_while_the_host_picks_a_replacement_no_other_ec_spends() -> None:
     # Episode 1 left fay and ed a ToL each; episode 2's Palindrome makes them both EC
-    chosen = settings("palindrome", "palindrome", "domino", "domino", "domino", cast=CAST7, tol_spending=True)
+    chosen = settings(
+        "palindrome", "palindrome", "domino", "domino", "domino", cast=CAST7, tol_spending=True, final=DOMINO_FINAL
+    )
     state = played(
         chosen, *first_palindrome_of_seven(), lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)
     )

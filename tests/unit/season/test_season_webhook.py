@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from season_memory import MemorySeasonStore, SeasonIds, StepClock
-from season_support import BOTTOM_TIED, CAST7, domino_ended, first_palindrome_of_seven
+from season_support import BOTTOM_TIED, CAST7, DOMINO_FINAL, domino_ended, first_palindrome_of_seven
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
@@ -112,6 +112,7 @@ def test_ecs_spend_and_keep_a_tol_by_webhook_once() -> None:
         "cast": [{"id": p} for p in CAST7],
         "episodes": [{"main": {"game": g}} for g in ("palindrome", "palindrome", "domino", "domino", "domino")],
         "tol_spending": True,
+        "final": DOMINO_FINAL,  # Domino takes 2 to 8; spent ToL may leave up to 6 for the Finals
     }
     ended = lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)  # noqa: E731
     api = Api(data, [*first_palindrome_of_seven(), ended])

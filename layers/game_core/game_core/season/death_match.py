@@ -9,7 +9,7 @@ from typing import Any, Literal
 from game_core.season.errors import AlreadyDone, NotNow, WrongMatch
 from game_core.season.guests import guests_wanted
 from game_core.season.outcome import firsts, loser_of
-from game_core.season.settings import SeasonSettings
+from game_core.season.settings import SeasonSettings, count_refused
 from game_core.season.state import DeathMatch, Episode, SeasonEvent, SeasonState, Stepped, copy, unchanged
 
 
@@ -91,26 +91,35 @@ def _eliminate(state: SeasonState, match_id: str, loser: str, by_host: bool) -> 
 class Next:
     """What the season does next once nothing it waits on is left: an episode, the Finals, or nothing."""
 
-    kind: Literal["episode", "guests", "finals", "over", "waiting"]
-    """"guests": the next episode's game hosts guests and the host has not named them yet."""
+    kind: Literal["episode", "guests", "unplayable", "finals", "over", "waiting"]
+    """"guests": the next episode's game hosts guests and the host has not named them yet;
+    "unplayable": its game (or the Finals') does not take the players left (`why`)."""
     number: int = 0
+    """The episode (0: the Finals)."""
     players: list[str] = field(default_factory=list)
+    why: str = ""
 
 
 def next_step(state: SeasonState, settings: SeasonSettings) -> Next:
     """The next episode among the players left and not finalists (first its guests, where its
     game hosts them and the host has not named them: "guests"); the Finals among every player
-    left when they are `finals_at` (or fewer), or when the episodes are used up; "waiting" while
-    the episode or the Finals wait on something; "over" once a champion is named or cancelled."""
+    left when they are `finals_at` (or fewer), or when the episodes are used up; "unplayable" when
+    that match's game does not take them (the settings' projection missed a count: it waits for
+    the host); "waiting" while the episode or the Finals wait on something; "over" once a champion
+    is named or cancelled."""
     if state.stage in ("over", "cancelled"):
         return Next("over")
     if state.stage == "finals" or (state.episode is not None and state.episode.stage != "done"):
         return Next("waiting")
     left = state.left
     if len(left) <= settings.finals_at or len(state.episodes) == len(settings.episodes):
-        return Next("finals", players=left)
+        why = count_refused(settings.final, len(left), len(left), "the Finals")
+        return Next("unplayable", players=left, why=why) if why else Next("finals", players=left)
     number = len(state.episodes) + 1
     players = [p for p in left if state.player(p).finalist_in is None]
+    why = count_refused(settings.episodes[number - 1].main, len(players), len(players), f"episode {number}")
+    if why:
+        return Next("unplayable", number=number, players=players, why=why)
     if guests_wanted(settings, number) and str(number) not in state.guests:
         return Next("guests", number=number, players=players)
     return Next("episode", number=number, players=players)

@@ -16,7 +16,7 @@ from game_core.match.engine import guests_per_player
 from game_core.match.model import GuestEntry
 from game_core.season.episode import episode_players
 from game_core.season.errors import NotEligible, NotNow
-from game_core.season.settings import SeasonSettings
+from game_core.season.settings import SeasonSettings, count_refused
 from game_core.season.state import SeasonEvent, SeasonState, Stepped, copy, unchanged
 
 GuestsGiven = dict[str, list[Any]]
@@ -38,6 +38,10 @@ def name_guests(settings: SeasonSettings, state: SeasonState, number: int, given
     wanted = guests_wanted(settings, number)
     if not wanted:
         raise NotNow(f"episode {number}'s game ({settings.episodes[number - 1].main.label()}) has no guests")
+    main, players = settings.episodes[number - 1].main, len(episode_players(state))
+    unplayable = count_refused(main, players, players, f"episode {number}")
+    if unplayable:
+        raise NotNow(f"{unplayable}: it cannot begin, so it takes no guests")
     guests = _entries(settings, state, given, wanted)
     if state.guests.get(str(number)) == guests:
         return unchanged(state)

@@ -184,49 +184,75 @@ def _game_reasons(settings: SeasonSettings) -> list[Reason]:
     for number, episode in enumerate(settings.episodes, start=1):
         reasons += _choice_reasons(episode.main, f"episode {number} main match")
         reasons += _choice_reasons(episode.death_match, f"episode {number} death match")
-        reasons += _count_reasons(episode.death_match, 2, f"episode {number} death match")
+        reasons += _count_reasons(episode.death_match, 2, 2, f"episode {number} death match")
     return reasons + _choice_reasons(settings.final, "final")
 
 
-def _count_reasons(choice: GameChoice, players: int, where: str) -> list[Reason]:
-    """Why `choice` cannot be played by `players` (none when it can, or is no known game)."""
+def _count_reasons(choice: GameChoice, fewest: int, most: int, where: str) -> list[Reason]:
+    """Why `choice` cannot be played by every count from `fewest` to `most` (none when it can, or
+    is no known game)."""
+    text = count_refused(choice, fewest, most, where)
+    return [Reason("player_count", text)] if text else []
+
+
+def count_refused(choice: GameChoice, fewest: int, most: int, where: str) -> str | None:
+    """Why `choice` cannot be played by every count from `fewest` to `most`, in words (None when
+    it can, or is no known game)."""
     if choice.game not in registry.AVAILABLE:
-        return []
+        return None
     game = registry.load(choice.game)
-    if game.min_players <= players <= game.max_players:
-        return []
-    limits = (
-        f"{game.min_players} to {game.max_players}" if game.min_players != game.max_players else str(game.min_players)
+    if game.min_players <= fewest and most <= game.max_players:
+        return None
+    takes = _between(game.min_players, game.max_players)
+    if fewest == most:
+        return f"{where} ({choice.label()}) would have {fewest} players; {game.id} takes {takes}"
+    return (
+        f"{where} ({choice.label()}) may have {_between(fewest, most)} players (an EC who spends a ToL with"
+        f" nobody to replace them stays in the season); {game.id} takes {takes}: turn tol_spending off, or"
+        f" choose a game that takes {_between(fewest, most)}"
     )
-    text = f"{where} ({choice.label()}) would have {players} players; {game.id} takes {limits}"
-    return [Reason("player_count", text)]
+
+
+def _between(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low} to {high}"
 
 
 def projected_players(settings: SeasonSettings) -> list[int]:
-    """The players of each episode as projected by the games' shapes (`shape`): the players left,
-    less the finalists, less one per Death Match of each episode before."""
-    counts, left, finalists = [], len(settings.cast), 0
+    """The players of each episode at fewest (`projected_spans`)."""
+    return [fewest for fewest, _most in projected_spans(settings)[0]]
+
+
+def projected_spans(settings: SeasonSettings) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    """The players of each episode at fewest and at most, and the players left after the last.
+    Fewest: as the games' shapes (`shape`) say, every Death Match eliminating its loser: the players
+    left, less the finalists, less one per Death Match of each episode before. Most: with
+    `tol_spending`, every EC's spend lapsing once a Main Match before has given ToL
+    (`Shape.fewest_death_matches`)."""
+    spans, fewest, most, finalists, tol_given = [], len(settings.cast), len(settings.cast), 0, False
     for episode in settings.episodes:
-        players = left - finalists
-        counts.append(players)
         shape = shape_of(episode.main.game)
-        left -= shape.death_matches(players)
+        spans.append((fewest - finalists, most - finalists))
+        fewest -= shape.death_matches(fewest - finalists)
+        most -= shape.fewest_death_matches(most - finalists, settings.tol_spending and tol_given)
         finalists += shape.finalists
-    return counts
+        tol_given = tol_given or shape.awards_tol
+    return spans, (fewest, most)
 
 
 def projection_reasons(settings: SeasonSettings) -> list[Reason]:
-    """Each episode's game for its projected count; the Finals reached exactly after the last
-    episode (none listed past them, none short of them) and their game for `finals_at`."""
+    """Each episode's game for every count it may see; the Finals reached exactly after the last
+    episode at fewest (none listed past them, none short of them) and their game for every count
+    from `finals_at` to the most left after the last episode."""
     reasons: list[Reason] = []
     left = len(settings.cast)
-    for number, (players, episode) in enumerate(zip(projected_players(settings), settings.episodes, strict=True), 1):
+    spans, (fewest, most) = projected_spans(settings)
+    for number, ((players, most_players), episode) in enumerate(zip(spans, settings.episodes, strict=True), 1):
         if left <= settings.finals_at:
             at = settings.finals_at
             text = f"episode {number} would never be played: {left} left before it; the Finals begin at {at}"
             reasons.append(Reason("past_the_finals", text))
             break
-        reasons += _count_reasons(episode.main, players, f"episode {number} main match")
+        reasons += _count_reasons(episode.main, players, most_players, f"episode {number} main match")
         left -= shape_of(episode.main.game).death_matches(players)
     if left > settings.finals_at:
         last, finals_at = len(settings.episodes), settings.finals_at
@@ -237,4 +263,5 @@ def projection_reasons(settings: SeasonSettings) -> list[Reason]:
             f"episode {len(settings.episodes)} would leave {left} players, fewer than finals_at ({settings.finals_at})"
         )
         reasons.append(Reason("below_the_finals", text))
-    return reasons + _count_reasons(settings.final, settings.finals_at, "final")
+    spread = most - fewest  # the players spent ToL may keep in (none without tol_spending)
+    return reasons + _count_reasons(settings.final, settings.finals_at, settings.finals_at + spread, "final")

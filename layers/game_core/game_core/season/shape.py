@@ -18,6 +18,8 @@ class Shape:
     """The result fixes one Death Match pair (Clubs: the two teams that did not win)."""
     finalists: int = 0
     """Players the result sends to the Finals (Clubs: the winner)."""
+    awards_tol: bool = True
+    """The result gives Tokens of Life (Clubs' winner goes to the Finals instead)."""
 
     def ecs(self, players: int) -> int:
         return min(self.most_ecs, players - 1)
@@ -30,10 +32,16 @@ class Shape:
         ecs = self.ecs(players)
         return min(ecs, players - ecs)
 
+    def fewest_death_matches(self, players: int, tol_held: bool) -> int:
+        """Death Matches at fewest when ECs may spend a ToL (`tol_held`: a ToL may be held): none,
+        each EC's spend lapsing (whoever would replace them spends in turn, as when everyone holds
+        one, which a tie at the top can give); a pair the result fixes is not changed by spending."""
+        return 0 if tol_held and not self.fixed_pair else self.death_matches(players)
+
 
 SHAPES: dict[str, Shape] = {
     "crates": Shape(most_ecs=2),  # "the bottom two players are Elimination Candidates"
-    "clubs": Shape(most_ecs=2, fixed_pair=True, finalists=1),  # the winner "advances to the Finals"
+    "clubs": Shape(most_ecs=2, fixed_pair=True, finalists=1, awards_tol=False),  # the winner "advances to the Finals"
 }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from game_core.season.settings import SeasonSettings
 from game_core.season.state import Episode, SeasonPlayer, SeasonState
-from game_core.season.waiting import pending
+from game_core.season.waiting import as_json, waits_now
 
 
 def standing(settings: SeasonSettings, state: SeasonState) -> dict[str, Any]:
@@ -27,9 +27,7 @@ def standing(settings: SeasonSettings, state: SeasonState) -> dict[str, Any]:
         "finals": {"match_id": state.finals_match_id, "players": state.finals_players}
         if state.finals_match_id
         else None,
-        "waiting": [
-            {"kind": w.kind, "who": list(w.who), "match_id": w.match_id, "among": list(w.among)} for w in pending(state)
-        ],
+        "waiting": [as_json(wait, state.season_id) for wait in waits_now(settings, state)],
         "opened_at": state.opened_at.isoformat() if state.opened_at else None,
     }
 

@@ -1,4 +1,4 @@
-"""The host's alert for an EC's naming turn.
+"""The host's alerts for an EC's naming turn, and for a match that cannot begin.
 
 The season machine does not wake when an EC's naming deadline passes (the pick then passes to the
 host, which changes nothing stored: waking for it would cost three transitions an episode), so
@@ -12,8 +12,9 @@ from datetime import datetime
 
 from game_core.errors import NotFound
 from game_core.match.clock import iso
+from game_core.season.settings import SeasonSettings
 from game_core.season.state import SeasonState
-from game_core.season.waiting import pending
+from game_core.season.waiting import pending, says, waits_now
 from game_core.service.ports import Ports
 from game_core.service.telling.notices import told_key
 
@@ -44,6 +45,31 @@ def alert_naming_turn(ports: Ports, state: SeasonState, ec_deadline: datetime, h
         "then": "a lot names the opponent",
         "decide": f"match-host season decide {season_id} PLAYER",
     }
+    ports.notifier.alert_host(match, subject, body)
+    ports.store.remember_told(match.match_id, frozenset({key}))
+    return True
+
+
+def alert_unplayable(ports: Ports, settings: SeasonSettings, state: SeasonState) -> bool:
+    """Alert the host, once, that the next match cannot begin: its game does not take the players
+    left (the settings' projection is checked at creation; a tie can still keep more in). The
+    season waits for the host, who can only cancel it; True when alerted now."""
+    stop = next((w for w in waits_now(settings, state) if w.kind == "unplayable"), None)
+    episode = state.episode
+    if stop is None or episode is None:
+        return False
+    season_id = state.season_id
+    key = told_key(f"{season_id}/unplayable/{stop.episode}")
+    try:
+        match = ports.store.get(episode.main_match_id)
+    except NotFound:
+        return False
+    if key in match.told:
+        return False  # a retried Advance: alerted already
+    coming = f"episode {stop.episode}" if stop.episode else "the Finals"
+    subject = f"[{season_id}] {coming} cannot begin: {stop.why}"
+    body = {"season_id": season_id, "episode": stop.episode, "players": list(stop.among)}
+    body["what_to_do"] = says(stop, season_id)
     ports.notifier.alert_host(match, subject, body)
     ports.store.remember_told(match.match_id, frozenset({key}))
     return True

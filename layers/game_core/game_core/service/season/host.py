@@ -18,7 +18,7 @@ from game_core.season import death_match, episode, naming
 from game_core.season.errors import NotNow
 from game_core.season.settings import SeasonSettings, read_settings
 from game_core.season.state import SeasonEvent, SeasonState, Stepped, copy
-from game_core.season.waiting import Waiting, pending
+from game_core.season.waiting import Waiting, as_json, says, waits_now
 from game_core.service.host import powers as host
 from game_core.service.matches import handover
 from game_core.service.ports import Ports
@@ -65,7 +65,8 @@ def _exists(ports: Ports, season_id: str) -> bool:
 
 def status(ports: Ports, season_id: str) -> dict[str, Any]:
     """Where the season stands: who is left (ToL held), the episodes so far, what it waits on."""
-    state = store(ports).season(season_id).state
+    stored = store(ports).season(season_id)
+    state = stored.state
     return {
         "season_id": season_id,
         "stage": state.stage,
@@ -76,9 +77,7 @@ def status(ports: Ports, season_id: str) -> dict[str, Any]:
             e.model_dump(mode="json", include={"number", "main_match_id", "stage", "ecs", "death_matches"})
             for e in state.episodes
         ],
-        "waiting": [
-            {"kind": w.kind, "who": list(w.who), "match_id": w.match_id, "among": list(w.among)} for w in pending(state)
-        ],
+        "waiting": [as_json(wait, season_id) for wait in waits_now(stored.settings, state)],
         "opened_at": state.opened_at.isoformat() if state.opened_at else None,
         "paused": _links(ports).paused_at(season_id) is not None,
     }
@@ -88,20 +87,19 @@ def decide(ports: Ports, season_id: str, player: str, match_id: str | None = Non
     """The host acts where the season waits on them or on a silent EC: names `player` as the
     opponent of the EC whose turn it is, picks `player` among those tied for EC or champion, or
     names `player` the loser of the tied Death Match (`match_id` when several are tied)."""
-    state = store(ports).season(season_id).state
-    waiting = _decidable(pending(state), match_id)
+    stored = store(ports).season(season_id)
+    waiting = _decidable(waits_now(stored.settings, stored.state), match_id, season_id)
     after = apply(store(ports), ports.clock, season_id, _decision(waiting, player))
     season_waits.wake_season(ports, season_id)
     return {"season_id": season_id, "decided": waiting.kind, "player": player, "version": after.version}
 
 
-def _decidable(waits: list[Waiting], match_id: str | None) -> Waiting:
+def _decidable(waits: list[Waiting], match_id: str | None, season_id: str) -> Waiting:
     kinds = ("naming", "replacement_tie", "death_match_tie", "champion_tie")
     found = [w for w in waits if w.kind in kinds and (match_id is None or w.match_id == match_id)]
     if not found:
-        raise NotNow(
-            f"the season waits on nothing the host decides (it waits on: {[w.kind for w in waits] or 'nothing'})"
-        )
+        waiting = "; ".join(f"{w.kind}, {says(w, season_id)}" for w in waits) or "nothing"
+        raise NotNow(f"the season waits on nothing the host decides (it waits on: {waiting})")
     if len(found) > 1:
         raise NotNow(f"several ties wait for the host: name the Death Match ({[w.match_id for w in found]})")
     return found[0]

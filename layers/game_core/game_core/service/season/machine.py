@@ -98,6 +98,7 @@ def advance(ports: Ports, season_id: str) -> dict[str, Any]:
             season_news.announce(ports, record)  # everyone told what the steps so far did
             if not paused(ports, season_id):
                 season_alerts.alert_naming_turn(ports, record.state, *deadlines(record))
+                season_alerts.alert_unplayable(ports, record.settings, record.state)
             return progress(ports, record)
         try:
             apply(store(ports), ports.clock, season_id, transition)
