@@ -24,10 +24,10 @@ from fakes import Fakes  # noqa: E402
 
 from game_core.season.death_match import death_match_ended, next_step, start_death_match, start_finals
 from game_core.season.episode import main_match_ended, new_season, spend_tol, start_episode
-from game_core.season.errors import NotNow
+from game_core.season.errors import NotNow, SettingsRefused
 from game_core.season.guests import name_guests
 from game_core.season.naming import name_opponent
-from game_core.season.settings import SeasonSettings
+from game_core.season.settings import SeasonSettings, read_settings
 from game_core.season.standing import standing
 from game_core.season.waiting import Waiting, as_json, waits_now
 from game_core.service.ports import Ports
@@ -124,6 +124,10 @@ def test_finals_whose_game_cannot_seat_those_left_wait_for_the_host() -> None:
     assert (coming.kind, coming.number, coming.players, coming.why) == ("unplayable", 0, ["ada", "bo", "cy"], why)
     with pytest.raises(NotNow, match="not ready for its Finals"):
         start_finals(state, chosen, "m-fin")
+    # Created now, this season is refused: Domino among 3 may keep everyone in, 2 to 3 for the final
+    with pytest.raises(SettingsRefused) as refused:
+        read_settings(chosen.model_dump(exclude_none=True))
+    assert [r.text for r in refused.value.reasons][0].startswith("final (abstrac deal) may have 2 to 3 players")
 
 
 def test_the_hosts_guests_are_what_the_season_waits_on_before_a_clubs_episode() -> None:
