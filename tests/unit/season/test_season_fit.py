@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from season_memory import MemoryLinks, MemorySeasonStore
-from season_support import duel, played, result, settings, six_player_steps
+from season_support import duel, first_episode, played, result, settings, six_player_steps
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
@@ -60,11 +60,7 @@ def to_four_left(main_2: str = "m-2") -> list[Step]:
     domino = result(["fay", "ada", "bo", "cy", "di", "ed"], tol={"fay": 2}, ec=["ed"])
     crates = result(["bo", "cy", "ada", "fay", "di"], tol={"bo": 1, "cy": 1, "ada": 1}, ec=["di", "fay"])
     return [
-        lambda _se, s: start_episode(s, 1, "m-1"),
-        lambda se, s: main_match_ended(s, se, "m-1", domino),
-        lambda _se, s: name_opponent(s, "ed", "di"),
-        lambda _se, s: start_death_match(s, "ed", "m-1-dm"),
-        lambda _se, s: death_match_ended(s, "m-1-dm", duel("di", "ed")),
+        *first_episode(domino, "ed", "di")[:-1],
         lambda _se, s: start_episode(s, 2, main_2),
         lambda se, s: main_match_ended(s, se, main_2, crates),
         lambda _se, s: spend_tol(s, "fay"),
@@ -108,12 +104,7 @@ def test_finals_whose_game_cannot_seat_those_left_wait_for_the_host() -> None:
     second = result(["bo", "cy", "ada"], tol={"bo": 2}, ec=["ada"])
     state = played(
         chosen,
-        lambda _se, s: start_episode(s, 1, "m-1"),
-        lambda se, s: main_match_ended(s, se, "m-1", first),
-        lambda _se, s: name_opponent(s, "di", "bo"),
-        lambda _se, s: start_death_match(s, "di", "m-1-dm"),
-        lambda _se, s: death_match_ended(s, "m-1-dm", duel("bo", "di")),
-        lambda _se, s: start_episode(s, 2, "m-2"),
+        *first_episode(first, "di", "bo"),
         lambda se, s: main_match_ended(s, se, "m-2", second),
         lambda _se, s: spend_tol(s, "ada"),
         lambda _se, s: spend_tol(s, "cy"),

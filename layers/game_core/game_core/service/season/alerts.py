@@ -9,6 +9,7 @@ host's own turn begins, and when a lot names the opponent if the host is silent 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from game_core.errors import NotFound
 from game_core.match.clock import iso
@@ -27,13 +28,6 @@ def alert_naming_turn(ports: Ports, state: SeasonState, ec_deadline: datetime, h
     if turn is None or episode is None or state.opened_at is None:
         return False
     ec, season_id = turn.who[0], state.season_id
-    key = told_key(f"{season_id}/naming/{episode.number}/{ec}/{iso(state.opened_at)}")
-    try:
-        match = ports.store.get(episode.main_match_id)
-    except NotFound:
-        return False
-    if key in match.told:
-        return False  # a retried Advance: alerted already
     subject = f"[{season_id}] {ec} names an opponent by {iso(ec_deadline)}; then you may, until {iso(host_deadline)}"
     body = {
         "season_id": season_id,
@@ -45,9 +39,8 @@ def alert_naming_turn(ports: Ports, state: SeasonState, ec_deadline: datetime, h
         "then": "a lot names the opponent",
         "decide": f"match-host season decide {season_id} PLAYER",
     }
-    ports.notifier.alert_host(match, subject, body)
-    ports.store.remember_told(match.match_id, frozenset({key}))
-    return True
+    once = f"{season_id}/naming/{episode.number}/{ec}/{iso(state.opened_at)}"
+    return _alert_once(ports, episode.main_match_id, once, subject, body)
 
 
 def alert_unplayable(ports: Ports, settings: SeasonSettings, state: SeasonState) -> bool:
@@ -59,17 +52,23 @@ def alert_unplayable(ports: Ports, settings: SeasonSettings, state: SeasonState)
     if stop is None or episode is None:
         return False
     season_id = state.season_id
-    key = told_key(f"{season_id}/unplayable/{stop.episode}")
-    try:
-        match = ports.store.get(episode.main_match_id)
-    except NotFound:
-        return False
-    if key in match.told:
-        return False  # a retried Advance: alerted already
     coming = f"episode {stop.episode}" if stop.episode else "the Finals"
     subject = f"[{season_id}] {coming} cannot begin: {stop.why}"
     body = {"season_id": season_id, "episode": stop.episode, "players": list(stop.among)}
     body["what_to_do"] = says(stop, season_id)
+    return _alert_once(ports, episode.main_match_id, f"{season_id}/unplayable/{stop.episode}", subject, body)
+
+
+def _alert_once(ports: Ports, match_id: str, once: str, subject: str, body: dict[str, Any]) -> bool:
+    """The alert on match `match_id`'s alert channel, unless told already under `once` (a retried
+    Advance); True when alerted now."""
+    key = told_key(once)
+    try:
+        match = ports.store.get(match_id)
+    except NotFound:
+        return False
+    if key in match.told:
+        return False
     ports.notifier.alert_host(match, subject, body)
     ports.store.remember_told(match.match_id, frozenset({key}))
     return True
