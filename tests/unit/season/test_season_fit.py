@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the 
 
 from fakes import Fakes  # noqa: E402
 
+from game_core.match.clock import iso
 from game_core.season.death_match import death_match_ended, next_step, start_death_match, start_finals
 from game_core.season.episode import main_match_ended, new_season, spend_tol, start_episode
 from game_core.season.errors import NotNow, SettingsRefused
@@ -189,3 +191,21 @@ def test_the_machine_waits_for_the_host_and_alerts_once_in_words() -> None:
         host(ports, "s-fit", action="decide", player="ada")
     assert host(ports, "s-fit", action="cancel")["stage"] == "cancelled"
     assert advance(ports, "s-fit")["stage"] == stages.SEASON_CANCELLED
+
+
+def test_the_status_gives_a_namings_deadlines() -> None:
+    # Domino among ada, bo, cy: ada wins 2 ToL, cy last is EC and may name only bo (no EC, no
+    # ToL). RULINGS: "Naming takes at most 24 hours ... Silence: the host names; if the host has
+    # not either by 24 hours more, a lot": 24 and 48 hours after the turn opened
+    fakes, ports = memory_ports()
+    assert ports.seasons is not None
+    three = {"cast": [{"id": p} for p in ("ada", "bo", "cy")], "episodes": [{"main": {"game": "domino"}}]}
+    host(ports, "s-three", action="create", season=three)
+    domino = result(["ada", "bo", "cy"], tol={"ada": 2}, ec=["cy"])
+    apply(ports.seasons, fakes.clock, "s-three", lambda _se, s: start_episode(s, 1, "m-1"))
+    apply(ports.seasons, fakes.clock, "s-three", lambda se, s: main_match_ended(s, se, "m-1", domino))
+    status = host(ports, "s-three", action="status")
+    (wait,) = status["waiting"]
+    opened = datetime.fromisoformat(status["opened_at"])
+    assert (wait["kind"], wait["who"], wait["among"]) == ("naming", ["cy"], ["bo"])
+    assert (wait["until"], wait["host_until"]) == (iso(opened + timedelta(hours=24)), iso(opened + timedelta(hours=48)))

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from game_core.errors import Conflict, NotFound, NotOpen
+from game_core.match.clock import iso
 from game_core.season import death_match, episode, naming
 from game_core.season.errors import NotNow
 from game_core.season.settings import SeasonSettings, read_settings
@@ -26,8 +27,8 @@ from game_core.service.season import hooks as season_hooks
 from game_core.service.season import machine as season_machine
 from game_core.service.season import waits as season_waits
 from game_core.service.season.lifecycle import Step, apply, create_season
-from game_core.service.season.machine import store
-from game_core.service.season.ports import SeasonLinks
+from game_core.service.season.machine import deadlines, store
+from game_core.service.season.ports import SeasonLinks, StoredSeason
 
 RECOVER_GRACE_SECONDS = 3600
 """How long a naming or spending turn whose deadline passed while the season was stopped stays
@@ -67,6 +68,7 @@ def status(ports: Ports, season_id: str) -> dict[str, Any]:
     """Where the season stands: who is left (ToL held), the episodes so far, what it waits on."""
     stored = store(ports).season(season_id)
     state = stored.state
+    paused = _links(ports).paused_at(season_id) is not None
     return {
         "season_id": season_id,
         "stage": state.stage,
@@ -77,10 +79,22 @@ def status(ports: Ports, season_id: str) -> dict[str, Any]:
             e.model_dump(mode="json", include={"number", "main_match_id", "stage", "ecs", "death_matches"})
             for e in state.episodes
         ],
-        "waiting": [as_json(wait, season_id) for wait in waits_now(stored.settings, state)],
+        "waiting": [_until(stored, wait, paused) for wait in waits_now(stored.settings, state)],
         "opened_at": state.opened_at.isoformat() if state.opened_at else None,
-        "paused": _links(ports).paused_at(season_id) is not None,
+        "paused": paused,
     }
+
+
+def _until(stored: StoredSeason, wait: Waiting, paused: bool) -> dict[str, Any]:
+    """The wait as the status shows it, with its deadlines where it has some (an EC's spending and
+    naming: their own, then the host's before a lot names; none run while the season is paused)."""
+    shown = as_json(wait, stored.state.season_id)
+    if wait.kind in ("spend", "naming") and not paused:
+        ec_until, host_until = deadlines(stored)
+        shown["until"] = iso(ec_until)
+        if wait.kind == "naming":
+            shown["host_until"] = iso(host_until)
+    return shown
 
 
 def decide(ports: Ports, season_id: str, player: str, match_id: str | None = None) -> dict[str, Any]:
