@@ -46,12 +46,15 @@ SETTINGS = {
 
 
 def host_names_guests(status: dict[str, Any]) -> dict[str, Any] | None:
-    """The host's one act: when the season waits on nobody listed (before Clubs: on the host's
-    guests), each player left gets an eliminated player as their guest, in cast order."""
-    if status["stage"] != "episode" or status["waiting"]:
+    """The host's one act: when the season waits on the host's guests (before Clubs: 1 each),
+    each player the wait lists gets an eliminated player as their guest, in cast order."""
+    waits = [w for w in status["waiting"] if w["kind"] == "guests"]
+    if not waits:
         return None
-    players = [p["id"] for p in status["left"] if not p["finalist"]]
-    return {"action": "guests", "guests": {p: [g] for p, g in zip(players, sorted(status["eliminated"]), strict=True)}}
+    (wait,) = waits
+    assert wait["guests_each"] == 1, wait
+    guests = {p: [g] for p, g in zip(wait["among"], sorted(status["eliminated"]), strict=True)}
+    return {"action": "guests", "guests": guests}
 
 
 @pytest.fixture(scope="module")
