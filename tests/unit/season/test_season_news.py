@@ -226,7 +226,8 @@ def test_no_ecs_choice_is_told_before_it_is_made_and_nothing_but_the_seasons_fac
     eliminated; Domino 2 among Ada, Bo and Cy puts Ada last: EC, holding 2 ToL, she may spend one.
     Until she answers, everyone is told only that she may; then that she kept it."""
     four = [*CAST, {"id": "di", "name": "Di", "email": "di@example.com"}]
-    made = world(cast=four, tol_spending=True, episodes=[{"main": {"game": "domino"}}] * 2)
+    # The Finals Domino (2 to 8): a spent ToL with nobody to replace may leave 3 (SEASONS.md)
+    made = world(cast=four, tol_spending=True, episodes=[{"main": {"game": "domino"}}] * 2, final={"game": "domino"})
     first = result(["ada", "bo", "cy", "di"], tol={"ada": 2}, ec=["di"])
     second = result(["bo", "cy", "ada"], tol={"bo": 2}, ec=["ada"])
     for step in [
