@@ -19,7 +19,7 @@ from game_core.season import death_match, episode, naming
 from game_core.season.errors import NotNow
 from game_core.season.settings import SeasonSettings, read_settings
 from game_core.season.state import SeasonEvent, SeasonState, Stepped, copy
-from game_core.season.waiting import Waiting, as_json, says, waits_now
+from game_core.season.waiting import Waiting, as_json, pending, says, waits_now
 from game_core.service.host import powers as host
 from game_core.service.matches import handover
 from game_core.service.ports import Ports
