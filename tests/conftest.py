@@ -62,10 +62,26 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: a unit or contract test bin/test --fast leaves out (conftest.SLOW)")
 
 
+HEAVY_FIRST = ("tests/statemachine/", "tests/sixth_game/", "tests/browser/", "tests/integration/", "tests/test_")
+"""The folders whose tests take seconds to a minute each, longest first; the rest (and the SLOW ones
+among them, before the others) follow."""
+
+
+def cost_rank(item: pytest.Item) -> int:
+    """Where the test goes in the run: the costliest first, so that the last tests either worker
+    takes are the millisecond ones and both end together (a minute-long test started last would
+    leave the other worker idle for that minute)."""
+    for rank, folder in enumerate(HEAVY_FIRST):
+        if item.nodeid.startswith(folder):
+            return rank
+    return len(HEAVY_FIRST) + (0 if item.nodeid.startswith(SLOW) else 1)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=cost_rank)  # stable: each module's tests stay together, in their order
 
 
 def push(crate: str, direction: str = "right", times: int = 1) -> list[dict[str, str]]:

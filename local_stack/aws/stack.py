@@ -21,6 +21,7 @@ route of the template with it).
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import os
@@ -34,7 +35,10 @@ from typing import Any
 
 import boto3
 import botocore.session
+import moto.core.responses
 from moto import mock_aws
+from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
+from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
 from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 
 from game_core.cli import asl
@@ -58,12 +62,15 @@ machine is slow, and a settled one returns at once)."""
 
 
 botocore.session.create_loader = cache(botocore.session.create_loader)
-"""Every session of the process reads the service models (JSON) once: each stack starts its
-handlers cold, with a new boto3 session each, which read them all again (the half of what
-starting a stack and creating a match cost)."""
 StepFunctionsParserBackend._validate_definition = staticmethod(cache(StepFunctionsParserBackend._validate_definition))
-"""A definition moto's parser took once is taken again unparsed: every stack creates the same state
-machines (a fifth of what starting a stack and creating a match cost)."""
+_program = cache(lambda definition: AmazonStateLanguageParser.parse(definition)[0])
+ExecutionWorker._get_evaluation_entrypoint = lambda self: copy.deepcopy(  # type: ignore[method-assign]
+    _program(self._evaluation_details.state_machine_details.definition)
+)
+moto.core.responses.method_names_from_class = cache(moto.core.responses.method_names_from_class)
+"""What every stack would redo, done once a process: read botocore's service models (each stack's handlers start
+cold, on new sessions: half of what a stack and a match cost); parse a definition (moto does at each CreateStateMachine
+and StartExecution, 40-130 ms; an execution runs its own copy); list a response class's methods (at every request)."""
 
 
 @cache
