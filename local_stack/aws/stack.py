@@ -21,7 +21,6 @@ route of the template with it).
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 import os
@@ -34,17 +33,12 @@ from pathlib import Path
 from typing import Any
 
 import boto3
-import botocore.session
-import moto.core.responses
 from moto import mock_aws
-from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser
-from moto.stepfunctions.parser.backend.execution_worker import ExecutionWorker
-from moto.stepfunctions.parser.models import StepFunctionsParserBackend
 
 from game_core.cli import asl
 from game_core.games import registry
 from game_core.service.ports import Ports
-from local_stack.aws import executions
+from local_stack.aws import executions, moto_caches  # noqa: F401 - moto_caches: for its effects
 from local_stack.aws.api_events import http_api_event
 from local_stack.aws.clock import VirtualClock, patch_moto
 from local_stack.aws.inbound_queue import LocalMailIn
@@ -59,18 +53,6 @@ ROLE = "arn:aws:iam::123456789012:role/match-service"
 SETTLE_SECONDS = 60.0
 """The longest `settle` waits, in real time, for the state machines to park (generous: a loaded
 machine is slow, and a settled one returns at once)."""
-
-
-botocore.session.create_loader = cache(botocore.session.create_loader)
-StepFunctionsParserBackend._validate_definition = staticmethod(cache(StepFunctionsParserBackend._validate_definition))
-_program = cache(lambda definition: AmazonStateLanguageParser.parse(definition)[0])
-ExecutionWorker._get_evaluation_entrypoint = lambda self: copy.deepcopy(  # type: ignore[method-assign]
-    _program(self._evaluation_details.state_machine_details.definition)
-)
-moto.core.responses.method_names_from_class = cache(moto.core.responses.method_names_from_class)
-"""What every stack would redo, done once a process: read botocore's service models (each stack's handlers start
-cold, on new sessions: half of what a stack and a match cost); parse a definition (moto does at each CreateStateMachine
-and StartExecution, 40-130 ms; an execution runs its own copy); list a response class's methods (at every request)."""
 
 
 @cache
