@@ -126,7 +126,7 @@ def world(strike: tuple[int, bool] | None = None, cast: list[dict[str, str]] = C
     create_season(seasons, fakes.clock, fakes.ids, SETTINGS | {"cast": cast} | options, season_id=SEASON)
     players = [{k: v for k, v in member.items() if k != "webhook"} for member in cast]
     request = {"game": "domino", "players": players, "phase_seconds": 3600, "early_close": False}
-    webhooks = {"cy": "https://bots.example.com/cy"}
+    webhooks = {"cy": "https://bots.example.com/cy", "@public": "https://community.example.com/season"}
     create_match(ports, MatchRequest.model_validate(request | {"webhooks": webhooks}))
     fakes.notifier.published.clear()
     fakes.mailer.sent.clear()
@@ -185,10 +185,32 @@ def test_everyone_eliminated_or_not_is_told_each_result_naming_and_elimination_i
         subjects = [subject for subject, _ in letters(made, player)]
         assert subjects == [f"[Three] {lines[0]}" for lines in TOLD]
     # Cy's webhook gets what her mail says, under the notice's id
-    delivered = made.hooks.queued
-    assert [d.payload["news"] for d in delivered] == TOLD and {d.target for d in delivered} == {"cy"}
-    assert [d.webhook_id for d in delivered] == [n.notice_id for _, n in made.fakes.notifier.published[2::3]]
+    delivered = [d for d in made.hooks.queued if d.target == "cy"]
+    assert [d.payload["news"] for d in delivered] == TOLD
+    cys = [notice.notice_id for _, notice in made.fakes.notifier.published if notice.recipient == "cy"]
+    assert [d.webhook_id for d in delivered] == cys
     assert made.seasons.season(SEASON).announced == len(made.seasons.season_events(SEASON))
+
+
+def test_the_hosts_public_channel_is_told_each_occasion_once_with_the_facts_and_no_ones_turn() -> None:
+    """SEASONS.md, "What everyone is told": the season's facts are public, so the public SNS topic
+    and the first Main Match's `@public` subscription get one notice per occasion, as the cast
+    does (TOLD, worked by hand), under `.../season-N/@all`; never an EC's turn (Cy's, on the
+    result), nor the way to a page only a cast member's season secret opens."""
+    made = played()
+    public = [notice for _, notice in made.fakes.notifier.published if notice.recipient is None]
+    assert [notice.body["news"] for notice in public] == TOLD
+    assert all(n.notice_id.startswith(f"{MAIN}/season-") and n.notice_id.endswith("/@all") for n in public)
+    assert len({n.notice_id for n in public}) == len(TOLD)
+    assert not any("you" in n.body or "your_turn" in n.body for n in public)
+    delivered = [d for d in made.hooks.queued if d.target == "@public"]
+    assert [d.webhook_id for d in delivered] == [n.notice_id for n in public]
+    result = delivered[0].payload["text"]
+    assert result.startswith("Episode 1's Main Match (domino) is over.")
+    assert "  Ada  ToL 2  garnets won 10   in" in result  # the standing (Domino: Ada 2 ToL, 10 garnets)
+    assert "Your turn" not in result and "/season" not in result and "NAME" not in result
+    # Nobody's letter is the public notice's: still one letter per cast member and occasion
+    assert len(made.fakes.mailer.sent) == 3 * len(TOLD)
 
 
 def test_each_letter_carries_the_standing_and_the_way_to_the_seasons_page() -> None:

@@ -33,6 +33,7 @@ from game_core.service.telling import letters
 from game_core.service.telling.channels import Voice, tell
 from game_core.service.telling.notices import notice_id
 from game_core.service.webhooks.queue import Delivery
+from game_core.service.webhooks.sending import PUBLIC
 
 
 def occasion(number: int) -> str:
@@ -66,8 +67,9 @@ def announce(ports: Ports, record: StoredSeason) -> bool:
 
 
 def season_notices(record: StoredSeason, carrier: Match, told: Sequence[Occasion]) -> list[Notice]:
-    """One notice per occasion and cast member (all of them are the first Main Match's players),
-    each from the season's public facts: what happened and the standing."""
+    """One notice per occasion for the public channel (recipient None: the public SNS topic, the
+    first Main Match's `@public` subscription) and one per cast member (all of them are the first
+    Main Match's players), each from the season's public facts: what happened and the standing."""
     settings, state = record.settings, record.state
     cast = {member.id for member in settings.cast}
     label = settings.name or state.season_id
@@ -79,17 +81,23 @@ def season_notices(record: StoredSeason, carrier: Match, told: Sequence[Occasion
         "standing": shown,
         "standing_text": standing_lines(settings, state),
     }
+    readers = [None, *(player.id for player in carrier.players if player.id in cast)]
     return [
         Notice(
-            player.id,
+            reader,
             f"[{label}] {happened.lines[0]}",
-            body | {"you": player.id, "news": list(happened.lines)} | _turn(record, player.id, happened is told[-1]),
-            notice_id(carrier.match_id, occasion(happened.number), player.id),
+            body | {"news": list(happened.lines)} | _own(record, reader, happened is told[-1]),
+            notice_id(carrier.match_id, occasion(happened.number), reader),
         )
         for happened in told
-        for player in carrier.players
-        if player.id in cast
+        for reader in readers
     ]
+
+
+def _own(record: StoredSeason, reader: str | None, last: bool) -> dict[str, Any]:
+    """What a cast member's notice adds to the public one (`reader` None: the host's public
+    channel, which gets the season's facts alone): whom it tells, and their turn."""
+    return {} if reader is None else {"you": reader} | _turn(record, reader, last)
 
 
 def _turn(record: StoredSeason, player: str, last: bool) -> dict[str, Any]:
@@ -106,7 +114,7 @@ def _turn(record: StoredSeason, player: str, last: bool) -> dict[str, Any]:
 
 def season_text(match: Match, body: dict[str, Any], now: datetime, zone: str | None) -> list[str]:
     """A season notice in words: what happened, the reader's turn (if it is), the standing, where
-    the season's page is."""
+    the season's page is (for a cast member: the public notice names no reader)."""
     lines = [line for sentence in body["news"] for line in prose(sentence)]
     if turn := body.get("your_turn"):
         by = moment_text(datetime.fromisoformat(turn["by"]), now, zone)
@@ -118,7 +126,10 @@ def season_text(match: Match, body: dict[str, Any], now: datetime, zone: str | N
             among = ", ".join(f"{names.get(p, p)} (NAME {p})" for p in turn["among"])
             said = f"Your turn: name your Death Match opponent by {by} (then the host may name for you)."
             lines += ["", *prose(f"{said} Reply with one line, NAME and one of: {among}.")]
-    lines += ["", *body["standing_text"], ""]
+    lines += ["", *body["standing_text"]]
+    if "you" not in body:
+        return lines
+    lines += [""]
     lines += prose(
         f"The season's page (signed in with your season secret): /play/{match.match_id}/season "
         "at the service's address. Reply to this mail to act in the season (NAME, SPEND TOL, KEEP TOL)."
@@ -143,15 +154,17 @@ def season_letters(match: Match, notices: Sequence[Notice], now: datetime, domai
 
 
 def season_deliveries(match: Match, notices: Sequence[Notice], now: datetime) -> list[Delivery]:
-    """One delivery per notice to its recipient's subscription, if they have one on the match."""
+    """One delivery per notice to its recipient's subscription, if they have one on the match: the
+    public notice to the host's `@public`, in UTC."""
     hooked, zones = set(match.webhooks), {participant.id: participant.zone for participant in match.players}
     made = []
     for notice in notices:
-        if notice.recipient is None or notice.recipient not in hooked:
+        target = notice.recipient or PUBLIC
+        if target not in hooked:
             continue
-        text = "\n".join(season_text(match, notice.body, now, zones.get(notice.recipient)))
+        text = "\n".join(season_text(match, notice.body, now, zones.get(target)))
         payload = notice.body | {"recipient": notice.recipient, "subject": notice.subject, "text": text}
-        made.append(Delivery(match.match_id, notice.recipient, notice.notice_id, payload, now.timestamp()))
+        made.append(Delivery(match.match_id, target, notice.notice_id, payload, now.timestamp()))
     return made
 
 
