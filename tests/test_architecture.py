@@ -302,7 +302,7 @@ KERNEL = {"__init__", "ports", "workflow_port", "event", "retries", "commands"}
 """What stays flat in service/: the ports the use cases are written against, the retry loop, and
 `commands`, the dispatcher into every room."""
 SERVICE_ROOMS: dict[str, set[str]] = {
-    "matches": {"host", "telling", "webhooks"},
+    "matches": {"telling", "webhooks"},
     "host": {"matches", "telling", "webhooks"},
     "telling": {"matches", "webhooks"},
     "webhooks": {"matches", "telling"},

@@ -22,10 +22,9 @@ from game_core.match.clock import PhaseClock, duration_text
 from game_core.match.model import Match, secret_hash
 from game_core.service.matches import handover
 from game_core.service.matches.lifecycle import with_log_head
-from game_core.service.ports import Event, Notice, Ports
+from game_core.service.ports import Event, Ports
 from game_core.service.retries import until_stored
 from game_core.service.telling import links
-from game_core.service.telling.channels import tell
 from game_core.service.telling.letters import names
 from game_core.service.telling.notices import (
     Untold,
@@ -35,6 +34,7 @@ from game_core.service.telling.notices import (
     progress_notices,
     untold,
 )
+from game_core.service.telling.stored import kept, tell_stored
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None, act: Untold 
         # Sending the act again wakes it, when that is harmless: with no `act`, asking again
         # changes nothing; else the act is kept as untold, so its repeat is known and only wakes
         # (and its tell below marks all told, so the repeat tells nothing twice).
-        if act is not None and not act.repeat and _kept(ports, saved.match_id, act):
+        if act is not None and not act.repeat and kept(ports, saved.match_id, act):
             act = dataclasses.replace(act, repeat=True)
         again = act is None or act.repeat
         later = f"it acts on this at its next look, within {duration_text(saved.recheck_seconds)}"
@@ -127,48 +127,6 @@ def _acted(ports: Ports, saved: Match, headline: str | None = None, act: Untold 
         assert act is not None  # an act with a headline is told as itself (`_change_clock`, `cancel`)
         reply |= tell_stored(ports, saved, [clock_notice(saved, headline, act.version)], act, "command")
     return reply
-
-
-def tell_stored(
-    ports: Ports,
-    saved: Match,
-    notices: list[Notice] | Callable[[], list[Notice]],
-    act: Untold,
-    sent_again: str,
-) -> dict[str, Any]:
-    """Tell a stored act (the host's, an absence's); it stands whatever fails here, and the reply
-    says so. A failed tell of the `act` (its version and log entry) is kept with the match
-    (`Untold.mark`, beside what it did send), so the same act sent again (`Untold.repeat`, its
-    `notices` built under that version) tells only the rest, then marks all told: a third sends nothing.
-    `notices` built here (a callable) fail as the tell does: a decision's reads the log."""
-    repeat = act.repeat
-    done = act.all_told(saved.match_id)
-    if repeat and done in saved.told:
-        return {}
-
-    def all_told() -> None:
-        if repeat:  # a first tell that goes through costs no write: no mark says it failed
-            ports.store.remember_told(saved.match_id, frozenset({done}))
-
-    try:
-        tell(ports, saved, notices() if callable(notices) else notices, then=all_told)
-    except Exception as error:  # the act is stored; only its notice is lost
-        logger.warning("act notice not sent", extra={"match_id": saved.match_id, "error": type(error).__name__})
-        if not (repeat or _kept(ports, saved.match_id, act)):
-            return {"notice_sent": False}
-        warning = f"stored, but not everyone was told: send the same {sent_again} again to tell the rest"
-        return {"notice_sent": False, "warning": warning + " (it is not applied twice)"}
-    return {}
-
-
-def _kept(ports: Ports, match_id: str, act: Untold) -> bool:
-    """Whether the mark of an act left untold is stored (else no repeat could find it)."""
-    try:
-        ports.store.remember_told(match_id, frozenset({act.mark}))
-    except Exception as error:  # the store unavailable as well: the reply promises no repeat
-        logger.warning("untold act not kept", extra={"match_id": match_id, "error": type(error).__name__})
-        return False
-    return True
 
 
 def wake_machine(ports: Ports, match_id: str) -> bool:

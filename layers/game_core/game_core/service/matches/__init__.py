@@ -3,6 +3,7 @@ ones), `phases` (the state machine's steps), `sheets` (submissions as stored), `
 `views` (where a participant stands), `handover` (continue-as-new), `grace`, `absence`, `ready`,
 `press` (messages between players).
 
-May import: the kernel (`service.ports`, `service.retries`, ...), `host`, `telling`, `webhooks`.
-Not `mail`, `season` or `page`: those are channels and callers of a match, not parts of it.
+May import: the kernel (`service.ports`, `service.retries`, ...), `telling`, `webhooks`. Not
+`host` (the host acts on a match: it imports `matches`), nor `mail`, `season` or `page`: those
+are channels and callers of a match, not parts of it.
 """

@@ -12,7 +12,7 @@ Each change is stored with its log entry, conditional on the match as read. Decl
 retried webhook call, a mail delivered twice), an absence that stands already changes nothing;
 withdrawn again, nothing is left to withdraw; a host's cut again ends it where it ends already.
 Whose notice failed, a declaration, cut or refusal sent again tells what it had not
-(`host.tell_stored`), once.
+(`telling.stored`), once.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from game_core.errors import Illegal, Malformed, NotOpen, Reason
 from game_core.match import absence
 from game_core.match.clock import day_text, iso
 from game_core.match.model import Match, Participant
-from game_core.service.host.powers import tell_stored
 from game_core.service.matches.sheets import SubmissionView
 from game_core.service.matches.submit import wake
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 from game_core.service.telling.notices import Untold, act_at, clock_notice, notice_id, open_phase_summary, untold
+from game_core.service.telling.stored import tell_stored
 
 DECLARED = "absence_declared"
 """The log entry of a declaration."""

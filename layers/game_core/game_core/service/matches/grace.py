@@ -18,12 +18,12 @@ from game_core.match import engine
 from game_core.match.clock import iso
 from game_core.match.grace import Hold, hold
 from game_core.match.model import Match
-from game_core.service.host.powers import tell_stored
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 from game_core.service.telling.channels import tell
 from game_core.service.telling.letters import names
 from game_core.service.telling.notices import Untold, notice_id, open_phase_summary, untold
+from game_core.service.telling.stored import tell_stored
 
 GRACES_SET = "graces_set"
 """The log entry of the host's setting of graces."""
@@ -93,7 +93,7 @@ def set_graces(
     """The host sets the graces left of every participant (or of one, by id or by name) to `left`,
     and the hold's length to `seconds` when given; each participant whose count or hold changed is
     told privately. Sent again, it changes nothing, and tells whom a failed notice of it left
-    untold (`host.tell_stored`). A hold already on the open phase stands."""
+    untold (`telling.stored`). A hold already on the open phase stands."""
 
     def attempt(match: Match) -> tuple[Match, Untold | None]:
         if match.status != "running":

@@ -48,13 +48,13 @@ from game_core.match.press import (
     told,
 )
 from game_core.match.press_rate import MAX_PER_HOUR, PressMode, PressSent
-from game_core.service.host.powers import tell_stored
 from game_core.service.matches.sheets import AlreadyDelivered
 from game_core.service.ports import Event, Notice, Ports
 from game_core.service.retries import until_stored
 from game_core.service.telling.channels import tell
 from game_core.service.telling.letters import PRIVATE_FROM_HOST, names
 from game_core.service.telling.notices import Untold, act_at, notice_id, untold
+from game_core.service.telling.stored import tell_stored
 
 PRESS_MODE = "press_mode"
 """The log entry of the host's setting of press."""
@@ -234,7 +234,7 @@ def _to(message: Message) -> list[str] | str:
 def set_mode(ports: Ports, match_id: str, mode: PressMode, per_hour: int | None = None) -> dict[str, Any]:
     """The host's setting of the match's press (and, if given, each sender's messages an hour),
     logged and told to everyone. Sent again (the setting the match has), it changes nothing and
-    tells nobody, but whom that setting's failed notice left untold (`host.tell_stored`)."""
+    tells nobody, but whom that setting's failed notice left untold (`telling.stored`)."""
     if per_hour is not None and not 1 <= per_hour <= MAX_PER_HOUR:
         raise Malformed(f"per_hour is {per_hour}; from 1 to {MAX_PER_HOUR}")
 
