@@ -347,7 +347,8 @@ def match_host_examples() -> list[str]:
     """Every match-host command the pages give with a MATCH_ID or a SEASON_ID, in a shell block or
     inline in the prose (`extend MATCH_ID 3600`), without its target and redirection."""
     written = SHELL_LINES + re.findall(r"`([^`\n]*(?:MATCH|SEASON)_ID[^`\n]*)`", TEXT)
-    with_an_id = [line for line in written if "MATCH_ID" in line or "SEASON_ID" in line]
+    # a page's path (`/seasons/SEASON_ID`) names an id too, but is no command
+    with_an_id = [line for line in written if ("MATCH_ID" in line or "SEASON_ID" in line) and not line.startswith("/")]
     return sorted({MATCH_HOST_TARGET.sub("", line).split(" > ")[0] for line in with_an_id})
 
 
