@@ -27,6 +27,7 @@ import os
 import time
 import uuid
 import zipfile
+from contextlib import nullcontext, suppress
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -127,11 +128,17 @@ class LocalStack:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.clock is not None:
-            self.clock.close()  # what still waits stays parked: it must not run against a stopped mock
-        self.webhooks.close()
-        self._restore()
-        self._mock.stop()
+        """Settled, then what waits parked for good: a step under way would outlive the mock (moto's is per process)."""
+        try:
+            if self.clock is not None:
+                with suppress(TimeoutError) if exc and exc[0] is not None else nullcontext():
+                    self.settle()  # one that cannot settle says so, unless already failing
+        finally:
+            if self.clock is not None:
+                self.clock.close()
+            self.webhooks.close()
+            self._restore()
+            self._mock.stop()
 
     def ports(self) -> Ports:
         """The ports every handler of the stack serves with, as a warm Lambda container's: built

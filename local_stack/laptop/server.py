@@ -288,7 +288,7 @@ class HostServer:
 
     def _stop_beating(self, heartbeat: threading.Thread) -> None:
         self._stopping.set()
-        heartbeat.join(timeout=10)
+        _joined(heartbeat, 10)
         self.folder.describe(seen=self._now().isoformat())  # the moment a restart says it went down
 
     def _resume(self, table: TableFile, down_since: datetime | None, starting: ExitStack) -> None:
@@ -296,7 +296,7 @@ class HostServer:
         (`recover_while_serving`) while serving, each match's requests waiting for its recovery."""
         planned = self.recovery.plan(self._stored_matches(table), down_since, self._now())
         recovering = self.recovery.start(planned, down_since, self._now())
-        starting.callback(recovering.join, 60)
+        starting.callback(_joined, recovering, 60)
         if not self._recover_while_serving:
             recovering.join()
 
@@ -308,6 +308,14 @@ class HostServer:
             for item in table.items()
             if item["sk"]["S"] == "META" and item["pk"]["S"].startswith("MATCH#")
         ]
+
+
+def _joined(thread: threading.Thread, timeout: float) -> None:
+    """The thread ended, before the stack it calls stops (else it would call moto reset, or the
+    next stack's in the same process)."""
+    thread.join(timeout)
+    if thread.is_alive():
+        raise RuntimeError(f"the {thread.name} thread still runs {timeout} s after the stop (the stack stops under it)")
 
 
 def _free(host: str, port: int) -> bool:
