@@ -95,8 +95,9 @@ SEASON_STRIKE_POINTS = {
         Fault(INVOKE),
     ),
     "death_match": (Fault("TransactWriteItems", after=True), Fault("PutItem", after=True), Fault("StartExecution")),
-    # people: keeps the wait's token (PutItem), reads the season to wake itself if it moved on.
-    "people": (Fault("PutItem", after=True), Fault("PutItem"), Fault("GetItem")),
+    # people: keeps the wait's token (PutItem), reads the season (its item and counter: one
+    # BatchGetItem) to wake itself if it moved on.
+    "people": (Fault("PutItem", after=True), Fault("PutItem"), Fault("BatchGetItem")),
 }
 """Where `every_point` strikes the season machine's steps (`StepFaults(..., function="SeasonStepFunction")`)."""
 
