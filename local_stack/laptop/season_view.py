@@ -22,6 +22,7 @@ from game_core.match.clock import moment_text
 from game_core.season.death_match import next_step
 from game_core.season.guests import guests_wanted
 from game_core.season.settings import GameChoice
+from game_core.season.standing import player_status
 from game_core.season.state import SeasonState
 from game_core.season.waiting import Waiting, pending
 from game_core.service.ports import Ports
@@ -243,15 +244,7 @@ def standing_table(seen: SeasonSeen) -> str:
     """Every player of the cast: ToL held, garnets the season's matches won them, and where they stand."""
     rows = ""
     for player in seen.state.players:
-        if player.id == seen.state.champion:
-            status = "champion"
-        elif player.eliminated_in is not None:
-            status = f"eliminated in episode {player.eliminated_in}"
-        elif player.finalist_in is not None:
-            status = f"finalist (episode {player.finalist_in})"
-        else:
-            status = "in"
-        cells = (player.tol, player.garnets_won, status)
+        cells = (player.tol, player.garnets_won, player_status(player, seen.state.champion))
         rows += f'<tr><th scope="row">{escape(seen.names.get(player.id, player.id))}</th>'
         rows += "".join(f"<td>{escape(str(cell))}</td>" for cell in cells) + "</tr>"
     head = "".join(f'<th scope="col">{c}</th>' for c in ("Player", "Tokens of Life (ToL)", "Garnets won", "Status"))

@@ -153,6 +153,21 @@ BOTTOM_TIED = result(
 score, both EC ("players tied at the bottom are all named")."""
 
 
+TWO_MAY_SPEND = {
+    "cast": [{"id": p} for p in CAST7],
+    "episodes": [{"main": {"game": g}} for g in ("palindrome", "palindrome", "domino", "domino", "domino")],
+    "tol_spending": True,
+    "final": DOMINO_FINAL,  # Domino takes 2 to 8; spent ToL may leave up to 6 for the Finals
+}
+"""Seven players, ToL spending on: with `two_may_spend`'s steps, both ECs of episode 2 may spend."""
+
+
+def two_may_spend() -> list[Step]:
+    """Episode 1 left fay and ed a ToL each (`first_palindrome_of_seven`); episode 2's Palindrome
+    (`BOTTOM_TIED`) makes both EC, so both may spend."""
+    return [*first_palindrome_of_seven(), lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)]
+
+
 SIX_RESULTS = {  # each match of `six_player_steps`, by id
     "m-dom": DOMINO,
     "m-dm1": duel("di", "fay"),

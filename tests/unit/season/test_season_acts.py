@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 from season_memory import MemorySeasonStore, SeasonIds, StepClock
-from season_support import BOTTOM_TIED, CAST7, DOMINO_FINAL, domino_ended, first_palindrome_of_seven
+from season_support import TWO_MAY_SPEND, domino_ended, two_may_spend
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
 from fakes import Fakes  # noqa: E402
 
 from game_core.errors import NotFound, Unauthorized
-from game_core.season.episode import main_match_ended
 from game_core.season.errors import NotEligible, NotNow
 from game_core.season.naming import naming_turn
 from game_core.service.season.acts import ec_act, ec_act_stored
@@ -59,15 +58,8 @@ def test_an_ec_names_by_id_or_name_once_with_their_secret() -> None:
 
 
 def test_naming_while_others_may_still_spend_keeps_the_token_and_names_later() -> None:
-    # Episode 1 left fay and ed a ToL each; episode 2's Palindrome makes both EC, both may spend
-    data = {
-        "cast": [{"id": p} for p in CAST7],
-        "episodes": [{"main": {"game": g}} for g in ("palindrome", "palindrome", "domino", "domino", "domino")],
-        "tol_spending": True,
-        "final": DOMINO_FINAL,  # Domino takes 2 to 8; spent ToL may leave up to 6 for the Finals
-    }
-    ended = lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)  # noqa: E731
-    store, secrets = season(data, *first_palindrome_of_seven(), ended)
+    # fay and ed, both EC of episode 2, may spend (season_support.two_may_spend)
+    store, secrets = season(TWO_MAY_SPEND, *two_may_spend())
     assert store.season("s-1").state.episodes[1].spend_pending == ["ed", "fay"]
     # ed names while fay may still spend: ed keeps their ToL, nobody is named yet
     state = ec_act_stored(store, StepClock(), "s-1", "ed", secrets["ed"], "name", "bo")

@@ -11,13 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from season_memory import MemorySeasonStore, SeasonIds, StepClock
-from season_support import BOTTOM_TIED, CAST7, DOMINO_FINAL, domino_ended, first_palindrome_of_seven
+from season_support import TWO_MAY_SPEND, domino_ended, two_may_spend
 
 sys.path.append(str(Path(__file__).resolve().parent.parent / "service"))  # the ports' fakes
 
 from fakes import Fakes  # noqa: E402
 
-from game_core.season.episode import main_match_ended  # noqa: E402
 from game_core.service.season.lifecycle import apply, create_season  # noqa: E402
 from local_stack.aws.lambda_adapter import FakeContext, load_handler  # noqa: E402
 
@@ -106,16 +105,8 @@ def test_someone_already_named_cannot_be_named_instead() -> None:
 
 
 def test_ecs_spend_and_keep_a_tol_by_webhook_once() -> None:
-    # Seven players, ToL spending on: episode 1 left fay and ed a ToL each; episode 2's Palindrome
-    # (BOTTOM_TIED) makes both EC, so both may spend (season_support)
-    data = {
-        "cast": [{"id": p} for p in CAST7],
-        "episodes": [{"main": {"game": g}} for g in ("palindrome", "palindrome", "domino", "domino", "domino")],
-        "tol_spending": True,
-        "final": DOMINO_FINAL,  # Domino takes 2 to 8; spent ToL may leave up to 6 for the Finals
-    }
-    ended = lambda settings, s: main_match_ended(s, settings, "m-2", BOTTOM_TIED)  # noqa: E731
-    api = Api(data, [*first_palindrome_of_seven(), ended])
+    # fay and ed, both EC of episode 2, may spend (season_support.two_may_spend)
+    api = Api(TWO_MAY_SPEND, two_may_spend())
     status, body = api.post("fay", {"act": "spend"})
     tol = {p["id"]: p["tol"] for p in body["season"]["players"]}
     assert status == 200 and tol["fay"] == 0  # her one ToL spent: safe this episode

@@ -32,15 +32,19 @@ def standing(settings: SeasonSettings, state: SeasonState) -> dict[str, Any]:
     }
 
 
-def _player(player: SeasonPlayer, name: str, champion: str | None) -> dict[str, Any]:
+def player_status(player: SeasonPlayer, champion: str | None) -> str:
+    """Where a player stands in the season, in words: champion, eliminated, finalist or in."""
     if player.id == champion:
-        status = "champion"
-    elif player.eliminated_in is not None:
-        status = f"eliminated in episode {player.eliminated_in}"
-    elif player.finalist_in is not None:
-        status = f"finalist (episode {player.finalist_in})"
-    else:
-        status = "in"
+        return "champion"
+    if player.eliminated_in is not None:
+        return f"eliminated in episode {player.eliminated_in}"
+    if player.finalist_in is not None:
+        return f"finalist (episode {player.finalist_in})"
+    return "in"
+
+
+def _player(player: SeasonPlayer, name: str, champion: str | None) -> dict[str, Any]:
+    status = player_status(player, champion)
     return {"id": player.id, "name": name, "tol": player.tol, "garnets_won": player.garnets_won, "status": status}
 
 
