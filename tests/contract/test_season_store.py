@@ -108,6 +108,9 @@ def test_the_log_is_read_by_number_and_the_announced_mark_only_rises(store: Seas
     assert after.announced == 3 and after.state == moved  # the state and its version untouched
     store.save_season(moved, moved.model_copy(update={"version": 2}), [])  # a step's write keeps the mark
     assert store.season("s-1").announced == 3
+    store.mark_announced("s-gone", 1)  # a mark for no season makes none (a stub item would read as one)
+    with pytest.raises(NotFound):
+        store.season("s-gone")
 
 
 def play(store: SeasonStore, faults: ClientFaults | None = None) -> SeasonState:
