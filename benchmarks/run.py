@@ -14,6 +14,8 @@ Each report module prints its figures next to its goal (issue 8):
 - season: the season machine's transitions and its step's AWS calls per episode (benchmarks/season.py).
 - load: bin/host-server under concurrent clients, killed and restarted (benchmarks/load.py); minutes
   long, so run only when named: `bin/bench load --matches 10 --seconds 120` (`bin/bench load --help`).
+- requests: the server's CPU per request kind and per resolution, in process at 50 matches
+  (benchmarks/request_cpu.py); a minute or more, so run only when named (`bin/bench requests --help`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,18 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from benchmarks import added_costs, cold_start, load, local_play, page, paused, resolution, season, webhooks
+from benchmarks import (
+    added_costs,
+    cold_start,
+    load,
+    local_play,
+    page,
+    paused,
+    request_cpu,
+    resolution,
+    season,
+    webhooks,
+)
 
 SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
     "resolution": (resolution.report, "the heaviest phase of each game and rule set, and primality"),
@@ -34,8 +47,10 @@ SECTIONS: dict[str, tuple[Callable[[], None], str]] = {
     "page": (page.report, "the player's page's size per game and one view's AWS calls"),
     "season": (season.report, "the season machine's transitions and AWS calls per episode, on top of its matches"),
     "load": (lambda: load.main([]), "bin/host-server at community scale (minutes: only when named; load --help)"),
+    "requests": (lambda: request_cpu.main([]), "CPU per request and resolution in process (only when named)"),
 }
-ONLY_WHEN_NAMED = {"load"}
+ONLY_WHEN_NAMED = {"load", "requests"}
+OWN_OPTIONS = {"load": load.main, "requests": request_cpu.main}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,8 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("sections", nargs="*", metavar="SECTION", help="the sections to run (all when none given)")
     if argv is None:
         argv = sys.argv[1:]
-    if argv[:1] == ["load"]:  # its own options: bin/bench load --matches 10 --seconds 120
-        load.main(argv[1:])
+    if argv[:1] and argv[0] in OWN_OPTIONS:  # its own options: bin/bench load --matches 10 --seconds 120
+        OWN_OPTIONS[argv[0]](argv[1:])
         return 0
     chosen = parser.parse_args(argv).sections
     unknown = [name for name in chosen if name not in SECTIONS]

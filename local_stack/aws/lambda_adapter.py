@@ -49,6 +49,7 @@ from moto.core.botocore_stubber import BotocoreStubber
 from game_core.service.ports import Ports
 from local_stack.aws import interpreter_clients
 from local_stack.aws.moto_dynamodb import item_backups, partition_queries, plain_attribute_values
+from local_stack.aws.moto_expressions import parsed_once
 from local_stack.aws.moto_lock import MOTO_LOCK
 
 PINNED_MOTO = "5.2.1"
@@ -183,10 +184,12 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
     restore_transactions = item_backups()  # safe under MOTO_LOCK (its docstring)
     restore_queries = partition_queries()  # the same
     restore_responses = plain_attribute_values()
+    restore_expressions = parsed_once()  # safe under MOTO_LOCK: one parse at a time
     restore_clients = interpreter_clients.install()
 
     def restore() -> None:
         restore_clients()
+        restore_expressions()
         restore_responses()
         restore_queries()
         restore_transactions()
