@@ -36,6 +36,7 @@ import types
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from importlib.metadata import version
 from threading import Thread
 from typing import Any
@@ -93,6 +94,7 @@ _ORIGINALS = {qualified: _resolve(qualified) for qualified in MOTO_SEAMS}
 """moto's functions as imported (before any patch)."""
 
 
+@cache  # moto's source cannot change in a running process
 def seam_digest(qualified: str) -> str:
     """The digest of moto's original function, as MOTO_SEAMS records it."""
     return hashlib.sha256(inspect.getsource(_ORIGINALS[qualified]).encode()).hexdigest()[:16]

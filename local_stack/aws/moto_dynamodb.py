@@ -35,6 +35,7 @@ import copy
 import hashlib
 import inspect
 from collections.abc import Callable
+from functools import cache
 from importlib.metadata import version
 from types import SimpleNamespace
 from typing import Any
@@ -56,6 +57,7 @@ QUERY_SEAM_DIGEST = "002b4d00be6df07c"
 _ORIGINAL_QUERY = Table.query
 
 
+@cache  # moto's source cannot change in a running process
 def seam_digest(function: Callable[..., Any] = _ORIGINAL) -> str:
     source = inspect.getsource(function)
     return hashlib.sha256(source.encode()).hexdigest()[:16]

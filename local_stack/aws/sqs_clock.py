@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable
+from functools import cache
 
 import moto.sqs.models as sqs_models
 
@@ -20,6 +21,7 @@ SQS_TIME_DIGEST = "e48bcdf0df5c8397"
 moto 5.2.1: a retry's delay is measured on `unix_time_millis` there."""
 
 
+@cache  # moto's source cannot change in a running process
 def seam_digest() -> str:
     sources = inspect.getsource(sqs_models.Message.delay) + inspect.getsource(sqs_models.Message.delayed.fget)
     return hashlib.sha256(sources.encode()).hexdigest()[:16]
