@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import random
 import signal
-import statistics
 import tempfile
 import threading
 import time
@@ -26,16 +25,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load_channels import WebhookReceiver, notices_check, repeated_mail, replies_to
+from benchmarks.load_channels import WebhookReceiver, notices_check
 from benchmarks.load_clients import Clients, MoveKey, Seat, Tally, source_address
+from benchmarks.load_mail import KeptTwice, MailSink, OutboxCount, kept_twice, outbox_files
+from benchmarks.load_report import report
 from benchmarks.load_server import HostServerProcess, Usage, folder_megabytes
+from benchmarks.load_settle import Settled, settle
 from game_core.match.engine import guests_per_player
 from local_stack.bots.play import bot_matches, seat
 
-P99_GOAL_MS = 300.0
-LATE_GOAL_SECONDS = 5.0
-RSS_GOAL_MB = 1536.0
-RESTART_GOAL_SECONDS = 15.0
 CLIENT_THREADS = 32
 
 
@@ -46,6 +44,9 @@ class Options:
     rate: float = 20.0
     phase_seconds: int = 60
     seed: int = 2026
+    relay: bool = False
+    """Send the server's mail through the harness's relay (`MailSink`) and count it there; else it
+    is counted in the outbox."""
     sizes: str = "mixed"
     """"mixed": typical and fewest players by turns; "most": each game's most (a rule set's own
     number where it has one)."""
@@ -59,8 +60,16 @@ class Notices:
     lost: list[str]
     repeated: list[str]
     answers: dict[str, int]
-    """Each STATUS mail the server took -> how many answers it got."""
-    mail_repeated: list[str]
+    """Each STATUS mail the server took -> how many answers it got (at `mail_at`)."""
+    mail_at: str
+    """Where mail is counted: the harness's relay (`MailSink`), or the outbox (`OutboxCount`)."""
+    mails: int
+    mail_across_kill: list[str]
+    """(recipient, Message-ID) counted twice, once before the SIGKILL and once after."""
+    mail_twice: list[str]
+    """(recipient, Message-ID) counted twice otherwise: sent twice by a running server."""
+    outbox_twice: KeptTwice | None
+    """With a relay, the outbox's own repeats (those the queue dropped included)."""
     repeated_before_kill: list[str]
     """The webhook ids repeated before the SIGKILL (after the SIGTERM's stop and start)."""
 
@@ -76,8 +85,8 @@ class Outcome:
     lateness: list[float]
     usage: Usage
     restarts: dict[str, float]
-    unresolved: list[str]
-    """The matches whose open phase did not resolve after the restarts (the host's resolve-now)."""
+    settled: Settled
+    """How the host's resolve-now of each open phase ended, after the restarts."""
 
 
 def sized(sizes: str) -> list[list[tuple[str, str, int]]]:
@@ -162,26 +171,6 @@ def records(server: HostServerProcess, match_ids: list[str]) -> dict[str, dict[s
     return {match_id: server.host("export", match_id=match_id) for match_id in match_ids}
 
 
-def settle(server: HostServerProcess, match_ids: list[str]) -> list[str]:
-    """Every running match's open phase resolved now (the host's resolve-now), so each move
-    acknowledged in it is in a phase record; waits until each has resolved it (two minutes at
-    most): the matches whose phase did not resolve."""
-    opened = {}
-    for match_id in match_ids:
-        status = server.host("status", match_id=match_id)
-        if status["status"] == "running" and status.get("open"):
-            opened[match_id] = status["phases_resolved"]
-            server.host("resolve_now", match_id=match_id)
-    deadline = time.monotonic() + 120
-    while opened and time.monotonic() < deadline:
-        for match_id, resolved in list(opened.items()):
-            status = server.host("status", match_id=match_id)
-            if status["status"] != "running" or status["phases_resolved"] > resolved:
-                del opened[match_id]
-        time.sleep(0.2)
-    return sorted(opened)
-
-
 def check(tally: Tally, exported: dict[str, dict[str, Any]]) -> tuple[list[MoveKey], list[MoveKey]]:
     """Each acknowledged move (its last acknowledged submission) in its phase's record, and each
     phase record's moves once: (lost, doubled)."""
@@ -234,13 +223,28 @@ def restart(server: HostServerProcess, how: signal.Signals) -> float:
     return server.start()
 
 
+@dataclass
+class Channels:
+    """Where the server's notices go: webhooks to `receiver`, mail to `sink` (a relay of the
+    harness's, else None) and the outbox, counted by `mail`."""
+
+    receiver: WebhookReceiver
+    sink: MailSink | None
+    mail: MailSink | OutboxCount
+    webhooks_before_kill: list[str] | None = None
+    """The webhook ids repeated before the SIGKILL."""
+    outbox_at_kill: set[str] | None = None
+    """The outbox's files at the SIGKILL."""
+
+
 def run(options: Options, folder: Path) -> Outcome:
     rng = random.Random(options.seed)
-    server = HostServerProcess(folder / "data")
-    receiver = WebhookReceiver()
+    sink = MailSink() if options.relay else None
+    server = HostServerProcess(folder / "data", relay_port=sink.port if sink is not None else 0)
+    channels = Channels(WebhookReceiver(), sink, sink or OutboxCount(server.outbox))
     server.start()
     try:
-        seats, subscriptions = create(server, options, rng, receiver)
+        seats, subscriptions = create(server, options, rng, channels.receiver)
         match_ids = sorted({seat.match_id for seat in seats})
         print(
             f"load: {len(match_ids)} matches, {len(seats)} participants, phases of {options.phase_seconds} s, "
@@ -257,15 +261,17 @@ def run(options: Options, folder: Path) -> Outcome:
         ]
         restarts = {"SIGTERM": restart(server, signal.SIGTERM)}
         seconds = min(10.0, options.seconds)
-        restarts["SIGKILL"], before_kill = killed_under_load(server, clients, seconds, options.rate, rng, receiver)
-        unresolved = settle(server, match_ids)
+        restarts["SIGKILL"] = killed_under_load(server, clients, seconds, options.rate, rng, channels)
+        settled = settle(server, match_ids)
         exported = records(server, match_ids)
         lost, doubled = check(clients.tally, exported)
-        notices = told(server, receiver, subscriptions, exported, clients.tally, before_kill)
-        outcome = Outcome(clients.tally, lost, doubled, notices, late, used, restarts, unresolved)
+        notices = told(server, channels, subscriptions, exported, clients.tally)
+        outcome = Outcome(clients.tally, lost, doubled, notices, late, used, restarts, settled)
     finally:
         server.stop()
-        receiver.close()
+        channels.receiver.close()
+        if sink is not None:
+            sink.close()
     report(outcome, options, folder_megabytes(folder / "data"))
     return outcome
 
@@ -276,111 +282,45 @@ def killed_under_load(
     seconds: float,
     rate: float,
     rng: random.Random,
-    receiver: WebhookReceiver,
-) -> tuple[float, list[str]]:
+    channels: Channels,
+) -> float:
     """The load for `seconds`, the server killed by SIGKILL at a random moment of it (requests in
     flight die with it) and started again at once while the load goes on: the seconds until it
-    answered again, and the webhook ids repeated before the kill."""
+    answered again. What the channels had at the kill is kept in `channels`."""
     load = threading.Thread(target=drive, args=(clients, seconds, rate), name="load-under-kill")
     load.start()
     time.sleep(rng.uniform(0.2, 0.6) * seconds)
-    before_kill = receiver.repeated()
+    channels.webhooks_before_kill = channels.receiver.repeated()
+    channels.outbox_at_kill = outbox_files(server.outbox)
+    channels.mail.mark_kill()  # a message counted from now on came after the kill
     serving_again = restart(server, signal.SIGKILL)
     load.join()
-    return serving_again, before_kill
+    return serving_again
 
 
 def told(
     server: HostServerProcess,
-    receiver: WebhookReceiver,
+    channels: Channels,
     subscriptions: dict[str, list[str]],
     exported: dict[str, dict[str, Any]],
     tally: Tally,
-    before_kill: list[str],
 ) -> Notices:
-    """The notices' and mails' check, once the webhook pump has sent what it holds (no delivery
-    for 5 s, or a minute at most) and every STATUS mail is answered (or that minute is over)."""
-    deadline, quiet_since, seen = time.monotonic() + 60, time.monotonic(), -1
+    """The notices' and mails' check, once the webhook pump and the mail queue have sent what they
+    hold (neither delivered anything for 5 s, or a minute at most) and every STATUS mail is
+    answered (or that minute is over)."""
+    receiver, mail = channels.receiver, channels.mail
+    deadline, quiet_since, seen = time.monotonic() + 60, time.monotonic(), (-1, -1)
     while time.monotonic() < deadline and time.monotonic() - quiet_since < 5:
-        if (count := receiver.deliveries()) != seen:
+        if (count := (receiver.deliveries(), mail.deliveries())) != seen:
             seen, quiet_since = count, time.monotonic()
         time.sleep(0.5)
-    while time.monotonic() < deadline and not all(replies_to(server.outbox, tally.mailed).values()):
+    while time.monotonic() < deadline and not all(mail.replies_to(tally.mailed).values()):
         time.sleep(0.5)
     lost, repeated = notices_check(receiver, subscriptions, exported)
-    answers = dict(replies_to(server.outbox, tally.mailed))
-    return Notices(receiver.deliveries(), lost, repeated, answers, repeated_mail(server.outbox), before_kill)
-
-
-def verdict(ok: bool) -> str:
-    return "pass" if ok else "FAIL"
-
-
-def percentile(values: list[float], share: float) -> float:
-    return (
-        statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
-        if len(values) > 1
-        else values[0]
-    )
-
-
-def report(outcome: Outcome, options: Options, data_mb: float) -> None:
-    print(f"{'route':40} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}  errors by status")
-    for route, times in sorted(outcome.tally.timings.items()):
-        p50, p95, p99 = (percentile(times, share) * 1000 for share in (0.50, 0.95, 0.99))
-        errors = {status: n for status, n in outcome.tally.statuses[route].items() if not 200 <= status < 400}
-        gated = route.startswith(("POST submission", "GET page"))
-        goal = f"  (goal p99 < {P99_GOAL_MS:.0f} ms: {verdict(p99 < P99_GOAL_MS)})" if gated else ""
-        print(f"{route:40} {len(times):8} {p50:8.0f} {p95:8.0f} {p99:8.0f}  {errors or '-'}{goal}")
-    late = outcome.lateness
-    if late:
-        print(
-            f"phases resolved at their deadline: {len(late)}, late by p50 {percentile(late, 0.5):.2f} s, "
-            f"p99 {percentile(late, 0.99):.2f} s, worst {max(late):.2f} s "
-            f"(goal: within {LATE_GOAL_SECONDS:.0f} s: {verdict(max(late) <= LATE_GOAL_SECONDS)})"
-        )
-    else:
-        print("phases resolved at their deadline: none (run longer than --phase-seconds)")
-    usage = outcome.usage
-    print(
-        f"server: {usage.cpu_seconds:.1f} s CPU in {options.seconds:g} s of load, peak RSS {usage.peak_rss_mb:.0f} MB "
-        f"(goal < {RSS_GOAL_MB:.0f} MB: {verdict(usage.peak_rss_mb < RSS_GOAL_MB)}); data folder {data_mb:.2f} MB"
-    )
-    print(
-        f"phases left unresolved after the kill and restart: {len(outcome.unresolved)} (goal 0: "
-        f"{verdict(not outcome.unresolved)})"
-    )
-    moves = len(outcome.tally.acknowledged)
-    print(
-        f"acknowledged moves: {moves}, lost {len(outcome.lost)}, doubled {len(outcome.doubled)} "
-        f"(goal 0 and 0: {verdict(not outcome.lost and not outcome.doubled)})"
-    )
-    report_notices(outcome.notices)
-    if outcome.tally.mail_skipped:
-        print(f"STATUS mails not sent, {outcome.tally.mail_skipped}: the harness's 2 SMTP sessions were still open")
-    for how, seconds in outcome.restarts.items():
-        print(
-            f"restart after {how} with the matches running: serving again in {seconds:.1f} s "
-            f"(goal < {RESTART_GOAL_SECONDS:.0f} s: {verdict(seconds < RESTART_GOAL_SECONDS)})"
-        )
-
-
-def report_notices(notices: Notices) -> None:
-    unanswered = sorted(message_id for message_id, count in notices.answers.items() if count == 0)
-    answered_twice = sorted(message_id for message_id, count in notices.answers.items() if count > 1)
-    repeats = f": {', '.join(notices.repeated[:5])}" if notices.repeated else ""
-    print(
-        f"webhooks out: {notices.webhooks} deliveries, resolution notices lost {len(notices.lost)}, "
-        f"webhook ids delivered more than once {len(notices.repeated)} (the README allows a repeat under "
-        f"the same id only when the server dies mid-POST), {len(notices.repeated_before_kill)} of them before "
-        f"the SIGKILL{repeats}"
-    )
-    print(
-        f"STATUS mails taken: {len(notices.answers)}, unanswered {len(unanswered)}, answered twice "
-        f"{len(answered_twice)}; notices mailed twice (one Message-ID, one recipient) {len(notices.mail_repeated)}"
-    )
-    ok = not (notices.lost or unanswered or answered_twice)
-    print(f"notices: (goal: every one delivered, none doubled beyond the README's crash case: {verdict(ok)})")
+    across, twice = mail.delivered_twice()
+    outbox_twice = kept_twice(server.outbox, channels.outbox_at_kill or set()) if channels.sink else None
+    mails = (dict(mail.replies_to(tally.mailed)), mail.where, mail.deliveries(), across, twice, outbox_twice)
+    return Notices(receiver.deliveries(), lost, repeated, *mails, channels.webhooks_before_kill or [])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -392,7 +332,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--sizes", choices=("mixed", "most"), default=Options.sizes, help="typical and fewest players, or the most"
     )
+    parser.add_argument(
+        "--relay", action="store_true", help="send the server's mail through a relay of the harness's, counted there"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
-        options = Options(args.matches, args.seconds, args.rate, args.phase_seconds, sizes=args.sizes)
+        options = Options(args.matches, args.seconds, args.rate, args.phase_seconds, relay=args.relay, sizes=args.sizes)
         run(options, Path(folder))

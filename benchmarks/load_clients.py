@@ -26,7 +26,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.load_channels import mail_status
+from benchmarks.load_mail import mail_status
 from benchmarks.load_server import REQUEST_TIMEOUT, HostServerProcess, ServerFailed
 from game_core.games.protocol import OpenPhase
 from local_stack.bots import bot_for

@@ -55,6 +55,9 @@ class HostServerProcess:
     port: int = 0
     host_port: int = 0
     smtp_port: int = 0
+    relay_port: int = 0
+    """Where the server sends its mail (`--smtp-relay`: the harness's `MailSink`); 0: kept in the
+    outbox only."""
     on_restart: str = "resolve"
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     token: str = ""
@@ -65,6 +68,8 @@ class HostServerProcess:
         command = [str(CHECKOUT / "bin/host-server"), "--data", str(self.data), "--port", str(self.port)]
         command += ["--on-restart", self.on_restart] + (["--host-port", str(self.host_port)] if self.host_port else [])
         command += ["--smtp-port", str(self.smtp_port), "--allow-loopback-webhooks"]  # the mail and webhook channels
+        if self.relay_port:
+            command += ["--smtp-relay", f"127.0.0.1:{self.relay_port}", "--smtp-security", "plain"]
         log = (self.data.parent / "host-server.log").open("ab")
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, cwd=CHECKOUT)
         assert self.process.stdout is not None
@@ -121,7 +126,14 @@ class HostServerProcess:
         self.process = None
 
     def host(self, command: str, **fields: Any) -> dict[str, Any]:
-        """A host command as `match-host --server` sends it (POST /host with the host token)."""
+        """A host command as `match-host --server` sends it; ServerFailed if it was refused."""
+        reply = self.ask(command, **fields)
+        if not reply.get("ok"):
+            raise ServerFailed(f"host command {command} refused: {reply}")
+        return reply
+
+    def ask(self, command: str, **fields: Any) -> dict[str, Any]:
+        """A host command's reply, taken or refused (POST /host with the host token)."""
         body = json.dumps({"command": command, **fields}).encode()
         headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
         request = urllib.request.Request(f"http://127.0.0.1:{self.host_port}/host", body, headers)
@@ -130,6 +142,4 @@ class HostServerProcess:
                 reply: dict[str, Any] = json.loads(response.read())
         except urllib.error.HTTPError as error:
             reply = json.loads(error.read() or b"{}") | {"status": error.code}
-        if not reply.get("ok"):
-            raise ServerFailed(f"host command {command} refused: {reply}")
         return reply
