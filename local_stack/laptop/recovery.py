@@ -5,10 +5,11 @@ first (extended, and everyone told why: local_stack/laptop/restart_grace.py).
 
 A recovery costs a Lambda invocation and a StartExecution (moto parses the state machine's
 definition for each), some 0.6 s a match on a busy 2-core machine: 50 matches took half a minute
-before the server answered anyone (issue 32's restart goal: serving within 15 s). `Recovery.start`
-therefore takes every unfinished match's lock (local_stack/laptop/match_locks.py) and recovers them on a
-thread of its own while the server serves: a request for a match not yet recovered waits for it,
-as it would have waited for the whole start, and every other request is answered at once.
+before the server answered anyone (issue 32's restart goal: serving within 15 s). `Recovery.hold`
+therefore takes every unfinished match's lock (local_stack/laptop/match_locks.py) before the server
+opens its ports, and `start` recovers them on a thread of its own once they are open (not
+competing with the opening): a request for a match not yet recovered waits for it, as it would
+have waited for the whole start, and every other request is answered at once.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ Act = Callable[[dict[str, Any]], dict[str, Any]]
 
 class Recovery:
     """The start's recoveries: `plan` reads which matches to recover (and which phase to reopen),
-    `run` does them in turn (holding each match's lock), `start` on a thread."""
+    `hold` takes their locks, `run` does them in turn (releasing each match's lock), `start` on a thread."""
 
     def __init__(self, act: Act, locks: MatchLocks, grace_seconds: int | None) -> None:
         self.act = act
@@ -76,10 +77,13 @@ class Recovery:
         finally:
             self.done.set()
 
-    def start(self, planned: list[Any], down_since: datetime | None, now: datetime) -> threading.Thread:
-        """Every planned match's lock taken now (a request for it waits), then `run` on a thread."""
+    def hold(self, planned: list[Any]) -> None:
+        """Every planned match's lock taken (a request for it waits until `run` has recovered it)."""
         for match_id, _phase in planned:
             self.locks.lock(match_id).acquire()
+
+    def start(self, planned: list[Any], down_since: datetime | None, now: datetime) -> threading.Thread:
+        """`run` on a thread (the planned matches held)."""
         thread = threading.Thread(target=self.run, args=(planned, down_since, now), name="recovery", daemon=True)
         thread.start()
         return thread

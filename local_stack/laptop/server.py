@@ -138,6 +138,7 @@ class HostServer:
         self.recovered, self.reopened = self.recovery.recovered, self.recovery.reopened
         """The matches resumed on start; those whose phase it reopened, each with the phase and until when."""
         self._recover_while_serving = recover_while_serving
+        self._recovering: threading.Thread | None = None
         self._stopping = threading.Event()
         self._table: TableFile | None = None
         self.logins = LoginIndex()
@@ -179,13 +180,18 @@ class HostServer:
             if self.mail_queue is not None:
                 self.mail_queue.start(told=lambda gone: tell_host(self.stack.ports(), gone))
                 starting.callback(self.mail_queue.stop)
-            self._resume(table, down_since, starting)
+            planned = self._hold_unfinished(table, down_since)
+            starting.callback(self._recovered)  # once the ports are closed (registered before them)
+            if not self._recover_while_serving:
+                self._resume(planned, down_since).join()
             deliveries = DeliveryPump(self.stack.webhooks)
             deliveries.start()
             starting.callback(deliveries.stop)
             self.host_token = host_token(self.data)
             self._serve_http(starting)
             self._take_mail(starting)
+            if self._recover_while_serving:
+                self._resume(planned, down_since)
             self.folder.describe(
                 players=f"{self._host}:{self.port}",
                 host_commands=f"{LOOPBACK}:{self.host_port}",
@@ -291,14 +297,23 @@ class HostServer:
         _joined(heartbeat, 10)
         self.folder.describe(seen=self._now().isoformat())  # the moment a restart says it went down
 
-    def _resume(self, table: TableFile, down_since: datetime | None, starting: ExitStack) -> None:
-        """Recover every match left running (local_stack/laptop/recovery.py): before serving, or
-        (`recover_while_serving`) while serving, each match's requests waiting for its recovery."""
+    def _hold_unfinished(self, table: TableFile, down_since: datetime | None) -> list[Any]:
+        """Every match left running, to recover (local_stack/laptop/recovery.py), its lock taken: a
+        request for it waits until it is recovered."""
         planned = self.recovery.plan(self._stored_matches(table), down_since, self._now())
-        recovering = self.recovery.start(planned, down_since, self._now())
-        starting.callback(_joined, recovering, 60)
-        if not self._recover_while_serving:
-            recovering.join()
+        self.recovery.hold(planned)
+        return planned
+
+    def _resume(self, planned: list[Any], down_since: datetime | None) -> threading.Thread:
+        """Recover the planned matches on a thread: before serving, or (`recover_while_serving`)
+        once the ports are open (the recovery then does not compete with opening them)."""
+        self._recovering = self.recovery.start(planned, down_since, self._now())
+        return self._recovering
+
+    def _recovered(self) -> None:
+        if self._recovering is not None:
+            _joined(self._recovering, 60)
+            self._recovering = None
 
     def _stored_matches(self, table: TableFile) -> list[tuple[Match, bool]]:
         """Every match in the table, and whether its store still takes moves."""

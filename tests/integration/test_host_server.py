@@ -30,6 +30,7 @@ from conftest import crates_request, load_event, push
 from game_core.cli.host import send_to_server
 from local_stack.aws.clock import VirtualClock
 from local_stack.aws.mail import MailAccount, SmtpRelay
+from local_stack.laptop.recovery import Recovery
 from local_stack.laptop.server import HostServer
 from local_stack.laptop.smtp import SmtpListener
 
@@ -181,6 +182,43 @@ def test_with_on_restart_resolve_a_deadline_that_passed_while_the_server_was_dow
         (pregame,) = host(server, "export", match_id=match_id)["phases"]
         assert (pregame["timed_out"], pregame["missing"]) == (True, ["p2"])
         assert pregame["submissions"]["p1"] == {"multipliers": move("p1", "Pregame")["submission"]}
+    finally:
+        server.__exit__()
+
+
+def test_serving_while_it_recovers_a_restart_opens_its_ports_before_recovering_a_match_held_till_then(
+    tmp_path, monkeypatch
+) -> None:
+    # Given a running match, its server stopped
+    server = serve(tmp_path, VirtualClock(START))
+    match_id = host(server, "create", match=crates_request(2, phase_seconds=3600, seed=7))["match_id"]
+    server.stack.settle()
+    moment = server.stack.clock.time()
+    server.__exit__()
+
+    # When a server starts on its folder serving while it recovers (as bin/host-server does), the
+    # recovery noting, as it begins, what the players' port answers and whether the match is held
+    clock = VirtualClock(datetime.fromtimestamp(moment, UTC))
+    server = HostServer(tmp_path, port=0, clock=clock, games=("crates",), recover_while_serving=True)
+    seen: list[tuple[int, bool]] = []
+    run = Recovery.run
+
+    def noting(recovery: Recovery, *args: Any) -> None:
+        nobody = http(f"http://127.0.0.1:{server.port}/matches/m-000000000000")[0]
+        seen.append((nobody, recovery.locks.lock(match_id).locked()))
+        run(recovery, *args)
+
+    monkeypatch.setattr(Recovery, "run", noting)
+    server.__enter__()
+    try:
+        assert server.recovery.done.wait(REQUEST_TIMEOUT)
+
+        # Then the port answered (a match nobody made: 404) before the recovery, the match held until
+        # recovered, and then it was: its Pregame open again
+        assert seen == [(404, True)]
+        assert server.recovered == [match_id]
+        server.stack.settle()
+        assert host(server, "status", match_id=match_id)["open"]["phase"] == "Pregame"
     finally:
         server.__exit__()
 
