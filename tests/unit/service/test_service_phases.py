@@ -360,6 +360,30 @@ def test_stalled_records_the_reason_and_alerts_only_the_host() -> None:
     assert len(table.events("stalled")) == 1 and len(notifier.alerts) == 2
 
 
+def test_stalled_is_recorded_when_a_host_act_lands_between_its_read_and_its_save(monkeypatch) -> None:
+    # Given a machine giving up while the host extends the phase at that moment (issue 32: a
+    # match whose stall went unrecorded showed a running match in `status` that no machine ran)
+    table = Table.open()
+    store = table.fakes.store
+    save = store.save
+
+    def host_act_first(*args: Any, **kwargs: Any) -> None:
+        monkeypatch.setattr(store, "save", save)
+        host.extend(table.ports, MID, 60)
+        save(*args, **kwargs)
+
+    monkeypatch.setattr(store, "save", host_act_first)
+    phases.stalled(table.ports, MID, ERROR)
+
+    # Then the stall is stored on the match as it is after the act: the host's status says so
+    reason = {"error": "States.TaskFailed", "cause": "RuntimeError: boom"}
+    status = match_status(table.ports, MID)
+    assert status["stalled"] == reason | {"what_to_do": "run `recover` to continue the match"}
+    assert [event.data for event in table.events("extended")] == [{"seconds": 60}]
+    assert [event.data for event in table.events("stalled")] == [reason]
+    assert len(table.fakes.notifier.alerts) == 1
+
+
 @pytest.mark.parametrize(
     ("error", "reason"),
     [

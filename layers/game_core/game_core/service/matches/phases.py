@@ -212,17 +212,19 @@ def stalled(ports: Ports, match_id: str, error: dict[str, Any]) -> None:
         "error": str(error.get("Error", "unknown"))[:200],
         "cause": _short_cause(error.get("Cause")),
     }
-    match = ports.store.get(match_id)
-    now = ports.clock.now()
-    if match.stalled != reason:
-        try:
-            ports.store.save(
-                match,
-                match.model_copy(update={"stalled": reason, "version": match.version + 1}),
-                Event("stalled", now, reason),
-            )
-        except Conflict:
-            pass  # a host act landed meanwhile; the alert below still goes out
+
+    def attempt(match: Match) -> Match:
+        if match.stalled != reason:
+            stalled = match.model_copy(update={"stalled": reason, "version": match.version + 1})
+            ports.store.save(match, stalled, Event("stalled", ports.clock.now(), reason))
+        return match
+
+    # A host act landing meanwhile is read again: a stall left unrecorded would show the host a
+    # running match in `status` that no machine runs
+    try:
+        match = until_stored(lambda: ports.store.get(match_id), attempt, match_id=match_id, what="no stall recorded")
+    except Conflict:  # it kept changing: the alert below still goes out
+        match = ports.store.get(match_id)
     webhooks.alert_host(
         ports,
         match,
