@@ -3,9 +3,10 @@ its export holds every match's record and the season's log; match-replay replays
 eliminations and champion; match-verify checks the season's chain and every match's, and names
 what a changed record breaks.
 
-The season: ada, bo, cy; one episode, Domino then an Abstrac `row` Death Match, then the Finals
-(Abstrac `deal`) between the two left; the EC silent, so a lot names the opponent (RULINGS.md,
-"Seasons"): three matches in all, one eliminated, one champion."""
+The season: ada, bo, cy; one episode, Domino then a Domino Death Match, then the Finals (Domino)
+between the two left (the season's own record is the subject, not its games': season_outcome.on_domino);
+the EC silent, so a lot names the opponent (RULINGS.md, "Seasons"): three matches in all, one
+eliminated, one champion."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from season_outcome import on_domino
 
 from game_core.cli import replay as replay_cli
 from game_core.cli import verify as verify_cli
@@ -27,18 +29,20 @@ from local_stack.bots.season_play import play_season
 pytestmark = pytest.mark.statemachine
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
-SETTINGS = {
-    "name": "Three",
-    "seed": 7,
-    "cast": [{"id": player} for player in ("ada", "bo", "cy")],
-    "episodes": [{"main": {"game": "domino"}}],
-    "match_options": {"phase_seconds": 600, "early_close": True},
-}
+SETTINGS = on_domino(
+    {
+        "name": "Three",
+        "seed": 7,
+        "cast": [{"id": player} for player in ("ada", "bo", "cy")],
+        "episodes": [{"main": {"game": "domino"}}],
+        "match_options": {"phase_seconds": 600, "early_close": True},
+    }
+)
 
 
 @pytest.fixture(scope="module")
 def exported() -> dict[str, Any]:
-    with LocalStack(games=("domino", "abstrac"), clock=VirtualClock(datetime(2026, 12, 1, tzinfo=UTC))) as stack:
+    with LocalStack(games=("domino",), clock=VirtualClock(datetime(2026, 12, 1, tzinfo=UTC))) as stack:
         run = play_season(stack, SETTINGS, timeout=600, season_id="s-record")
         assert run.status == "SUCCEEDED"
         # as the host asks for it: the console's sample event with the season's id put in
@@ -59,7 +63,7 @@ def write(tmp_path: Path, record: dict[str, Any]) -> str:
 
 def test_the_export_holds_every_match_and_the_seasons_log(exported: dict[str, Any]) -> None:
     games = [match["game"] for match in exported["matches"]]
-    assert games == ["domino", "abstrac", "abstrac"]  # Main Match, Death Match, Finals
+    assert games == ["domino", "domino", "domino"]  # Main Match, Death Match, Finals
     assert all(match["result"] and match["events"] for match in exported["matches"])
     types = [event["type"] for event in exported["events"]]
     assert types[0] == "season_created" and "eliminated" in types and types[-1] == "champion"
