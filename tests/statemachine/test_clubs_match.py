@@ -12,26 +12,22 @@ without being shown, and each guessing total is told to its guesser alone).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
+import played_matches
 import pytest
 from conftest import walk
+from played_matches import CLUBS, CLUBS_GARNETS
 
-from game_core.aws.wiring import ports_from_environment
 from game_core.games import registry
 from game_core.games.clubs.models import TOKEN, ClubsState
 from game_core.match.engine import setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import replay, replay_phase
-from local_stack.aws.clock import VirtualClock
-from local_stack.aws.stack import LocalStack
-from local_stack.bots.play import seat
-from local_stack.bots.runner import MatchRun, run_match
+from local_stack.bots.runner import MatchRun
 
 pytestmark = pytest.mark.statemachine
 
-STARTING_GARNETS = {"p01": 4, "p02": 2, "p03": 0}
 PRIVATE_KEYS = {
     "private",
     "tokens",
@@ -49,27 +45,12 @@ public per-card reveal is, are checked by value."""
 
 
 @pytest.fixture(scope="module")
-def played() -> Iterator[tuple[MatchRun, MatchRecord, dict[str, Any], dict[str, int]]]:
-    """One bot match: its run, its exported record, the live final state and the final balances."""
-    request = {
-        "game": "clubs",
-        "settings": {},
-        "players": [seat(player, 1) | {"garnets": garnets} for player, garnets in STARTING_GARNETS.items()],
-        "phase_seconds": 3600,  # room for the bots' thinking; early close ends each phase once all is in
-        "early_close": True,
-        "seed": 77,
-    }
-    with LocalStack(clock=VirtualClock()) as stack:
-        run = run_match(stack, request, timeout=240)
-        exported = stack.host({"command": "export", "match_id": run.match_id})
-        ports = ports_from_environment()
-        live_state = ports.store.get(run.match_id).state
-        balances = ports.store.balances(tuple(STARTING_GARNETS))
-        purses = ports.store.purses(run.match_id)
-        ports_from_environment.cache_clear()
-    exported.pop("ok")
-    assert run.status == "SUCCEEDED"
-    yield run, MatchRecord.model_validate(exported), live_state, balances | purses
+def played() -> tuple[MatchRun, MatchRecord, dict[str, Any], dict[str, int]]:
+    """One bot match (played_matches.CLUBS, played once for this module and test_full_matches.py):
+    its run, its exported record, the live final state and the final balances."""
+    match = played_matches.played(CLUBS)
+    assert match.run.status == "SUCCEEDED"
+    return match.run, MatchRecord.model_validate(match.exported), match.live_state, match.balances
 
 
 def final_state(record: MatchRecord) -> ClubsState:
@@ -112,9 +93,9 @@ def test_the_guests_garnets_are_back_with_their_players(played) -> None:
     assert record.result is not None
     expected = {
         player: start - len(peeks[player]) - len(peeks[f"{player}g1"]) + record.result["garnets"][player]
-        for player, start in STARTING_GARNETS.items()
+        for player, start in CLUBS_GARNETS.items()
     }
-    assert {player: balances[player] for player in STARTING_GARNETS} == expected
+    assert {player: balances[player] for player in CLUBS_GARNETS} == expected
 
 
 def secrets_of(state: ClubsState, record: MatchRecord, participant: str) -> list[Any]:

@@ -1,6 +1,7 @@
 """Every game and rule set, played to the end by bots on the real ASL executed by moto.
 
-Given a match created through the host-commands handler
+Given a match created through the host-commands handler (Clubs': test_clubs_match.py's, played
+once for both: played_matches.CLUBS)
 When bots play it through the webhook handler, reading only their own SNS inboxes
 Then the state machine succeeds, the exported record replays to the live result (same bytes
 twice through the CLI), and every message a participant received is exactly their view of the
@@ -14,16 +15,14 @@ import subprocess
 import sys
 
 import pytest
+from played_matches import CLUBS, played
 
 from game_core.games import registry
 from game_core.match.engine import guests_per_player, setup_rng
 from game_core.match.model import MatchRecord
 from game_core.match.replay import canonical_json, replay, replay_phase
-from local_stack.aws.clock import VirtualClock
 from local_stack.aws.metering import item_size
-from local_stack.aws.stack import LocalStack
 from local_stack.bots.play import bot_matches, seat
-from local_stack.bots.runner import run_match
 
 pytestmark = pytest.mark.statemachine
 
@@ -42,28 +41,33 @@ def views_after_each_phase(record: MatchRecord, player: str | None) -> list[dict
     return json.loads(json.dumps(views))
 
 
-@pytest.mark.parametrize(("game_id", "rule_set", "players"), MATCHES, ids=[f"{g}-{r}" for g, r, _ in MATCHES])
-def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tmp_path, game_id, rule_set, players):
-    request = {
+def request_for(game_id: str, rule_set: str, players: int) -> dict:
+    """The match a case plays: its players, phases of 8 seconds (early close ends them sooner; only
+    mm8's pregame, with no submissions, runs out). Clubs' is test_clubs_match.py's, its three
+    players with their guests and garnets, and an hour a phase for the bots' thinking."""
+    if game_id == "clubs":
+        assert (rule_set, len(CLUBS["players"])) == ("default", players)
+        return CLUBS
+    return {
         "game": game_id,
         "settings": {"rule_set": rule_set},
         "players": [seat(f"p{i:02d}", guests_per_player(registry.load(game_id))) for i in range(1, players + 1)],
-        "phase_seconds": 8,  # early close ends phases sooner; only mm8's pregame (no submissions) runs out
+        "phase_seconds": 8,
         "early_close": True,
         "seed": 4242,
     }
-    with LocalStack(clock=VirtualClock()) as stack:
-        # The clock moves only once every bot has acted and the machine waits: no bot is late.
-        run = run_match(stack, request, timeout=240)
-        exported = stack.host({"command": "export", "match_id": run.match_id})
-        items = stack.client("dynamodb").scan(TableName="matches")["Items"]
+
+
+@pytest.mark.parametrize(("game_id", "rule_set", "players"), MATCHES, ids=[f"{g}-{r}" for g, r, _ in MATCHES])
+def test_a_bot_match_runs_to_the_end_and_every_message_is_the_recipients_view(tmp_path, game_id, rule_set, players):
+    match = played(request_for(game_id, rule_set, players))
+    run, exported, items = match.run, match.exported, match.items
 
     assert run.status == "SUCCEEDED"
     # Every item of the match, as DynamoDB bills it, under 16 KB (the state is compressed).
     largest = max(items, key=item_size)
     assert item_size(largest) <= 16 * 1024, (largest["sk"], item_size(largest))
     assert all(status == 200 for _, status, _ in run.replies), [r for r in run.replies if r[1] != 200]
-    exported.pop("ok")
     record = MatchRecord.model_validate(exported)
     assert record.status == "finished"
 
