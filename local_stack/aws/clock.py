@@ -14,15 +14,13 @@ moto's Step Functions interpreter waits in real time. In moto 5.2.1:
 `patch_moto(clock)` routes every one of them through a `VirtualClock` and returns the function that
 restores moto. A wait then registers its wake-up instant on the clock and parks; `advance()` moves
 the clock and wakes the waiters whose instant has come; a waiter whose event is set (a task token
-completed: a host act, an early close) returns at once, as before. Retry intervals are skipped
-(recorded in `clock.skipped_retries`): a retry happens at once, at the same instant. The handlers
-read the same clock through the Clock port (the ports the local stack builds with it: `LocalStack.ports`).
+completed: a host act, an early close; moto's events are the clock's: clock_events.py) returns at
+once. Retry intervals are skipped (`clock.skipped_retries`). Handlers read it as their Clock port.
 
 `idle(running)` says whether every running execution is parked: its current wait is registered
 and, for a Task, the task's worker is parked too (a waitForTaskToken waiting for its token), not
-still running a Lambda. `LocalStack.settle()` waits for that, so a test can advance
-deterministically. The replaced moto code is pinned: `MOTO_SEAMS` holds a digest of each original,
-and tests/integration/test_lambda_adapter.py fails loudly the day one changes.
+still running a Lambda. `LocalStack.settle()` waits for that (woken by each change: `await_change`).
+The replaced moto code is pinned (`MOTO_SEAMS`: tests/integration/test_lambda_adapter.py).
 """
 
 from __future__ import annotations
@@ -50,11 +48,12 @@ import moto.stepfunctions.parser.asl.component.state.wait.wait_function.timestam
 import moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function as wait_function
 import moto.stepfunctions.parser.asl.eval.callback.callback as callback_endpoints
 
-from local_stack.aws import clock_map
+from local_stack.aws import clock_events, clock_map
+from local_stack.aws.clock_events import ClockEvent
 
 PINNED_MOTO = "5.2.1"
 POLL_SECONDS = 0.01
-"""How often a wait on an event the clock does not own (a task token's) looks at it, in real time."""
+"""How often a wait on an event not the clock's (not made while patched) looks at it, in real time."""
 
 
 _MODULES = {
@@ -100,18 +99,6 @@ def seam_digest(qualified: str) -> str:
     return hashlib.sha256(inspect.getsource(_ORIGINALS[qualified]).encode()).hexdigest()[:16]
 
 
-class ClockEvent(threading.Event):
-    """An event whose `set` wakes the clock's waiters at once (no polling)."""
-
-    def __init__(self, clock: VirtualClock) -> None:
-        super().__init__()
-        self._clock = clock
-
-    def set(self) -> None:
-        super().set()
-        self._clock.poke()
-
-
 @dataclass(eq=False)
 class Waiter:
     wake: float
@@ -135,6 +122,7 @@ class VirtualClock:
         self._condition = threading.Condition()
         self._waiters: list[Waiter] = []
         self._closed = False
+        self._changes = 0
         self._maps: dict[int, tuple[Any, str | None]] = {}
         """Each Map's pool of iterations (local_stack/aws/clock_map.py) -> its execution: it is parked
         only once each unfinished iteration is parked too (one parked says nothing of the others)."""
@@ -158,8 +146,16 @@ class VirtualClock:
         return ClockEvent(self)
 
     def poke(self) -> None:
+        """What `busy` reads changed: every wait and `await_change` looks again (re-entrant)."""
         with self._condition:
+            self._changes += 1
             self._condition.notify_all()
+
+    def await_change(self, seen: int | None, timeout: float) -> int:
+        """The count of changes so far, once it differs from `seen` (at most `timeout` real seconds)."""
+        with self._condition:
+            self._condition.wait_for(lambda: self._changes != seen, timeout)
+            return self._changes
 
     def wait(
         self,
@@ -177,6 +173,7 @@ class VirtualClock:
             wake = math.inf if seconds is None else self._time + max(0.0, float(seconds))
             waiter = Waiter(wake, event, threading.current_thread(), execution, worker, stopped)
             self._waiters.append(waiter)
+            self.poke()
             try:
                 while True:
                     if self._closed:
@@ -186,10 +183,11 @@ class VirtualClock:
                         return True
                     if self._time >= wake or (stopped is not None and stopped()):
                         return False
-                    polled = stopped is not None or not isinstance(event, ClockEvent)
+                    polled = not isinstance(event, ClockEvent)  # `stopped` changes as a ClockEvent is set
                     self._condition.wait(POLL_SECONDS if polled else None)
             finally:
                 self._waiters.remove(waiter)
+                self.poke()
 
     def skip_retry_interval(self, seconds: float) -> None:
         """A Retry's backoff: skipped (recorded), so a retry takes no time at all."""
@@ -204,7 +202,7 @@ class VirtualClock:
         with self._condition:
             if moment > self._time:
                 self._time = moment
-            self._condition.notify_all()
+            self.poke()
 
     def next_wake(self) -> float | None:
         """The earliest instant a parked wait wakes up by itself, if any."""
@@ -228,6 +226,7 @@ class VirtualClock:
         """A Map's pool of iterations (moto's JobPool) running in `execution`."""
         with self._condition:
             self._maps[id(pool)] = (pool, execution)
+            self.poke()
 
     def _lines(self, arn: str) -> int:
         """How many lines of the execution run at once: its own, and each unfinished iteration of
@@ -242,7 +241,7 @@ class VirtualClock:
         """The stack is gone: park every wait for good (it must not run against a stopped mock)."""
         with self._condition:
             self._closed = True
-            self._condition.notify_all()
+            self.poke()
 
 
 # -- the moto seams ---------------------------------------------------------------------------------
@@ -385,8 +384,10 @@ def patch_moto(clock: VirtualClock) -> Callable[[], None]:
     timestamp.datetime = types.SimpleNamespace(datetime=_clock_datetime(clock))  # type: ignore[assignment]
     retrier_decl.time = types.SimpleNamespace(sleep=clock.skip_retry_interval)  # type: ignore[assignment]
     restore_map = clock_map.patch(clock, _execution_arn)
+    restore_events = clock_events.patch(clock)
 
     def restore() -> None:
+        restore_events()
         restore_map()
         (
             execution_state._evaluate_with_timeout,  # type: ignore[method-assign]

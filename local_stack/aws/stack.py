@@ -54,6 +54,8 @@ ROLE = "arn:aws:iam::123456789012:role/match-service"
 SETTLE_SECONDS = 60.0
 """The longest `settle` waits, in real time, for the state machines to park (generous: a loaded
 machine is slow, and a settled one returns at once)."""
+LOOK_SECONDS = 0.02
+"""The longest `settle` goes without looking again, in real time, if the clock says nothing changed."""
 
 
 @cache
@@ -303,12 +305,13 @@ class LocalStack:
         clock or has ended: what a host act or a submission set going has then all happened."""
         clock = self._virtual()
         deadline = time.monotonic() + timeout
-        pause = 0.002  # looking costs the machine time (moto's lock): look less often the longer it takes
+        seen = clock.await_change(None, 0)
         while busy := clock.busy(self.running_executions()):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"executions still busy after {timeout} s (not parked in a wait): {busy}")
-            time.sleep(pause)
-            pause = min(pause * 1.5, 0.05)
+            # Woken as a wait begins or ends, an event of the clock's is set or an execution ends;
+            # LOOK_SECONDS bounds the wait for what the clock is not told (a Map's iteration ending).
+            seen = clock.await_change(seen, LOOK_SECONDS)
 
     def now(self) -> datetime:
         """What the handlers read as now."""

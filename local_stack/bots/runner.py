@@ -211,7 +211,6 @@ class _Table:
     def play_to_the_end(self, timeout: float, pace: float) -> None:
         stack, run, clock = self.stack, self.run, self.stack.clock
         deadline = time.monotonic() + timeout
-        pause = 0.005  # between looks while the machine works: longer the longer it takes (looking costs it)
         while run.status == "RUNNING":
             if time.monotonic() > deadline:
                 raise TimeoutError(f"match {self.match_id} still running after {timeout} s")
@@ -222,11 +221,9 @@ class _Table:
             elif not stack.idle():
                 # The machine is working: the bots wait until it waits (then all it published is in
                 # the inboxes, and its task token is stored, so a move that completes a phase wakes it).
-                time.sleep(pause)
-                pause = min(pause * 1.5, 0.1)
+                stack.settle(max(0.0, deadline - time.monotonic()))
             elif self.read() or self.pending:
                 self.send(one_by_one=True)
-                pause = 0.005
             elif (wake := clock.next_wake()) is not None:
                 # Parked, everything read, every bot has acted: only time can move things now.
                 step = wake - clock.time()
@@ -234,9 +231,8 @@ class _Table:
                     step = min(step, TICK_SECONDS)
                     time.sleep(step * pace)
                 clock.advance_to(clock.time() + step)
-                pause = 0.005
             else:
-                time.sleep(pause)  # parked with nothing to wake it: it is ending
+                time.sleep(0.005)  # parked with nothing to wake it: it is ending
             run.status = str(stack.execution(self.match_id, self.request["game"])["status"])
         self.read()
         self.send(one_by_one=False)  # none: the match is over (a bot acts only on an open phase)

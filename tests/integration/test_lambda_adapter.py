@@ -29,7 +29,7 @@ from botocore.exceptions import ClientError
 from conftest import crates_request
 from moto.core.botocore_stubber import BotocoreStubber
 
-from local_stack.aws import clock, lambda_adapter
+from local_stack.aws import clock, clock_events, lambda_adapter
 from local_stack.aws.stack import ROLE
 
 
@@ -223,6 +223,26 @@ def test_patch_moto_and_restore_leave_moto_as_it_was() -> None:
     restore()
     assert {seam: clock._resolve(seam) for seam in clock.MOTO_SEAMS} == seams
     assert timestamp.datetime is datetime and retrier_decl.time is time
+
+
+@pytest.mark.parametrize("seam", list(clock_events.SEAMS), ids=lambda seam: seam.__qualname__)
+def test_each_clock_event_seam_is_moto_5_2_1s_code(seam) -> None:
+    # local_stack.aws.clock_events makes these functions' events the clock's, or pokes it after them.
+    assert clock_events.seam_digest(seam) == clock_events.SEAMS[seam], (
+        f"moto's {seam.__qualname__} changed: re-check local_stack/aws/clock_events.py"
+    )
+
+
+def test_while_patched_a_task_tokens_event_wakes_the_clock_and_after_it_is_moto_s_own() -> None:
+    the_clock = clock.VirtualClock()
+    restore = clock.patch_moto(the_clock)
+    endpoint = callback_endpoints.CallbackEndpoint("token")
+    seen = the_clock.await_change(None, 0)
+    endpoint.notify(outcome=None)  # as SendTaskSuccess does
+    assert isinstance(endpoint._notify_event, clock_events.ClockEvent)
+    assert the_clock.await_change(seen, 0) > seen  # a settle waiting on the clock is woken
+    restore()
+    assert type(callback_endpoints.CallbackEndpoint("token")._notify_event) is threading.Event
 
 
 def test_the_handlers_read_the_stacks_clock_and_the_lambda_environment_the_wall_clock(stack) -> None:
