@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 CHECKOUT = Path(__file__).resolve().parent.parent
-START_TIMEOUT = 120.0
+START_TIMEOUT = 600.0
+"""How long a start may take before the harness gives up: a guard against a hang, not a figure (a
+start takes seconds; on a machine loaded thirty deep, two minutes were not enough)."""
 REQUEST_TIMEOUT = 60.0
 
 
@@ -95,6 +97,8 @@ class HostServerProcess:
 
     def _wait_until_answering(self, started: float) -> None:
         while time.monotonic() - started < START_TIMEOUT:
+            if self.process is not None and self.process.poll() is not None:
+                raise ServerFailed(f"bin/host-server ended before serving: see {self.data.parent / 'host-server.log'}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1):
                     urllib.request.urlopen(f"{self.base}/matches/m-000000000000", timeout=5).close()
