@@ -49,7 +49,7 @@ import moto.stepfunctions.parser.asl.eval.callback.callback as callbacks
 from moto.core.botocore_stubber import BotocoreStubber
 
 from game_core.service.ports import Ports
-from local_stack.aws import interpreter_clients
+from local_stack.aws import interpreter_clients, moto_direct
 from local_stack.aws.moto_dynamodb import item_backups, partition_queries, plain_attribute_values
 from local_stack.aws.moto_expressions import parsed_once
 from local_stack.aws.moto_lock import MOTO_LOCK
@@ -179,14 +179,17 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
 
     original_call = BotocoreStubber.__call__
 
-    def serialized_call(self: Any, event_name: str, request: Any, **kwargs: Any) -> Any:
+    def serialized(event_name: str, request: Any, call: Callable[[], Any]) -> Any:
         with MOTO_LOCK:
-            response = original_call(self, event_name, request, **kwargs)
+            response = call()
             then = [hook(event_name, request, response) for hook in lambdas.after_aws_call]
         for step in then:
             if step is not None:
                 step()
         return response
+
+    def serialized_call(self: Any, event_name: str, request: Any, **kwargs: Any) -> Any:
+        return serialized(event_name, request, lambda: original_call(self, event_name, request, **kwargs))
 
     BotocoreStubber.__call__ = serialized_call  # type: ignore[method-assign]
 
@@ -196,10 +199,12 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
     restore_queries = partition_queries()  # the same
     restore_responses = plain_attribute_values()
     restore_expressions = parsed_once()  # safe under MOTO_LOCK: one parse at a time
+    restore_direct = moto_direct.install(serialized)
     restore_clients = interpreter_clients.install()
 
     def restore() -> None:
         restore_clients()
+        restore_direct()
         restore_expressions()
         restore_responses()
         restore_queries()

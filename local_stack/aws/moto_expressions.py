@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable, Hashable
+from functools import cache, partial
 from importlib.metadata import version
 from typing import Any
 
@@ -57,13 +58,18 @@ Node = ConditionExpressionParser.Node
 VALUE = ConditionExpressionParser.Kind.EXPRESSION_ATTRIBUTE_VALUE
 
 
+_installed = cache(partial(version, "moto"))
+
+
 def seam_digest(function: Callable[..., Any]) -> str:
     return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
 
 
-def changed_seams() -> list[str]:
-    """The functions relied on whose source is not the one pinned."""
-    return [name for name, (function, digest) in SEAMS.items() if seam_digest(function) != digest]
+@cache
+def changed_seams() -> tuple[str, ...]:
+    """The functions relied on whose source is not the one pinned (read once a process: every stack
+    installs the caches)."""
+    return tuple(name for name, (function, digest) in SEAMS.items() if seam_digest(function) != digest)
 
 
 def _frozen(node: Any) -> Any:
@@ -161,7 +167,7 @@ def cached_updates() -> Callable[[], None]:
 
 def parsed_once() -> Callable[[], None]:
     """Both caches, once moto is the version pinned; returns the function that restores moto."""
-    installed, changed = version("moto"), changed_seams()
+    installed, changed = _installed(), changed_seams()
     if installed != PINNED_MOTO or changed:
         raise RuntimeError(
             f"local_stack.aws.moto_expressions is written against moto {PINNED_MOTO}; moto {installed} is "

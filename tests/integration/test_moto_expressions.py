@@ -240,4 +240,4 @@ def test_the_seams_are_moto_5_2_1s() -> None:
     # local_stack/aws/moto_expressions.py (does the tree still depend on the values only at its
     # leaves? does every user of an update tree still read it or deep-copy it?).
     assert version("moto") == moto_expressions.PINNED_MOTO
-    assert moto_expressions.changed_seams() == []
+    assert moto_expressions.changed_seams() == ()
