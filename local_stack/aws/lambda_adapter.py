@@ -195,20 +195,18 @@ def install(lambdas: InProcessLambdas) -> Callable[[], None]:
 
     original_notify = callbacks.CallbackPoolManager.notify
     callbacks.CallbackPoolManager.notify = _notify_once(original_notify)  # type: ignore[method-assign]
-    restore_transactions = item_backups()  # safe under MOTO_LOCK (its docstring)
-    restore_queries = partition_queries()  # the same
-    restore_responses = plain_attribute_values()
-    restore_expressions = parsed_once()  # safe under MOTO_LOCK: one parse at a time
-    restore_direct = moto_direct.install(serialized)
-    restore_clients = interpreter_clients.install()
+    restores = [
+        item_backups(),  # safe under MOTO_LOCK (its docstring)
+        partition_queries(),  # the same
+        plain_attribute_values(),
+        parsed_once(),  # safe under MOTO_LOCK: one parse at a time
+        moto_direct.install(serialized),
+        interpreter_clients.install(),
+    ]
 
     def restore() -> None:
-        restore_clients()
-        restore_direct()
-        restore_expressions()
-        restore_responses()
-        restore_queries()
-        restore_transactions()
+        for undo in reversed(restores):
+            undo()
         lambda_models.LambdaFunction._invoke_lambda = original  # type: ignore[method-assign]
         BotocoreStubber.__call__ = original_call  # type: ignore[method-assign]
         callbacks.CallbackPoolManager.notify = original_notify  # type: ignore[method-assign]
