@@ -24,6 +24,11 @@ members) took that walk, and with the queries fixed it was half of a phase resol
 moto's JSON serializer would, without the walk: its one type's value as it is, a binary one in
 base64, a map's and a list's values the same way, a member moto would leave out (None) left out.
 
+moto checks an item's size (400 KB) at every attribute it sets, summing the sizes of every
+attribute set before: building an item costs the square of its attributes, and reading the host
+server's table back from the disk at a start (every item put anew) was mostly that.
+`sizes_unchecked()` puts items that passed the check once (when they were written) without it.
+
 Swapping the module's `copy` for one transaction is safe because every call into moto runs under
 `lambda_adapter.MOTO_LOCK`: no other DynamoDB request runs meanwhile. The replaced behaviour is
 pinned: the digest of moto's function must match `SEAM_DIGEST`.
@@ -34,7 +39,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib.metadata import version
 from types import SimpleNamespace
@@ -42,7 +48,7 @@ from typing import Any
 
 import moto.dynamodb.models as dynamodb_models
 from moto.core.serialize import JSONSerializer
-from moto.dynamodb.models.dynamo_type import DynamoType
+from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict
 from moto.dynamodb.models.table import Table
 
 PINNED_MOTO = "5.2.1"
@@ -55,6 +61,10 @@ QUERY_SEAM = "Table.query"
 QUERY_SEAM_DIGEST = "002b4d00be6df07c"
 """The same for moto 5.2.1's `Table.query` (its base-table path reads `self.all_items()`)."""
 _ORIGINAL_QUERY = Table.query
+SIZE_SEAM = "LimitedSizeDict.__setitem__"
+SIZE_SEAM_DIGEST = "d979580fdbe14f79"
+"""The same for moto 5.2.1's item-size check (an item's attributes are a LimitedSizeDict)."""
+_ORIGINAL_SIZE_CHECK = LimitedSizeDict.__setitem__
 
 
 @cache  # moto's source cannot change in a running process
@@ -231,3 +241,15 @@ def plain_attribute_values() -> Callable[[], None]:
         JSONSerializer._serialize_type_map = mapping  # type: ignore[method-assign]
 
     return restore
+
+
+@contextmanager
+def sizes_unchecked() -> Iterator[None]:
+    """The block's items built without moto's size check: only items that passed it once (read
+    back from where they were kept), and only holding MOTO_LOCK (no other call builds an item meanwhile)."""
+    _check_seam(SIZE_SEAM, _ORIGINAL_SIZE_CHECK, SIZE_SEAM_DIGEST)
+    LimitedSizeDict.__setitem__ = dict.__setitem__  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        LimitedSizeDict.__setitem__ = _ORIGINAL_SIZE_CHECK  # type: ignore[method-assign]

@@ -1,4 +1,4 @@
-"""bin/host-server: a real match hosted from one laptop. `cli` (the command), `server` (the
+"""bin/host-server: a real match hosted from one laptop. `__main__` and `cli` (the command), `server` (the
 process: `HostServer`), `http_api` (the HTTP API as API Gateway serves it, the host's commands),
 `smtp` (the mail port), `access` (who may act) and `login_index` (which matches an SMTP login
 plays in), `http_serving` and `http_guards` (the HTTP ports), `page`, `create_page`,

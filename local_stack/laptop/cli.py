@@ -7,6 +7,7 @@ bin/match-host --server http://127.0.0.1:8081 create settings.json
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import shlex
 import time
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         recover_while_serving=True,
     )
     with server:  # a folder another server holds: DataFolderInUse, one line (one_line_errors)
+        gc.enable()  # serving: off since the start (local_stack/laptop/__main__.py)
         _say_where(args, server, mail)
         say_resumed(server)
         try:

@@ -37,6 +37,7 @@ from moto.dynamodb.models.dynamo_type import DynamoType
 from moto.dynamodb.models.utilities import dynamo_json_dump
 
 from game_core.cli.failures import CliError
+from local_stack.aws.moto_dynamodb import sizes_unchecked
 from local_stack.aws.moto_lock import MOTO_LOCK
 from local_stack.laptop.persistence import remove_leftovers, write_durably
 
@@ -179,9 +180,10 @@ class TableFile:
             raise _not_the_table(self.path, error) from None
         with MOTO_LOCK:
             table = self._backend.get_table(self.table)
-            for item, attributes in kept:  # straight into moto's table: thousands of items in a blink
-                table.put_item(attributes)
-                self._note_expiry(item)
+            with sizes_unchecked():  # each passed moto's size check when it was written
+                for item, attributes in kept:  # straight into moto's table: thousands of items in a blink
+                    table.put_item(attributes)
+                    self._note_expiry(item)
             for watcher in self.watchers:
                 watcher([((item["pk"]["S"], item["sk"]["S"]), item) for item, _ in kept])
             self.save()

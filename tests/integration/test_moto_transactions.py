@@ -12,9 +12,12 @@ import moto.dynamodb.models as dynamodb_models
 import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
+from moto.dynamodb.exceptions import ItemSizeTooLarge
+from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict
 from moto.dynamodb.models.table import Table
 
 from local_stack.aws import moto_dynamodb
+from local_stack.aws.moto_lock import MOTO_LOCK
 
 TABLE = "matches"
 
@@ -138,3 +141,17 @@ def test_it_refuses_another_moto_version(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(moto_dynamodb, "version", lambda _package: "5.9.9")
     with pytest.raises(RuntimeError, match=r"moto 5\.2\.1.*moto 5\.9\.9 is installed"):
         moto_dynamodb.item_backups()
+
+
+def test_the_size_seam_is_moto_5_2_1s_code() -> None:
+    assert moto_dynamodb.seam_digest(moto_dynamodb._ORIGINAL_SIZE_CHECK) == moto_dynamodb.SIZE_SEAM_DIGEST
+
+
+def test_only_items_put_under_sizes_unchecked_skip_motos_size_check() -> None:
+    # An attribute past DynamoDB's 400 KB item limit: moto refuses it, but for the table read back
+    # from the disk (local_stack/laptop/table_file.py), whose items each passed that check once
+    big = DynamoType({"S": "x" * 410_000})
+    with MOTO_LOCK, moto_dynamodb.sizes_unchecked():
+        LimitedSizeDict()["blob"] = big
+    with pytest.raises(ItemSizeTooLarge):
+        LimitedSizeDict()["blob"] = big

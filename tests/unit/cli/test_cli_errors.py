@@ -133,7 +133,7 @@ def test_a_tool_error_is_one_line_naming_the_fix_with_exit_code_2(
     ("module", "prog", "extra"),
     [
         ("local_stack.aws.server", "bin/local-stack", []),
-        ("local_stack.laptop.cli", "bin/host-server", ["--host-port", "0", "--data", "{tmp}"]),
+        ("local_stack.laptop", "bin/host-server", ["--host-port", "0", "--data", "{tmp}"]),
     ],
 )
 def test_a_server_on_a_port_in_use_says_so_in_one_line(module, prog, extra, busy_port, tmp_path) -> None:
