@@ -222,6 +222,9 @@ class _Table:
                 # The machine is working: the bots wait until it waits (then all it published is in
                 # the inboxes, and its task token is stored, so a move that completes a phase wakes it).
                 stack.settle(max(0.0, deadline - time.monotonic()))
+                # Its status is read on the next look, idle then (an execution that ended no longer
+                # runs): once per busy spell, not twice (two API calls each).
+                continue
             elif self.read() or self.pending:
                 self.send(one_by_one=True)
             elif (wake := clock.next_wake()) is not None:
