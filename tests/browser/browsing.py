@@ -33,6 +33,22 @@ DESKTOP, PHONE = 1280, 360
 BROWSER_ZONE = "Asia/Tokyo"
 WAIT_SECONDS = 20
 """The longest a condition is waited for (a page load on a loaded machine)."""
+APPEARS = """
+const [how, what, done] = arguments;
+const find = () => how === 'xpath'
+  ? document.evaluate(what, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
+  : document.querySelector(what);
+const found = find();
+if (found) { done(found); } else {
+  const watch = new MutationObserver(() => {
+    const now = find();
+    if (now) { watch.disconnect(); done(now); }
+  });
+  watch.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+}
+"""
+"""Answers with the first element `what` finds (a CSS selector, or an XPath when `how` is "xpath")
+once the page has one: looked for again at each change of the page, no timer."""
 
 
 def _missing() -> list[str]:
@@ -81,6 +97,41 @@ def host_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostServer
         os.environ.clear()
         os.environ.update(saved)
         time.tzset()
+
+
+def waiting(driver: Any) -> Any:
+    """A wait looking every 20 ms (Selenium's default, 500 ms, would be most of a page's time),
+    looking again when a look lands mid-navigation ("aborted by navigation" on a loaded machine),
+    for what `appears` cannot wait on in the page (a script's state, a thing gone)."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException])
+
+
+def appears(driver: Any, how: str, what: str) -> Any:
+    """The first element found by `how` (By.ID, By.CSS_SELECTOR or By.XPATH) and `what`, once the
+    page has one: looked for once, then awaited in the page, woken by its changes, not looked for
+    every few ms (each look is a round trip and work in Chromium). A navigation ends the page's
+    wait: then the next page is asked. Chromium's script timeout bounds each ask; WAIT_SECONDS
+    all of them."""
+    from selenium.common.exceptions import TimeoutException, WebDriverException
+
+    try:
+        found = driver.find_elements(how, what)  # most often there at once: no script, no timer in the page
+    except WebDriverException:  # asked mid-navigation
+        found = []
+    if found:
+        return found[0]
+    if how == "id":
+        how, what = "css selector", f"[id='{what}']"
+    deadline, said = time.monotonic() + WAIT_SECONDS, None
+    while time.monotonic() < deadline:
+        try:
+            return driver.execute_async_script(APPEARS, how, what)
+        except WebDriverException as error:  # the page left (a navigation), or the ask timed out
+            said = error.msg
+    raise TimeoutException(f"no {what!r} on the page within {WAIT_SECONDS} s (last: {said})")
 
 
 def problems(driver: Any) -> list[str]:

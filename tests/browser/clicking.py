@@ -8,10 +8,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accessibility import MOST_BYTES, Reads, serious_violations, weight
+from browsing import appears, waiting
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
-from test_pages import Player, waiting
+from test_pages import Player
+
+TO_CLICK = """
+const [id, value] = arguments, field = document.getElementById(id);
+if (field === null) { throw new Error(`no field ${id}`); }
+if (field.tagName !== 'SELECT') { return field.value === value && field.checked ? null : field; }
+const option = Array.from(field.options).find((one) => one.value === value);
+if (!option) { throw new Error(`${id} has no option ${value}`); }
+if (option.disabled) { throw new Error(`${id}'s option ${value} is disabled`); }
+return option.selected ? null : option;
+"""
+"""The element a click picks `value` with in the field `id`: its option (a select), the radio
+button or check box itself; null when already picked. Refused as Selenium's Select refuses."""
 
 
 @dataclass
@@ -47,13 +59,12 @@ class Clicker(Player):
         return str(shown)
 
     def choose(self, form_id: str, chosen: dict[str, str]) -> None:
-        """Pick each field's option (by the field's path, "pushes.0.crate", and the option's value)."""
+        """Pick each field's option (by the field's path, "pushes.0.crate", and the option's value)
+        by a click on it, as Selenium's Select does; what to click found in one round trip."""
         for path, value in chosen.items():
-            element = self.driver.find_element(By.ID, f"{form_id}-{path.replace('.', '-')}")
-            if element.tag_name == "select":
-                Select(element).select_by_value(value)
-            elif element.get_attribute("value") != value or not element.is_selected():
-                element.click()  # a radio button or a check box
+            target = self.driver.execute_script(TO_CLICK, f"{form_id}-{path.replace('.', '-')}", value)
+            if target is not None:
+                target.click()
 
     def click(self, by: str, locator: str) -> None:
         self.driver.find_element(by, locator).click()
@@ -68,7 +79,7 @@ class Clicker(Player):
     def send_by(self, button_id: str, verdict: str) -> Any:
         """Once the check's verdict (element `verdict`) says legal, the move sent by a drawn
         control's button; the next page's notice (or reasons)."""
-        waiting(self.driver).until(lambda d: d.find_elements(By.CSS_SELECTOR, f"#{verdict}[data-legal='true']"))
+        appears(self.driver, By.CSS_SELECTOR, f"#{verdict}[data-legal='true']")
         return self._leave(lambda: self.driver.find_element(By.ID, button_id).click())
 
     def _leave(self, act: Any) -> Any:
@@ -76,9 +87,7 @@ class Clicker(Player):
         self.driver.execute_script("window.leaving = true")  # gone with this page: the next has none
         act()
         waiting(self.driver).until(lambda driver: driver.execute_script("return window.leaving === undefined"))
-        return waiting(self.driver).until(
-            lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
-        )[0]
+        return appears(self.driver, By.CSS_SELECTOR, "#notice, #reasons")
 
     def submit(
         self, form_id: str, chosen: dict[str, str] | None = None, checked: bool = False, legal: str = "true"
@@ -90,6 +99,5 @@ class Clicker(Player):
         if (chosen or checked) and form_id.startswith("move-"):
             # The page's check of the move as chosen says it is legal before it is sent (and no
             # check is left in flight to be counted as the next view's read).
-            verdict = (By.CSS_SELECTOR, f"#{form_id}-check[data-legal='{legal}']")
-            waiting(self.driver).until(lambda driver: driver.find_elements(*verdict))
+            appears(self.driver, By.CSS_SELECTOR, f"#{form_id}-check[data-legal='{legal}']")
         return self._leave(lambda: self.driver.find_element(By.CSS_SELECTOR, f"#{form_id} button[type=submit]").click())

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsing import DESKTOP, PHONE, WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
-from selenium.common.exceptions import WebDriverException
+from browsing import DESKTOP, PHONE, appears, chromium, host_server, problems, screenshot, waiting  # noqa: F401 - fixtures
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from local_stack.laptop.server import HostServer
 
@@ -26,10 +24,6 @@ PLAYERS = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]
 ROUND_1_TILES = ["L4", "I3"] + ["O4"] * 18
 """Domino's first auction as the host sets it: tile 1 an L4 (drawn as cells (0,0) (1,0) (2,0)
 (2,1): three down and a foot to the right), tile 2 an I3 (three in a row)."""
-
-
-def waiting(driver: Any) -> WebDriverWait:
-    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException])
 
 
 def created(server: HostServer, game: str, **match: Any) -> tuple[str, dict[str, str]]:
@@ -43,7 +37,7 @@ def signed_in(driver: Any, server: HostServer, match_id: str, secret: str) -> No
     driver.delete_all_cookies()
     driver.get("about:blank")
     driver.get(f"http://127.0.0.1:{server.port}/play/{match_id}#{secret}")
-    waiting(driver).until(lambda d: d.find_elements(By.ID, "phase-name"))
+    appears(driver, By.ID, "phase-name")
 
 
 def at_cell(driver: Any, target: Any, cell: str, click: bool = True) -> None:
@@ -60,9 +54,7 @@ def at_cell(driver: Any, target: Any, cell: str, click: bool = True) -> None:
 
 def entry(driver: Any, index: int, legal: str) -> str:
     """The tray's piece `index` once the service's verdict on it is `legal` ("true"/"false")."""
-    found = waiting(driver).until(
-        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#place-piece-{index}[data-legal='{legal}']")), None)
-    )
+    found = appears(driver, By.CSS_SELECTOR, f"#place-piece-{index}[data-legal='{legal}']")
     return str(found.text)
 
 
@@ -76,7 +68,7 @@ def test_a_domino_placement_made_by_clicks_on_the_own_board_is_checked_then_sent
     problems(browser)
     signed_in(browser, server, match_id, secrets["ada"])
     assert browser.find_element(By.ID, "phase-name").text == "Auction 2 and placing 1"
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "place-tray"))
+    appears(browser, By.ID, "place-tray")
     pieces = [one.text for one in browser.find_elements(By.CSS_SELECTOR, "#place-tray button.piece")]
     # Her two tiles, then the three 1x1 squares a match allows (none used yet).
     assert pieces[:2] == ["Tile 1 (L4): not placed yet", "Tile 2 (I3): not placed yet"] and len(pieces) == 5
@@ -103,20 +95,20 @@ def test_a_domino_placement_made_by_clicks_on_the_own_board_is_checked_then_sent
     # is said legal before it is placed, then placed there.
     browser.find_element(By.ID, "place-rotate").click()
     at_cell(browser, target, "E3", click=False)
-    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board path.preview[data-legal='true']"))
+    appears(browser, By.CSS_SELECTOR, "#board path.preview[data-legal='true']")
     assert browser.find_element(By.ID, "place-said").text == (
         "Tile 2 (I3) on E3 E4 E5: legal here. Click or press Enter to place it."
     )
     at_cell(browser, target, "E3")
     assert entry(browser, 1, "true") == "Tile 2 (I3): on E3 E4 E5"
-    said = waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#place-verdict[data-legal='true']"))
-    assert said[0].text.startswith("Legal: the service would take this move")
-    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#move-place-check[data-legal='true']"))
+    said = appears(browser, By.CSS_SELECTOR, "#place-verdict[data-legal='true']")
+    assert said.text.startswith("Legal: the service would take this move")
+    appears(browser, By.CSS_SELECTOR, "#move-place-check[data-legal='true']")
     for width in (DESKTOP, PHONE):  # test-output/screenshots: the tray under the board, both pieces drawn
         screenshot(browser, "moves-domino-placing", width)
 
     browser.find_element(By.ID, "place-send").click()
-    notice = waiting(browser).until(lambda d: next(iter(d.find_elements(By.ID, "notice")), None))
+    notice = appears(browser, By.ID, "notice")
     assert notice.text.startswith("Your place submission is in")
     sent = browser.find_element(By.ID, "sent-place").get_attribute("textContent") or ""
     assert "C3 C4 C5 D5" in sent and "E3 E4 E5" in sent
@@ -125,9 +117,7 @@ def test_a_domino_placement_made_by_clicks_on_the_own_board_is_checked_then_sent
 
 def card_verdict(driver: Any, legal: str) -> str:
     """The service's verdict in the cards' tray once it says `legal` ("true"/"false")."""
-    found = waiting(driver).until(
-        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#card-verdict[data-legal='{legal}']")), None)
-    )
+    found = appears(driver, By.CSS_SELECTOR, f"#card-verdict[data-legal='{legal}']")
     return str(found.text)
 
 
@@ -148,7 +138,7 @@ def test_abstrac_cards_laid_by_clicks_in_order_are_checked_then_sent(browser, se
     problems(browser)
     signed_in(browser, server, match_id, secrets["ada"])
     assert browser.find_element(By.ID, "phase-name").text == "Laying move"
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "card-tray"))
+    appears(browser, By.ID, "card-tray")
     # The seed text's example: green 2, blue 4, red 3, then a fourth, red 5: one more than a
     # laying move's three.
     for card in ("2G", "4B", "3R", "5R"):
@@ -167,7 +157,7 @@ def test_abstrac_cards_laid_by_clicks_in_order_are_checked_then_sent(browser, se
     for width in (DESKTOP, PHONE):
         screenshot(browser, "moves-abstrac-laying", width)
     browser.find_element(By.ID, "card-send").click()
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "notice"))
+    appears(browser, By.ID, "notice")
     server.stack.settle()  # a move closes its phase: Bo lays next
     browser.refresh()
     row = [one.get_attribute("data-card") for one in browser.find_elements(By.CSS_SELECTOR, "#board g[data-card]")]
@@ -180,7 +170,7 @@ def test_an_abstrac_deals_take_made_by_clicking_its_last_card_is_checked_then_se
     match_id, secrets = created(server, "abstrac", settings={"rule_set": "deal", "deal_lines": [line]})
     problems(browser)
     signed_in(browser, server, match_id, secrets["ada"])  # Ada, the first player, starts the first deal
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "card-tray"))
+    appears(browser, By.ID, "card-tray")
     # The top three are takeable, each meaning a take up to it.
     takes = browser.find_elements(By.CSS_SELECTOR, "#board g[data-take]")
     assert [(one.get_attribute("data-card"), one.get_attribute("data-take")) for one in takes] == [
@@ -195,7 +185,7 @@ def test_an_abstrac_deals_take_made_by_clicking_its_last_card_is_checked_then_se
     )
     assert card_verdict(browser, "true").startswith("\u2713 Legal")
     browser.find_element(By.ID, "card-send").click()
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "notice"))
+    appears(browser, By.ID, "notice")
     server.stack.settle()
     browser.refresh()
     # Three 1s are a set of three: 2 base points (RULINGS); no run (three colours). The line's top is now 1B.
@@ -211,7 +201,7 @@ def test_domino_bids_made_on_the_open_auctions_tiles_are_checked_then_sent(brows
     problems(browser)
     signed_in(browser, server, match_id, secrets["ada"])
     assert browser.find_element(By.ID, "phase-name").text == "Auction 1"
-    waiting(browser).until(lambda d: d.find_elements(By.ID, "bid-tray"))
+    appears(browser, By.ID, "bid-tray")
     chips = browser.find_element(By.ID, "bid-chips")
     # 200 on tile 1 and 150 on tile 2: 350 chips, 50 more than the 300 a player has for the match.
     for tile, amount in ((1, "200"), (2, "150")):
@@ -222,15 +212,13 @@ def test_domino_bids_made_on_the_open_auctions_tiles_are_checked_then_sent(brows
         chips.clear()
         chips.send_keys(amount)
     assert browser.find_element(By.ID, "bid-total").text == "You bid 350 chips in all, of the 300 you have left."
-    said = waiting(browser).until(
-        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, "#bid-verdict[data-legal='false']")), None)
-    )
+    said = appears(browser, By.CSS_SELECTOR, "#bid-verdict[data-legal='false']")
     assert "you bid 350 chips in all, but you have 300 left" in said.text
     click_card(browser, "#board g[data-mark='tile-2']")  # back to tile 2: its bid shown, and lowered
     assert chips.get_attribute("value") == "150"
     chips.clear()
     chips.send_keys("100")
-    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#bid-verdict[data-legal='true']"))
+    appears(browser, By.CSS_SELECTOR, "#bid-verdict[data-legal='true']")
     rows = [
         (browser.find_element(By.ID, f"move-bid-bids-{row}-{part}").get_attribute("value"))
         for row in (0, 1)
@@ -241,6 +229,6 @@ def test_domino_bids_made_on_the_open_auctions_tiles_are_checked_then_sent(brows
     assert tile_2.get_attribute("aria-label") == "Bid on tile 2 (I3), 100 chips bid"
     assert "bid 100" in [one.text for one in browser.find_elements(By.CSS_SELECTOR, "#board text.bid-now")]
     browser.find_element(By.ID, "bid-send").click()
-    notice = waiting(browser).until(lambda d: next(iter(d.find_elements(By.ID, "notice")), None))
+    notice = appears(browser, By.ID, "notice")
     assert notice.text.startswith("Your bid submission is in")
     assert problems(browser) == []

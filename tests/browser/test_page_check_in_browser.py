@@ -8,25 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsing import WAIT_SECONDS, chromium, host_server, problems  # noqa: F401 - fixtures
-from selenium.common.exceptions import WebDriverException
+from browsing import appears, chromium, host_server, problems  # noqa: F401 - fixtures
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
 CRATES = [{"id": "ada", "name": "Ada"}, {"id": "bo", "name": "Bo"}]
 MULTIPLIERS = {"ada": [2, 1, 1, 0, -1, -1], "bo": [-1, -1, 0, 1, 1, 2]}
 
 
-def waiting(driver: Any) -> WebDriverWait:
-    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException])
-
-
 def verdict(driver: Any, legal: str) -> str:
     """The check's words under the round form, once it says `legal` ("true"/"false")."""
-    box = waiting(driver).until(
-        lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, f"#move-round-check[data-legal='{legal}']")), None)
-    )
+    box = appears(driver, By.CSS_SELECTOR, f"#move-round-check[data-legal='{legal}']")
     return str(box.text)
 
 
@@ -48,7 +40,7 @@ def test_pushes_picked_on_the_track_fill_the_round_form_and_are_checked(browser,
     browser.delete_all_cookies()
     browser.get("about:blank")
     browser.get(f"http://127.0.0.1:{server.port}/play/{match_id}#{secrets['ada']}")
-    waiting(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "g.push[data-crate='bo'][data-direction='left']"))
+    appears(browser, By.CSS_SELECTOR, "g.push[data-crate='bo'][data-direction='left']")
     assert browser.find_element(By.ID, "phase-name").text == "Round 1"
     left_bo = browser.find_element(By.CSS_SELECTOR, "g.push[data-crate='bo'][data-direction='left']")
     assert left_bo.get_attribute("aria-label") == "Push Bo's crate left"

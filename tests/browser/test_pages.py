@@ -13,11 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsing import DESKTOP, PHONE, WAIT_SECONDS, chromium, host_server, problems, screenshot  # noqa: F401 - fixtures
-from selenium.common.exceptions import WebDriverException
+from browsing import (  # noqa: F401 - fixtures
+    DESKTOP,
+    PHONE,
+    appears,
+    chromium,
+    host_server,
+    problems,
+    screenshot,
+    waiting,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as shown
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from local_stack.laptop.server import HostServer
 
@@ -44,13 +52,9 @@ def create(server: HostServer, game: str, players: list[dict[str, Any]], **match
     return reply
 
 
-def waiting(driver: Any) -> WebDriverWait:
-    """A wait looking every 20 ms (Selenium's default, 500 ms, would be most of a page's time),
-    looking again when a look lands mid-navigation ("aborted by navigation" on a loaded machine)."""
-    return WebDriverWait(driver, WAIT_SECONDS, poll_frequency=0.02, ignored_exceptions=[WebDriverException])
-
-
 def wait_for(driver: Any, locator: tuple[str, str]) -> Any:
+    if locator[0] in (By.ID, By.CSS_SELECTOR, By.XPATH):
+        return appears(driver, *locator)
     return waiting(driver).until(shown.presence_of_element_located(locator))
 
 
@@ -64,10 +68,9 @@ def host_page(driver: Any, server: HostServer, match_id: str) -> Any:
     """The host's page (logged in with the host token first if this browser is not), and the
     match's section on it."""
     driver.get(f"http://127.0.0.1:{server.host_port}/")
-    listed = (By.XPATH, "//h1[text()='Matches']")
-    shown = waiting(driver).until(lambda d: d.find_elements(By.ID, "token") or d.find_elements(*listed))
-    if shown[0].get_attribute("id") == "token":
-        shown[0].send_keys(server.host_token)
+    shown = appears(driver, By.XPATH, "//*[@id='token'] | //h1[text()='Matches']")
+    if shown.get_attribute("id") == "token":
+        shown.send_keys(server.host_token)
         driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
     return wait_for(driver, (By.ID, f"match-{match_id}"))
 
@@ -162,11 +165,9 @@ def test_the_host_starts_a_match_on_the_page_and_the_link_shown_opens_the_player
     """Issue 30, item 5: no JSON written. A name twice is refused beside the second (nothing made),
     a row added without a script keeps what was typed, and the link shown signs the player in."""
     browser.get(f"http://127.0.0.1:{server.host_port}/")
-    listed = waiting(browser).until(
-        lambda d: d.find_elements(By.ID, "token") or d.find_elements(By.ID, "new-match-games")
-    )
-    if listed[0].get_attribute("id") == "token":
-        listed[0].send_keys(server.host_token)
+    listed = appears(browser, By.CSS_SELECTOR, "#token, #new-match-games")
+    if listed.get_attribute("id") == "token":
+        listed.send_keys(server.host_token)
         browser.find_element(By.CSS_SELECTOR, "form[action='/login'] button").click()
     wait_for(browser, (By.ID, "new-match-games")).find_element(By.LINK_TEXT, "Pushing Crates").click()
     wait_for(browser, (By.ID, "new-match-players-0-name")).send_keys("Ada Lovelace")
@@ -234,9 +235,7 @@ class Player:
         # The page after it, not this one (whose reasons a refused form shows): asked while the
         # browser is between the two, the driver may answer with an error; asked again.
         waiting(self.driver).until(lambda driver: driver.execute_script("return window.leaving === undefined"))
-        return waiting(self.driver).until(
-            lambda driver: driver.find_elements(By.ID, "notice") or driver.find_elements(By.ID, "reasons")
-        )[0]
+        return appears(self.driver, By.CSS_SELECTOR, "#notice, #reasons")
 
 
 def crates_move(seat: int, phase: str, player: str) -> tuple[str, dict[str, Any]]:
