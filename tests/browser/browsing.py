@@ -5,8 +5,9 @@ Debian's headless Chromium driven by Selenium through Debian's chromedriver (no
 driver is downloaded), against bin/host-server's server on loopback, its stack on a virtual clock.
 
 One Chromium for the whole session; one host server for the test module (its stack holds moto,
-which is the process's: it is stopped before another module's test runs). Nothing sleeps: each
-wait is WebDriverWait on a condition. Screenshots go to test-output/screenshots/ (gitignored).
+which is the process's: it is stopped before another module's test runs). Nothing sleeps: a wait
+for an element is awaited in the page (`appears`), any other is WebDriverWait on a condition.
+Screenshots go to test-output/screenshots/ (gitignored).
 """
 
 from __future__ import annotations
