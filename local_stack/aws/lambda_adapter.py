@@ -32,6 +32,7 @@ import copy
 import importlib.util
 import json
 import sys
+import threading
 import traceback
 import uuid
 from collections.abc import Callable
@@ -102,6 +103,10 @@ def _compiled(path: Path, _mtime_ns: int) -> CodeType:
     return compile(path.read_bytes(), path, "exec")
 
 
+STOP_SECONDS = 30.0
+"""Real seconds a stop waits for the invocations under way (`InProcessLambdas.close`)."""
+
+
 class InProcessLambdas:
     """Function name -> handler, consulted by the patched moto method."""
 
@@ -112,15 +117,41 @@ class InProcessLambdas:
         """Called with the function's name once each invocation has returned or failed (the host
         server saves the webhook queue then)."""
         self.after_aws_call: list[AfterCall] = []
+        self.closing = threading.Event()
+        """Set once `close` began: no invocation is taken from then on."""
+        self._running: list[str] = []
+        self._ended = threading.Condition()
 
     def register(self, name: str, handler: Handler) -> None:
         self.handlers[name] = handler
 
+    def close(self, timeout: float = STOP_SECONDS) -> list[str]:
+        """Take no invocation from now on, and wait (at most `timeout` real seconds) for those under
+        way to return: the functions still running then. On the wall clock (bin/host-server) a stop
+        otherwise stopped moto under a step in the middle of telling a resolution, which the next
+        start's machine then told again in full (the outbox and the webhook receivers got each
+        notice it had sent twice)."""
+        with self._ended:
+            self.closing.set()
+            self._ended.wait_for(lambda: not self._running, timeout)
+            return list(self._running)
+
     def invoke(self, name: str, event: Any) -> tuple[str, bool, str]:
         handler = self.handlers.get(name)
-        if handler is None:
-            error = {"errorType": "ResourceNotFound", "errorMessage": f"no local handler for {name}"}
-            return json.dumps(error), True, ""
+        with self._ended:
+            if handler is None or self.closing.is_set():
+                why = "the stack is stopping: not run" if handler else f"no local handler for {name}"
+                error = {"errorType": "ResourceNotFound" if handler is None else "Stopping", "errorMessage": why}
+                return json.dumps(error), True, ""
+            self._running.append(name)
+        try:
+            return self._run(name, handler, event)
+        finally:
+            with self._ended:
+                self._running.remove(name)
+                self._ended.notify_all()
+
+    def _run(self, name: str, handler: Handler, event: Any) -> tuple[str, bool, str]:
         self.invocations.append(name)
         if isinstance(event, str | bytes):
             event = json.loads(event or "{}")

@@ -136,6 +136,7 @@ class LocalStack:
                 with suppress(TimeoutError) if exc and exc[0] is not None else nullcontext():
                     self.settle()  # one that cannot settle says so, unless already failing
         finally:
+            self.lambdas.close()  # each step under way ends first (on the wall clock, none settles)
             if self.clock is not None:
                 self.clock.close()
             self.webhooks.close()

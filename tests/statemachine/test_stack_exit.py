@@ -6,7 +6,9 @@ pytest worker (its handlers, its table). That made tests pass alone and fail bes
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 from collections.abc import Iterator
 from functools import partial
 
@@ -55,3 +57,51 @@ def test_a_stack_that_cannot_settle_says_so_at_exit(environment, monkeypatch) ->
     again = stuck(monkeypatch)
     failing = ValueError("the test's own error")
     again.__exit__(ValueError, failing, None)  # no TimeoutError over the test's error
+
+
+def test_a_stop_lets_the_invocation_under_way_finish_its_telling_and_runs_no_new_one(environment) -> None:
+    # Given a match of three players with an address, its machine parked
+    request = crates_request(["ada", "bo", "cy"], phase_seconds=7 * 86400, reminders=[])
+    request["players"] = [{"id": who, "email": f"{who}@example.com"} for who in ("ada", "bo", "cy")]
+    stack = LocalStack(games=("crates",), clock=VirtualClock()).__enter__()
+    held, go_on = threading.Event(), threading.Event()
+    stopping: threading.Thread | None = None
+    replies: list[dict[str, object]] = []
+    try:
+        match_id = stack.host({"command": "create", "match": request})["match_id"]
+        stack.settle()
+        opened = len(stack.outbox.sent)
+
+        # When the host presses, held once its first letter is out (as a step telling a resolution
+        # is, on the wall clock, when bin/host-server is stopped), and the stack stops meanwhile
+        def first_held(_mail: object) -> None:
+            if not held.is_set():
+                held.set()
+                assert go_on.wait(60)
+
+        stack.outbox.relay = first_held
+        press = {"command": "press", "match_id": match_id, "text": "Back at 8"}
+        pressing = threading.Thread(target=lambda: replies.append(stack.host(press)))
+        pressing.start()
+        assert held.wait(60)
+        stopping = threading.Thread(target=stack.__exit__, args=(None, None, None))
+        stopping.start()
+        assert stack.lambdas.closing.wait(60)  # the stop has begun: it waits for the press
+        status = json.dumps({"command": "status", "match_id": match_id})
+        asked_while_stopping = stack.lambdas.invoke("HostCommandsFunction", status)
+        go_on.set()
+        pressing.join(60)
+        stopping.join(60)
+    finally:
+        go_on.set()
+        if stopping is None:
+            stack.__exit__(None, None, None)
+
+    # Then the press told all three before moto stopped (cut, a machine's step would be told again
+    # in full after the restart), and what was asked once the stop began was not run
+    (reply,) = replies
+    assert reply["ok"], reply
+    assert [mail.to for mail in stack.outbox.sent[opened:]] == ["ada@example.com", "bo@example.com", "cy@example.com"]
+    assert not stopping.is_alive()
+    payload, errored, _ = asked_while_stopping
+    assert errored and json.loads(payload)["errorType"] == "Stopping"
