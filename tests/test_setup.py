@@ -53,10 +53,10 @@ def test_two_setups_at_once_install_once_and_leave_one_venv(tmp_path: Path, floc
 
     assert [setup.returncode for setup in setups] == [0, 0], said
     log = (tmp_path / "installs.log").read_text().splitlines()
-    # one setup's two installs (the service's dev extra, the tool in its own venv), each whole:
-    # the other setup found the stamp the first left and installed nothing
+    # one setup's three installs (pip, the service's dev extra, the tool in its own venv), each
+    # whole: the other setup found the stamp the first left and installed nothing
     starts = sorted(line.split(" ", 2)[2] for line in log if line.startswith("start"))
-    assert starts == ["install --quiet -e .[dev]", "install --quiet checkov==1"], log
-    assert len(log) == 4
+    assert starts == ["install --quiet --upgrade pip", "install --quiet -e .[dev]", "install --quiet checkov==1"], log
+    assert len(log) == 6
     assert [path.name for path in (tmp_path / ".venv").glob(".installed-*")] != []
     assert (tmp_path / ".venv" / "tools" / "checkov" / "bin" / "pip").exists()
