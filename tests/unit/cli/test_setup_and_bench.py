@@ -24,7 +24,7 @@ def setup_calls(tmp_path: Path, *arguments: str) -> list[str]:
     assert (ROOT / ".venv" / f".installed-{stamp}").exists()
     tools = tmp_path / "bin"
     tools.mkdir()
-    for tool in ("sha1sum", "cut", "dirname", "rm", "touch"):
+    for tool in ("sha1sum", "cut", "dirname", "rm", "touch", "mkdir", "flock"):
         (tools / tool).symlink_to(shutil.which(tool) or tool)
     calls = tmp_path / "apt-calls"
     # as root (whoever runs the suite), apt-get recording what it was asked
